@@ -1,0 +1,84 @@
+import type { RuntimeConfig } from '@portal/contract';
+import fp from 'fastify-plugin';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Config } from './config.ts';
+import type { DatabaseHandle } from './db/client.ts';
+import type { IdentityProvider } from './identity/identity-provider.ts';
+import authorization from './plugins/authorization.ts';
+import database from './plugins/database.ts';
+import errors from './plugins/errors.ts';
+import identityPlugin from './plugins/identity.ts';
+import security, { originOf } from './plugins/security.ts';
+import spa from './plugins/spa.ts';
+import auditRepository from './repositories/audit-repository.ts';
+import usersRepository from './repositories/users-repository.ts';
+import healthRoutes from './routes/health.ts';
+import runtimeConfigRoute from './routes/runtime-config.ts';
+import userRoutes from './routes/users.ts';
+
+export interface AppDependencies {
+  config: Config;
+  database: DatabaseHandle;
+  identity: IdentityProvider;
+}
+
+export function runtimeConfigFor(config: Config): RuntimeConfig {
+  return {
+    apiBaseUrl: '/api',
+    firebase: {
+      apiKey: config.firebase.apiKey,
+      projectId: config.firebase.projectId,
+      ...(config.firebase.authDomain ? { authDomain: config.firebase.authDomain } : {}),
+    },
+    ...(config.firebase.emulatorHost ? { authEmulatorUrl: `http://${config.firebase.emulatorHost}` } : {}),
+    ...(config.sentry ? { sentry: config.sentry } : {}),
+    supportContact: config.supportContact,
+  };
+}
+
+/** The whole application as one plugin: the server and every test load exactly this. */
+async function portalAppPlugin(app: FastifyInstance, deps: AppDependencies) {
+  const { config } = deps;
+  const runtimeConfig = runtimeConfigFor(config);
+  await app.register(errors);
+  await app.register(security, {
+    connectOrigins: [...originOf(runtimeConfig.authEmulatorUrl), ...originOf(config.sentry?.dsn)],
+  });
+  await app.register(database, { database: deps.database });
+  await app.register(usersRepository);
+  await app.register(auditRepository);
+  await app.register(identityPlugin, { identity: deps.identity, tokenRecheckMs: config.tokenRecheckMs });
+  await app.register(authorization, { ingestToken: config.ingestToken });
+
+  await app.register(
+    async (api) => {
+      await api.register(healthRoutes);
+      await api.register(userRoutes, { lookupsPerMinute: config.rateLimits.lookupsPerMinute });
+    },
+    { prefix: '/api' },
+  );
+  await app.register(runtimeConfigRoute, { runtimeConfig });
+  await app.register(spa, { distDir: config.webDistDir });
+}
+
+/** Not encapsulated, so tests reach the repositories the routes use. */
+export const portalApp = fp(portalAppPlugin, { name: 'portal-app' });
+
+export async function createApp(deps: AppDependencies, options: FastifyServerOptions = {}) {
+  const app = Fastify({
+    logger: {
+      level: deps.config.logLevel,
+      redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' },
+    },
+    trustProxy: deps.config.trustProxy,
+    // E-mails of up to 254 characters travel in the path; longer ones get a 414 from the router.
+    routerOptions: { maxParamLength: 320 },
+    disableRequestLogging: false,
+    ...options,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  await app.register(portalApp, deps);
+  return app;
+}

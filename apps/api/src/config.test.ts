@@ -1,0 +1,48 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { ConfigError, loadConfig } from './config.ts';
+
+const valid = { FIREBASE_PROJECT_ID: 'demo-portal', FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9099' };
+
+describe('loadConfig', () => {
+  it('accepts a minimal emulator configuration and fills defaults', () => {
+    const config = loadConfig(valid);
+    assert.equal(config.port, 8080);
+    assert.equal(config.sentry, undefined);
+    assert.equal(config.supportContact, 'the UK IT team');
+    assert.equal(config.databaseUrl, undefined);
+  });
+
+  it('lists every bad variable at once', () => {
+    assert.throws(
+      () => loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', SENTRY_DSN: 'not a url', INGEST_TOKEN: 'short' }),
+      (error: unknown) => {
+        assert.ok(error instanceof ConfigError);
+        const text = error.problems.join('\n');
+        for (const name of ['PORT', 'DATABASE_URL', 'SENTRY_DSN', 'INGEST_TOKEN', 'FIREBASE_PROJECT_ID']) {
+          assert.match(text, new RegExp(name), `${name} should be reported`);
+        }
+        return true;
+      },
+    );
+  });
+
+  it('refuses the emulator with a project id that is not a demo project', () => {
+    assert.throws(
+      () => loadConfig({ ...valid, FIREBASE_PROJECT_ID: 'real-project' }),
+      (error: unknown) => error instanceof ConfigError && /must begin with "demo-"/.test(error.message),
+    );
+  });
+
+  it('requires the web API key outside emulator mode', () => {
+    assert.throws(
+      () => loadConfig({ FIREBASE_PROJECT_ID: 'real-project' }),
+      (error: unknown) => error instanceof ConfigError && /FIREBASE_API_KEY/.test(error.message),
+    );
+    assert.equal(loadConfig({ FIREBASE_PROJECT_ID: 'real-project', FIREBASE_API_KEY: 'k' }).firebase.apiKey, 'k');
+  });
+
+  it('treats empty variables as unset', () => {
+    assert.equal(loadConfig({ ...valid, DATABASE_URL: '', SENTRY_DSN: '' }).databaseUrl, undefined);
+  });
+});

@@ -1,0 +1,56 @@
+import { sql } from 'drizzle-orm';
+import { bigserial, boolean, index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+
+export const users = pgTable(
+  'users',
+  {
+    email: text('email').primaryKey(),
+    admin: boolean('admin').notNull().default(false),
+    activated: boolean('activated').notNull().default(false),
+    registered: boolean('registered').notNull().default(false),
+    firebaseUid: text('firebase_uid'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdBy: text('created_by'),
+  },
+  (table) => [
+    // Lets a prefix search (`LIKE 'abc%'`) use an index regardless of the database's collation.
+    index('users_email_pattern_idx').using('btree', sql`${table.email} text_pattern_ops`),
+  ],
+);
+
+export const invoices = pgTable('invoices', {
+  parcelCode: text('parcel_code').primaryKey(),
+  sha256: text('sha256').notNull(),
+  size: integer('size').notNull(),
+  uploadedAt: timestamp('uploaded_at', { withTimezone: true }).notNull().defaultNow(),
+  uploadedBy: text('uploaded_by').notNull(),
+});
+
+/** Every version an invoice ever had, the current one included, so a replacement loses nothing. */
+export const invoiceVersions = pgTable(
+  'invoice_versions',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    parcelCode: text('parcel_code').notNull(),
+    sha256: text('sha256').notNull(),
+    size: integer('size').notNull(),
+    uploadedAt: timestamp('uploaded_at', { withTimezone: true }).notNull().defaultNow(),
+    uploadedBy: text('uploaded_by').notNull(),
+  },
+  (table) => [index('invoice_versions_parcel_code_idx').on(table.parcelCode, table.id)],
+);
+
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    actor: text('actor'),
+    action: text('action').notNull(),
+    target: text('target'),
+    outcome: text('outcome', { enum: ['ok', 'refused', 'failed'] }).notNull(),
+    detail: text('detail'),
+  },
+);
+
+export const schema = { users, invoices, invoiceVersions, auditLog };

@@ -1,0 +1,31 @@
+/** What the API needs from the identity provider; tests wrap the real one to force failures. */
+export interface VerifiedToken {
+  uid: string;
+  email: string | undefined;
+  expiresAtMs: number;
+}
+
+export interface IdentityProvider {
+  /** Verifies signature, audience, expiry and revocation; throws InvalidTokenError when any fails. */
+  verifyIdToken(token: string): Promise<VerifiedToken>;
+  /**
+   * Creates an account without a password (the user sets one through the reset mail), or returns the
+   * existing one; `created` tells a caller that rolls back whether the account is its to delete.
+   */
+  createUser(email: string): Promise<{ uid: string; created: boolean }>;
+  findUserByEmail(email: string): Promise<{ uid: string } | undefined>;
+  /** Deletes the account; deleting one that is already gone is not an error. */
+  deleteUser(uid: string): Promise<void>;
+  /** Invalidates refresh tokens so existing sessions end. */
+  revokeSessions(uid: string): Promise<void>;
+  /** Creates an account with a password; used by the demo seed only. */
+  createUserWithPassword?(email: string, password: string): Promise<{ uid: string }>;
+}
+
+export class InvalidTokenError extends Error {
+  constructor(readonly reason: 'expired' | 'revoked' | 'invalid') {
+    super(`ID token ${reason}`);
+  }
+}
+
+export class IdentityProviderUnavailableError extends Error {}

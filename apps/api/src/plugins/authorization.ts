@@ -1,0 +1,116 @@
+import { timingSafeEqual, createHash } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { InvalidTokenError } from '../identity/identity-provider.ts';
+
+/**
+ * Who may call a route. Every route under /api declares one; a route without it fails at start-up,
+ * so forgetting authorization is impossible rather than silently public.
+ * - public: anyone; a bearer token, when sent, must still be valid and allowlisted
+ * - user: an allowlisted account
+ * - admin: an allowlisted admin
+ * - admin-or-service: an admin, or a machine presenting the configured ingestion token
+ */
+export type Access = 'public' | 'user' | 'admin' | 'admin-or-service';
+
+export interface Caller {
+  uid: string;
+  email: string;
+  admin: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: Access;
+  }
+  interface FastifyRequest {
+    caller: Caller | null;
+    /** True when the ingestion service token authorized this request. */
+    serviceCaller: boolean;
+  }
+}
+
+const BEARER = /^Bearer\s+(\S+)$/i;
+
+export const NOT_ALLOWED_MESSAGE = 'Your account is not allowed to use this portal. Please contact the website administrator.';
+const SESSION_MESSAGE = {
+  expired: 'Your session has expired. Please sign in again.',
+  revoked: 'Your session has ended. Please sign in again.',
+  invalid: 'Your sign-in token is not valid. Please sign in again.',
+} as const;
+
+class Refusal extends Error {
+  constructor(
+    readonly statusCode: 401 | 403,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function sameSecret(given: string, expected: string) {
+  // Hashing first makes the comparison constant-time whatever the lengths.
+  const a = createHash('sha256').update(given).digest();
+  const b = createHash('sha256').update(expected).digest();
+  return timingSafeEqual(a, b);
+}
+
+export default fp<{ ingestToken?: string | undefined }>(
+  async (app, options) => {
+    app.decorateRequest('caller', null);
+    app.decorateRequest('serviceCaller', false);
+
+    app.addHook('onRoute', (route) => {
+      if (route.url.startsWith('/api/') && !route.config?.access) {
+        throw new Error(`Route ${route.method} ${route.url} declares no access level`);
+      }
+    });
+
+    async function resolveCaller(token: string): Promise<Caller> {
+      let verified;
+      try {
+        verified = await app.tokenCache.verify(token, (fresh) => app.identity.verifyIdToken(fresh));
+      } catch (error) {
+        if (error instanceof InvalidTokenError) throw new Refusal(401, SESSION_MESSAGE[error.reason]);
+        throw error;
+      }
+      const row = verified.email ? await app.usersRepository.findByEmail(verified.email.toLowerCase()) : undefined;
+      if (!row) throw new Refusal(401, NOT_ALLOWED_MESSAGE);
+      return { uid: verified.uid, email: row.email, admin: row.admin };
+    }
+
+    async function authorize(request: FastifyRequest, reply: FastifyReply) {
+      const access = request.routeOptions.config.access;
+      if (!access) return;
+      const header = request.headers.authorization;
+      const token = header ? BEARER.exec(header)?.[1] : undefined;
+      try {
+        if (header && !token) throw new Refusal(401, 'The Authorization header must be "Bearer <token>".');
+        if (access === 'admin-or-service' && token && options.ingestToken && sameSecret(token, options.ingestToken)) {
+          request.serviceCaller = true;
+          return;
+        }
+        if (token) request.caller = await resolveCaller(token);
+        if (access === 'public') return;
+        if (!request.caller) throw new Refusal(401, 'Please sign in to continue.');
+        if (access !== 'user' && !request.caller.admin) {
+          throw new Refusal(403, 'You do not have permission to do this. Please contact the website administrator.');
+        }
+      } catch (error) {
+        if (!(error instanceof Refusal)) throw error;
+        await app.auditRepository.record({
+          actor: request.caller?.email ?? null,
+          action: `${request.method} ${request.routeOptions.url}`,
+          target: null,
+          outcome: 'refused',
+          detail: `${error.statusCode} ${error.message}`,
+        });
+        return reply.code(error.statusCode).send({ message: error.message });
+      }
+    }
+
+    // onRequest, before the body is read or validated: a refused caller learns nothing and uploads nothing.
+    app.addHook('onRequest', authorize);
+  },
+  { name: 'authorization', dependencies: ['identity', 'users-repository', 'audit-repository'] },
+);

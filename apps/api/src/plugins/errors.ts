@@ -1,0 +1,44 @@
+import fp from 'fastify-plugin';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { IdentityProviderUnavailableError } from '../identity/identity-provider.ts';
+
+/** An error whose message is written for the person who sees it. */
+export class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function describeValidation(error: { validation: { instancePath?: string; message?: string }[]; validationContext?: string }) {
+  const first = error.validation[0];
+  const where = first?.instancePath ? first.instancePath.replace(/^\//, '').replaceAll('/', '.') : error.validationContext;
+  return `Invalid ${where ?? 'request'}: ${first?.message ?? 'not accepted'}`;
+}
+
+/** Every failure leaves as `{ message }`; a 5xx says what to do, never what broke inside. */
+export default fp(
+  async (app) => {
+    app.setErrorHandler((error, request, reply) => {
+      if (hasZodFastifySchemaValidationErrors(error)) {
+        return reply.code(400).send({ message: describeValidation(error) });
+      }
+      if (error instanceof HttpError) return reply.code(error.statusCode).send({ message: error.message });
+      if (error instanceof IdentityProviderUnavailableError) {
+        request.log.error({ err: error }, 'identity provider unavailable');
+        return reply.code(503).send({ message: 'The sign-in service is unavailable. Please try again in a minute.' });
+      }
+      const status = (error as { statusCode?: number }).statusCode;
+      if (typeof status === 'number' && status >= 400 && status < 500) {
+        return reply.code(status).send({ message: (error as Error).message });
+      }
+      request.log.error({ err: error }, 'unhandled error');
+      return reply.code(500).send({ message: 'Something went wrong on our side. Please try again later.' });
+    });
+
+    app.setNotFoundHandler((request, reply) => reply.code(404).send({ message: `No such endpoint: ${request.method} ${request.url.split('?')[0]}` }));
+  },
+  { name: 'errors' },
+);

@@ -1,0 +1,42 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import fp from 'fastify-plugin';
+
+/**
+ * Serves the built SPA: hashed assets cached for a year, index.html for every client-side route.
+ * API paths never fall through to index.html, so a wrong API path answers a JSON 404.
+ */
+export default fp<{ distDir: string }>(
+  async (app, options) => {
+    const indexFile = path.join(options.distDir, 'index.html');
+    if (!existsSync(indexFile)) {
+      app.log.warn({ distDir: options.distDir }, 'web build not found: run `npm run build` to serve the SPA');
+      return;
+    }
+    await app.register(fastifyStatic, {
+      root: options.distDir,
+      wildcard: false,
+      index: false,
+      setHeaders: (response, filePath) => {
+        const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
+        response.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+    app.get('/assets/*', { config: { access: 'public' } }, (request, reply) =>
+      reply.sendFile(`assets/${(request.params as { '*': string })['*']}`),
+    );
+    const sendIndex = (_request: unknown, reply: import('fastify').FastifyReply) =>
+      reply.header('cache-control', 'no-cache').sendFile('index.html');
+    app.get('/', { config: { access: 'public' } }, sendIndex);
+    app.get('/*', { config: { access: 'public' } }, (request, reply) => {
+      const requested = (request.params as { '*': string })['*'];
+      if (requested.startsWith('api/')) return reply.code(404).send({ message: `No such endpoint: GET /${requested}` });
+      if (/^[\w.-]+\.(ico|png|svg|txt|webmanifest)$/.test(requested) && existsSync(path.join(options.distDir, requested))) {
+        return reply.sendFile(requested);
+      }
+      return sendIndex(request, reply);
+    });
+  },
+  { name: 'spa' },
+);

@@ -1,0 +1,68 @@
+import { and, asc, count, eq, like, sql } from 'drizzle-orm';
+import fp from 'fastify-plugin';
+import type { Database } from '../db/client.ts';
+import { users } from '../db/schema.ts';
+
+export type UserRow = typeof users.$inferSelect;
+
+/** Escapes LIKE wildcards so a search for "a_b" matches that text, not "a" + any + "b". */
+const escapeLike = (value: string) => value.replace(/[\\%_]/g, (match) => `\\${match}`);
+
+export function createUsersRepository(db: Database) {
+  return {
+    async findByEmail(email: string): Promise<UserRow | undefined> {
+      const [row] = await db.select().from(users).where(eq(users.email, email)).limit(1);
+      return row;
+    },
+
+    async list(options: { search?: string | undefined; limit?: number | undefined; offset?: number | undefined } = {}) {
+      const search = options.search?.trim().toLowerCase();
+      const where = search ? like(users.email, `%${escapeLike(search)}%`) : undefined;
+      let query = db.select().from(users).where(where).orderBy(asc(users.email)).$dynamic();
+      if (options.limit !== undefined) query = query.limit(options.limit);
+      if (options.offset !== undefined) query = query.offset(options.offset);
+      const [items, [totals]] = await Promise.all([query, db.select({ total: count() }).from(users).where(where)]);
+      return { items, total: totals?.total ?? 0 };
+    },
+
+    /** Inserts a row; returns undefined when the e-mail is already on the list (no duplicate, no error). */
+    async insert(row: { email: string; admin?: boolean; activated?: boolean; registered?: boolean; firebaseUid?: string | null; createdBy?: string | null }) {
+      const [inserted] = await db.insert(users).values(row).onConflictDoNothing().returning();
+      return inserted;
+    },
+
+    async remove(email: string): Promise<UserRow | undefined> {
+      const [removed] = await db.delete(users).where(eq(users.email, email)).returning();
+      return removed;
+    },
+
+    async update(email: string, changes: Partial<Pick<UserRow, 'activated' | 'registered' | 'firebaseUid' | 'admin'>>) {
+      const [updated] = await db.update(users).set(changes).where(eq(users.email, email)).returning();
+      return updated;
+    },
+
+    async countAdmins(): Promise<number> {
+      const [row] = await db.select({ total: count() }).from(users).where(and(eq(users.admin, true)));
+      return row?.total ?? 0;
+    },
+
+    async truncate() {
+      await db.execute(sql`truncate table ${users}`);
+    },
+  };
+}
+
+export type UsersRepository = ReturnType<typeof createUsersRepository>;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    usersRepository: UsersRepository;
+  }
+}
+
+export default fp(
+  async (app) => {
+    app.decorate('usersRepository', createUsersRepository(app.database.db));
+  },
+  { name: 'users-repository', dependencies: ['database'] },
+);

@@ -1,0 +1,46 @@
+import { createApp } from './app.ts';
+import { ConfigError, loadConfig } from './config.ts';
+import { databaseTargetFor, openDatabase } from './db/client.ts';
+import { createFirebaseIdentity } from './identity/firebase-identity.ts';
+
+/** Listens and shuts down gracefully; everything else lives in app.ts so tests load the same thing. */
+async function main() {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\nSee .env.example for every variable.\n`);
+      process.exit(78);
+    }
+    throw error;
+  }
+
+  const database = await openDatabase(databaseTargetFor(config));
+  const identity = createFirebaseIdentity(config.firebase);
+  const app = await createApp({ config, database, identity });
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    const force = setTimeout(() => process.exit(1), 10_000).unref();
+    try {
+      await app.close();
+      await identity.close();
+      await database.close();
+      clearTimeout(force);
+      process.exit(0);
+    } catch (error) {
+      app.log.error({ err: error }, 'error during shutdown');
+      process.exit(1);
+    }
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+
+  await app.listen({ port: config.port, host: config.host });
+}
+
+await main();

@@ -1,0 +1,37 @@
+import { z } from 'zod';
+import { emailSchema } from './email.ts';
+
+export const userLookupSchema = z.object({
+  email: z.string(),
+  activated: z.boolean(),
+  /** Present only when the caller is that user or an admin. */
+  admin: z.boolean().optional(),
+});
+export type UserLookup = z.infer<typeof userLookupSchema>;
+
+export const allowedUserSchema = z.object({
+  email: z.string(),
+  admin: z.boolean(),
+  activated: z.boolean(),
+  registered: z.boolean(),
+  createdAt: z.string(),
+  createdBy: z.string().nullable(),
+});
+export type AllowedUser = z.infer<typeof allowedUserSchema>;
+
+export const allowedUserListSchema = z.array(allowedUserSchema);
+
+/** Optional search and paging for GET /users; without them the whole list comes back, as the spec's screen expects. */
+export const userListQuerySchema = z
+  .object({
+    search: z.string().trim().max(254).optional(),
+    limit: z.coerce.number().int().min(1).max(1000).optional(),
+    offset: z.coerce.number().int().min(0).max(10_000_000).optional(),
+  })
+  .strict();
+export type UserListQuery = z.infer<typeof userListQuerySchema>;
+export const TOTAL_COUNT_HEADER = 'x-total-count';
+
+export const registerUserBodySchema = z.object({ userId: emailSchema }).strict();
+export const activateUserBodySchema = z.object({ activated: z.literal(true) }).strict();
+export const emailParamsSchema = z.object({ email: emailSchema });
