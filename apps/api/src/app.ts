@@ -16,6 +16,9 @@ import usersRepository from './repositories/users-repository.ts';
 import healthRoutes from './routes/health.ts';
 import runtimeConfigRoute from './routes/runtime-config.ts';
 import userRoutes from './routes/users.ts';
+import adminUserRoutes from './routes/admin-users.ts';
+import auditRoutes from './routes/audit.ts';
+import invoiceRoutes from './routes/invoices.ts';
 
 export interface AppDependencies {
   config: Config;
@@ -55,6 +58,9 @@ async function portalAppPlugin(app: FastifyInstance, deps: AppDependencies) {
     async (api) => {
       await api.register(healthRoutes);
       await api.register(userRoutes, { lookupsPerMinute: config.rateLimits.lookupsPerMinute });
+      await api.register(adminUserRoutes);
+      await api.register(auditRoutes);
+      await api.register(invoiceRoutes);
     },
     { prefix: '/api' },
   );

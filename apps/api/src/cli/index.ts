@@ -1,0 +1,39 @@
+/**
+ * `npm run portal -- <group> <command> ...`: operator commands that share the server's configuration.
+ * Each group lives in its own module and exports `run(args)` returning an exit code.
+ */
+import { ConfigError } from '../config.ts';
+
+const USAGE = `Usage: npm run portal -- <command>
+
+  users add <email> [--admin]        allow an address in (creates its sign-in account)
+  users list                         print the allowed addresses
+  users remove <email>               remove an address and its sign-in account
+  invoices import <file.pdf> --parcel-code <code>
+  invoices import-dir <dir>          import every <parcel code>.pdf in a folder
+`;
+
+const groups: Record<string, () => Promise<{ run(args: string[]): Promise<number> }>> = {
+  users: () => import('./users.ts'),
+  invoices: () => import('./invoices.ts'),
+};
+
+async function main(argv: string[]): Promise<number> {
+  const [group, ...rest] = argv;
+  const load = group ? groups[group] : undefined;
+  if (!load) {
+    process.stderr.write(USAGE);
+    return group === undefined || group === '--help' ? 0 : 64;
+  }
+  try {
+    return await (await load()).run(rest);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\nSee .env.example for every variable.\n`);
+      return 78;
+    }
+    throw error;
+  }
+}
+
+process.exitCode = await main(process.argv.slice(2));
