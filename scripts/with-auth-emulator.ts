@@ -2,6 +2,7 @@
 // Runs <command> against a fresh Auth emulator on a free port, then stops the emulator and exits with the
 // command's exit code. The emulator's output is shown only when it fails to start.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { constants, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -17,20 +18,22 @@ async function main(): Promise<number> {
     return 2;
   }
 
-  // A signal during the emulator's start must not leave the command running later; remember it instead.
-  let pendingSignal: NodeJS.Signals | undefined;
+  const workDir = await mkdtemp(path.join(tmpdir(), 'portal-auth-emulator-'));
   let child: ChildProcess | undefined;
   const onSignal = (signal: NodeJS.Signals): void => {
-    if (child) child.kill(signal);
-    else pendingSignal ??= signal;
+    if (child) {
+      child.kill(signal);
+      return;
+    }
+    // Interrupted while the emulator starts: no need to wait for it, the library's exit hook kills it.
+    rmSync(workDir, { recursive: true, force: true });
+    process.exit(signalExitCode(signal));
   };
   for (const signal of FORWARDED_SIGNALS) process.on(signal, onSignal);
 
-  const workDir = await mkdtemp(path.join(tmpdir(), 'portal-auth-emulator-'));
   let emulator: AuthEmulator | undefined;
   try {
     emulator = await startAuthEmulator({ port: await findFreePort(), projectId: PROJECT_ID, workDir });
-    if (pendingSignal) return signalExitCode(pendingSignal);
     console.error(`[with-auth-emulator] FIREBASE_AUTH_EMULATOR_HOST=${emulator.host} (${PROJECT_ID})`);
     child = spawn(command, args, {
       stdio: 'inherit',

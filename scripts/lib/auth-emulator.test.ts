@@ -36,7 +36,11 @@ test('exposes host and url for FIREBASE_AUTH_EMULATOR_HOST', () => {
 });
 
 test('signs up and signs in with e-mail and password', async () => {
-  const signUp = await identityToolkit('accounts:signUp', { email: EMAIL, password: PASSWORD, returnSecureToken: true });
+  const signUp = await identityToolkit('accounts:signUp', {
+    email: EMAIL,
+    password: PASSWORD,
+    returnSecureToken: true,
+  });
   assert.equal(signUp.status, 200, JSON.stringify(signUp.body));
   assert.equal(typeof signUp.body.idToken, 'string');
 
@@ -52,7 +56,11 @@ test('answers INVALID_LOGIN_CREDENTIALS for a wrong password and for an unknown 
   ] as const) {
     const response = await signInWithPassword(email, password);
     assert.equal(response.status, 400);
-    assert.equal(errorCode(response.body), 'INVALID_LOGIN_CREDENTIALS', `${email}: ${JSON.stringify(response.body)}`);
+    assert.equal(
+      errorCode(response.body),
+      'INVALID_LOGIN_CREDENTIALS',
+      `${email}: ${JSON.stringify(response.body)}`,
+    );
   }
 });
 
@@ -72,7 +80,10 @@ test('refuses a port that is already in use, without spawning firebase-tools', a
 });
 
 test('refuses a project id without the demo- prefix', async () => {
-  await assert.rejects(startAuthEmulator({ port, projectId: 'portal-prod', workDir }), /must start with "demo-"/);
+  await assert.rejects(
+    startAuthEmulator({ port, projectId: 'portal-prod', workDir }),
+    /must start with "demo-"/,
+  );
 });
 
 // Last: everything above needs the running emulator.

@@ -86,7 +86,7 @@ function assertOptions(port: number, projectId: string): void {
   if (!Number.isInteger(port) || port <= 0 || port > 65_535) {
     throw new Error(`auth emulator: invalid port ${port}`);
   }
-  // A real project id would make the emulator's tokens look like a production project's.
+  // firebase-tools treats demo- ids as offline-only, and the API refuses any other id in emulator mode.
   if (!projectId.startsWith('demo-')) {
     throw new Error(`auth emulator: project id must start with "demo-" (got "${projectId}")`);
   }
@@ -101,8 +101,11 @@ async function assertPortFree(port: number): Promise<void> {
     await listen(server, port);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    const reason = code === 'EADDRINUSE' ? 'is already in use' : `cannot be bound (${code ?? errorMessage(error)})`;
-    throw new Error(`auth emulator: port ${port} on ${HOST} ${reason}; stop whatever listens there or pick another port`);
+    const reason =
+      code === 'EADDRINUSE' ? 'is already in use' : `cannot be bound (${code ?? errorMessage(error)})`;
+    throw new Error(
+      `auth emulator: port ${port} on ${HOST} ${reason}; stop whatever listens there or pick another port`,
+    );
   }
   await closeServer(server);
 }
@@ -158,7 +161,8 @@ function spawnEmulator(projectId: string, workDir: string, output: OutputTail): 
     detached: true,
   });
   for (const stream of [child.stdout, child.stderr]) {
-    if (stream) createInterface({ input: stream, crlfDelay: Infinity }).on('line', (line) => output.push(line));
+    if (!stream) continue;
+    createInterface({ input: stream, crlfDelay: Infinity }).on('line', (line) => output.push(line));
   }
   child.on('error', (error) => output.push(`spawn failed: ${error.message}`));
   const pid = child.pid;
@@ -205,8 +209,7 @@ async function enableImprovedEmailPrivacy(url: string, projectId: string): Promi
     body: JSON.stringify({ emailPrivacyConfig: { enableImprovedEmailPrivacy: true } }),
   });
   const body = (await response.json().catch(() => undefined)) as
-    | { emailPrivacyConfig?: { enableImprovedEmailPrivacy?: boolean } }
-    | undefined;
+    { emailPrivacyConfig?: { enableImprovedEmailPrivacy?: boolean } } | undefined;
   if (!response.ok || body?.emailPrivacyConfig?.enableImprovedEmailPrivacy !== true) {
     throw new Error(
       `auth emulator: enabling improved e-mail privacy failed (HTTP ${response.status}): ${JSON.stringify(body)}`,
@@ -217,7 +220,9 @@ async function enableImprovedEmailPrivacy(url: string, projectId: string): Promi
 async function emulatorRequest(url: string, method: string, pathname: string): Promise<void> {
   const response = await fetch(`${url}${pathname}`, { method });
   if (!response.ok) {
-    throw new Error(`auth emulator: ${method} ${pathname} failed (HTTP ${response.status}): ${await response.text()}`);
+    throw new Error(
+      `auth emulator: ${method} ${pathname} failed (HTTP ${response.status}): ${await response.text()}`,
+    );
   }
 }
 
@@ -227,9 +232,10 @@ async function stopProcessGroup(child: ChildProcess): Promise<void> {
   const exited = exitPromise(child);
   if (!hasExited(child)) {
     signalGroup(pid, 'SIGTERM');
-    const graceful = await Promise.race([exited.then(() => true), sleep(STOP_GRACE_MS).then(() => false)]);
-    if (!graceful) signalGroup(pid, 'SIGKILL');
+    // Unref'd so a quick shutdown does not keep the caller alive for the rest of the grace period.
+    const escalate = setTimeout(() => signalGroup(pid, 'SIGKILL'), STOP_GRACE_MS).unref();
     await exited;
+    clearTimeout(escalate);
   }
   // The leader is gone; sweep anything it spawned that ignored SIGTERM (no-op when the group is empty).
   signalGroup(pid, 'SIGKILL');
@@ -270,11 +276,13 @@ function formatExit({ code, signal }: ExitResult): string {
 /** Keeps the last lines of output for error messages and forwards every line to the caller's log. */
 class OutputTail {
   private readonly lines: string[] = [];
+  private readonly max: number;
+  private readonly log: ((line: string) => void) | undefined;
 
-  constructor(
-    private readonly max: number,
-    private readonly log: ((line: string) => void) | undefined,
-  ) {}
+  constructor(max: number, log: ((line: string) => void) | undefined) {
+    this.max = max;
+    this.log = log;
+  }
 
   push(line: string): void {
     this.lines.push(line);

@@ -5,13 +5,16 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/client.ts';
 import type { IdentityProvider } from './identity/identity-provider.ts';
+import type { BlobStore } from './invoices/blob-store.ts';
 import authorization from './plugins/authorization.ts';
+import blobStorePlugin from './plugins/blob-store.ts';
 import database from './plugins/database.ts';
 import errors from './plugins/errors.ts';
 import identityPlugin from './plugins/identity.ts';
 import security, { originOf } from './plugins/security.ts';
 import spa from './plugins/spa.ts';
 import auditRepository from './repositories/audit-repository.ts';
+import invoicesRepository from './repositories/invoices-repository.ts';
 import usersRepository from './repositories/users-repository.ts';
 import healthRoutes from './routes/health.ts';
 import runtimeConfigRoute from './routes/runtime-config.ts';
@@ -24,6 +27,7 @@ export interface AppDependencies {
   config: Config;
   database: DatabaseHandle;
   identity: IdentityProvider;
+  blobStore: BlobStore;
 }
 
 export function runtimeConfigFor(config: Config): RuntimeConfig {
@@ -51,6 +55,8 @@ async function portalAppPlugin(app: FastifyInstance, deps: AppDependencies) {
   await app.register(database, { database: deps.database });
   await app.register(usersRepository);
   await app.register(auditRepository);
+  await app.register(blobStorePlugin, { blobStore: deps.blobStore });
+  await app.register(invoicesRepository);
   await app.register(identityPlugin, { identity: deps.identity, tokenRecheckMs: config.tokenRecheckMs });
   await app.register(authorization, { ingestToken: config.ingestToken });
 
@@ -58,9 +64,9 @@ async function portalAppPlugin(app: FastifyInstance, deps: AppDependencies) {
     async (api) => {
       await api.register(healthRoutes);
       await api.register(userRoutes, { lookupsPerMinute: config.rateLimits.lookupsPerMinute });
-      await api.register(adminUserRoutes);
+      await api.register(adminUserRoutes, { unauthenticatedPerMinute: config.rateLimits.lookupsPerMinute });
       await api.register(auditRoutes);
-      await api.register(invoiceRoutes);
+      await api.register(invoiceRoutes, { maxInvoiceBytes: config.maxInvoiceBytes });
     },
     { prefix: '/api' },
   );

@@ -2,6 +2,7 @@ import { createApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { databaseTargetFor, openDatabase } from './db/client.ts';
 import { createFirebaseIdentity } from './identity/firebase-identity.ts';
+import { createFsBlobStore } from './invoices/blob-store.ts';
 
 /** Listens and shuts down gracefully; everything else lives in app.ts so tests load the same thing. */
 async function main() {
@@ -18,7 +19,8 @@ async function main() {
 
   const database = await openDatabase(databaseTargetFor(config));
   const identity = createFirebaseIdentity(config.firebase);
-  const app = await createApp({ config, database, identity });
+  const blobStore = createFsBlobStore(config.invoiceDir);
+  const app = await createApp({ config, database, identity, blobStore });
 
   let closing = false;
   const shutdown = async (signal: string) => {

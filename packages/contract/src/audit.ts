@@ -10,6 +10,7 @@ export const auditEntrySchema = z.object({
   detail: z.string().nullable(),
 });
 export type AuditEntry = z.infer<typeof auditEntrySchema>;
+export const auditEntryListSchema = z.array(auditEntrySchema);
 
 export const auditQuerySchema = z
   .object({

@@ -32,6 +32,14 @@ export const userListQuerySchema = z
 export type UserListQuery = z.infer<typeof userListQuerySchema>;
 export const TOTAL_COUNT_HEADER = 'x-total-count';
 
+/** What the unauthenticated calls answer: enough for the screen, nothing about the role. */
+export const registeredUserSchema = z.object({ email: z.string(), registered: z.literal(true) });
+export type RegisteredUser = z.infer<typeof registeredUserSchema>;
+export const activatedUserSchema = z.object({ email: z.string(), activated: z.boolean() });
+export type ActivatedUser = z.infer<typeof activatedUserSchema>;
+export const removedUserSchema = z.object({ email: z.string() });
+export type RemovedUser = z.infer<typeof removedUserSchema>;
+
 export const registerUserBodySchema = z.object({ userId: emailSchema }).strict();
 export const activateUserBodySchema = z.object({ activated: z.literal(true) }).strict();
 export const emailParamsSchema = z.object({ email: emailSchema });

@@ -1,5 +1,72 @@
-/** `npm run portal -- invoices ...` (to be implemented). */
+import os from 'node:os';
+import { parseArgs } from 'node:util';
+import type { IngestServices } from '../invoices/ingest.ts';
+import { formatSummary, importInvoiceFiles, listImportDir, type ImportItem } from '../invoices/import-files.ts';
+import { createAuditRepository } from '../repositories/audit-repository.ts';
+import { createInvoicesRepository } from '../repositories/invoices-repository.ts';
+import { withServices, type CliServices } from './services.ts';
+
+const USAGE = `Usage:
+  npm run portal -- invoices import <file.pdf> --parcel-code <code>
+  npm run portal -- invoices import-dir <dir>     (each <parcel code>.pdf in the folder)
+`;
+
+export interface CliOutput {
+  out: (line: string) => void;
+  err: (line: string) => void;
+}
+
+const stdio: CliOutput = {
+  out: (line) => void process.stdout.write(`${line}\n`),
+  err: (line) => void process.stderr.write(`${line}\n`),
+};
+
+/** `npm run portal -- invoices ...`: exit 0 when every file is in, 1 when any failed, 64 on a usage error. */
 export async function run(args: string[]): Promise<number> {
-  process.stderr.write(`invoices: not implemented yet (${args.join(' ')})\n`);
-  return 70;
+  return withServices((services) => runWith(services, args));
+}
+
+/** The command against services the caller opened; tests call this with their own app's services. */
+export async function runWith(
+  services: Pick<CliServices, 'config' | 'database' | 'blobStore'>,
+  args: string[],
+  output: CliOutput = stdio,
+): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args, allowPositionals: true, options: { 'parcel-code': { type: 'string' } } });
+  } catch (error) {
+    output.err(`${(error as Error).message}\n${USAGE}`);
+    return 64;
+  }
+  const [command, target, ...extra] = parsed.positionals;
+  const parcelCode = parsed.values['parcel-code'];
+  let items: ImportItem[];
+  if (command === 'import' && target && !extra.length && parcelCode !== undefined) {
+    items = [{ file: target, parcelCode }];
+  } else if (command === 'import-dir' && target && !extra.length && parcelCode === undefined) {
+    const listing = await listImportDir(target).catch((error: Error) => error);
+    if (listing instanceof Error) {
+      output.err(`Cannot read ${target}: ${listing.message}`);
+      return 66;
+    }
+    if (listing.ignored.length) output.out(`ignoring ${listing.ignored.length} entries that are not <parcel code>.pdf files`);
+    items = listing.items;
+  } else {
+    output.err(USAGE);
+    return 64;
+  }
+
+  const summary = await importInvoiceFiles(ingestServicesOf(services), items, `cli:${os.userInfo().username}`, output.out);
+  for (const line of formatSummary(summary)) output.out(line);
+  return summary.failed.length ? 1 : 0;
+}
+
+function ingestServicesOf(services: Pick<CliServices, 'config' | 'database' | 'blobStore'>): IngestServices {
+  return {
+    blobStore: services.blobStore,
+    invoicesRepository: createInvoicesRepository(services.database.db),
+    auditRepository: createAuditRepository(services.database.db),
+    maxBytes: services.config.maxInvoiceBytes,
+  };
 }

@@ -2,11 +2,13 @@ import { loadConfig, type Config } from '../config.ts';
 import { databaseTargetFor, openDatabase, type DatabaseHandle } from '../db/client.ts';
 import { createFirebaseIdentity } from '../identity/firebase-identity.ts';
 import type { IdentityProvider } from '../identity/identity-provider.ts';
+import { createFsBlobStore, type BlobStore } from '../invoices/blob-store.ts';
 
 export interface CliServices {
   config: Config;
   database: DatabaseHandle;
   identity: IdentityProvider;
+  blobStore: BlobStore;
 }
 
 /** Opens what a CLI command needs with the same configuration the server uses, and closes it after. */
@@ -15,7 +17,7 @@ export async function withServices<T>(run: (services: CliServices) => Promise<T>
   const database = await openDatabase(databaseTargetFor(config));
   const identity = createFirebaseIdentity(config.firebase);
   try {
-    return await run({ config, database, identity });
+    return await run({ config, database, identity, blobStore: createFsBlobStore(config.invoiceDir) });
   } finally {
     await identity.close();
     await database.close();

@@ -1,6 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
@@ -38,7 +39,8 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
     };
   }
   if (target.dataDir) await mkdir(target.dataDir, { recursive: true });
-  const client = await PGlite.create({ dataDir: target.dataDir, loadDataDir: target.loadDataDir });
+  // pg_trgm backs the user search index (migration 0001); PostgreSQL ships it, PGlite loads it here.
+  const client = await PGlite.create({ dataDir: target.dataDir, loadDataDir: target.loadDataDir, extensions: { pg_trgm } });
   const db = drizzlePglite(client, { schema });
   await migratePglite(db, { migrationsFolder });
   return {

@@ -1,4 +1,4 @@
-import { desc } from 'drizzle-orm';
+import { count, desc } from 'drizzle-orm';
 import fp from 'fastify-plugin';
 import type { Database } from '../db/client.ts';
 import { auditLog } from '../db/schema.ts';
@@ -19,6 +19,10 @@ export function createAuditRepository(db: Database) {
     async list(options: { limit: number; offset: number }) {
       const rows = await db.select().from(auditLog).orderBy(desc(auditLog.id)).limit(options.limit).offset(options.offset);
       return rows.map((row) => ({ ...row, at: row.at.toISOString() }));
+    },
+    async count(): Promise<number> {
+      const [row] = await db.select({ total: count() }).from(auditLog);
+      return row?.total ?? 0;
     },
   };
 }

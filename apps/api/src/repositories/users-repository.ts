@@ -21,6 +21,11 @@ export function createUsersRepository(db: Database) {
       let query = db.select().from(users).where(where).orderBy(asc(users.email)).$dynamic();
       if (options.limit !== undefined) query = query.limit(options.limit);
       if (options.offset !== undefined) query = query.offset(options.offset);
+      // Unpaged, the rows are the total: a second scan of 100,000 rows would only repeat what we hold.
+      if (options.limit === undefined && !options.offset) {
+        const items = await query;
+        return { items, total: items.length };
+      }
       const [items, [totals]] = await Promise.all([query, db.select({ total: count() }).from(users).where(where)]);
       return { items, total: totals?.total ?? 0 };
     },
@@ -39,6 +44,15 @@ export function createUsersRepository(db: Database) {
     async update(email: string, changes: Partial<Pick<UserRow, 'activated' | 'registered' | 'firebaseUid' | 'admin'>>) {
       const [updated] = await db.update(users).set(changes).where(eq(users.email, email)).returning();
       return updated;
+    },
+
+    /**
+     * Locks every admin row until the transaction ends, in one order, so two admins removing each other at
+     * once cannot both see "another admin remains" and leave none.
+     */
+    async lockAdmins(): Promise<string[]> {
+      const rows = await db.select({ email: users.email }).from(users).where(eq(users.admin, true)).orderBy(asc(users.email)).for('update');
+      return rows.map((row) => row.email);
     },
 
     async countAdmins(): Promise<number> {

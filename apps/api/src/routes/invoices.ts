@@ -1,6 +1,80 @@
+import { invoiceQuerySchema, invoiceStoredSchema, parcelCodeSchema } from '@portal/contract';
+import type { Readable } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { IngestRefusal, ingestInvoice } from '../invoices/ingest.ts';
+import { HttpError } from '../plugins/errors.ts';
+import { errorResponses } from './error-responses.ts';
+
+export interface InvoiceRoutesOptions {
+  maxInvoiceBytes: number;
+}
+
+export const NO_INVOICE_MESSAGE = 'No invoice was found for this parcel code.';
 
 /** GET /invoice and PUT /invoices/:parcelCode (issue 3). */
-const invoiceRoutes: FastifyPluginAsyncZod = async () => {};
+const invoiceRoutes: FastifyPluginAsyncZod<InvoiceRoutesOptions> = async (app, options) => {
+  // The body goes to the blob store as a stream: never buffered whole, and its size is enforced there.
+  app.addContentTypeParser(['application/pdf', 'application/octet-stream'], (_request, payload, done) => done(null, payload));
+
+  app.get(
+    '/invoice',
+    {
+      config: { access: 'user' },
+      schema: { querystring: invoiceQuerySchema, response: errorResponses },
+    },
+    async (request, reply) => {
+      const { parcelCode } = request.query;
+      const invoice = await app.invoicesRepository.findByParcelCode(parcelCode);
+      if (!invoice) throw new HttpError(404, NO_INVOICE_MESSAGE);
+      const blob = await app.blobStore.open(invoice.sha256);
+      // The row is written only after its bytes, and bytes are never deleted: this is a broken store.
+      if (!blob) throw new Error(`invoice ${parcelCode} names blob ${invoice.sha256}, which is missing`);
+      return reply
+        .type('application/pdf')
+        .header('cache-control', 'no-store')
+        // The code matched [A-Za-z0-9_-] above, so it is safe inside the quoted filename.
+        .header('content-disposition', `inline; filename="${parcelCode}.pdf"`)
+        .header('content-length', blob.size)
+        .send(blob.stream);
+    },
+  );
+
+  app.put(
+    '/invoices/:parcelCode',
+    {
+      config: { access: 'admin-or-service' },
+      bodyLimit: options.maxInvoiceBytes,
+      schema: {
+        params: z.object({ parcelCode: parcelCodeSchema }),
+        response: { 200: invoiceStoredSchema, 201: invoiceStoredSchema, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const { parcelCode } = request.params;
+      if (!request.body) throw new HttpError(400, 'The request body must be the invoice PDF (Content-Type: application/pdf).');
+      try {
+        const stored = await ingestInvoice(
+          {
+            blobStore: app.blobStore,
+            invoicesRepository: app.invoicesRepository,
+            auditRepository: app.auditRepository,
+            maxBytes: options.maxInvoiceBytes,
+          },
+          {
+            parcelCode,
+            body: request.body as Readable,
+            declaredSize: Number(request.headers['content-length'] ?? NaN),
+            uploadedBy: request.serviceCaller ? 'service' : (request.caller?.email ?? 'unknown'),
+          },
+        );
+        return reply.code(stored.status === 'created' ? 201 : 200).send(stored);
+      } catch (error) {
+        if (error instanceof IngestRefusal) throw new HttpError(error.statusCode, error.message);
+        throw error;
+      }
+    },
+  );
+};
 
 export default invoiceRoutes;

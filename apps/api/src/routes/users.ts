@@ -2,6 +2,7 @@ import { emailParamsSchema, userLookupSchema } from '@portal/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { HttpError } from '../plugins/errors.ts';
 import { errorResponses } from './error-responses.ts';
+import { limitUnauthenticated } from './rate-limits.ts';
 
 export interface UserRoutesOptions {
   lookupsPerMinute: number;
@@ -9,20 +10,17 @@ export interface UserRoutesOptions {
 
 const userRoutes: FastifyPluginAsyncZod<UserRoutesOptions> = async (app, options) => {
   // Unauthenticated lookups are limited per client and per address, so the list cannot be enumerated.
-  const limitUnauthenticated = (keyOf: 'ip' | 'email') =>
-    app.rateLimit({
-      max: options.lookupsPerMinute,
-      timeWindow: 60_000,
-      allowList: (request) => request.caller !== null,
-      keyGenerator: (request) =>
-        keyOf === 'ip' ? `ip:${request.ip}` : `email:${(request.params as { email?: string }).email ?? ''}`,
-    });
+  const perMinute = options.lookupsPerMinute;
+  const limits = [
+    limitUnauthenticated(app, { perMinute, key: 'ip', bucket: 'lookup' }),
+    limitUnauthenticated(app, { perMinute, key: 'email', bucket: 'lookup' }),
+  ];
 
   app.get(
     '/users/:email',
     {
       config: { access: 'public' },
-      preHandler: [limitUnauthenticated('ip'), limitUnauthenticated('email')],
+      preHandler: limits,
       schema: { params: emailParamsSchema, response: { 200: userLookupSchema, ...errorResponses } },
     },
     async (request) => {

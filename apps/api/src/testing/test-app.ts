@@ -9,6 +9,7 @@ import { loadConfig, type Config } from '../config.ts';
 import { openDatabase, type DatabaseHandle } from '../db/client.ts';
 import { createFirebaseIdentity } from '../identity/firebase-identity.ts';
 import type { IdentityProvider } from '../identity/identity-provider.ts';
+import { createFsBlobStore, type BlobStore } from '../invoices/blob-store.ts';
 import { clearEmulatorAccounts, signUp } from './emulator-accounts.ts';
 
 export const TEST_PROJECT_ID = process.env.FIREBASE_PROJECT_ID ?? 'demo-portal-test';
@@ -18,6 +19,7 @@ export interface TestContext {
   config: Config;
   database: DatabaseHandle;
   identity: IdentityProvider;
+  blobStore: BlobStore;
   dataDir: string;
   /** Creates an emulator account (and, unless `allowlisted: false`, its allowlist row); returns its ID token. */
   createAccount(email: string, options?: { admin?: boolean; allowlisted?: boolean; activated?: boolean }): Promise<{ uid: string; idToken: string }>;
@@ -54,7 +56,13 @@ export function useTestApp(options: TestAppOptions = {}): TestContext {
     );
     firebase = createFirebaseIdentity(context.config.firebase);
     context.identity = options.wrapIdentity ? options.wrapIdentity(firebase) : firebase;
-    context.app = await createApp({ config: context.config, database: context.database, identity: context.identity });
+    context.blobStore = createFsBlobStore(context.config.invoiceDir);
+    context.app = await createApp({
+      config: context.config,
+      database: context.database,
+      identity: context.identity,
+      blobStore: context.blobStore,
+    });
     await context.app.ready();
   });
 

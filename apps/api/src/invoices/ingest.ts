@@ -1,0 +1,101 @@
+import type { Readable } from 'node:stream';
+import { parcelCodeSchema, type InvoiceStored } from '@portal/contract';
+import type { AuditRepository } from '../repositories/audit-repository.ts';
+import type { InvoicesRepository } from '../repositories/invoices-repository.ts';
+import { BlobTooLargeError, type BlobStore } from './blob-store.ts';
+
+const PDF_MAGIC = Buffer.from('%PDF-', 'latin1');
+
+export type RefusalReason = 'bad-code' | 'not-pdf' | 'too-large' | 'interrupted';
+
+/** An upload we will not store; the message is written for the person or script that sent it. */
+export class IngestRefusal extends Error {
+  constructor(
+    readonly reason: RefusalReason,
+    message: string,
+  ) {
+    super(message);
+  }
+
+  get statusCode(): 400 | 413 {
+    return this.reason === 'too-large' ? 413 : 400;
+  }
+}
+
+export interface IngestServices {
+  blobStore: BlobStore;
+  invoicesRepository: InvoicesRepository;
+  auditRepository: AuditRepository;
+  maxBytes: number;
+}
+
+export interface IngestInput {
+  parcelCode: string;
+  body: Readable | Uint8Array;
+  /** Content-Length when the sender declared one: an oversized upload is refused before it is read. */
+  declaredSize?: number;
+  /** The admin's e-mail, 'service' for the ingestion token, or the CLI's operator label. */
+  uploadedBy: string;
+}
+
+export function isPdfHead(head: Uint8Array): boolean {
+  return head.length >= PDF_MAGIC.length && PDF_MAGIC.equals(head.subarray(0, PDF_MAGIC.length));
+}
+
+/**
+ * The one way an invoice gets in, shared by PUT /invoices/:parcelCode and the CLI: bytes first (the
+ * store writes atomically and never deletes), then the row, so a row can only ever name bytes that exist.
+ */
+export async function ingestInvoice(services: IngestServices, input: IngestInput): Promise<InvoiceStored> {
+  const { parcelCode, uploadedBy } = input;
+  try {
+    if (!parcelCodeSchema.safeParse(parcelCode).success) {
+      throw new IngestRefusal('bad-code', 'A parcel code is 1 to 64 letters, digits, "-" or "_".');
+    }
+    if (input.declaredSize !== undefined && input.declaredSize > services.maxBytes) throw tooLarge(services.maxBytes);
+    const blob = await storeBytes(services, input.body);
+    const status = await services.invoicesRepository.recordVersion({ parcelCode, uploadedBy, ...blob });
+    await services.auditRepository.record({
+      actor: uploadedBy,
+      action: 'invoice.ingest',
+      target: parcelCode,
+      outcome: 'ok',
+      detail: `${status} sha256=${blob.sha256} size=${blob.size}`,
+    });
+    return { parcelCode, sha256: blob.sha256, size: blob.size, status };
+  } catch (error) {
+    if (error instanceof IngestRefusal) {
+      await services.auditRepository.record({
+        actor: uploadedBy,
+        action: 'invoice.ingest',
+        // A refused code may be anything a client sent; keep the log readable and bounded.
+        target: parcelCode.slice(0, 80),
+        outcome: 'refused',
+        detail: `${error.statusCode} ${error.reason}: ${error.message}`,
+      });
+    }
+    throw error;
+  }
+}
+
+const tooLarge = (maxBytes: number) =>
+  new IngestRefusal('too-large', `The invoice is larger than the limit of ${maxBytes} bytes.`);
+
+async function storeBytes(services: IngestServices, body: Readable | Uint8Array) {
+  // A body that fails (client gone, truncated upload) is the sender's problem, not a server error.
+  let sourceError: Error | undefined;
+  if (!(body instanceof Uint8Array)) body.once('error', (error) => (sourceError = error));
+  try {
+    return await services.blobStore.put(body, {
+      maxBytes: services.maxBytes,
+      validateHead: isPdfHead,
+    });
+  } catch (error) {
+    if (error instanceof BlobTooLargeError) throw tooLarge(services.maxBytes);
+    if (sourceError || (body as Readable).readableAborted) {
+      const cause = sourceError ? ` (${sourceError.message})` : '';
+      throw new IngestRefusal('interrupted', `The upload was interrupted before the whole file arrived${cause}.`);
+    }
+    throw error;
+  }
+}

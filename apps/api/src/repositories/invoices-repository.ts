@@ -1,0 +1,77 @@
+import { asc, eq } from 'drizzle-orm';
+import fp from 'fastify-plugin';
+import type { Database } from '../db/client.ts';
+import { invoices, invoiceVersions } from '../db/schema.ts';
+
+export type InvoiceRow = typeof invoices.$inferSelect;
+export type InvoiceVersionRow = typeof invoiceVersions.$inferSelect;
+export type RecordOutcome = 'created' | 'replaced' | 'unchanged';
+
+export interface NewInvoiceVersion {
+  parcelCode: string;
+  sha256: string;
+  size: number;
+  uploadedBy: string;
+}
+
+export function createInvoicesRepository(db: Database) {
+  return {
+    async findByParcelCode(parcelCode: string): Promise<InvoiceRow | undefined> {
+      const [row] = await db.select().from(invoices).where(eq(invoices.parcelCode, parcelCode)).limit(1);
+      return row;
+    },
+
+    async versions(parcelCode: string): Promise<InvoiceVersionRow[]> {
+      return db.select().from(invoiceVersions).where(eq(invoiceVersions.parcelCode, parcelCode)).orderBy(asc(invoiceVersions.id));
+    },
+
+    /**
+     * Makes `version` the current invoice of its parcel code and keeps it in the history, in one
+     * transaction. The blob must already be stored: the row is only ever pointed at bytes that exist.
+     *
+     * Concurrent calls for one code serialize on the row: the insert of a second writer waits for the
+     * first to commit, then it locks the row and compares. So every upload that changes the bytes gets
+     * its own version row and the last committer wins; an upload of the bytes already current is
+     * 'unchanged' and adds no version (nothing changed, and re-running an import must not grow history).
+     */
+    async recordVersion(version: NewInvoiceVersion): Promise<RecordOutcome> {
+      return db.transaction(async (tx) => {
+        const now = new Date();
+        const [inserted] = await tx
+          .insert(invoices)
+          .values({ ...version, uploadedAt: now })
+          .onConflictDoNothing({ target: invoices.parcelCode })
+          .returning({ parcelCode: invoices.parcelCode });
+        if (!inserted) {
+          const [current] = await tx
+            .select({ sha256: invoices.sha256 })
+            .from(invoices)
+            .where(eq(invoices.parcelCode, version.parcelCode))
+            .for('update');
+          if (current?.sha256 === version.sha256) return 'unchanged';
+          await tx
+            .update(invoices)
+            .set({ sha256: version.sha256, size: version.size, uploadedBy: version.uploadedBy, uploadedAt: now })
+            .where(eq(invoices.parcelCode, version.parcelCode));
+        }
+        await tx.insert(invoiceVersions).values({ ...version, uploadedAt: now });
+        return inserted ? 'created' : 'replaced';
+      });
+    },
+  };
+}
+
+export type InvoicesRepository = ReturnType<typeof createInvoicesRepository>;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    invoicesRepository: InvoicesRepository;
+  }
+}
+
+export default fp(
+  async (app) => {
+    app.decorate('invoicesRepository', createInvoicesRepository(app.database.db));
+  },
+  { name: 'invoices-repository', dependencies: ['database'] },
+);

@@ -1,0 +1,153 @@
+import type { Database } from '../db/client.ts';
+import type { IdentityProvider } from '../identity/identity-provider.ts';
+import { HttpError } from '../plugins/errors.ts';
+import type { AuditEvent, AuditRepository } from '../repositories/audit-repository.ts';
+import { createUsersRepository, type UserRow, type UsersRepository } from '../repositories/users-repository.ts';
+
+export interface UserAdminDeps {
+  db: Database;
+  users: UsersRepository;
+  audit: AuditRepository;
+  identity: IdentityProvider;
+  /** Makes this process forget an account's cached tokens, so its removal is seen on the very next call. */
+  forgetSessions?: (uid: string) => void;
+  log: { error(details: object, message: string): void };
+}
+
+export const notOnListMessage = (email: string) => `${email} is not on the list of allowed users.`;
+export const alreadyOnListMessage = (email: string) => `${email} is already on the list.`;
+export const SELF_REMOVAL_MESSAGE = 'You cannot remove your own account. Ask another administrator to do it.';
+export const LAST_ADMIN_MESSAGE = 'You cannot remove the last administrator. Make another account an administrator first.';
+
+/**
+ * Adding and removing allowed users, shared by the HTTP routes and the CLI so both keep the allowlist row
+ * and the identity-provider account in step the same way, and both leave the same audit trail.
+ */
+export function createUserAdmin(deps: UserAdminDeps) {
+  const { users, identity } = deps;
+
+  // The audit trail must never turn a finished change into an error, nor hide the error that stopped one.
+  async function audit(event: AuditEvent) {
+    try {
+      await deps.audit.record(event);
+    } catch (error) {
+      deps.log.error({ err: error, event }, 'could not write the audit log');
+    }
+  }
+
+  /** Removes an account this call created, when its row could not be written; the row never existed. */
+  async function undoAccount(email: string, account: { uid: string; created: boolean }) {
+    if (!account.created) return 'kept (it existed before)';
+    try {
+      // A concurrent add of the same address may have written its row for this very account meanwhile.
+      if (await users.findByEmail(email).catch(() => undefined)) return 'kept (a concurrent add listed it)';
+      await identity.deleteUser(account.uid);
+      return 'deleted again';
+    } catch (error) {
+      deps.log.error({ err: error, uid: account.uid }, 'could not delete the account of a failed add');
+      return `LEFT BEHIND (uid ${account.uid}); remove it from the identity provider`;
+    }
+  }
+
+  return {
+    async addUser(input: { email: string; admin?: boolean; actor: string }): Promise<UserRow> {
+      const { email, actor } = input;
+      const admin = input.admin ?? false;
+      const event = { actor, action: 'users.add', target: email };
+      // Checked first so a duplicate costs no identity-provider call; the insert below still decides races.
+      if (await users.findByEmail(email)) {
+        await audit({ ...event, outcome: 'refused', detail: 'already on the list' });
+        throw new HttpError(409, alreadyOnListMessage(email));
+      }
+      let account: { uid: string; created: boolean };
+      try {
+        account = await identity.createUser(email);
+      } catch (error) {
+        await audit({ ...event, outcome: 'failed', detail: 'the identity provider did not create the account; nothing was added' });
+        throw error;
+      }
+      let row: UserRow | undefined;
+      try {
+        row = await users.insert({ email, admin, firebaseUid: account.uid, createdBy: actor });
+      } catch (error) {
+        const fate = await undoAccount(email, account);
+        await audit({ ...event, outcome: 'failed', detail: `the database refused the row; the account was ${fate}` });
+        throw error;
+      }
+      if (!row) {
+        // Lost a race with an identical add: that add's row now owns the account, so it stays.
+        await audit({ ...event, outcome: 'refused', detail: 'already on the list (added concurrently)' });
+        throw new HttpError(409, alreadyOnListMessage(email));
+      }
+      await audit({ ...event, outcome: 'ok', detail: admin ? 'as administrator' : null });
+      return row;
+    },
+
+    /**
+     * Deletes the row and the account in one database transaction that commits only after the identity
+     * provider has revoked the sessions and deleted the account: if it fails, the row comes back and the
+     * list still matches the accounts. Should the commit itself fail after the account is gone, the row
+     * is left for an account that no longer exists: it lets nobody in, and removing it again finishes the job.
+     */
+    async removeUser(input: { email: string; actor: string }): Promise<UserRow> {
+      const { email, actor } = input;
+      const event = { actor, action: 'users.remove', target: email };
+      const refuse = async (status: number, message: string): Promise<never> => {
+        await audit({ ...event, outcome: 'refused', detail: message });
+        throw new HttpError(status, message);
+      };
+      if (email === actor) return refuse(409, SELF_REMOVAL_MESSAGE);
+
+      let outcome: { removed: UserRow; uid: string | undefined } | { refusal: [number, string] };
+      try {
+        outcome = await deps.db.transaction(async (tx) => {
+          // Inside the transaction every query goes through tx: PGlite has one connection, held by it.
+          const txUsers = createUsersRepository(tx as unknown as Database);
+          const admins = await txUsers.lockAdmins();
+          const removed = await txUsers.remove(email);
+          if (!removed) return { refusal: [404, notOnListMessage(email)] as [number, string] };
+          if (removed.admin && admins.every((other) => other === email)) {
+            tx.rollback();
+          }
+          const uid = removed.firebaseUid ?? (await identity.findUserByEmail(email))?.uid;
+          if (uid) {
+            await identity.revokeSessions(uid);
+            await identity.deleteUser(uid);
+          }
+          return { removed, uid };
+        });
+      } catch (error) {
+        if (isRollback(error)) return refuse(409, LAST_ADMIN_MESSAGE);
+        await audit({ ...event, outcome: 'failed', detail: `nothing was removed: ${describe(error)}` });
+        throw error;
+      }
+      if ('refusal' in outcome) return refuse(...outcome.refusal);
+      if (outcome.uid) deps.forgetSessions?.(outcome.uid);
+      await audit({ ...event, outcome: 'ok', detail: outcome.removed.admin ? 'was an administrator' : null });
+      return outcome.removed;
+    },
+
+    /** Confirms a row an admin created; creates nothing, and confirming twice changes nothing. */
+    async registerUser(email: string): Promise<UserRow> {
+      const row = await users.update(email, { registered: true });
+      if (!row) throw new HttpError(404, `${notOnListMessage(email)} Ask an administrator to add it first.`);
+      return row;
+    },
+
+    async activateUser(email: string): Promise<UserRow> {
+      const row = await users.update(email, { activated: true });
+      if (!row) throw new HttpError(404, 'No account is registered for this e-mail address.');
+      return row;
+    },
+  };
+}
+
+export type UserAdmin = ReturnType<typeof createUserAdmin>;
+
+function isRollback(error: unknown) {
+  return error instanceof Error && error.constructor.name === 'TransactionRollbackError';
+}
+
+function describe(error: unknown) {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,97 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { createFakeAuthClient } from '@/testing/fake-auth-client';
+import { accountLookup } from '@/testing/handlers';
+import { server } from '@/testing/msw-server';
+import { renderApp } from '@/testing/render-app';
+
+const accounts = {
+  'admin@example.com': { uid: 'uid-admin', password: 'admin-pass' },
+  'user@example.com': { uid: 'uid-user', password: 'user-pass' },
+};
+
+describe('routing and the sign-in guard', () => {
+  it('shows a centred "Loading..." while the sign-in state is unknown', async () => {
+    renderApp('/invoice', { auth: createFakeAuthClient({ settle: false }) });
+    expect(await screen.findByRole('status')).toHaveTextContent('Loading...');
+  });
+
+  it('sends a signed-out visitor of a private route to /login, replacing the entry and carrying the location', async () => {
+    const { router } = renderApp('/admin');
+    expect(await screen.findByRole('heading', { name: 'Login' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/login');
+    expect(router.state.historyAction).toBe('REPLACE');
+    expect(router.state.location.state).toEqual({ from: { pathname: '/admin', search: '' } });
+    expect(JSON.parse(sessionStorage.getItem('beforeLogin') ?? 'null')).toEqual({ pathname: '/admin', search: '' });
+  });
+
+  it('returns to /admin after signing in there from a signed-out visit', async () => {
+    server.use(accountLookup({ 'admin@example.com': { admin: true } }));
+    const { user, router } = renderApp('/admin', { auth: createFakeAuthClient({ accounts }) });
+    await user.type(await screen.findByLabelText('Email address'), 'admin@example.com');
+    await user.type(screen.getByLabelText('Password'), 'admin-pass');
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/admin'));
+    expect(await screen.findByRole('heading', { name: 'Users' })).toBeInTheDocument();
+  });
+
+  it('stores the uid under userEmail on sign-in', async () => {
+    server.use(accountLookup({ 'user@example.com': {} }));
+    renderApp('/invoice', { auth: createFakeAuthClient({ accounts, signedInAs: 'user@example.com' }) });
+    await screen.findByText('user@example.com');
+    expect(localStorage.getItem('userEmail')).toBe('uid-user');
+  });
+
+  it('shows "Page Not Found" under a red "Error" header on an unknown path, signed in or not', async () => {
+    renderApp('/no/such/page');
+    const heading = await screen.findByRole('heading', { name: 'Error' });
+    expect(heading).toHaveClass('bg-danger');
+    expect(screen.getByText('Page Not Found')).toBeInTheDocument();
+  });
+});
+
+describe('the header', () => {
+  it('links the logo to /invoice and shows "Admin Page" with a separator to admins', async () => {
+    server.use(accountLookup({ 'admin@example.com': { admin: true } }));
+    renderApp('/invoice', { auth: createFakeAuthClient({ accounts, signedInAs: 'admin@example.com' }) });
+    const nav = await screen.findByRole('navigation', { name: 'Main' });
+    expect(within(nav).getByRole('link', { name: /Parcel Invoice Portal/ })).toHaveAttribute('href', '/invoice');
+    expect(await within(nav).findByRole('link', { name: 'Admin Page' })).toHaveAttribute('href', '/admin');
+    expect(within(nav).getByText('|')).toBeInTheDocument();
+    expect(within(nav).getByText('admin@example.com')).toBeInTheDocument();
+    expect(within(nav).getByRole('button', { name: 'Sign Out' })).toBeInTheDocument();
+  });
+
+  it('shows no "Admin Page" link to an ordinary user', async () => {
+    let lookups = 0;
+    server.use(accountLookup({ 'user@example.com': {} }));
+    server.events.on('request:start', () => void lookups++);
+    renderApp('/invoice', { auth: createFakeAuthClient({ accounts, signedInAs: 'user@example.com' }) });
+    await screen.findByText('user@example.com');
+    await waitFor(() => expect(lookups).toBeGreaterThan(0));
+    expect(screen.queryByRole('link', { name: 'Admin Page' })).not.toBeInTheDocument();
+    server.events.removeAllListeners();
+  });
+
+  it('logs a failed lookup to the console only', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    renderApp('/invoice', { auth: createFakeAuthClient({ accounts, signedInAs: 'user@example.com' }) });
+    server.use(accountLookup({}));
+    await waitFor(() => expect(warn).toHaveBeenCalledWith('Account lookup failed', expect.anything()));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(screen.getByText('user@example.com')).toBeInTheDocument();
+  });
+
+  it('signs out: clears userEmail and beforeLogin, then signs out of the provider, and shows /login', async () => {
+    server.use(accountLookup({ 'user@example.com': {} }));
+    sessionStorage.setItem('beforeLogin', JSON.stringify({ pathname: '/invoice', search: '?parcelCode=X' }));
+    const auth = createFakeAuthClient({ accounts, signedInAs: 'user@example.com' });
+    const { user, router } = renderApp('/invoice', { auth });
+    await user.click(await screen.findByRole('button', { name: 'Sign Out' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    expect(auth.calls).toContain('signOut');
+    expect(localStorage.getItem('userEmail')).toBeNull();
+    expect(sessionStorage.getItem('beforeLogin')).toBeNull();
+    expect(await screen.findByRole('heading', { name: 'Login' })).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,68 @@
+import { useQuery } from '@tanstack/react-query';
+import Button from 'react-bootstrap/Button';
+import { Link, useNavigate } from 'react-router';
+import { accountQueryKey, lookupAccount } from '@/lib/account';
+import { useApiClient } from '@/lib/api-client';
+import { useAuth } from '@/lib/auth';
+import { storedUser } from '@/lib/storage';
+import logo from './logo.svg';
+
+function SignedInUser({ email }: { email: string }) {
+  const api = useApiClient();
+  const { signOut } = useAuth();
+  const navigate = useNavigate();
+  const account = useQuery({
+    queryKey: accountQueryKey(email),
+    queryFn: async () => {
+      try {
+        return await lookupAccount(api, email, { auth: true });
+      } catch (error) {
+        // The spec: the header's lookup failing is logged for developers and shows nothing to the user.
+        console.warn('Account lookup failed', error);
+        throw error;
+      }
+    },
+    retry: false,
+  });
+
+  const onSignOut = async () => {
+    await signOut();
+    navigate('/login', { replace: true });
+  };
+
+  return (
+    <div className="d-flex align-items-center gap-2 gap-sm-3 flex-wrap justify-content-end">
+      {account.data?.admin === true && (
+        <>
+          <Link to="/admin" className="link-light">
+            Admin Page
+          </Link>
+          <span className="text-white-50" aria-hidden="true">
+            |
+          </span>
+        </>
+      )}
+      <span className="text-white text-truncate header-email">{email}</span>
+      <Button variant="outline-light" size="sm" onClick={onSignOut}>
+        Sign Out
+      </Button>
+    </div>
+  );
+}
+
+export function Header() {
+  const { state } = useAuth();
+  // The spec: the header shows the user only while a stored user value exists.
+  const signedIn = state.status === 'signed-in' && storedUser() !== null;
+  return (
+    <header className="app-header">
+      <nav className="container d-flex align-items-center justify-content-between py-2 gap-2" aria-label="Main">
+        <Link to="/invoice" className="d-flex align-items-center gap-2 text-white text-decoration-none">
+          <img src={logo} alt="" width={32} height={32} />
+          <span className="fw-semibold">Parcel Invoice Portal</span>
+        </Link>
+        {signedIn && <SignedInUser email={state.user.email} />}
+      </nav>
+    </header>
+  );
+}

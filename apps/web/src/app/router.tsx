@@ -1,0 +1,29 @@
+import { createBrowserRouter, type RouteObject } from 'react-router';
+import { LoginRoute } from '@/features/auth/components/LoginRoute';
+import { AppLayout } from './layout/AppLayout';
+import { NotFoundScreen } from './routes/NotFoundScreen';
+import { PrivateRoute } from './routes/PrivateRoute';
+
+// The invoice and admin screens load on demand, so the login page carries neither.
+const invoiceScreen = () => import('@/features/invoice/components/InvoiceScreen').then((module) => ({ Component: module.default }));
+const adminScreen = () => import('@/features/admin/components/AdminUsersScreen').then((module) => ({ Component: module.default }));
+
+export const routes: RouteObject[] = [
+  {
+    element: <AppLayout />,
+    children: [
+      {
+        element: <PrivateRoute />,
+        children: [
+          { path: '/', lazy: invoiceScreen },
+          { path: '/invoice', lazy: invoiceScreen },
+          { path: '/admin', lazy: adminScreen },
+        ],
+      },
+      { path: '/login', element: <LoginRoute /> },
+      { path: '*', element: <NotFoundScreen /> },
+    ],
+  },
+];
+
+export const createRouter = () => createBrowserRouter(routes);

@@ -1,0 +1,18 @@
+import { Navigate, Outlet, useLocation } from 'react-router';
+import { CenteredMessage } from '@/components/CenteredMessage';
+import { useAuth } from '@/lib/auth';
+
+/** Signed-out visitors go to /login; the page they asked for travels along as state. */
+export function PrivateRoute() {
+  const { state } = useAuth();
+  const location = useLocation();
+  if (state.status === 'loading') return <CenteredMessage>Loading...</CenteredMessage>;
+  if (state.status === 'signed-out') {
+    return state.byUser ? (
+      <Navigate to="/login" replace />
+    ) : (
+      <Navigate to="/login" replace state={{ from: { pathname: location.pathname, search: location.search } }} />
+    );
+  }
+  return <Outlet />;
+}

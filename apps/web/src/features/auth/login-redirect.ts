@@ -1,0 +1,17 @@
+import type { SavedLocation } from '@/lib/storage';
+
+/** Where a freshly signed-in user goes, by the spec's rules. */
+export function postLoginTarget(from: SavedLocation | null, beforeLogin: SavedLocation | null): string {
+  if (from) {
+    if (from.pathname.includes('invoice')) return `${from.pathname}${from.search}`;
+    if (from.pathname.includes('admin')) return from.pathname;
+    return '/';
+  }
+  if (beforeLogin?.pathname.includes('invoice')) return `${beforeLogin.pathname}${beforeLogin.search}`;
+  return '/';
+}
+
+export function readFromState(state: unknown): SavedLocation | null {
+  const from = (state as { from?: Partial<SavedLocation> } | null)?.from;
+  return from && typeof from.pathname === 'string' ? { pathname: from.pathname, search: from.search ?? '' } : null;
+}

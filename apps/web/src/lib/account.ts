@@ -1,0 +1,22 @@
+import type { UserLookup } from '@portal/contract';
+import type { ApiClient } from './api-client';
+
+/**
+ * The account lookup (GET /users/<email>): with the bearer token on the admin page and in the header
+ * (the answer then carries the admin flag), without it on the login page.
+ */
+export async function lookupAccount(api: ApiClient, email: string, options: { auth: boolean }): Promise<UserLookup> {
+  const { data } = await api.request(`/users/${encodeURIComponent(email)}`, { auth: options.auth, schema: userLookupParser });
+  return data;
+}
+
+// Hand-written for the same reason as checkRuntimeConfig: this runs on the first page.
+const userLookupParser = {
+  parse(value: unknown): UserLookup {
+    const body = value as Partial<UserLookup> | null;
+    if (typeof body?.email !== 'string') throw new Error('Unexpected account lookup response');
+    return { email: body.email, activated: body.activated === true, ...(body.admin === undefined ? {} : { admin: body.admin === true }) };
+  },
+};
+
+export const accountQueryKey = (email: string) => ['account', email] as const;

@@ -1,0 +1,37 @@
+import type { RuntimeConfig } from '@portal/contract';
+import { createContext, useContext, type ReactNode } from 'react';
+
+export async function fetchRuntimeConfig(): Promise<RuntimeConfig> {
+  const response = await fetch('/config.json', { cache: 'no-cache' });
+  if (!response.ok) throw new Error(`Could not load /config.json (HTTP ${response.status})`);
+  return checkRuntimeConfig(await response.json());
+}
+
+/**
+ * A hand-written check instead of the contract's zod schema: zod would add ~15 KB to the first page,
+ * and the server already validates what it sends with that schema.
+ */
+export function checkRuntimeConfig(value: unknown): RuntimeConfig {
+  const config = value as Partial<RuntimeConfig> | null;
+  if (
+    typeof config?.apiBaseUrl !== 'string' ||
+    typeof config.supportContact !== 'string' ||
+    typeof config.firebase?.apiKey !== 'string' ||
+    typeof config.firebase.projectId !== 'string'
+  ) {
+    throw new Error('The runtime configuration in /config.json is incomplete');
+  }
+  return config as RuntimeConfig;
+}
+
+const RuntimeConfigContext = createContext<RuntimeConfig | null>(null);
+
+export function RuntimeConfigProvider({ config, children }: { config: RuntimeConfig; children: ReactNode }) {
+  return <RuntimeConfigContext value={config}>{children}</RuntimeConfigContext>;
+}
+
+export function useRuntimeConfig(): RuntimeConfig {
+  const config = useContext(RuntimeConfigContext);
+  if (!config) throw new Error('useRuntimeConfig must be used inside RuntimeConfigProvider');
+  return config;
+}

@@ -1,0 +1,33 @@
+import 'bootstrap/dist/css/bootstrap.min.css';
+import './app/styles.css';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './app/App';
+import { adoptHashRoute } from './app/hash-route';
+import { initErrorReporting } from './lib/error-reporting';
+import { createFirebaseAuthClient } from './lib/firebase';
+import { fetchRuntimeConfig } from './lib/runtime-config';
+
+// The spec: any registered service worker is unregistered once ready, so no stale cached build lingers.
+void navigator.serviceWorker?.ready.then((registration) => registration.unregister());
+
+adoptHashRoute();
+const root = createRoot(document.getElementById('root')!);
+
+try {
+  const config = await fetchRuntimeConfig();
+  void initErrorReporting(config.sentry);
+  root.render(
+    <StrictMode>
+      <App config={config} authClient={createFirebaseAuthClient(config)} />
+    </StrictMode>,
+  );
+} catch (error) {
+  console.error(error);
+  root.render(
+    <main className="container py-5 text-center" role="alert">
+      <h1 className="h3">Oops! Something went wrong.</h1>
+      <p>The portal could not load its configuration. Please reload the page in a minute.</p>
+    </main>,
+  );
+}

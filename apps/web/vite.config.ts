@@ -1,0 +1,17 @@
+import { fileURLToPath } from 'node:url';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  plugins: [react()],
+  resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
+  build: { sourcemap: true, target: 'es2022', chunkSizeWarningLimit: 600 },
+  server: { proxy: { '/api': 'http://localhost:8080', '/config.json': 'http://localhost:8080' } },
+  test: {
+    environment: 'jsdom',
+    globals: true,
+    setupFiles: ['./src/testing/setup.ts'],
+    css: false,
+    restoreMocks: true,
+  },
+});
