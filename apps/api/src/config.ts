@@ -20,13 +20,20 @@ const envSchema = z
       z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// or postgresql:// URL' }).optional(),
     ),
     INVOICE_DIR: optionalString,
-    MAX_INVOICE_BYTES: z.coerce.number().int().min(1024).default(10 * 1024 * 1024),
+    MAX_INVOICE_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1024)
+      .default(10 * 1024 * 1024),
     INGEST_TOKEN: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
     FIREBASE_PROJECT_ID: z.string().regex(/^[a-z0-9-]{4,40}$/, 'must be a Firebase project id'),
     FIREBASE_API_KEY: optionalString,
     FIREBASE_AUTH_DOMAIN: optionalString,
     FIREBASE_AUTH_EMULATOR_HOST: optionalString.pipe(
-      z.string().regex(/^[\w.-]+:\d+$/, 'must be host:port').optional(),
+      z
+        .string()
+        .regex(/^[\w.-]+:\d+$/, 'must be host:port')
+        .optional(),
     ),
     SENTRY_DSN: optionalString.pipe(z.url('must be a Sentry DSN URL').optional()),
     SENTRY_ENVIRONMENT: z.string().default('L1'),
@@ -34,6 +41,7 @@ const envSchema = z
     WEB_DIST_DIR: z.string().default(path.join(repoRoot, 'apps/web/dist')),
     TRUST_PROXY: z.stringbool().default(false),
     TOKEN_RECHECK_SECONDS: z.coerce.number().int().min(0).max(300).default(5),
+    SEED_DEMO_DATA: z.stringbool().default(false),
     RATE_LIMIT_LOOKUPS_PER_MINUTE: z.coerce.number().int().min(1).default(20),
   })
   .superRefine((env, ctx) => {
@@ -42,8 +50,13 @@ const envSchema = z
       ctx.addIssue({
         code: 'custom',
         path: ['FIREBASE_PROJECT_ID'],
-        message: 'must begin with "demo-" while FIREBASE_AUTH_EMULATOR_HOST is set (the emulator does not check token signatures)',
+        message:
+          'must begin with "demo-" while FIREBASE_AUTH_EMULATOR_HOST is set (the emulator does not check token signatures)',
       });
+    }
+    if (env.SEED_DEMO_DATA && !env.FIREBASE_AUTH_EMULATOR_HOST) {
+      // Demo accounts have published passwords: never against a real identity provider.
+      ctx.addIssue({ code: 'custom', path: ['SEED_DEMO_DATA'], message: 'is allowed only with the Auth emulator' });
     }
     if (!env.FIREBASE_AUTH_EMULATOR_HOST && !env.FIREBASE_API_KEY) {
       ctx.addIssue({ code: 'custom', path: ['FIREBASE_API_KEY'], message: 'is required outside emulator mode' });
@@ -62,7 +75,9 @@ export class ConfigError extends Error {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
   const result = envSchema.safeParse(env);
   if (!result.success) {
-    throw new ConfigError(result.error.issues.map((issue) => `${issue.path.join('.') || 'environment'} ${issue.message}`));
+    throw new ConfigError(
+      result.error.issues.map((issue) => `${issue.path.join('.') || 'environment'} ${issue.message}`),
+    );
   }
   return toConfig(result.data);
 }
@@ -88,6 +103,7 @@ function toConfig(env: z.infer<typeof envSchema>) {
     webDistDir: path.resolve(env.WEB_DIST_DIR),
     trustProxy: env.TRUST_PROXY,
     tokenRecheckMs: env.TOKEN_RECHECK_SECONDS * 1000,
+    seedDemoData: env.SEED_DEMO_DATA,
     rateLimits: { lookupsPerMinute: env.RATE_LIMIT_LOOKUPS_PER_MINUTE },
   };
 }

@@ -3,6 +3,7 @@ import { ConfigError, loadConfig } from './config.ts';
 import { databaseTargetFor, openDatabase } from './db/client.ts';
 import { createFirebaseIdentity } from './identity/firebase-identity.ts';
 import { createFsBlobStore } from './invoices/blob-store.ts';
+import { seedDemoData } from './seed/seed-demo-data.ts';
 
 /** Listens and shuts down gracefully; everything else lives in app.ts so tests load the same thing. */
 async function main() {
@@ -42,6 +43,7 @@ async function main() {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
 
+  if (config.seedDemoData) await seedDemoData(app);
   await app.listen({ port: config.port, host: config.host });
 }
 

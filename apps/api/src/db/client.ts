@@ -40,7 +40,11 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
   }
   if (target.dataDir) await mkdir(target.dataDir, { recursive: true });
   // pg_trgm backs the user search index (migration 0001); PostgreSQL ships it, PGlite loads it here.
-  const client = await PGlite.create({ dataDir: target.dataDir, loadDataDir: target.loadDataDir, extensions: { pg_trgm } });
+  const client = await PGlite.create({
+    dataDir: target.dataDir,
+    loadDataDir: target.loadDataDir,
+    extensions: { pg_trgm },
+  });
   const db = drizzlePglite(client, { schema });
   await migratePglite(db, { migrationsFolder });
   return {

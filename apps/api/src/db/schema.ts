@@ -42,17 +42,14 @@ export const invoiceVersions = pgTable(
   (table) => [index('invoice_versions_parcel_code_idx').on(table.parcelCode, table.id)],
 );
 
-export const auditLog = pgTable(
-  'audit_log',
-  {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
-    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
-    actor: text('actor'),
-    action: text('action').notNull(),
-    target: text('target'),
-    outcome: text('outcome', { enum: ['ok', 'refused', 'failed'] }).notNull(),
-    detail: text('detail'),
-  },
-);
+export const auditLog = pgTable('audit_log', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+  actor: text('actor'),
+  action: text('action').notNull(),
+  target: text('target'),
+  outcome: text('outcome', { enum: ['ok', 'refused', 'failed'] }).notNull(),
+  detail: text('detail'),
+});
 
 export const schema = { users, invoices, invoiceVersions, auditLog };

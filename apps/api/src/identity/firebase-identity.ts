@@ -18,7 +18,8 @@ function toTokenError(error: unknown): Error {
   if (code === 'auth/id-token-expired') return new InvalidTokenError('expired');
   if (code === 'auth/id-token-revoked' || code === 'auth/user-disabled' || code === 'auth/user-not-found')
     return new InvalidTokenError('revoked');
-  if (code.startsWith('auth/argument-error') || code === 'auth/invalid-id-token') return new InvalidTokenError('invalid');
+  if (code.startsWith('auth/argument-error') || code === 'auth/invalid-id-token')
+    return new InvalidTokenError('invalid');
   if (code.startsWith('auth/')) return new InvalidTokenError('invalid');
   return new IdentityProviderUnavailableError('The identity provider could not be reached', { cause: error });
 }
@@ -35,7 +36,10 @@ function toProviderError(error: unknown): Error {
  */
 export function createFirebaseIdentity(options: { projectId: string; emulatorHost?: string | undefined }) {
   if (options.emulatorHost) process.env.FIREBASE_AUTH_EMULATOR_HOST = options.emulatorHost;
-  const app: App = initializeApp({ projectId: options.projectId }, `portal-${process.pid}-${Date.now()}-${Math.random()}`);
+  const app: App = initializeApp(
+    { projectId: options.projectId },
+    `portal-${process.pid}-${Date.now()}-${Math.random()}`,
+  );
   const auth = getAuth(app);
 
   const identity: IdentityProvider & { close(): Promise<void> } = {

@@ -32,7 +32,8 @@ declare module 'fastify' {
 
 const BEARER = /^Bearer\s+(\S+)$/i;
 
-export const NOT_ALLOWED_MESSAGE = 'Your account is not allowed to use this portal. Please contact the website administrator.';
+export const NOT_ALLOWED_MESSAGE =
+  'Your account is not allowed to use this portal. Please contact the website administrator.';
 const SESSION_MESSAGE = {
   expired: 'Your session has expired. Please sign in again.',
   revoked: 'Your session has ended. Please sign in again.',

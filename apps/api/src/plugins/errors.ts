@@ -12,9 +12,14 @@ export class HttpError extends Error {
   }
 }
 
-function describeValidation(error: { validation: { instancePath?: string; message?: string }[]; validationContext?: string }) {
+function describeValidation(error: {
+  validation: { instancePath?: string; message?: string }[];
+  validationContext?: string;
+}) {
   const first = error.validation[0];
-  const where = first?.instancePath ? first.instancePath.replace(/^\//, '').replaceAll('/', '.') : error.validationContext;
+  const where = first?.instancePath
+    ? first.instancePath.replace(/^\//, '').replaceAll('/', '.')
+    : error.validationContext;
   return `Invalid ${where ?? 'request'}: ${first?.message ?? 'not accepted'}`;
 }
 
@@ -38,7 +43,9 @@ export default fp(
       return reply.code(500).send({ message: 'Something went wrong on our side. Please try again later.' });
     });
 
-    app.setNotFoundHandler((request, reply) => reply.code(404).send({ message: `No such endpoint: ${request.method} ${request.url.split('?')[0]}` }));
+    app.setNotFoundHandler((request, reply) =>
+      reply.code(404).send({ message: `No such endpoint: ${request.method} ${request.url.split('?')[0]}` }),
+    );
   },
   { name: 'errors' },
 );

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
+import type { FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 
 /**
@@ -26,13 +27,16 @@ export default fp<{ distDir: string }>(
     app.get('/assets/*', { config: { access: 'public' } }, (request, reply) =>
       reply.sendFile(`assets/${(request.params as { '*': string })['*']}`),
     );
-    const sendIndex = (_request: unknown, reply: import('fastify').FastifyReply) =>
+    const sendIndex = (_request: unknown, reply: FastifyReply) =>
       reply.header('cache-control', 'no-cache').sendFile('index.html');
     app.get('/', { config: { access: 'public' } }, sendIndex);
     app.get('/*', { config: { access: 'public' } }, (request, reply) => {
       const requested = (request.params as { '*': string })['*'];
       if (requested.startsWith('api/')) return reply.code(404).send({ message: `No such endpoint: GET /${requested}` });
-      if (/^[\w.-]+\.(ico|png|svg|txt|webmanifest)$/.test(requested) && existsSync(path.join(options.distDir, requested))) {
+      if (
+        /^[\w.-]+\.(ico|png|svg|txt|webmanifest)$/.test(requested) &&
+        existsSync(path.join(options.distDir, requested))
+      ) {
         return reply.sendFile(requested);
       }
       return sendIndex(request, reply);

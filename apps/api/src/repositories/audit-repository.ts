@@ -17,7 +17,12 @@ export function createAuditRepository(db: Database) {
       await db.insert(auditLog).values({ ...event, target: event.target ?? null, detail: event.detail ?? null });
     },
     async list(options: { limit: number; offset: number }) {
-      const rows = await db.select().from(auditLog).orderBy(desc(auditLog.id)).limit(options.limit).offset(options.offset);
+      const rows = await db
+        .select()
+        .from(auditLog)
+        .orderBy(desc(auditLog.id))
+        .limit(options.limit)
+        .offset(options.offset);
       return rows.map((row) => ({ ...row, at: row.at.toISOString() }));
     },
     async count(): Promise<number> {

@@ -22,7 +22,11 @@ export function createInvoicesRepository(db: Database) {
     },
 
     async versions(parcelCode: string): Promise<InvoiceVersionRow[]> {
-      return db.select().from(invoiceVersions).where(eq(invoiceVersions.parcelCode, parcelCode)).orderBy(asc(invoiceVersions.id));
+      return db
+        .select()
+        .from(invoiceVersions)
+        .where(eq(invoiceVersions.parcelCode, parcelCode))
+        .orderBy(asc(invoiceVersions.id));
     },
 
     /**

@@ -31,7 +31,14 @@ export function createUsersRepository(db: Database) {
     },
 
     /** Inserts a row; returns undefined when the e-mail is already on the list (no duplicate, no error). */
-    async insert(row: { email: string; admin?: boolean; activated?: boolean; registered?: boolean; firebaseUid?: string | null; createdBy?: string | null }) {
+    async insert(row: {
+      email: string;
+      admin?: boolean;
+      activated?: boolean;
+      registered?: boolean;
+      firebaseUid?: string | null;
+      createdBy?: string | null;
+    }) {
       const [inserted] = await db.insert(users).values(row).onConflictDoNothing().returning();
       return inserted;
     },
@@ -51,12 +58,20 @@ export function createUsersRepository(db: Database) {
      * once cannot both see "another admin remains" and leave none.
      */
     async lockAdmins(): Promise<string[]> {
-      const rows = await db.select({ email: users.email }).from(users).where(eq(users.admin, true)).orderBy(asc(users.email)).for('update');
+      const rows = await db
+        .select({ email: users.email })
+        .from(users)
+        .where(eq(users.admin, true))
+        .orderBy(asc(users.email))
+        .for('update');
       return rows.map((row) => row.email);
     },
 
     async countAdmins(): Promise<number> {
-      const [row] = await db.select({ total: count() }).from(users).where(and(eq(users.admin, true)));
+      const [row] = await db
+        .select({ total: count() })
+        .from(users)
+        .where(and(eq(users.admin, true)));
       return row?.total ?? 0;
     },
 

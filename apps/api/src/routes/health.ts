@@ -4,15 +4,16 @@ import { z } from 'zod';
 const statusSchema = z.object({ status: z.string() });
 
 const healthRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.get(
-    '/healthz',
-    { config: { access: 'public' }, schema: { response: { 200: statusSchema } } },
-    async () => ({ status: 'ok' }),
-  );
+  app.get('/healthz', { config: { access: 'public' }, schema: { response: { 200: statusSchema } } }, async () => ({
+    status: 'ok',
+  }));
 
   app.get(
     '/readyz',
-    { config: { access: 'public' }, schema: { response: { 200: statusSchema, 503: z.object({ message: z.string() }) } } },
+    {
+      config: { access: 'public' },
+      schema: { response: { 200: statusSchema, 503: z.object({ message: z.string() }) } },
+    },
     async (request, reply) => {
       try {
         await app.database.ping();

@@ -15,7 +15,9 @@ export const NO_INVOICE_MESSAGE = 'No invoice was found for this parcel code.';
 /** GET /invoice and PUT /invoices/:parcelCode (issue 3). */
 const invoiceRoutes: FastifyPluginAsyncZod<InvoiceRoutesOptions> = async (app, options) => {
   // The body goes to the blob store as a stream: never buffered whole, and its size is enforced there.
-  app.addContentTypeParser(['application/pdf', 'application/octet-stream'], (_request, payload, done) => done(null, payload));
+  app.addContentTypeParser(['application/pdf', 'application/octet-stream'], (_request, payload, done) =>
+    done(null, payload),
+  );
 
   app.get(
     '/invoice',
@@ -30,13 +32,15 @@ const invoiceRoutes: FastifyPluginAsyncZod<InvoiceRoutesOptions> = async (app, o
       const blob = await app.blobStore.open(invoice.sha256);
       // The row is written only after its bytes, and bytes are never deleted: this is a broken store.
       if (!blob) throw new Error(`invoice ${parcelCode} names blob ${invoice.sha256}, which is missing`);
-      return reply
-        .type('application/pdf')
-        .header('cache-control', 'no-store')
-        // The code matched [A-Za-z0-9_-] above, so it is safe inside the quoted filename.
-        .header('content-disposition', `inline; filename="${parcelCode}.pdf"`)
-        .header('content-length', blob.size)
-        .send(blob.stream);
+      return (
+        reply
+          .type('application/pdf')
+          .header('cache-control', 'no-store')
+          // The code matched [A-Za-z0-9_-] above, so it is safe inside the quoted filename.
+          .header('content-disposition', `inline; filename="${parcelCode}.pdf"`)
+          .header('content-length', blob.size)
+          .send(blob.stream)
+      );
     },
   );
 
@@ -52,7 +56,8 @@ const invoiceRoutes: FastifyPluginAsyncZod<InvoiceRoutesOptions> = async (app, o
     },
     async (request, reply) => {
       const { parcelCode } = request.params;
-      if (!request.body) throw new HttpError(400, 'The request body must be the invoice PDF (Content-Type: application/pdf).');
+      if (!request.body)
+        throw new HttpError(400, 'The request body must be the invoice PDF (Content-Type: application/pdf).');
       try {
         const stored = await ingestInvoice(
           {

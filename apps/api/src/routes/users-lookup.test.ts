@@ -65,7 +65,10 @@ describe('GET /api/users/:email', () => {
   ] as const) {
     it(`answers 401 with a message for a token that is ${label}`, async () => {
       const user = await t.createAccount('user@example.com');
-      const response = await t.app.inject({ url: '/api/users/user@example.com', headers: t.bearer(makeToken(user.idToken)) });
+      const response = await t.app.inject({
+        url: '/api/users/user@example.com',
+        headers: t.bearer(makeToken(user.idToken)),
+      });
       assert.equal(response.statusCode, 401);
       assert.match(response.json().message, /sign in again/);
     });

@@ -6,23 +6,34 @@ const emulatorHost = () => {
 };
 
 async function identityToolkit<T>(method: string, body: unknown): Promise<T> {
-  const response = await fetch(`http://${emulatorHost()}/identitytoolkit.googleapis.com/v1/accounts:${method}?key=demo-api-key`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
+  const response = await fetch(
+    `http://${emulatorHost()}/identitytoolkit.googleapis.com/v1/accounts:${method}?key=demo-api-key`,
+    {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    },
+  );
   const json = (await response.json()) as T & { error?: { message: string } };
   if (!response.ok) throw new Error(`accounts:${method} failed: ${json.error?.message ?? response.status}`);
   return json;
 }
 
 export async function signUp(email: string, password = 'test-password-1') {
-  const result = await identityToolkit<{ idToken: string; localId: string }>('signUp', { email, password, returnSecureToken: true });
+  const result = await identityToolkit<{ idToken: string; localId: string }>('signUp', {
+    email,
+    password,
+    returnSecureToken: true,
+  });
   return { uid: result.localId, idToken: result.idToken };
 }
 
 export async function signIn(email: string, password = 'test-password-1') {
-  const result = await identityToolkit<{ idToken: string; localId: string }>('signInWithPassword', { email, password, returnSecureToken: true });
+  const result = await identityToolkit<{ idToken: string; localId: string }>('signInWithPassword', {
+    email,
+    password,
+    returnSecureToken: true,
+  });
   return { uid: result.localId, idToken: result.idToken };
 }
 

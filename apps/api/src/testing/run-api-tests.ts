@@ -27,7 +27,12 @@ for (const [label, databaseUrl] of passes) {
     ['--import', 'tsx', '--test', '--test-concurrency=1', ...(files.length ? files : ['src/**/*.test.ts'])],
     {
       stdio: 'inherit',
-      env: { ...process.env, FIREBASE_AUTH_EMULATOR_HOST: emulator.host, FIREBASE_PROJECT_ID: projectId, DATABASE_URL: databaseUrl ?? '' },
+      env: {
+        ...process.env,
+        FIREBASE_AUTH_EMULATOR_HOST: emulator.host,
+        FIREBASE_PROJECT_ID: projectId,
+        DATABASE_URL: databaseUrl ?? '',
+      },
     },
   );
   failed ||= result.status !== 0;

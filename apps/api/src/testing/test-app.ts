@@ -22,7 +22,10 @@ export interface TestContext {
   blobStore: BlobStore;
   dataDir: string;
   /** Creates an emulator account (and, unless `allowlisted: false`, its allowlist row); returns its ID token. */
-  createAccount(email: string, options?: { admin?: boolean; allowlisted?: boolean; activated?: boolean }): Promise<{ uid: string; idToken: string }>;
+  createAccount(
+    email: string,
+    options?: { admin?: boolean; allowlisted?: boolean; activated?: boolean },
+  ): Promise<{ uid: string; idToken: string }>;
   bearer(idToken: string): { authorization: string };
 }
 
@@ -67,7 +70,9 @@ export function useTestApp(options: TestAppOptions = {}): TestContext {
   });
 
   beforeEach(async () => {
-    await context.database.db.execute(sql`truncate table users, invoices, invoice_versions, audit_log restart identity`);
+    await context.database.db.execute(
+      sql`truncate table users, invoices, invoice_versions, audit_log restart identity`,
+    );
     await clearEmulatorAccounts(TEST_PROJECT_ID);
   });
 

@@ -98,33 +98,33 @@ export function createUserAdmin(deps: UserAdminDeps) {
       };
       if (email === actor) return refuse(409, SELF_REMOVAL_MESSAGE);
 
-      let outcome: { removed: UserRow; uid: string | undefined } | { refusal: [number, string] };
+      let removed: UserRow;
+      let uid: string | undefined;
       try {
-        outcome = await deps.db.transaction(async (tx) => {
-          // Inside the transaction every query goes through tx: PGlite has one connection, held by it.
+        ({ removed, uid } = await deps.db.transaction(async (tx) => {
+          // Inside the transaction every query goes through tx: PGlite has one connection, and tx holds it.
           const txUsers = createUsersRepository(tx as unknown as Database);
           const admins = await txUsers.lockAdmins();
-          const removed = await txUsers.remove(email);
-          if (!removed) return { refusal: [404, notOnListMessage(email)] as [number, string] };
-          if (removed.admin && admins.every((other) => other === email)) {
-            tx.rollback();
+          const row = await txUsers.remove(email);
+          // Throwing rolls the removal back.
+          if (!row) throw new HttpError(404, notOnListMessage(email));
+          if (row.admin && admins.every((other) => other === email)) throw new HttpError(409, LAST_ADMIN_MESSAGE);
+          const accountUid = row.firebaseUid ?? (await identity.findUserByEmail(email))?.uid;
+          if (accountUid) {
+            // Sessions first: should the deletion then fail, the person is at least signed out everywhere.
+            await identity.revokeSessions(accountUid);
+            await identity.deleteUser(accountUid);
           }
-          const uid = removed.firebaseUid ?? (await identity.findUserByEmail(email))?.uid;
-          if (uid) {
-            await identity.revokeSessions(uid);
-            await identity.deleteUser(uid);
-          }
-          return { removed, uid };
-        });
+          return { removed: row, uid: accountUid };
+        }));
       } catch (error) {
-        if (isRollback(error)) return refuse(409, LAST_ADMIN_MESSAGE);
+        if (error instanceof HttpError) return refuse(error.statusCode, error.message);
         await audit({ ...event, outcome: 'failed', detail: `nothing was removed: ${describe(error)}` });
         throw error;
       }
-      if ('refusal' in outcome) return refuse(...outcome.refusal);
-      if (outcome.uid) deps.forgetSessions?.(outcome.uid);
-      await audit({ ...event, outcome: 'ok', detail: outcome.removed.admin ? 'was an administrator' : null });
-      return outcome.removed;
+      if (uid) deps.forgetSessions?.(uid);
+      await audit({ ...event, outcome: 'ok', detail: removed.admin ? 'was an administrator' : null });
+      return removed;
     },
 
     /** Confirms a row an admin created; creates nothing, and confirming twice changes nothing. */
@@ -143,10 +143,6 @@ export function createUserAdmin(deps: UserAdminDeps) {
 }
 
 export type UserAdmin = ReturnType<typeof createUserAdmin>;
-
-function isRollback(error: unknown) {
-  return error instanceof Error && error.constructor.name === 'TransactionRollbackError';
-}
 
 function describe(error: unknown) {
   return error instanceof Error ? error.message : String(error);

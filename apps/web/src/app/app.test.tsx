@@ -95,3 +95,22 @@ describe('the header', () => {
     expect(await screen.findByRole('heading', { name: 'Login' })).toBeInTheDocument();
   });
 });
+
+describe('the fallback screen', () => {
+  it('replaces a route that crashes while rendering', async () => {
+    // React and the router log the caught error; that is expected here.
+    vi.mocked(console.error).mockImplementation(() => {});
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const getItem = Storage.prototype.getItem;
+    vi.spyOn(Storage.prototype, 'getItem').mockImplementation(function (this: Storage, key: string) {
+      if (key === 'beforeLogin') throw new DOMException('The operation is insecure.', 'SecurityError');
+      return getItem.call(this, key);
+    });
+    const accountsWithPassword = { 'user@example.com': { uid: 'uid-user', password: 'user-pass' } };
+    const { user } = renderApp('/login', { auth: createFakeAuthClient({ accounts: accountsWithPassword }) });
+    await user.type(await screen.findByLabelText('Email address'), 'user@example.com');
+    await user.type(screen.getByLabelText('Password'), 'user-pass');
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Oops! Something went wrong.');
+  });
+});

@@ -6,7 +6,15 @@ import { ApiClientProvider } from '@/lib/api-client';
 import { AuthProvider, type AuthClient } from '@/lib/auth';
 import { RuntimeConfigProvider } from '@/lib/runtime-config';
 
-export function AppProvider({ config, authClient, children }: { config: RuntimeConfig; authClient: AuthClient; children: ReactNode }) {
+export function AppProvider({
+  config,
+  authClient,
+  children,
+}: {
+  config: RuntimeConfig;
+  authClient: AuthClient;
+  children: ReactNode;
+}) {
   const [queryClient] = useState(
     () => new QueryClient({ defaultOptions: { queries: { refetchOnWindowFocus: false, staleTime: 30_000 } } }),
   );

@@ -3,14 +3,18 @@ import { LoginRoute } from '@/features/auth/components/LoginRoute';
 import { AppLayout } from './layout/AppLayout';
 import { NotFoundScreen } from './routes/NotFoundScreen';
 import { PrivateRoute } from './routes/PrivateRoute';
+import { RouteErrorBoundary } from './routes/RouteErrorBoundary';
 
 // The invoice and admin screens load on demand, so the login page carries neither.
-const invoiceScreen = () => import('@/features/invoice/components/InvoiceScreen').then((module) => ({ Component: module.default }));
-const adminScreen = () => import('@/features/admin/components/AdminUsersScreen').then((module) => ({ Component: module.default }));
+const invoiceScreen = () =>
+  import('@/features/invoice/components/InvoiceScreen').then((module) => ({ Component: module.default }));
+const adminScreen = () =>
+  import('@/features/admin/components/AdminUsersScreen').then((module) => ({ Component: module.default }));
 
 export const routes: RouteObject[] = [
   {
     element: <AppLayout />,
+    errorElement: <RouteErrorBoundary />,
     children: [
       {
         element: <PrivateRoute />,

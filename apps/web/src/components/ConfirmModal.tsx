@@ -2,7 +2,15 @@ import Button from 'react-bootstrap/Button';
 import Modal from 'react-bootstrap/Modal';
 
 /** "Are you sure?" with "No" and "Yes"; "Yes" closes the modal and runs the pending action. */
-export function ConfirmModal({ message, onNo, onYes }: { message: string | null; onNo: () => void; onYes: () => void }) {
+export function ConfirmModal({
+  message,
+  onNo,
+  onYes,
+}: {
+  message: string | null;
+  onNo: () => void;
+  onYes: () => void;
+}) {
   return (
     <Modal show={message !== null} onHide={onNo} centered aria-labelledby="confirm-modal-title">
       <Modal.Header closeButton>

@@ -1,5 +1,6 @@
 import { Component, type ErrorInfo, type ReactNode } from 'react';
 import { reportError } from '@/lib/error-reporting';
+import { FallbackScreen } from './FallbackScreen';
 
 /** On an unexpected render error: the spec's fallback screen, and the error goes to error reporting. */
 export class ErrorBoundary extends Component<{ children: ReactNode }, { failed: boolean }> {
@@ -14,14 +15,6 @@ export class ErrorBoundary extends Component<{ children: ReactNode }, { failed: 
   }
 
   override render() {
-    if (!this.state.failed) return this.props.children;
-    return (
-      <main className="container py-5 text-center" role="alert">
-        <h1 className="h3">Oops! Something went wrong.</h1>
-        <p className="text-body-secondary">
-          <a href="/">Reload the portal</a>
-        </p>
-      </main>
-    );
+    return this.state.failed ? <FallbackScreen /> : this.props.children;
   }
 }

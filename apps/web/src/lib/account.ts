@@ -6,7 +6,10 @@ import type { ApiClient } from './api-client';
  * (the answer then carries the admin flag), without it on the login page.
  */
 export async function lookupAccount(api: ApiClient, email: string, options: { auth: boolean }): Promise<UserLookup> {
-  const { data } = await api.request(`/users/${encodeURIComponent(email)}`, { auth: options.auth, schema: userLookupParser });
+  const { data } = await api.request(`/users/${encodeURIComponent(email)}`, {
+    auth: options.auth,
+    schema: userLookupParser,
+  });
   return data;
 }
 
@@ -15,7 +18,11 @@ const userLookupParser = {
   parse(value: unknown): UserLookup {
     const body = value as Partial<UserLookup> | null;
     if (typeof body?.email !== 'string') throw new Error('Unexpected account lookup response');
-    return { email: body.email, activated: body.activated === true, ...(body.admin === undefined ? {} : { admin: body.admin === true }) };
+    return {
+      email: body.email,
+      activated: body.activated === true,
+      ...(body.admin === undefined ? {} : { admin: body.admin === true }),
+    };
   },
 };
 

@@ -45,7 +45,10 @@ async function readServerMessage(response: Response): Promise<string | undefined
   }
 }
 
-export function createApiClient(baseUrl: string, getIdToken: (forceRefresh?: boolean) => Promise<string | null>): ApiClient {
+export function createApiClient(
+  baseUrl: string,
+  getIdToken: (forceRefresh?: boolean) => Promise<string | null>,
+): ApiClient {
   async function send(path: string, options: RequestOptions<unknown>, forceRefresh: boolean): Promise<Response> {
     const headers = new Headers();
     if (options.auth) {
@@ -70,7 +73,8 @@ export function createApiClient(baseUrl: string, getIdToken: (forceRefresh?: boo
     async request<T>(path: string, options: RequestOptions<T> = {}) {
       let response = await send(path, options as RequestOptions<unknown>, false);
       // An ID token can expire between the SDK's check and the server's; one forced refresh covers it.
-      if (response.status === 401 && options.auth) response = await send(path, options as RequestOptions<unknown>, true);
+      if (response.status === 401 && options.auth)
+        response = await send(path, options as RequestOptions<unknown>, true);
       if (!response.ok) throw new ApiError(response.status, response.statusText, await readServerMessage(response));
       let data: unknown = undefined;
       if (options.blob) data = await response.blob();

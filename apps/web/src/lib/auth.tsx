@@ -40,7 +40,11 @@ export function AuthProvider({ client, children }: { client: AuthClient; childre
           setState({ status: 'signed-in', user });
         } else {
           forgetUser();
-          setState((previous) => ({ status: 'signed-out', user: null, byUser: previous.status === 'signed-out' && previous.byUser }));
+          setState((previous) => ({
+            status: 'signed-out',
+            user: null,
+            byUser: previous.status === 'signed-out' && previous.byUser,
+          }));
         }
       }),
     [client],

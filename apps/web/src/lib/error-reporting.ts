@@ -1,10 +1,11 @@
 import type { RuntimeConfig } from '@portal/contract';
+import type * as Sentry from '@sentry/react';
 
 /**
  * Error reporting through the Sentry SDK, loaded only when a DSN is configured so the login page does
  * not pay for it otherwise. Errors raised before the SDK arrives are queued, not lost.
  */
-type Sdk = typeof import('@sentry/react');
+type Sdk = typeof Sentry;
 
 let sdk: Sdk | undefined;
 let loading: Promise<void> | undefined;
@@ -12,20 +13,21 @@ const pending: unknown[] = [];
 
 export function initErrorReporting(config: RuntimeConfig['sentry']): Promise<void> {
   if (!config || loading) return loading ?? Promise.resolve();
-  loading = import('@sentry/react').then((Sentry) => {
-    Sentry.init({
+  loading = import('@sentry/react').then((sentry) => {
+    sentry.init({
       dsn: config.dsn,
       environment: config.environment,
       attachStacktrace: true,
       // The default integrations report global errors and unhandled rejections and keep breadcrumbs.
       beforeBreadcrumb: (breadcrumb) => {
         // Never ship bearer tokens or signed URLs in breadcrumbs.
-        if (breadcrumb.data && 'url' in breadcrumb.data) breadcrumb.data.url = String(breadcrumb.data.url).split('?')[0];
+        if (breadcrumb.data && 'url' in breadcrumb.data)
+          breadcrumb.data.url = String(breadcrumb.data.url).split('?')[0];
         return breadcrumb;
       },
     });
-    sdk = Sentry;
-    for (const error of pending.splice(0)) Sentry.captureException(error);
+    sdk = sentry;
+    for (const error of pending.splice(0)) sentry.captureException(error);
   });
   return loading;
 }

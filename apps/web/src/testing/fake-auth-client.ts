@@ -6,16 +6,26 @@ interface Account {
 }
 
 /** An identity provider at the edge of component tests: accounts in memory, errors shaped like Firebase's. */
-export function createFakeAuthClient(options: { signedInAs?: string | null; accounts?: Record<string, Account>; settle?: boolean } = {}) {
+export function createFakeAuthClient(
+  options: { signedInAs?: string | null; accounts?: Record<string, Account>; settle?: boolean } = {},
+) {
   const accounts = options.accounts ?? {};
   const listeners = new Set<(user: AuthUser | null) => void>();
-  let current: AuthUser | null = options.signedInAs ? { uid: accounts[options.signedInAs]?.uid ?? 'uid-1', email: options.signedInAs } : null;
+  let current: AuthUser | null = options.signedInAs
+    ? { uid: accounts[options.signedInAs]?.uid ?? 'uid-1', email: options.signedInAs }
+    : null;
   const settled = options.settle ?? true;
 
   const emit = () => listeners.forEach((listener) => listener(current));
   const providerError = (code: string) => Object.assign(new Error(`Firebase: Error (${code}).`), { code });
 
-  const client: AuthClient & { calls: string[]; resets: { email: string; continueUrl: string }[]; failNextReset?: Error; failNextSignIn?: Error; tokenRequests: boolean[] } = {
+  const client: AuthClient & {
+    calls: string[];
+    resets: { email: string; continueUrl: string }[];
+    failNextReset?: Error;
+    failNextSignIn?: Error;
+    tokenRequests: boolean[];
+  } = {
     calls: [],
     resets: [],
     tokenRequests: [],

@@ -6,7 +6,12 @@ export const accountLookup = (accounts: Record<string, { admin?: boolean; activa
   http.get(`${API}/users/:email`, ({ request, params }) => {
     const email = decodeURIComponent(String(params.email));
     const account = accounts[email];
-    if (!account) return HttpResponse.json({ message: 'No account is registered for this e-mail address.' }, { status: 404 });
+    if (!account)
+      return HttpResponse.json({ message: 'No account is registered for this e-mail address.' }, { status: 404 });
     const withRole = request.headers.get('authorization')?.startsWith('Bearer ');
-    return HttpResponse.json({ email, activated: account.activated ?? true, ...(withRole ? { admin: account.admin ?? false } : {}) });
+    return HttpResponse.json({
+      email,
+      activated: account.activated ?? true,
+      ...(withRole ? { admin: account.admin ?? false } : {}),
+    });
   });

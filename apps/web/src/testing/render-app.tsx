@@ -1,7 +1,7 @@
 import type { RuntimeConfig } from '@portal/contract';
 import { render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { createMemoryRouter, parsePath, RouterProvider } from 'react-router';
 import { AppProvider } from '@/app/provider';
 import { routes } from '@/app/router';
 import { API } from './msw-server';
@@ -13,13 +13,15 @@ export const testConfig: RuntimeConfig = {
   supportContact: 'the UK IT team',
 };
 
-/** Renders the whole app (real routes, providers and API client) at `path`. */
-export function renderApp(path: string, options: { auth?: FakeAuthClient; state?: unknown } = {}) {
+/** Renders the whole app (real routes, providers and API client) at `path` (which may carry a query and a hash). */
+export function renderApp(path: string, options: { auth?: FakeAuthClient; state?: unknown; config?: Partial<RuntimeConfig> } = {}) {
   const auth = options.auth ?? createFakeAuthClient();
-  const router = createMemoryRouter(routes, { initialEntries: [{ pathname: path.split('?')[0] ?? '/', search: path.includes('?') ? `?${path.split('?')[1]}` : '', state: options.state }] });
+  const router = createMemoryRouter(routes, {
+    initialEntries: [{ ...parsePath(path), state: options.state }],
+  });
   const user = userEvent.setup();
   const view = render(
-    <AppProvider config={testConfig} authClient={auth}>
+    <AppProvider config={{ ...testConfig, ...options.config }} authClient={auth}>
       <RouterProvider router={router} />
     </AppProvider>,
   );

@@ -13,8 +13,10 @@ const CREDENTIAL_ERRORS = new Set([
 export function signInErrorMessage(error: unknown): string {
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code === 'string' && CREDENTIAL_ERRORS.has(code)) return 'Either email or password is incorrect';
-  if (code === 'auth/too-many-requests') return 'Too many failed attempts. Please wait a few minutes or reset your password.';
-  if (code === 'auth/network-request-failed') return 'The sign-in service could not be reached. Please check your connection.';
+  if (code === 'auth/too-many-requests')
+    return 'Too many failed attempts. Please wait a few minutes or reset your password.';
+  if (code === 'auth/network-request-failed')
+    return 'The sign-in service could not be reached. Please check your connection.';
   const message = (error as { message?: unknown } | null)?.message;
   return typeof message === 'string' && message ? message : 'Login failed';
 }

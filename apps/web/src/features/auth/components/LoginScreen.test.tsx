@@ -41,7 +41,7 @@ describe('the login screen', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent('Either email or password is incorrect');
   });
 
-  it("shows the provider's error text for other failures, or \"Login failed\"", async () => {
+  it('shows the provider\'s error text for other failures, or "Login failed"', async () => {
     const auth = createFakeAuthClient({ accounts });
     const { user } = renderApp('/login', { auth });
     auth.failNextSignIn = new Error('Firebase: Error (auth/user-disabled).');
@@ -80,7 +80,9 @@ describe('the login screen', () => {
 
   it('is not shown to a signed-in user', async () => {
     server.use(accountLookup({ 'user@example.com': {} }));
-    const { router } = renderApp('/login', { auth: createFakeAuthClient({ accounts, signedInAs: 'user@example.com' }) });
+    const { router } = renderApp('/login', {
+      auth: createFakeAuthClient({ accounts, signedInAs: 'user@example.com' }),
+    });
     await waitFor(() => expect(router.state.location.pathname).toBe('/'));
     expect(screen.queryByRole('heading', { name: 'Login' })).not.toBeInTheDocument();
   });

@@ -1,4 +1,82 @@
-/** The invoice screen (issue 3). */
+import { useMemo, useRef, useState } from 'react';
+import Alert from 'react-bootstrap/Alert';
+import Spinner from 'react-bootstrap/Spinner';
+import { useLocation } from 'react-router';
+import { ErrorModal } from '@/components/ErrorModal';
+import { useRuntimeConfig } from '@/lib/runtime-config';
+import { readBeforeLogin } from '@/lib/storage';
+import { useInvoice } from '../api/use-invoice';
+import { useObjectUrl } from '../hooks/use-object-url';
+import { DOUBLE_CHECK_MESSAGE, invoiceErrorMessage } from '../invoice-errors';
+import { readParcelCode } from '../parcel-code';
+import { InvoiceActions } from './InvoiceActions';
+import { InvoiceDocument } from './InvoiceDocument';
+
+const MISSING_CODE = new Error(DOUBLE_CHECK_MESSAGE);
+
+/** The invoice screen (/ and /invoice): the PDF for the link's parcel code. */
 export default function InvoiceScreen() {
-  return <main className="container py-4">Invoice</main>;
+  const { search, hash } = useLocation();
+  const parcelCode = useMemo(() => readParcelCode({ search, hash }, readBeforeLogin()), [search, hash]);
+  const { supportContact } = useRuntimeConfig();
+  const invoice = useInvoice(parcelCode);
+  const url = useObjectUrl(invoice.data);
+  const frameRef = useRef<HTMLIFrameElement>(null);
+  // Phones report no built-in PDF viewer: an empty frame there would look like a broken page.
+  const [inline] = useState(() => navigator.pdfViewerEnabled !== false);
+  // "Continue" clears the flag for the error on screen; a new error (e.g. after Reload) raises it again.
+  const [dismissed, setDismissed] = useState<unknown>(null);
+
+  const error = parcelCode === null ? MISSING_CODE : invoice.error;
+  const message = error && error !== dismissed ? invoiceErrorMessage(error, supportContact) : null;
+  const fileName = `${parcelCode}.pdf`;
+
+  const print = () => {
+    const frameWindow = frameRef.current?.contentWindow;
+    if (!frameWindow) return;
+    frameWindow.focus();
+    frameWindow.print();
+  };
+
+  let body;
+  if (parcelCode === null) {
+    body = <p className="text-body-secondary">Open the invoice link you were sent to see an invoice here.</p>;
+  } else if (invoice.isError && !invoice.isFetching) {
+    body = <p className="text-body-secondary">The invoice could not be shown.</p>;
+  } else if (invoice.data?.size === 0) {
+    body = <Alert variant="warning">No invoice data found.</Alert>;
+  } else if (invoice.data && url) {
+    body = <InvoiceDocument url={url} parcelCode={parcelCode} fileName={fileName} size={invoice.data.size} inline={inline} frameRef={frameRef} />;
+  } else {
+    // The frame's full height is held from the start, so the page does not jump when the PDF arrives.
+    body = (
+      <div className={inline ? 'invoice-frame text-center pt-5' : 'text-center pt-5'}>
+        <Spinner animation="border" variant="primary" role="status">
+          <span className="visually-hidden">Loading invoice</span>
+        </Spinner>
+      </div>
+    );
+  }
+
+  return (
+    <main className="container py-3 py-md-4">
+      <div className="d-flex flex-wrap align-items-center justify-content-between gap-2 mb-3">
+        <h1 className="h4 mb-0 text-break">
+          Invoice{parcelCode && <span className="font-monospace"> {parcelCode}</span>}
+        </h1>
+        {parcelCode && (
+          <InvoiceActions
+            url={invoice.data?.size ? url : null}
+            fileName={fileName}
+            inline={inline}
+            reloading={invoice.isFetching}
+            onPrint={print}
+            onReload={() => void invoice.refetch()}
+          />
+        )}
+      </div>
+      {body}
+      <ErrorModal message={message} onClose={() => setDismissed(error)} />
+    </main>
+  );
 }

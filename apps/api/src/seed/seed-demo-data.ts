@@ -1,0 +1,8 @@
+import type { FastifyInstance } from 'fastify';
+import { seedDemoUsers } from './seed-demo-users.ts';
+
+/** The demo data of the operational contract; the configuration allows it only in emulator mode. */
+export async function seedDemoData(app: FastifyInstance) {
+  await seedDemoUsers(app.identity, app.usersRepository);
+  app.log.info('demo data seeded');
+}
