@@ -5,7 +5,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   plugins: [react()],
   resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
-  build: { sourcemap: true, target: 'es2022', chunkSizeWarningLimit: 600 },
+  build: { sourcemap: true, manifest: true, target: 'es2022', chunkSizeWarningLimit: 600 },
   server: { proxy: { '/api': 'http://localhost:8080', '/config.json': 'http://localhost:8080' } },
   test: {
     environment: 'jsdom',

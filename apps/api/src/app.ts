@@ -9,7 +9,7 @@ import type { BlobStore } from './invoices/blob-store.ts';
 import authorization from './plugins/authorization.ts';
 import blobStorePlugin from './plugins/blob-store.ts';
 import database from './plugins/database.ts';
-import errors from './plugins/errors.ts';
+import errors, { frameworkErrorHandler } from './plugins/errors.ts';
 import identityPlugin from './plugins/identity.ts';
 import security, { originOf } from './plugins/security.ts';
 import spa from './plugins/spa.ts';
@@ -87,6 +87,7 @@ export async function createApp(deps: AppDependencies, options: FastifyServerOpt
     // E-mails of up to 254 characters travel in the path; longer ones get a 414 from the router.
     routerOptions: { maxParamLength: 320 },
     disableRequestLogging: false,
+    frameworkErrors: frameworkErrorHandler,
     ...options,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);

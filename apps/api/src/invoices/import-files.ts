@@ -63,12 +63,12 @@ export async function importInvoiceFiles(
 async function importOne(services: IngestServices, item: ImportItem, uploadedBy: string): Promise<InvoiceStored> {
   const info = await stat(item.file);
   if (!info.isFile()) throw new Error('not a regular file');
-  return ingestInvoice(services, {
-    parcelCode: item.parcelCode,
-    body: createReadStream(item.file),
-    declaredSize: info.size,
-    uploadedBy,
-  });
+  const body = createReadStream(item.file);
+  try {
+    return await ingestInvoice(services, { parcelCode: item.parcelCode, body, declaredSize: info.size, uploadedBy });
+  } finally {
+    body.destroy();
+  }
 }
 
 export function formatSummary(summary: ImportSummary): string[] {

@@ -31,6 +31,7 @@ export interface IngestServices {
 
 export interface IngestInput {
   parcelCode: string;
+  /** Owned by the caller: it may be left partly read after a refusal, and the caller closes it. */
   body: Readable | Uint8Array;
   /** Content-Length when the sender declared one: an oversized upload is refused before it is read. */
   declaredSize?: number;
@@ -38,8 +39,10 @@ export interface IngestInput {
   uploadedBy: string;
 }
 
-export function isPdfHead(head: Uint8Array): boolean {
-  return head.length >= PDF_MAGIC.length && PDF_MAGIC.equals(head.subarray(0, PDF_MAGIC.length));
+/** Given to the blob store, which calls it with the first bytes before keeping anything. */
+export function requirePdfHead(head: Uint8Array): void {
+  const isPdf = head.length >= PDF_MAGIC.length && PDF_MAGIC.equals(head.subarray(0, PDF_MAGIC.length));
+  if (!isPdf) throw new IngestRefusal('not-pdf', 'The body is not a PDF file (it must start with "%PDF-").');
 }
 
 /**
@@ -84,18 +87,23 @@ const tooLarge = (maxBytes: number) =>
 async function storeBytes(services: IngestServices, body: Readable | Uint8Array) {
   // A body that fails (client gone, truncated upload) is the sender's problem, not a server error.
   let sourceError: Error | undefined;
-  if (!(body instanceof Uint8Array)) body.once('error', (error) => (sourceError = error));
+  const onSourceError = (error: Error) => (sourceError = error);
+  if (!(body instanceof Uint8Array)) body.once('error', onSourceError);
   try {
-    return await services.blobStore.put(body, {
-      maxBytes: services.maxBytes,
-      validateHead: isPdfHead,
-    });
+    // Not destroyed when we stop reading early: an HTTP request must stay open for its 400/413 answer.
+    const chunks = body instanceof Uint8Array ? body : body.iterator({ destroyOnReturn: false });
+    return await services.blobStore.put(chunks, { maxBytes: services.maxBytes, validateHead: requirePdfHead });
   } catch (error) {
     if (error instanceof BlobTooLargeError) throw tooLarge(services.maxBytes);
-    if (sourceError || (body as Readable).readableAborted) {
+    if (error instanceof IngestRefusal) throw error;
+    // We never destroy the body ourselves, so a destroyed, unfinished body was cut off by its sender.
+    const cutOff = sourceError || (!(body instanceof Uint8Array) && body.destroyed && !body.readableEnded);
+    if (cutOff) {
       const cause = sourceError ? ` (${sourceError.message})` : '';
       throw new IngestRefusal('interrupted', `The upload was interrupted before the whole file arrived${cause}.`);
     }
     throw error;
+  } finally {
+    if (!(body instanceof Uint8Array)) body.off('error', onSourceError);
   }
 }

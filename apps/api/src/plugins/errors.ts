@@ -1,3 +1,4 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { IdentityProviderUnavailableError } from '../identity/identity-provider.ts';
@@ -17,10 +18,26 @@ function describeValidation(error: {
   validationContext?: string;
 }) {
   const first = error.validation[0];
-  const where = first?.instancePath
-    ? first.instancePath.replace(/^\//, '').replaceAll('/', '.')
-    : error.validationContext;
+  // A problem with the whole body (an unknown key, no body at all) has the root path "/": name the part instead.
+  const path = first?.instancePath?.replace(/^\//, '').replaceAll('/', '.');
+  const where = path || error.validationContext;
   return `Invalid ${where ?? 'request'}: ${first?.message ?? 'not accepted'}`;
+}
+
+/**
+ * Fastify answers some malformed requests before routing (a path parameter over `maxParamLength`, an
+ * undecodable URL) with its own body; this gives them the `{ message }` shape too, without echoing the input.
+ */
+export function frameworkErrorHandler(
+  error: { code?: string; statusCode?: number },
+  _request: FastifyRequest,
+  reply: FastifyReply,
+) {
+  const message =
+    error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? 'The address in this request is too long. An e-mail address has at most 254 characters.'
+      : 'The address of this request is not valid. Please check the link.';
+  return reply.code(error.statusCode ?? 400).send({ message });
 }
 
 /** Every failure leaves as `{ message }`; a 5xx says what to do, never what broke inside. */

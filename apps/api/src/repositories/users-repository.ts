@@ -1,12 +1,10 @@
-import { and, asc, count, eq, like, sql } from 'drizzle-orm';
+import { and, asc, count, eq, sql } from 'drizzle-orm';
 import fp from 'fastify-plugin';
 import type { Database } from '../db/client.ts';
 import { users } from '../db/schema.ts';
+import { listUsers, type UserListOptions } from './users-list.ts';
 
 export type UserRow = typeof users.$inferSelect;
-
-/** Escapes LIKE wildcards so a search for "a_b" matches that text, not "a" + any + "b". */
-const escapeLike = (value: string) => value.replace(/[\\%_]/g, (match) => `\\${match}`);
 
 export function createUsersRepository(db: Database) {
   return {
@@ -15,19 +13,8 @@ export function createUsersRepository(db: Database) {
       return row;
     },
 
-    async list(options: { search?: string | undefined; limit?: number | undefined; offset?: number | undefined } = {}) {
-      const search = options.search?.trim().toLowerCase();
-      const where = search ? like(users.email, `%${escapeLike(search)}%`) : undefined;
-      let query = db.select().from(users).where(where).orderBy(asc(users.email)).$dynamic();
-      if (options.limit !== undefined) query = query.limit(options.limit);
-      if (options.offset !== undefined) query = query.offset(options.offset);
-      // Unpaged, the rows are the total: a second scan of 100,000 rows would only repeat what we hold.
-      if (options.limit === undefined && !options.offset) {
-        const items = await query;
-        return { items, total: items.length };
-      }
-      const [items, [totals]] = await Promise.all([query, db.select({ total: count() }).from(users).where(where)]);
-      return { items, total: totals?.total ?? 0 };
+    list(options: UserListOptions = {}) {
+      return listUsers(db, options);
     },
 
     /** Inserts a row; returns undefined when the e-mail is already on the list (no duplicate, no error). */

@@ -86,7 +86,7 @@ const adminUserRoutes: FastifyPluginAsyncZod<AdminUserRoutesOptions> = async (ap
     '/users',
     {
       config: { access: 'public' },
-      preHandler: [limitUnauthenticated(app, { perMinute, key: 'ip', bucket: 'register' })],
+      preHandler: limitUnauthenticated({ perMinute, keys: ['ip'] }),
       schema: { body: registerUserBodySchema, response: { 200: registeredUserSchema, ...errorResponses } },
     },
     async (request) => {
@@ -111,10 +111,7 @@ const adminUserRoutes: FastifyPluginAsyncZod<AdminUserRoutesOptions> = async (ap
     '/users/:email',
     {
       config: { access: 'public' },
-      preHandler: [
-        limitUnauthenticated(app, { perMinute, key: 'ip', bucket: 'activate' }),
-        limitUnauthenticated(app, { perMinute, key: 'email', bucket: 'activate' }),
-      ],
+      preHandler: limitUnauthenticated({ perMinute, keys: ['ip', 'email'] }),
       schema: {
         params: emailParamsSchema,
         body: activateUserBodySchema,

@@ -1,5 +1,5 @@
 import { invoiceQuerySchema, invoiceStoredSchema, parcelCodeSchema } from '@portal/contract';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { IngestRefusal, ingestInvoice } from '../invoices/ingest.ts';
@@ -23,7 +23,11 @@ const invoiceRoutes: FastifyPluginAsyncZod<InvoiceRoutesOptions> = async (app, o
     '/invoice',
     {
       config: { access: 'user' },
-      schema: { querystring: invoiceQuerySchema, response: errorResponses },
+      schema: {
+        querystring: invoiceQuerySchema,
+        // A stream is sent as is; Fastify never serializes it.
+        response: { 200: z.custom<Readable>((value) => value instanceof Readable), ...errorResponses },
+      },
     },
     async (request, reply) => {
       const { parcelCode } = request.query;
@@ -75,7 +79,11 @@ const invoiceRoutes: FastifyPluginAsyncZod<InvoiceRoutesOptions> = async (app, o
         );
         return reply.code(stored.status === 'created' ? 201 : 200).send(stored);
       } catch (error) {
-        if (error instanceof IngestRefusal) throw new HttpError(error.statusCode, error.message);
+        if (error instanceof IngestRefusal) {
+          // The rest of a refused body is never read: close the connection after the answer instead.
+          if (!(request.body as Readable).readableEnded) reply.header('connection', 'close');
+          throw new HttpError(error.statusCode, error.message);
+        }
         throw error;
       }
     },

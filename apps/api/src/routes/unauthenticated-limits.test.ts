@@ -4,7 +4,7 @@ import type { InjectOptions } from 'fastify';
 import { useTestApp } from '../testing/test-app.ts';
 
 /** The calls anyone may make without signing in are limited, so the list cannot be probed or flipped in bulk. */
-describe('rate limits on register and activate', () => {
+describe('rate limits on the calls made without signing in', () => {
   const t = useTestApp({ env: { RATE_LIMIT_LOOKUPS_PER_MINUTE: '3' } });
 
   async function statusesOf(requests: InjectOptions[]) {
@@ -58,6 +58,13 @@ describe('rate limits on register and activate', () => {
           remoteAddress: `10.3.0.${i + 1}`,
         }) as const,
     );
+    const { statuses } = await statusesOf(requests);
+    assert.deepEqual(statuses, [200, 200, 200, 429]);
+  });
+
+  it('limits GET /users/:email per address too, not only per client', async () => {
+    await t.app.usersRepository.insert({ email: 'known@example.com' });
+    const requests = [1, 2, 3, 4].map((i) => ({ url: '/api/users/known@example.com', remoteAddress: `10.5.0.${i}` }));
     const { statuses } = await statusesOf(requests);
     assert.deepEqual(statuses, [200, 200, 200, 429]);
   });

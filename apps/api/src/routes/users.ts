@@ -10,11 +10,7 @@ export interface UserRoutesOptions {
 
 const userRoutes: FastifyPluginAsyncZod<UserRoutesOptions> = async (app, options) => {
   // Unauthenticated lookups are limited per client and per address, so the list cannot be enumerated.
-  const perMinute = options.lookupsPerMinute;
-  const limits = [
-    limitUnauthenticated(app, { perMinute, key: 'ip', bucket: 'lookup' }),
-    limitUnauthenticated(app, { perMinute, key: 'email', bucket: 'lookup' }),
-  ];
+  const limits = limitUnauthenticated({ perMinute: options.lookupsPerMinute, keys: ['ip', 'email'] });
 
   app.get(
     '/users/:email',

@@ -1,6 +1,6 @@
 import type { BlobStore } from '../invoices/blob-store.ts';
 import { renderDemoInvoicePdf } from '../invoices/demo-invoice-pdf.ts';
-import { isPdfHead } from '../invoices/ingest.ts';
+import { requirePdfHead } from '../invoices/ingest.ts';
 import type { InvoicesRepository, RecordOutcome } from '../repositories/invoices-repository.ts';
 
 export const DEMO_PARCEL_CODES = ['DEMO000001', 'DEMO000002', 'DEMO000003'] as const;
@@ -19,7 +19,7 @@ export async function seedDemoInvoices(blobStore: BlobStore, invoicesRepository:
       continue;
     }
     const pdf = await renderDemoInvoicePdf(parcelCode);
-    const blob = await blobStore.put(pdf, { maxBytes: MAX_DEMO_BYTES, validateHead: isPdfHead });
+    const blob = await blobStore.put(pdf, { maxBytes: MAX_DEMO_BYTES, validateHead: requirePdfHead });
     outcomes[parcelCode] = await invoicesRepository.recordVersion({ parcelCode, uploadedBy: 'demo seed', ...blob });
   }
   return outcomes;

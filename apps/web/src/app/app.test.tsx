@@ -75,7 +75,8 @@ describe('the header', () => {
 
   it('logs a failed lookup to the console only', async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
-    renderApp('/invoice', { auth: createFakeAuthClient({ accounts, signedInAs: 'user@example.com' }) });
+    // A page with no modal of its own (the invoice screen without a parcel code raises one, by the spec).
+    renderApp('/no/such/page', { auth: createFakeAuthClient({ accounts, signedInAs: 'user@example.com' }) });
     server.use(accountLookup({}));
     await waitFor(() => expect(warn).toHaveBeenCalledWith('Account lookup failed', expect.anything()));
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();

@@ -7,9 +7,9 @@ describe('emailFieldSchema', () => {
   it('says "Please enter a string" for a value that is not a string', () => {
     expect(messageFor(42)).toBe('Please enter a string');
     expect(messageFor({})).toBe('Please enter a string');
+    expect(messageFor(undefined)).toBe('Please enter a string');
   });
-  it('says "Required" for a missing or blank value', () => {
-    expect(messageFor(undefined)).toBe('Required');
+  it('says "Required" for an empty or blank value', () => {
     expect(messageFor('')).toBe('Required');
     expect(messageFor('   ')).toBe('Required');
   });

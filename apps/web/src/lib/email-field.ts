@@ -1,4 +1,4 @@
-import { emailSchema } from '@portal/contract';
+import { emailSchema, MAX_EMAIL_LENGTH } from '@portal/contract';
 import { z } from 'zod';
 
 /**
@@ -6,7 +6,14 @@ import { z } from 'zod';
  * the contract's schema, so the value comes out trimmed and lower-cased exactly as the API stores it.
  * Imports zod: use it only from lazily loaded code.
  */
-export const emailFieldSchema = z.string({ error: 'Please enter a string' }).trim().min(1, 'Required').pipe(emailSchema);
+export const emailFieldSchema = z
+  .string({ error: 'Please enter a string' })
+  .trim()
+  .min(1, 'Required')
+  // Checked here so an oversized paste gets the spec's message rather than the contract's own.
+  .max(MAX_EMAIL_LENGTH, 'Invalid email address')
+  .pipe(emailSchema);
 
 export const emailFormSchema = z.object({ email: emailFieldSchema });
-export type EmailForm = z.input<typeof emailFormSchema>;
+export type EmailFormInput = z.input<typeof emailFormSchema>;
+export type EmailFormValues = z.output<typeof emailFormSchema>;

@@ -1,11 +1,11 @@
 import type { RuntimeConfig } from '@portal/contract';
-import type * as Sentry from '@sentry/react';
+import type * as SentrySdk from './sentry-sdk';
 
 /**
  * Error reporting through the Sentry SDK, loaded only when a DSN is configured so the login page does
  * not pay for it otherwise. Errors raised before the SDK arrives are queued, not lost.
  */
-type Sdk = typeof Sentry;
+type Sdk = typeof SentrySdk;
 
 let sdk: Sdk | undefined;
 let loading: Promise<void> | undefined;
@@ -13,7 +13,7 @@ const pending: unknown[] = [];
 
 export function initErrorReporting(config: RuntimeConfig['sentry']): Promise<void> {
   if (!config || loading) return loading ?? Promise.resolve();
-  loading = import('@sentry/react').then((sentry) => {
+  loading = import('./sentry-sdk').then((sentry) => {
     sentry.init({
       dsn: config.dsn,
       environment: config.environment,

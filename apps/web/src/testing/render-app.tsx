@@ -14,7 +14,10 @@ export const testConfig: RuntimeConfig = {
 };
 
 /** Renders the whole app (real routes, providers and API client) at `path` (which may carry a query and a hash). */
-export function renderApp(path: string, options: { auth?: FakeAuthClient; state?: unknown; config?: Partial<RuntimeConfig> } = {}) {
+export function renderApp(
+  path: string,
+  options: { auth?: FakeAuthClient; state?: unknown; config?: Partial<RuntimeConfig> } = {},
+) {
   const auth = options.auth ?? createFakeAuthClient();
   const router = createMemoryRouter(routes, {
     initialEntries: [{ ...parsePath(path), state: options.state }],

@@ -5,7 +5,12 @@ const at = (search: string, hash = '') => ({ search, hash });
 
 describe('readParcelCode', () => {
   it('reads the query string first', () => {
-    expect(readParcelCode(at('?parcelCode=Q1', '#/invoice?parcelCode=H1'), { pathname: '/invoice', search: '?parcelCode=S1' })).toBe('Q1');
+    expect(
+      readParcelCode(at('?parcelCode=Q1', '#/invoice?parcelCode=H1'), {
+        pathname: '/invoice',
+        search: '?parcelCode=S1',
+      }),
+    ).toBe('Q1');
   });
 
   it.each([

@@ -18,10 +18,18 @@ export function totalOf(headers: Headers, rows: number): number {
 }
 
 /** GET /users with search and paging, so the screen never downloads the whole list. */
-export async function listUsers(api: ApiClient, query: { search: string; page: number }, signal?: AbortSignal): Promise<UsersPage> {
+export async function listUsers(
+  api: ApiClient,
+  query: { search: string; page: number },
+  signal?: AbortSignal,
+): Promise<UsersPage> {
   const params = new URLSearchParams({ limit: String(USERS_PAGE_SIZE), offset: String(query.page * USERS_PAGE_SIZE) });
   if (query.search) params.set('search', query.search);
-  const { data, headers } = await api.request(`/users?${params}`, { auth: true, schema: allowedUserListSchema, signal });
+  const { data, headers } = await api.request(`/users?${params}`, {
+    auth: true,
+    schema: allowedUserListSchema,
+    signal,
+  });
   return { users: data, total: totalOf(headers, data.length) };
 }
 

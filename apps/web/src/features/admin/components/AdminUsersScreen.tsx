@@ -1,8 +1,33 @@
-/** The admin users screen (issue 4). */
+import Tab from 'react-bootstrap/Tab';
+import Tabs from 'react-bootstrap/Tabs';
+import { ErrorModal } from '@/components/ErrorModal';
+import { LoadingOverlay } from '@/components/LoadingOverlay';
+import { NO_PERMISSION_MESSAGE, useAdminCheck } from '../hooks/use-admin-check';
+import { useQueryFailure } from '../hooks/use-query-failure';
+import { AuditLogPanel } from './AuditLogPanel';
+import { UsersPanel } from './UsersPanel';
+
+/** The admin users screen: nothing but the title until the lookup confirms the signed-in account as admin. */
 export default function AdminUsersScreen() {
+  const check = useAdminCheck();
+  const denied = useQueryFailure(check.status === 'denied' ? check.failure : null, () => NO_PERMISSION_MESSAGE);
+
   return (
-    <main className="container py-4">
-      <h1>Users</h1>
+    <main className="container py-4 admin-screen">
+      <h1 className="h3 mb-3">Users</h1>
+      {check.status === 'confirmed' && (
+        // Mounted on first visit: the audit log is fetched only by admins who open it.
+        <Tabs defaultActiveKey="users" id="admin-tabs" className="mb-3" mountOnEnter>
+          <Tab eventKey="users" title="User list">
+            <UsersPanel />
+          </Tab>
+          <Tab eventKey="audit" title="Audit log">
+            <AuditLogPanel />
+          </Tab>
+        </Tabs>
+      )}
+      <ErrorModal message={denied.message} onClose={denied.dismiss} />
+      <LoadingOverlay show={check.status === 'checking'} />
     </main>
   );
 }

@@ -19,7 +19,7 @@ export const resetContinueUrl = () => `${window.location.origin}/#/invoice`;
 export async function requestPasswordReset(api: ApiClient, auth: AuthClient, email: string): Promise<void> {
   let activated: boolean;
   try {
-    ({ activated } = await lookupAccount(api, email, { auth: true }));
+    ({ activated } = await lookupAccount(api, email, { auth: false }));
   } catch (error) {
     throw new PasswordResetError(lookupFailureMessage(error), { cause: error });
   }

@@ -17,7 +17,10 @@ interface Seen {
  * The two unauthenticated calls as the API answers them. A bearer token is refused outright, and every
  * call is recorded so a test can also check that none was sent.
  */
-function accountApi(accounts: Record<string, { activated: boolean }>, options: { lookup?: Response; put?: Response } = {}): Seen {
+function accountApi(
+  accounts: Record<string, { activated: boolean }>,
+  options: { lookup?: Response; put?: Response } = {},
+): Seen {
   const seen: Seen = { lookups: [], puts: [] };
   const refused = () => HttpResponse.json({ message: 'This call takes no bearer token.' }, { status: 400 });
   server.use(
@@ -27,7 +30,8 @@ function accountApi(accounts: Record<string, { activated: boolean }>, options: {
       if (request.headers.has('authorization')) return refused();
       if (options.lookup) return options.lookup.clone();
       const account = accounts[email];
-      if (!account) return HttpResponse.json({ message: 'No account is registered for this e-mail address.' }, { status: 404 });
+      if (!account)
+        return HttpResponse.json({ message: 'No account is registered for this e-mail address.' }, { status: 404 });
       return HttpResponse.json({ email, activated: account.activated });
     }),
     http.put(`${API}/users/:email`, async ({ request, params }) => {
@@ -161,7 +165,9 @@ describe('the Forgot Password modal', () => {
     server.use(http.get(`${API}/users/:email`, () => HttpResponse.error()));
     const { dialog, user, auth } = await openModal();
     await submitWith(dialog, user, 'invited@example.com');
-    expect(await within(dialog).findByRole('alert')).toHaveTextContent('The portal could not be reached. Please check your connection and try again.');
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(
+      'The portal could not be reached. Please check your connection and try again.',
+    );
     expect(auth.resets).toEqual([]);
   });
 
@@ -222,7 +228,9 @@ describe('the Forgot Password modal', () => {
   it('with the identity provider unreachable: a clear message, and the account is not marked activated', async () => {
     const seen = accountApi({ 'invited@example.com': { activated: false } });
     const { dialog, user, auth } = await openModal('invited@example.com');
-    auth.failNextReset = Object.assign(new Error('Firebase: Error (auth/network-request-failed).'), { code: 'auth/network-request-failed' });
+    auth.failNextReset = Object.assign(new Error('Firebase: Error (auth/network-request-failed).'), {
+      code: 'auth/network-request-failed',
+    });
     await user.click(within(dialog).getByRole('button', { name: 'Submit' }));
     expect(await within(dialog).findByRole('alert')).toHaveTextContent(
       'The password reset service could not be reached, so no email was sent. Please check your connection and try again.',
@@ -239,13 +247,21 @@ describe('the Forgot Password modal', () => {
   it('asks to wait when the identity provider throttles, and for any other provider failure says no mail was sent', async () => {
     const seen = accountApi({ 'invited@example.com': { activated: false } });
     const { dialog, user, auth } = await openModal('invited@example.com');
-    auth.failNextReset = Object.assign(new Error('Firebase: Error (auth/too-many-requests).'), { code: 'auth/too-many-requests' });
+    auth.failNextReset = Object.assign(new Error('Firebase: Error (auth/too-many-requests).'), {
+      code: 'auth/too-many-requests',
+    });
     await user.click(within(dialog).getByRole('button', { name: 'Submit' }));
-    expect(await within(dialog).findByRole('alert')).toHaveTextContent('Too many password reset requests. Please wait a few minutes and try again.');
-    auth.failNextReset = Object.assign(new Error('Firebase: Error (auth/internal-error).'), { code: 'auth/internal-error' });
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(
+      'Too many password reset requests. Please wait a few minutes and try again.',
+    );
+    auth.failNextReset = Object.assign(new Error('Firebase: Error (auth/internal-error).'), {
+      code: 'auth/internal-error',
+    });
     await user.click(within(dialog).getByRole('button', { name: 'Submit' }));
     await waitFor(() =>
-      expect(within(dialog).getByRole('alert')).toHaveTextContent('The password reset email could not be sent. Please try again later.'),
+      expect(within(dialog).getByRole('alert')).toHaveTextContent(
+        'The password reset email could not be sent. Please try again later.',
+      ),
     );
     expect(seen.puts).toEqual([]);
   });
@@ -254,7 +270,9 @@ describe('the Forgot Password modal', () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     const seen = accountApi(
       { 'invited@example.com': { activated: false } },
-      { put: HttpResponse.json({ message: 'Too many requests. Please wait 5 seconds and try again.' }, { status: 429 }) },
+      {
+        put: HttpResponse.json({ message: 'Too many requests. Please wait 5 seconds and try again.' }, { status: 429 }),
+      },
     );
     const { dialog, user } = await openModal('invited@example.com');
     await user.click(within(dialog).getByRole('button', { name: 'Submit' }));

@@ -28,7 +28,7 @@ export default function ForgotPasswordModal({ initialEmail, onClose }: { initial
     defaultValues: { email: initialEmail },
   });
 
-  const onSubmit = handleSubmit(async ({ email }) => {
+  const submit = async ({ email }: EmailFormValues) => {
     if (inFlight.current) return;
     inFlight.current = true;
     try {
@@ -38,7 +38,7 @@ export default function ForgotPasswordModal({ initialEmail, onClose }: { initial
     } finally {
       inFlight.current = false;
     }
-  });
+  };
 
   // The spec: field errors only once the field has been touched (or a submit was tried).
   const fieldError = touchedFields.email || isSubmitted ? errors.email?.message : undefined;
@@ -70,7 +70,7 @@ export default function ForgotPasswordModal({ initialEmail, onClose }: { initial
           </Modal.Footer>
         </>
       ) : (
-        <Form noValidate onSubmit={onSubmit}>
+        <Form noValidate onSubmit={(event) => void handleSubmit(submit)(event)}>
           <Modal.Body>
             {failure && (
               <Alert variant="danger" role="alert">

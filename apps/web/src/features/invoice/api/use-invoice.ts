@@ -12,7 +12,11 @@ export function useInvoice(parcelCode: string | null) {
     queryKey: ['invoice', uid, parcelCode],
     queryFn: async ({ signal }) => {
       try {
-        const { data } = await api.request<Blob>(`/invoice?parcelCode=${encodeURIComponent(parcelCode ?? '')}`, { auth: true, blob: true, signal });
+        const { data } = await api.request<Blob>(`/invoice?parcelCode=${encodeURIComponent(parcelCode ?? '')}`, {
+          auth: true,
+          blob: true,
+          signal,
+        });
         // Typed as PDF whatever the response said, so the frame never renders the bytes as a same-origin page.
         return data.slice(0, data.size, 'application/pdf');
       } catch (error) {

@@ -17,9 +17,15 @@ export function InvoiceActions({ url, fileName, inline, reloading, onPrint, onRe
     <div className="d-flex flex-wrap gap-2" role="group" aria-label="Invoice actions">
       {inline && (
         <>
-          <Button as="a" variant="primary" href={url ?? undefined} download={fileName} disabled={!url}>
+          {/* A real link: the browser saves the file under its name; without a URL it is shown disabled. */}
+          <a
+            className={url ? 'btn btn-primary' : 'btn btn-primary disabled'}
+            href={url ?? undefined}
+            download={fileName}
+            aria-disabled={url ? undefined : true}
+          >
             Download
-          </Button>
+          </a>
           <Button variant="outline-primary" onClick={onPrint} disabled={!url}>
             Print
           </Button>

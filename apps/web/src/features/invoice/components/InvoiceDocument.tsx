@@ -1,5 +1,4 @@
 import type { Ref } from 'react';
-import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 
 interface InvoiceDocumentProps {
@@ -26,15 +25,16 @@ export function InvoiceDocument({ url, parcelCode, fileName, size, inline, frame
           {fileName}
         </Card.Title>
         <Card.Text className="text-body-secondary">
-          {kilobytes(size)} · This browser cannot show the invoice inside the page. Open it in your PDF viewer or download it.
+          {kilobytes(size)} · This browser cannot show the invoice inside the page. Open it in your PDF viewer or
+          download it.
         </Card.Text>
         <div className="d-flex flex-column flex-sm-row justify-content-center gap-2">
-          <Button as="a" variant="primary" href={url} target="_blank" rel="noopener">
+          <a className="btn btn-primary" href={url} target="_blank" rel="noopener">
             Open PDF
-          </Button>
-          <Button as="a" variant="outline-primary" href={url} download={fileName}>
+          </a>
+          <a className="btn btn-outline-primary" href={url} download={fileName}>
             Download
-          </Button>
+          </a>
         </div>
       </Card.Body>
     </Card>

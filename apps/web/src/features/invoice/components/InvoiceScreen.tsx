@@ -7,12 +7,10 @@ import { useRuntimeConfig } from '@/lib/runtime-config';
 import { readBeforeLogin } from '@/lib/storage';
 import { useInvoice } from '../api/use-invoice';
 import { useObjectUrl } from '../hooks/use-object-url';
-import { DOUBLE_CHECK_MESSAGE, invoiceErrorMessage } from '../invoice-errors';
+import { invoiceErrorMessage, MISSING_PARCEL_CODE } from '../invoice-errors';
 import { readParcelCode } from '../parcel-code';
 import { InvoiceActions } from './InvoiceActions';
 import { InvoiceDocument } from './InvoiceDocument';
-
-const MISSING_CODE = new Error(DOUBLE_CHECK_MESSAGE);
 
 /** The invoice screen (/ and /invoice): the PDF for the link's parcel code. */
 export default function InvoiceScreen() {
@@ -27,7 +25,7 @@ export default function InvoiceScreen() {
   // "Continue" clears the flag for the error on screen; a new error (e.g. after Reload) raises it again.
   const [dismissed, setDismissed] = useState<unknown>(null);
 
-  const error = parcelCode === null ? MISSING_CODE : invoice.error;
+  const error = parcelCode === null ? MISSING_PARCEL_CODE : invoice.error;
   const message = error && error !== dismissed ? invoiceErrorMessage(error, supportContact) : null;
   const fileName = `${parcelCode}.pdf`;
 
@@ -46,7 +44,16 @@ export default function InvoiceScreen() {
   } else if (invoice.data?.size === 0) {
     body = <Alert variant="warning">No invoice data found.</Alert>;
   } else if (invoice.data && url) {
-    body = <InvoiceDocument url={url} parcelCode={parcelCode} fileName={fileName} size={invoice.data.size} inline={inline} frameRef={frameRef} />;
+    body = (
+      <InvoiceDocument
+        url={url}
+        parcelCode={parcelCode}
+        fileName={fileName}
+        size={invoice.data.size}
+        inline={inline}
+        frameRef={frameRef}
+      />
+    );
   } else {
     // The frame's full height is held from the start, so the page does not jump when the PDF arrives.
     body = (
@@ -62,7 +69,13 @@ export default function InvoiceScreen() {
     <main className="container py-3 py-md-4">
       <div className="d-flex flex-wrap align-items-center justify-content-between gap-2 mb-3">
         <h1 className="h4 mb-0 text-break">
-          Invoice{parcelCode && <span className="font-monospace"> {parcelCode}</span>}
+          {parcelCode ? (
+            <>
+              Invoice <span className="font-monospace">{parcelCode}</span>
+            </>
+          ) : (
+            'Invoice'
+          )}
         </h1>
         {parcelCode && (
           <InvoiceActions

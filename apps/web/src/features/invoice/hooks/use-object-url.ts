@@ -1,17 +1,16 @@
 import { useEffect, useState } from 'react';
 
-/** A `blob:` URL for `blob`, revoked when the blob changes or the component unmounts. */
+/** A `blob:` URL for `blob` (null until it exists), revoked when the blob changes or the component unmounts. */
 export function useObjectUrl(blob: Blob | undefined): string | null {
-  const [url, setUrl] = useState<string | null>(null);
+  const [current, setCurrent] = useState<{ blob: Blob; url: string } | null>(null);
   useEffect(() => {
-    if (!blob) {
-      setUrl(null);
-      return;
-    }
+    if (!blob) return;
     // Created in the effect, not during render, so Strict Mode's re-run never leaves a revoked URL in use.
-    const created = URL.createObjectURL(blob);
-    setUrl(created);
-    return () => URL.revokeObjectURL(created);
+    const url = URL.createObjectURL(blob);
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- the URL is an outside resource this effect owns
+    setCurrent({ blob, url });
+    return () => URL.revokeObjectURL(url);
   }, [blob]);
-  return url;
+  // Never hand out a URL that belongs to an earlier blob.
+  return current && current.blob === blob ? current.url : null;
 }

@@ -1,0 +1,88 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { failingIdentity } from '../testing/failing-identity.ts';
+import { useTestApp } from '../testing/test-app.ts';
+import { EXIT, parseUsersArgs, runUsersCommand, type Io } from './users.ts';
+
+describe('npm run portal -- users', () => {
+  const identity = failingIdentity();
+  const t = useTestApp({ wrapIdentity: identity.wrap });
+
+  async function cli(...args: string[]) {
+    const output = { out: '', err: '' };
+    const io: Io = { out: (text) => void (output.out += text), err: (text) => void (output.err += text) };
+    const command = parseUsersArgs(args);
+    if ('error' in command) return { code: EXIT.usage, ...output, err: command.error };
+    const code = await runUsersCommand(command, { database: t.database, identity: t.identity }, io);
+    return { code, ...output };
+  }
+
+  it('adds an administrator with a sign-in account, registered, and audits it under the operator', async () => {
+    const result = await cli('add', ' Boss@Example.com', '--admin');
+    assert.equal(result.code, EXIT.ok, result.err);
+    assert.match(result.out, /^Added boss@example\.com as an administrator\./);
+    const row = await t.app.usersRepository.findByEmail('boss@example.com');
+    assert.deepEqual([row?.admin, row?.registered, row?.activated], [true, true, false]);
+    assert.equal(row?.firebaseUid, (await t.identity.findUserByEmail('boss@example.com'))?.uid);
+    const [entry] = await t.app.auditRepository.list({ limit: 1, offset: 0 });
+    assert.match(entry?.actor ?? '', /^cli:/);
+  });
+
+  it('lists every address with its status, the count on stderr', async () => {
+    await cli('add', 'boss@example.com', '--admin');
+    await cli('add', 'user@example.com');
+    const result = await cli('list');
+    assert.equal(result.code, EXIT.ok);
+    assert.deepEqual(result.out.trimEnd().split('\n'), ['boss@example.com  admin, invited', 'user@example.com  user, invited']);
+    assert.equal(result.err, '2 allowed users\n');
+  });
+
+  it('removes an address and its account', async () => {
+    await cli('add', 'boss@example.com', '--admin');
+    await cli('add', 'user@example.com');
+    const result = await cli('remove', 'user@example.com');
+    assert.equal(result.code, EXIT.ok, result.err);
+    assert.equal(await t.app.usersRepository.findByEmail('user@example.com'), undefined);
+    assert.equal(await t.identity.findUserByEmail('user@example.com'), undefined);
+  });
+
+  it('exits 1 with the reason for a duplicate, an unknown address and the last administrator', async () => {
+    await cli('add', 'boss@example.com', '--admin');
+    assert.deepEqual(await cli('add', 'boss@example.com'), { code: EXIT.refused, out: '', err: 'boss@example.com is already on the list.\n' });
+    const unknown = await cli('remove', 'nobody@example.com');
+    assert.equal(unknown.code, EXIT.refused);
+    assert.match(unknown.err, /not on the list/);
+    const last = await cli('remove', 'boss@example.com');
+    assert.equal(last.code, EXIT.refused);
+    assert.match(last.err, /last administrator/);
+  });
+
+  it('exits 69 and changes nothing when the identity provider is down', async () => {
+    identity.fail('createUser');
+    try {
+      const result = await cli('add', 'user@example.com');
+      assert.equal(result.code, EXIT.unavailable);
+      assert.match(result.err, /could not be reached.*nothing was changed/);
+      assert.equal(await t.app.usersRepository.findByEmail('user@example.com'), undefined);
+    } finally {
+      identity.heal();
+    }
+  });
+
+  for (const [args, message] of [
+    [[], /Missing a command/],
+    [['frobnicate'], /Unknown command "users frobnicate"/],
+    [['add'], /exactly one e-mail/],
+    [['add', 'a@example.com', 'b@example.com'], /exactly one e-mail/],
+    [['add', 'not-an-email'], /not a valid e-mail/],
+    [['add', 'a@example.com', '--root'], /Unknown option --root/],
+    [['remove', 'a@example.com', '--admin'], /Unknown option --admin/],
+    [['list', 'extra'], /takes no arguments/],
+  ] as const) {
+    it(`exits 64 for "users ${args.join(' ')}"`, async () => {
+      const result = await cli(...args);
+      assert.equal(result.code, EXIT.usage);
+      assert.match(result.err, message);
+    });
+  }
+});

@@ -1,0 +1,322 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { createFakeAuthClient } from '@/testing/fake-auth-client';
+import { accountLookup } from '@/testing/handlers';
+import { API, server } from '@/testing/msw-server';
+import { renderApp } from '@/testing/render-app';
+import { createFakeAdminApi, makeUser } from '../testing/fake-admin-api';
+
+// The route loads the screen lazily; loading it up front keeps that cost out of each test's time limit.
+beforeAll(() => import('./AdminUsersScreen'));
+
+const ADMIN = 'admin@example.com';
+const NO_PERMISSION = 'You do not have permissions to view this page. Please contact the website administrator.';
+
+function setup(options: { users?: string[]; accounts?: Record<string, { admin?: boolean }> } = {}) {
+  const fake = createFakeAdminApi({
+    users: (options.users ?? [ADMIN, 'user@example.com']).map((email) => makeUser(email, { admin: email === ADMIN })),
+  });
+  server.use(accountLookup(options.accounts ?? { [ADMIN]: { admin: true }, 'user@example.com': {} }), ...fake.handlers);
+  return fake;
+}
+
+const openAs = (email = ADMIN) => renderApp('/admin', { auth: createFakeAuthClient({ signedInAs: email }) });
+const usersTable = () => screen.findByRole('table', { name: 'Allowed users' });
+const bodyRows = (table: HTMLElement) => within(table).getAllByRole('row').slice(1);
+const dialog = (name: string) => screen.findByRole('dialog', { name });
+
+describe('the admin users screen for an admin', () => {
+  it('shows "Users" and a table with Email and Actions, one row and one delete button per user', async () => {
+    const fake = setup({ users: [ADMIN, 'b@example.com', 'c@example.com'] });
+    openAs();
+    expect(await screen.findByRole('heading', { name: 'Users', level: 1 })).toBeInTheDocument();
+    const table = await usersTable();
+    const headers = within(table)
+      .getAllByRole('columnheader')
+      .map((header) => header.textContent);
+    expect(headers).toEqual(['Email', 'Status', 'Actions']);
+    const rows = bodyRows(table);
+    expect(rows.map((row) => within(row).getAllByRole('cell')[0]?.textContent)).toEqual([
+      ADMIN,
+      'b@example.com',
+      'c@example.com',
+    ]);
+    for (const row of rows) expect(within(row).getByRole('button', { name: /^Delete / })).toHaveTextContent('Delete');
+    // One page at a time, with the bearer token.
+    const list = fake.calls.find((call) => call.method === 'GET');
+    expect(list?.path).toBe('/users?limit=50&offset=0');
+    expect(list?.authorization).toBe(`Bearer token-of-${ADMIN}`);
+  });
+
+  it('shows the loading overlay while the list loads', async () => {
+    const fake = setup();
+    let open = () => {};
+    fake.gates.list = new Promise((resolve) => (open = resolve));
+    openAs();
+    await waitFor(() => expect(fake.calls).toHaveLength(1));
+    expect(screen.getByTestId('loading-overlay')).toBeInTheDocument();
+    open();
+    await usersTable();
+    expect(screen.queryByTestId('loading-overlay')).not.toBeInTheDocument();
+  });
+
+  it('shows each user as Invited or Activated, and admins with an Admin badge', async () => {
+    const fake = createFakeAdminApi({
+      users: [
+        makeUser(ADMIN, { admin: true }),
+        makeUser('new@example.com', { activated: false }),
+        makeUser('old@example.com'),
+      ],
+    });
+    server.use(accountLookup({ [ADMIN]: { admin: true } }), ...fake.handlers);
+    openAs();
+    const [admin, invited, activated] = bodyRows(await usersTable());
+    expect(admin).toHaveTextContent(/Activated\s*Admin/);
+    expect(invited).toHaveTextContent('Invited');
+    expect(invited).not.toHaveTextContent('Admin');
+    expect(activated).toHaveTextContent('Activated');
+  });
+
+  it('shows the status text when the list cannot be loaded', async () => {
+    const fake = setup();
+    fake.failNext.list = { status: 503, statusText: 'Service Unavailable', message: 'The database is not answering.' };
+    const { user } = openAs();
+    const modal = await dialog('Error');
+    expect(modal).toHaveTextContent('Service Unavailable');
+    expect(modal).not.toHaveTextContent('The database is not answering.');
+    await user.click(within(modal).getByRole('button', { name: 'Continue' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(screen.queryByRole('table')).not.toBeInTheDocument();
+  });
+});
+
+describe('the admin check', () => {
+  it.each([
+    ['without the admin flag', { 'user@example.com': {} }],
+    ['when the lookup fails', {}],
+  ])('shows the permission message and no table %s', async (_case, accounts) => {
+    // The header logs its own failed lookup for developers; expected here.
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const fake = setup({ accounts });
+    const { user } = openAs('user@example.com');
+    const modal = await dialog('Error');
+    expect(modal).toHaveTextContent(NO_PERMISSION);
+    expect(screen.queryByRole('table')).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Add User' })).not.toBeInTheDocument();
+    await user.click(within(modal).getByRole('button', { name: 'Continue' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(screen.queryByRole('table')).not.toBeInTheDocument();
+    // Nothing on the admin API was even asked for.
+    expect(fake.calls).toEqual([]);
+  });
+
+  it('shows the loading overlay and no table until the lookup confirms the admin', async () => {
+    let answer = () => {};
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    const fake = createFakeAdminApi({ users: [makeUser(ADMIN, { admin: true })] });
+    server.use(
+      http.get(`${API}/users/:email`, async ({ request }) => {
+        await answered;
+        expect(request.headers.get('authorization')).toBe(`Bearer token-of-${ADMIN}`);
+        return HttpResponse.json({ email: ADMIN, activated: true, admin: true });
+      }),
+      ...fake.handlers,
+    );
+    openAs();
+    expect(await screen.findByTestId('loading-overlay')).toBeInTheDocument();
+    expect(screen.queryByRole('table')).not.toBeInTheDocument();
+    answer();
+    expect(await usersTable()).toBeInTheDocument();
+  });
+});
+
+describe('adding a user', () => {
+  it('opens a modal with a labelled e-mail field and a submit action', async () => {
+    setup();
+    const { user } = openAs();
+    await user.click(await screen.findByRole('button', { name: 'Add User' }));
+    const modal = await dialog('Add User');
+    expect(within(modal).getByLabelText('Email address')).toHaveFocus();
+    expect(within(modal).getByRole('button', { name: 'Submit' })).toBeInTheDocument();
+    await user.click(within(modal).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+  });
+
+  it('shows "Required" and "Invalid email address" only once the field has been touched', async () => {
+    const fake = setup();
+    const { user } = openAs();
+    await user.click(await screen.findByRole('button', { name: 'Add User' }));
+    const modal = await dialog('Add User');
+    const field = within(modal).getByLabelText('Email address');
+    await user.type(field, 'not-an');
+    expect(modal).not.toHaveTextContent('Invalid email address');
+    await user.tab();
+    expect(await within(modal).findByText('Invalid email address')).toBeInTheDocument();
+    expect(field).toHaveAttribute('aria-invalid', 'true');
+    await user.clear(field);
+    expect(await within(modal).findByText('Required')).toBeInTheDocument();
+    await user.type(field, 'someone@example.com');
+    await waitFor(() => expect(within(modal).queryByText('Required')).not.toBeInTheDocument());
+    expect(fake.calls.filter((call) => call.method === 'POST')).toEqual([]);
+  });
+
+  it('says "Required" when an untouched empty form is submitted, and calls nothing', async () => {
+    const fake = setup();
+    const { user } = openAs();
+    await user.click(await screen.findByRole('button', { name: 'Add User' }));
+    const modal = await dialog('Add User');
+    expect(modal).not.toHaveTextContent('Required');
+    await user.click(within(modal).getByRole('button', { name: 'Submit' }));
+    expect(await within(modal).findByText('Required')).toBeInTheDocument();
+    expect(fake.calls.filter((call) => call.method === 'POST')).toEqual([]);
+  });
+
+  it('creates (bearer, JSON, empty body), then registers without auth, reloads 1000 ms later and closes on that reload', async () => {
+    const fake = setup();
+    const { user } = openAs();
+    await usersTable();
+    await user.click(screen.getByRole('button', { name: 'Add User' }));
+    const modal = await dialog('Add User');
+    await user.type(within(modal).getByLabelText('Email address'), ' New.Person@Example.com ');
+    const before = fake.calls.length;
+    await user.click(within(modal).getByRole('button', { name: 'Submit' }));
+
+    await waitFor(() => expect(fake.calls.some((call) => call.path === '/users' && call.method === 'POST')).toBe(true));
+    const [create, register] = fake.calls.slice(before);
+    expect(create).toMatchObject({
+      method: 'POST',
+      path: '/users/new.person%40example.com',
+      authorization: `Bearer token-of-${ADMIN}`,
+      contentType: 'application/json',
+      body: '',
+    });
+    expect(register).toMatchObject({
+      method: 'POST',
+      path: '/users',
+      authorization: null,
+      contentType: 'application/json',
+      body: JSON.stringify({ userId: 'new.person@example.com' }),
+    });
+    // Still open, under the overlay, until the reload.
+    expect(screen.getByRole('dialog', { name: 'Add User' })).toBeInTheDocument();
+    expect(screen.getByTestId('loading-overlay')).toBeInTheDocument();
+
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Add User' })).not.toBeInTheDocument(), {
+      timeout: 3000,
+    });
+    const reload = fake.calls.slice(before).find((call) => call.method === 'GET' && call.path.startsWith('/users?'));
+    expect(reload).toBeDefined();
+    expect(reload!.at - register!.at).toBeGreaterThanOrEqual(1000);
+    expect(reload!.at - register!.at).toBeLessThan(1800);
+    await waitFor(() => expect(bodyRows(screen.getByRole('table'))).toHaveLength(3));
+    expect(screen.getByRole('table')).toHaveTextContent('new.person@example.com');
+    expect(screen.getByRole('table')).toHaveTextContent('Invited');
+  });
+
+  it("shows the create call's message (a duplicate) and does not register", async () => {
+    const fake = setup();
+    const { user } = openAs();
+    await user.click(await screen.findByRole('button', { name: 'Add User' }));
+    await user.type(within(await dialog('Add User')).getByLabelText('Email address'), 'user@example.com');
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    expect(await dialog('Error')).toHaveTextContent('user@example.com is already on the list.');
+    expect(fake.summary()).not.toContain('POST /users');
+  });
+
+  it('shows the status text when registering fails', async () => {
+    const fake = setup();
+    fake.failNext.register = { status: 500, statusText: 'Internal Server Error', message: 'Something broke.' };
+    const { user } = openAs();
+    await user.click(await screen.findByRole('button', { name: 'Add User' }));
+    await user.type(within(await dialog('Add User')).getByLabelText('Email address'), 'x@example.com');
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    const modal = await dialog('Error');
+    expect(modal).toHaveTextContent('Internal Server Error');
+    expect(modal).not.toHaveTextContent('Something broke.');
+  });
+});
+
+describe('deleting a user', () => {
+  it('asks "Are you sure?" naming the user; "No" does nothing', async () => {
+    const fake = setup();
+    const { user } = openAs();
+    await usersTable();
+    await user.click(screen.getByRole('button', { name: 'Delete user@example.com' }));
+    const modal = await dialog('Are you sure?');
+    expect(modal).toHaveTextContent('Are you sure you want to delete user user@example.com');
+    await user.click(within(modal).getByRole('button', { name: 'No' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(fake.summary().some((call) => call.startsWith('DELETE'))).toBe(false);
+  });
+
+  it('on "Yes" closes the modal, deletes with the bearer token, then reloads the list', async () => {
+    const fake = setup();
+    const { user } = openAs();
+    await usersTable();
+    await user.click(screen.getByRole('button', { name: 'Delete user@example.com' }));
+    const before = fake.calls.length;
+    await user.click(within(await dialog('Are you sure?')).getByRole('button', { name: 'Yes' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    await waitFor(() => expect(screen.getByRole('table')).not.toHaveTextContent('user@example.com'));
+    const [remove, reload] = fake.calls.slice(before);
+    expect(remove).toMatchObject({
+      method: 'DELETE',
+      path: '/users/user%40example.com',
+      authorization: `Bearer token-of-${ADMIN}`,
+    });
+    expect(reload).toMatchObject({ method: 'GET', path: '/users?limit=50&offset=0' });
+    expect(bodyRows(screen.getByRole('table'))).toHaveLength(1);
+  });
+
+  it("shows the server's reason when a delete is refused", async () => {
+    const fake = setup();
+    fake.failNext.delete = { status: 409, statusText: 'Conflict', message: 'You cannot remove your own account.' };
+    const { user } = openAs();
+    await usersTable();
+    await user.click(screen.getByRole('button', { name: `Delete ${ADMIN}` }));
+    await user.click(within(await dialog('Are you sure?')).getByRole('button', { name: 'Yes' }));
+    expect(await dialog('Error')).toHaveTextContent('You cannot remove your own account.');
+  });
+});
+
+describe('search and paging', () => {
+  const many = (count: number) =>
+    Array.from({ length: count }, (_, index) => `user${String(index).padStart(3, '0')}@example.com`);
+
+  it('pages 50 at a time with the total', async () => {
+    const fake = setup({ users: [ADMIN, ...many(119)] });
+    const { user } = openAs();
+    const table = await usersTable();
+    expect(bodyRows(table)).toHaveLength(50);
+    expect(screen.getByText('1–50 of 120 users')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Previous' })).toBeDisabled();
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    await screen.findByText('51–100 of 120 users');
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    await screen.findByText('101–120 of 120 users');
+    expect(bodyRows(screen.getByRole('table'))).toHaveLength(20);
+    expect(screen.getByRole('button', { name: 'Next' })).toBeDisabled();
+    expect(fake.summary().filter((call) => call.startsWith('GET'))).toEqual([
+      'GET /users?limit=50&offset=0',
+      'GET /users?limit=50&offset=50',
+      'GET /users?limit=50&offset=100',
+    ]);
+  });
+
+  it('searches on the server once typing pauses, from the first page', async () => {
+    const fake = setup({ users: [ADMIN, ...many(119)] });
+    const { user } = openAs();
+    await usersTable();
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    await screen.findByText('51–100 of 120 users');
+    await user.type(screen.getByLabelText('Search by email'), 'user11');
+    await screen.findByText('1–9 of 9 users');
+    expect(bodyRows(screen.getByRole('table'))).toHaveLength(9);
+    const searches = fake.summary().filter((call) => call.includes('search='));
+    expect(searches).toEqual(['GET /users?limit=50&offset=0&search=user11']);
+    await user.clear(screen.getByLabelText('Search by email'));
+    await user.type(screen.getByLabelText('Search by email'), 'nobody');
+    expect(await screen.findByText('No users match "nobody".')).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,80 @@
+import type { AuditEntry } from '@portal/contract';
+import { screen, within } from '@testing-library/react';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createFakeAuthClient } from '@/testing/fake-auth-client';
+import { accountLookup } from '@/testing/handlers';
+import { server } from '@/testing/msw-server';
+import { renderApp } from '@/testing/render-app';
+import { createFakeAdminApi, makeUser } from '../testing/fake-admin-api';
+
+// The route loads the screen lazily; loading it up front keeps that cost out of each test's time limit.
+beforeAll(() => import('./AdminUsersScreen'));
+
+const ADMIN = 'admin@example.com';
+
+const entry = (id: number, overrides: Partial<AuditEntry> = {}): AuditEntry => ({
+  id,
+  at: new Date(Date.UTC(2025, 0, 1, 12, 0, id)).toISOString(),
+  actor: ADMIN,
+  action: 'users.add',
+  target: `user${id}@example.com`,
+  outcome: 'ok',
+  detail: null,
+  ...overrides,
+});
+
+function openAuditLog(audit: AuditEntry[]) {
+  const fake = createFakeAdminApi({ users: [makeUser(ADMIN, { admin: true })], audit });
+  server.use(accountLookup({ [ADMIN]: { admin: true } }), ...fake.handlers);
+  return { ...renderApp('/admin', { auth: createFakeAuthClient({ signedInAs: ADMIN }) }), fake };
+}
+
+describe('the audit log tab', () => {
+  it('is fetched only when opened, with the bearer token, and lists entries newest first as sent', async () => {
+    const { user, fake } = openAuditLog([
+      entry(3, { action: 'users.remove', target: 'gone@example.com' }),
+      entry(2, {
+        actor: 'user@example.com',
+        action: 'GET /api/users',
+        target: null,
+        outcome: 'refused',
+        detail: 'not an administrator',
+      }),
+      entry(1),
+    ]);
+    await screen.findByRole('table', { name: 'Allowed users' });
+    expect(fake.summary().some((call) => call.includes('/audit'))).toBe(false);
+
+    await user.click(screen.getByRole('tab', { name: 'Audit log' }));
+    const table = await screen.findByRole('table', { name: 'Audit entries' });
+    const call = fake.calls.find((recorded) => recorded.path.startsWith('/audit'));
+    expect(call).toMatchObject({ path: '/audit?limit=50&offset=0', authorization: `Bearer token-of-${ADMIN}` });
+    const rows = within(table).getAllByRole('row').slice(1);
+    expect(rows[0]).toHaveTextContent(/Delete user\s*gone@example.com\s*Done/);
+    expect(rows[1]).toHaveTextContent('user@example.com');
+    expect(rows[1]).toHaveTextContent('GET /api/users');
+    expect(rows[1]).toHaveTextContent('Refused');
+    expect(rows[1]).toHaveTextContent('not an administrator');
+    expect(rows[2]).toHaveTextContent(/Add user\s*user1@example.com/);
+    expect(screen.getByText('1–3 of 3 entries')).toBeInTheDocument();
+  });
+
+  it('pages through a long log', async () => {
+    const { user, fake } = openAuditLog(Array.from({ length: 60 }, (_, index) => entry(60 - index)));
+    await user.click(await screen.findByRole('tab', { name: 'Audit log' }));
+    await screen.findByText('1–50 of 60 entries');
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    await screen.findByText('51–60 of 60 entries');
+    expect(fake.summary().filter((call) => call.includes('/audit'))).toEqual([
+      'GET /audit?limit=50&offset=0',
+      'GET /audit?limit=50&offset=50',
+    ]);
+  });
+
+  it("shows the server's message when the log cannot be read", async () => {
+    const { user, fake } = openAuditLog([]);
+    fake.failNext.audit = { status: 503, statusText: 'Service Unavailable', message: 'The audit log is unavailable.' };
+    await user.click(await screen.findByRole('tab', { name: 'Audit log' }));
+    expect(await screen.findByRole('dialog', { name: 'Error' })).toHaveTextContent('The audit log is unavailable.');
+  });
+});

@@ -1,0 +1,31 @@
+import { useQuery } from '@tanstack/react-query';
+import { accountQueryKey, lookupAccount } from '@/lib/account';
+import { useApiClient } from '@/lib/api-client';
+import { useCurrentUser } from '@/lib/auth';
+
+export const NO_PERMISSION_MESSAGE =
+  'You do not have permissions to view this page. Please contact the website administrator.';
+
+export type AdminCheck =
+  | { status: 'checking' }
+  | { status: 'confirmed' }
+  /** `failure` identifies this particular refusal, so a dismissed modal stays dismissed until a new one. */
+  | { status: 'denied'; failure: object };
+
+/**
+ * The spec's admin lookup on mount. It shares the header's cache entry, so one request serves both, and
+ * it asks again on every visit so a role taken away meanwhile is noticed.
+ */
+export function useAdminCheck(): AdminCheck {
+  const api = useApiClient();
+  const { email } = useCurrentUser();
+  const lookup = useQuery({
+    queryKey: accountQueryKey(email),
+    queryFn: () => lookupAccount(api, email, { auth: true }),
+    refetchOnMount: 'always',
+    retry: false,
+  });
+  if (lookup.isError) return { status: 'denied', failure: lookup.error };
+  if (lookup.isPending) return { status: 'checking' };
+  return lookup.data.admin === true ? { status: 'confirmed' } : { status: 'denied', failure: lookup.data };
+}

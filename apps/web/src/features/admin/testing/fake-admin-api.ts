@@ -1,0 +1,141 @@
+import type { AllowedUser, AuditEntry } from '@portal/contract';
+import { delay, http, HttpResponse } from 'msw';
+import { API } from '@/testing/msw-server';
+
+export interface RecordedCall {
+  method: string;
+  /** Path and query after the API base, e.g. `/users?limit=50&offset=0`. */
+  path: string;
+  authorization: string | null;
+  contentType: string | null;
+  body: string;
+  /** performance.now() when the handler saw the call. */
+  at: number;
+}
+
+type Failure = { status: number; statusText?: string; message?: string };
+
+export const makeUser = (email: string, overrides: Partial<AllowedUser> = {}): AllowedUser => ({
+  email,
+  admin: false,
+  activated: true,
+  registered: true,
+  createdAt: '2025-01-01T00:00:00.000Z',
+  createdBy: 'admin@example.com',
+  ...overrides,
+});
+
+const failureResponse = ({ status, statusText, message }: Failure) =>
+  HttpResponse.json({ message: message ?? statusText ?? 'failed' }, { status, statusText });
+
+/**
+ * The admin calls of the API as MSW handlers over an in-memory list, recording every call with its headers
+ * so tests can check what was sent (bearer token, content type, body) and when.
+ */
+export function createFakeAdminApi(options: { users?: AllowedUser[]; audit?: AuditEntry[] } = {}) {
+  const users = new Map((options.users ?? []).map((user) => [user.email, user]));
+  const audit = options.audit ?? [];
+  const calls: RecordedCall[] = [];
+  const failNext: Partial<Record<'list' | 'create' | 'register' | 'delete' | 'audit', Failure>> = {};
+  /** A promise the list handler waits for before answering, to observe the screen mid-call. */
+  const gates: { list?: Promise<void> } = {};
+
+  const record = async (request: Request) => {
+    const url = new URL(request.url);
+    const call: RecordedCall = {
+      method: request.method,
+      path: `${url.pathname.slice(new URL(API).pathname.length)}${url.search}`,
+      authorization: request.headers.get('authorization'),
+      contentType: request.headers.get('content-type'),
+      body: await request.clone().text(),
+      at: performance.now(),
+    };
+    calls.push(call);
+    return call;
+  };
+  const takeFailure = (kind: keyof typeof failNext) => {
+    const failure = failNext[kind];
+    delete failNext[kind];
+    return failure;
+  };
+  const refuseWithoutBearer = (call: RecordedCall) =>
+    call.authorization?.startsWith('Bearer ')
+      ? null
+      : HttpResponse.json({ message: 'Sign in first.' }, { status: 401 });
+
+  const handlers = [
+    http.get(`${API}/users`, async ({ request }) => {
+      const call = await record(request);
+      const refused = refuseWithoutBearer(call);
+      if (refused) return refused;
+      if (gates.list) await gates.list;
+      const failure = takeFailure('list');
+      if (failure) return failureResponse(failure);
+      const params = new URL(request.url).searchParams;
+      const search = params.get('search')?.toLowerCase() ?? '';
+      const matching = [...users.values()]
+        .filter((user) => user.email.includes(search))
+        .sort((a, b) => a.email.localeCompare(b.email));
+      const offset = Number(params.get('offset') ?? 0);
+      const limit = Number(params.get('limit') ?? matching.length);
+      return HttpResponse.json(matching.slice(offset, offset + limit), {
+        headers: { 'x-total-count': String(matching.length) },
+      });
+    }),
+    http.post(`${API}/users/:email`, async ({ request, params }) => {
+      const call = await record(request);
+      const refused = refuseWithoutBearer(call);
+      if (refused) return refused;
+      const failure = takeFailure('create');
+      if (failure) return failureResponse(failure);
+      const email = decodeURIComponent(String(params.email));
+      if (users.has(email)) return HttpResponse.json({ message: `${email} is already on the list.` }, { status: 409 });
+      users.set(email, makeUser(email, { activated: false, registered: false }));
+      return HttpResponse.json(users.get(email), { status: 201 });
+    }),
+    http.post(`${API}/users`, async ({ request }) => {
+      await record(request);
+      const failure = takeFailure('register');
+      if (failure) return failureResponse(failure);
+      const { userId } = (await request.json()) as { userId: string };
+      const user = users.get(userId);
+      if (!user) return HttpResponse.json({ message: `${userId} is not on the list.` }, { status: 404 });
+      users.set(userId, { ...user, registered: true });
+      return HttpResponse.json({ email: userId, registered: true });
+    }),
+    http.delete(`${API}/users/:email`, async ({ request, params }) => {
+      const call = await record(request);
+      const refused = refuseWithoutBearer(call);
+      if (refused) return refused;
+      const failure = takeFailure('delete');
+      if (failure) return failureResponse(failure);
+      const email = decodeURIComponent(String(params.email));
+      users.delete(email);
+      return HttpResponse.json({ email });
+    }),
+    http.get(`${API}/audit`, async ({ request }) => {
+      const call = await record(request);
+      const refused = refuseWithoutBearer(call);
+      if (refused) return refused;
+      const failure = takeFailure('audit');
+      if (failure) return failureResponse(failure);
+      await delay(1);
+      const params = new URL(request.url).searchParams;
+      const offset = Number(params.get('offset') ?? 0);
+      const limit = Number(params.get('limit') ?? 50);
+      return HttpResponse.json(audit.slice(offset, offset + limit), {
+        headers: { 'x-total-count': String(audit.length) },
+      });
+    }),
+  ];
+
+  return {
+    handlers,
+    calls,
+    users,
+    failNext,
+    gates,
+    /** The recorded calls other than the account lookup, as "METHOD path". */
+    summary: () => calls.map((call) => `${call.method} ${call.path}`),
+  };
+}

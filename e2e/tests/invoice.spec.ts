@@ -1,0 +1,127 @@
+import { createHash } from 'node:crypto';
+import type { Page } from '@playwright/test';
+import { DEMO, expect, test, type Portal } from '../fixtures.ts';
+
+const NOT_AUTHORIZED = 'You are not authorized to see the invoice. Please contact the UK IT team.';
+const DOUBLE_CHECK = 'Please double check your parcel code and try the link again';
+
+/** The sha256 of the bytes behind the invoice frame's `blob:` URL, read inside the page. */
+async function frameSha256(page: Page, parcelCode: string): Promise<string> {
+  const frame = page.locator(`iframe[title="${parcelCode}"]`);
+  await expect(frame).toBeVisible();
+  const src = await frame.getAttribute('src');
+  expect(src).toMatch(/^blob:/);
+  return page.evaluate(async (url) => {
+    const digest = await crypto.subtle.digest('SHA-256', await (await fetch(url)).arrayBuffer());
+    return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, '0')).join('');
+  }, src!);
+}
+
+/** The sha256 of the stored invoice, fetched from the API with the same user's token. */
+async function storedSha256(portal: Portal, parcelCode: string): Promise<string> {
+  const token = await portal.idToken(DEMO.user);
+  const response = await fetch(`${portal.url}/api/invoice?parcelCode=${parcelCode}`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  expect(response.status).toBe(200);
+  const bytes = Buffer.from(await response.arrayBuffer());
+  expect(bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+async function expectErrorModal(page: Page, message: string) {
+  const dialog = page.getByRole('dialog', { name: 'Error' });
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByText(message, { exact: true })).toBeVisible();
+  return dialog;
+}
+
+test.describe('the invoice screen', () => {
+  test('a signed-out link to /invoice?parcelCode= leads, after sign-in, to that very PDF', async ({ page, portal }) => {
+    await page.goto('/invoice?parcelCode=DEMO000001');
+    await expect(page).toHaveURL(/\/login$/);
+    await portal.signIn(page, DEMO.user);
+    await expect(page).toHaveURL(/\/invoice\?parcelCode=DEMO000001$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'Invoice DEMO000001' })).toBeVisible();
+
+    expect(await frameSha256(page, 'DEMO000001')).toBe(await storedSha256(portal, 'DEMO000001'));
+    const frameBox = await page.locator('iframe[title="DEMO000001"]').boundingBox();
+    expect(frameBox?.height).toBe(800);
+    const download = page.getByRole('link', { name: 'Download' });
+    await expect(download).toHaveAttribute('download', 'DEMO000001.pdf');
+    await expect(download).toHaveAttribute('href', /^blob:/);
+    await expect(page.getByRole('button', { name: 'Print' })).toBeEnabled();
+    await portal.expectAccessible(page);
+  });
+
+  test('a hash-route link /#/invoice?parcelCode= works the same', async ({ page, portal }) => {
+    await page.goto('/#/invoice?parcelCode=DEMO000002');
+    await expect(page).toHaveURL(/\/login$/);
+    await portal.signIn(page, DEMO.user);
+    await expect(page).toHaveURL(/\/invoice\?parcelCode=DEMO000002$/);
+    expect(await frameSha256(page, 'DEMO000002')).toBe(await storedSha256(portal, 'DEMO000002'));
+  });
+
+  test('Reload fetches the invoice again and shows the same bytes', async ({ page, portal }) => {
+    await page.goto('/login');
+    await portal.signIn(page, DEMO.user);
+    await page.goto('/invoice?parcelCode=DEMO000003');
+    const first = await frameSha256(page, 'DEMO000003');
+    const reloaded = page.waitForResponse((response) => response.url().includes('/api/invoice?parcelCode=DEMO000003'));
+    await page.getByRole('button', { name: 'Reload' }).click();
+    expect((await reloaded).status()).toBe(200);
+    expect(await frameSha256(page, 'DEMO000003')).toBe(first);
+  });
+
+  test('a signed-in account that is not on the list is told it is not authorized', async ({ page, portal }) => {
+    await page.goto('/invoice?parcelCode=DEMO000001');
+    await portal.signIn(page, DEMO.outsider);
+    await expect(page).toHaveURL(/\/invoice\?parcelCode=DEMO000001$/);
+    const dialog = await expectErrorModal(page, NOT_AUTHORIZED);
+    await portal.expectAccessible(page);
+    await dialog.getByRole('button', { name: 'Continue' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(page.locator('iframe')).toHaveCount(0);
+  });
+
+  test('an unknown parcel code asks to double-check it', async ({ page, portal }) => {
+    await page.goto('/login');
+    await portal.signIn(page, DEMO.user);
+    await expect(page.getByText(DEMO.user.email)).toBeVisible();
+    await page.goto('/invoice?parcelCode=NOPE0000');
+    await expectErrorModal(page, DOUBLE_CHECK);
+  });
+
+  test('a link without a parcel code asks to double-check it and calls nothing', async ({ page, portal }) => {
+    const invoiceCalls: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/api/invoice')) invoiceCalls.push(request.url());
+    });
+    await page.goto('/login');
+    await portal.signIn(page, DEMO.user);
+    await expect(page).toHaveURL(/\/$/);
+    await expectErrorModal(page, DOUBLE_CHECK);
+    await page.waitForLoadState('networkidle');
+    expect(invoiceCalls).toEqual([]);
+  });
+
+  test('looks right on a desktop and on a phone without a PDF viewer', async ({ page, portal }, testInfo) => {
+    await page.setViewportSize({ width: 1280, height: 1000 });
+    await page.goto('/invoice?parcelCode=DEMO000001');
+    await portal.signIn(page, DEMO.user);
+    await expect(page.locator('iframe[title="DEMO000001"]')).toBeVisible();
+    await page.screenshot({ path: testInfo.outputPath('invoice-desktop.png') });
+
+    // Phones report no built-in viewer: the page offers the file instead of an empty frame.
+    await page.addInitScript(() => Object.defineProperty(Navigator.prototype, 'pdfViewerEnabled', { get: () => false }));
+    await page.setViewportSize({ width: 375, height: 740 });
+    await page.reload();
+    await expect(page.getByRole('link', { name: 'Open PDF' })).toHaveAttribute('href', /^blob:/);
+    await expect(page.getByRole('link', { name: 'Download' })).toHaveAttribute('download', 'DEMO000001.pdf');
+    await expect(page.locator('iframe')).toHaveCount(0);
+    const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+    expect(scrollWidth).toBeLessThanOrEqual(375);
+    await page.screenshot({ path: testInfo.outputPath('invoice-phone.png'), fullPage: true });
+    await portal.expectAccessible(page);
+  });
+});
