@@ -27,7 +27,7 @@ const CALLS: [string, string, number][] = [
   ['deep page (offset 99,000)', '?limit=50&offset=99000', RUNS],
   ['search "anna", page 1', '?search=anna&limit=50', RUNS],
   ['search "weber7", page 3', '?search=weber7&limit=50&offset=100', RUNS],
-  ['search "anna.weber1234"', '?search=anna.weber1234&limit=50', RUNS],
+  ['search "olivia.evans1234"', '?search=olivia.evans1234&limit=50', RUNS],
   ['search "zz" (no match)', '?search=zz&limit=50', RUNS],
   ['search ".co.uk", page 1', '?search=.co.uk&limit=50', RUNS],
 ];
@@ -47,8 +47,55 @@ const benchIdentity: IdentityProvider = {
   revokeSessions: () => Promise.resolve(),
 };
 
-const FIRST = ['anna', 'ben', 'chloe', 'david', 'emma', 'felix', 'grace', 'harry', 'isla', 'jack', 'kate', 'liam', 'mia', 'noah', 'olivia', 'peter', 'ruby', 'sam', 'tom', 'zoe'];
-const LAST = ['smith', 'jones', 'taylor', 'brown', 'williams', 'wilson', 'johnson', 'davies', 'robinson', 'wright', 'thompson', 'evans', 'walker', 'white', 'roberts', 'green', 'hall', 'wood', 'jackson', 'clarke', 'weber', 'muller', 'schmidt', 'dubois', 'martin'];
+const FIRST = [
+  'anna',
+  'ben',
+  'chloe',
+  'david',
+  'emma',
+  'felix',
+  'grace',
+  'harry',
+  'isla',
+  'jack',
+  'kate',
+  'liam',
+  'mia',
+  'noah',
+  'olivia',
+  'peter',
+  'ruby',
+  'sam',
+  'tom',
+  'zoe',
+];
+const LAST = [
+  'smith',
+  'jones',
+  'taylor',
+  'brown',
+  'williams',
+  'wilson',
+  'johnson',
+  'davies',
+  'robinson',
+  'wright',
+  'thompson',
+  'evans',
+  'walker',
+  'white',
+  'roberts',
+  'green',
+  'hall',
+  'wood',
+  'jackson',
+  'clarke',
+  'weber',
+  'muller',
+  'schmidt',
+  'dubois',
+  'martin',
+];
 const DOMAINS = ['example.com', 'parcels.co.uk', 'depot.de', 'carrier.fr', 'logistics.nl'];
 const pgArray = (values: string[]) => sql.raw(`array[${values.map((value) => `'${value}'`).join(',')}]`);
 
@@ -61,7 +108,9 @@ async function seed(database: DatabaseHandle) {
              || i || '@' || (${pgArray(DOMAINS)})[1 + i % ${DOMAINS.length}],
            false, i % 3 <> 0, true, 'bench seed', now() - make_interval(mins => i)
     from generate_series(1, ${USERS}) as i`);
-  await database.db.execute(sql`insert into users (email, admin, activated, registered) values (${ADMIN}, true, true, true)`);
+  await database.db.execute(
+    sql`insert into users (email, admin, activated, registered) values (${ADMIN}, true, true, true)`,
+  );
   await database.db.execute(sql`analyze users`);
   return performance.now() - started;
 }
@@ -78,7 +127,8 @@ async function timeCall(baseUrl: string, query: string, runs: number) {
     const started = performance.now();
     const response = await fetch(url, { headers: { authorization: `Bearer ${TOKEN}` } });
     const body = await response.arrayBuffer();
-    if (response.status !== 200) throw new Error(`GET ${url} answered ${response.status}: ${Buffer.from(body).toString()}`);
+    if (response.status !== 200)
+      throw new Error(`GET ${url} answered ${response.status}: ${Buffer.from(body).toString()}`);
     return { ms: performance.now() - started, bytes: body.byteLength, total: response.headers.get('x-total-count') };
   };
   for (let i = 0; i < 2; i++) await get(); // warm caches and the JIT, as a running server would be
@@ -89,23 +139,36 @@ async function timeCall(baseUrl: string, query: string, runs: number) {
 }
 
 /**
- * TODO(web helper): the admin screen's time to show its first rows in Chromium (target < 1 s), measured
- * against `baseUrl`, which serves the built SPA next to this seeded API. Return milliseconds, or
- * undefined when no browser or SPA build is available.
+ * TODO(web helper): the admin screen's time to show its first rows in Chromium (target < 1 s) against
+ * `baseUrl`, which serves the built SPA next to this seeded API. scripts/lib/admin-first-rows.ts
+ * (measureAdminFirstRows) does the measuring, but it signs in through the real login screen, so it needs
+ * this benchmark to run the Auth emulator with a password account for ADMIN instead of benchIdentity.
+ * Return milliseconds, or undefined when no browser or SPA build is available.
  */
 export async function measureAdminScreenFirstRows(_baseUrl: string): Promise<number | undefined> {
   return undefined;
 }
 
+/** The plans of the queries repositories/users-list.ts sends for a searched page and a deep page. */
 async function explain(database: DatabaseHandle) {
-  for (const [label, where] of [
-    ['searched page', sql`where email like '%anna%' order by email limit 50`],
-    ['searched count', sql`where email like '%weber7%'`],
-  ] as const) {
-    const query = label.endsWith('count') ? sql`select count(*) from users ${where}` : sql`select * from users ${where}`;
-    const result = await database.db.execute(sql`explain (analyze, costs off, timing off) ${query}`);
+  const queries: [string, string][] = [
+    ['count of a search', `select count(*) from users where email like '%weber7%'`],
+    [
+      'page of few matches (<= 5,000)',
+      `with matches as materialized (select email from users where email like '%weber7%')
+       select email from matches order by email limit 50 offset 100`,
+    ],
+    ['page of many matches', `select email from users where email like '%.co.uk%' order by email limit 50`],
+    ['last page, read from the end', `select email from users order by email desc limit 50 offset 951`],
+  ];
+  for (const [label, query] of queries) {
+    const result = (await database.db.execute(
+      sql.raw(`explain (analyze, costs off, timing off, summary off) ${query}`),
+    )) as unknown as {
+      rows: { 'QUERY PLAN': string }[];
+    };
     log(`  plan, ${label}:`);
-    for (const row of result.rows as { 'QUERY PLAN': string }[]) log(`    ${row['QUERY PLAN']}`);
+    for (const row of result.rows) log(`    ${row['QUERY PLAN']}`);
   }
 }
 
@@ -119,21 +182,36 @@ async function benchTarget(label: string, target: DatabaseTarget) {
     WEB_DIST_DIR: path.join(dataDir, 'no-web-build'),
   });
   const database = await openDatabase(target);
-  const app = await createApp({ config, database, identity: benchIdentity, blobStore: createFsBlobStore(path.join(dataDir, 'invoices')) });
+  const app = await createApp({
+    config,
+    database,
+    identity: benchIdentity,
+    blobStore: createFsBlobStore(path.join(dataDir, 'invoices')),
+  });
   try {
     const seedMs = await seed(database);
     const address = await app.listen({ port: 0, host: '127.0.0.1' });
-    log(`\n${label}: seeded ${USERS.toLocaleString('en')} users in ${(seedMs / 1000).toFixed(1)} s; ${RUNS} runs per page`);
-    log(`  ${'call'.padEnd(30)} ${'median'.padStart(9)} ${'p95'.padStart(9)} ${'total'.padStart(8)} ${'bytes'.padStart(11)}`);
+    log(
+      `\n${label}: seeded ${USERS.toLocaleString('en')} users in ${(seedMs / 1000).toFixed(1)} s; ${RUNS} runs per page`,
+    );
+    log(
+      `  ${'call'.padEnd(30)} ${'median'.padStart(9)} ${'p95'.padStart(9)} ${'total'.padStart(8)} ${'bytes'.padStart(11)}`,
+    );
     let worstSearch = 0;
     for (const [name, query, runs] of CALLS) {
       const result = await timeCall(address, query, runs);
       if (SEARCHED(name)) worstSearch = Math.max(worstSearch, result.p95);
-      log(`  ${name.padEnd(30)} ${`${result.median.toFixed(1)} ms`.padStart(9)} ${`${result.p95.toFixed(1)} ms`.padStart(9)} ${result.total.padStart(8)} ${result.bytes.toLocaleString('en').padStart(11)}`);
+      log(
+        `  ${name.padEnd(30)} ${`${result.median.toFixed(1)} ms`.padStart(9)} ${`${result.p95.toFixed(1)} ms`.padStart(9)} ${result.total.padStart(8)} ${result.bytes.toLocaleString('en').padStart(11)}`,
+      );
     }
     const firstRows = await measureAdminScreenFirstRows(address);
-    log(`  ${'admin screen, first rows'.padEnd(30)} ${firstRows === undefined ? 'not measured yet (see measureAdminScreenFirstRows)' : `${firstRows.toFixed(0)} ms`}`);
-    log(`  searched page p95 ${worstSearch.toFixed(1)} ms: ${worstSearch < TARGET_SEARCH_MS ? 'within' : 'OVER'} the ${TARGET_SEARCH_MS} ms target`);
+    log(
+      `  ${'admin screen, first rows'.padEnd(30)} ${firstRows === undefined ? 'not measured yet (see measureAdminScreenFirstRows)' : `${firstRows.toFixed(0)} ms`}`,
+    );
+    log(
+      `  searched page p95 ${worstSearch.toFixed(1)} ms: ${worstSearch < TARGET_SEARCH_MS ? 'within' : 'OVER'} the ${TARGET_SEARCH_MS} ms target`,
+    );
     if (process.env.BENCH_EXPLAIN === '1') await explain(database);
     return worstSearch < TARGET_SEARCH_MS;
   } finally {
@@ -151,7 +229,9 @@ async function withScratchPostgres<T>(url: string, run: (scratchUrl: string) => 
   try {
     await admin.query(`create database ${name}`);
   } catch (error) {
-    log(`\nPostgreSQL: skipped, could not create a scratch database (${(error as Error).message}); the role needs CREATEDB.`);
+    log(
+      `\nPostgreSQL: skipped, could not create a scratch database (${(error as Error).message}); the role needs CREATEDB.`,
+    );
     await admin.end();
     return undefined;
   }
@@ -168,7 +248,11 @@ async function withScratchPostgres<T>(url: string, run: (scratchUrl: string) => 
 const results = [await benchTarget('PGlite (embedded)', { kind: 'pglite' })];
 if (process.env.DATABASE_URL) {
   const url = process.env.DATABASE_URL;
-  results.push((await withScratchPostgres(url, (scratchUrl) => benchTarget('PostgreSQL', { kind: 'postgres', url: scratchUrl }))) ?? true);
+  results.push(
+    (await withScratchPostgres(url, (scratchUrl) =>
+      benchTarget('PostgreSQL', { kind: 'postgres', url: scratchUrl }),
+    )) ?? true,
+  );
 } else {
   log('\nPostgreSQL: skipped (set DATABASE_URL to include it).');
 }

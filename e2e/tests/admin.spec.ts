@@ -15,7 +15,10 @@ async function openAdminAs(page: Page, portal: Portal, account: { email: string;
 }
 
 const usersTable = (page: Page) => page.getByRole('table', { name: 'Allowed users' });
-const rowOf = (page: Page, email: string) => usersTable(page).getByRole('row').filter({ hasText: email });
+const rowOf = (page: Page, email: string) =>
+  usersTable(page)
+    .getByRole('row')
+    .filter({ has: page.getByRole('cell', { name: email, exact: true }) });
 
 /** Removes addresses a test added, through the API, so a failed test leaves the shared list as it was. */
 async function removeUsers(portal: Portal, emails: string[]) {

@@ -126,8 +126,17 @@ function closeServer(server: net.Server): Promise<void> {
 
 async function writeFirebaseJson(workDir: string, port: number): Promise<void> {
   await mkdir(workDir, { recursive: true });
+  // The hub and logging emulators default to fixed ports (4400, 4500); a second emulator on the machine
+  // (a test run beside `npm start`) would crash on them, so each run takes free ones.
+  const [hubPort, loggingPort] = [await findFreePort(), await findFreePort()];
   const config = {
-    emulators: { auth: { host: HOST, port }, ui: { enabled: false }, singleProjectMode: true },
+    emulators: {
+      auth: { host: HOST, port },
+      hub: { host: HOST, port: hubPort },
+      logging: { host: HOST, port: loggingPort },
+      ui: { enabled: false },
+      singleProjectMode: true,
+    },
   };
   await writeFile(path.join(workDir, 'firebase.json'), `${JSON.stringify(config, null, 2)}\n`);
 }

@@ -33,7 +33,10 @@ describe('npm run portal -- users', () => {
     await cli('add', 'user@example.com');
     const result = await cli('list');
     assert.equal(result.code, EXIT.ok);
-    assert.deepEqual(result.out.trimEnd().split('\n'), ['boss@example.com  admin, invited', 'user@example.com  user, invited']);
+    assert.deepEqual(result.out.trimEnd().split('\n'), [
+      'boss@example.com  admin, invited',
+      'user@example.com  user, invited',
+    ]);
     assert.equal(result.err, '2 allowed users\n');
   });
 
@@ -48,7 +51,11 @@ describe('npm run portal -- users', () => {
 
   it('exits 1 with the reason for a duplicate, an unknown address and the last administrator', async () => {
     await cli('add', 'boss@example.com', '--admin');
-    assert.deepEqual(await cli('add', 'boss@example.com'), { code: EXIT.refused, out: '', err: 'boss@example.com is already on the list.\n' });
+    assert.deepEqual(await cli('add', 'boss@example.com'), {
+      code: EXIT.refused,
+      out: '',
+      err: 'boss@example.com is already on the list.\n',
+    });
     const unknown = await cli('remove', 'nobody@example.com');
     assert.equal(unknown.code, EXIT.refused);
     assert.match(unknown.err, /not on the list/);

@@ -17,7 +17,8 @@ const USAGE = `Usage:
 /** sysexits(3) codes, so scripts can tell a refusal from a typo or an outage. */
 export const EXIT = { ok: 0, refused: 1, usage: 64, unavailable: 69, software: 70 } as const;
 
-export type UsersCommand = { name: 'add'; email: string; admin: boolean } | { name: 'list' } | { name: 'remove'; email: string };
+export type UsersCommand =
+  { name: 'add'; email: string; admin: boolean } | { name: 'list' } | { name: 'remove'; email: string };
 
 export interface Io {
   out(text: string): void;
@@ -33,7 +34,8 @@ export function parseUsersArgs(args: string[]): UsersCommand | { error: string }
   const unknownFlag = flags.find((flag) => !allowedFlags.includes(flag));
   if (unknownFlag) return { error: `Unknown option ${unknownFlag} for "users ${name ?? ''}".` };
   if (name === 'list') return positional.length === 0 ? { name } : { error: '"users list" takes no arguments.' };
-  if (name !== 'add' && name !== 'remove') return { error: name ? `Unknown command "users ${name}".` : 'Missing a command.' };
+  if (name !== 'add' && name !== 'remove')
+    return { error: name ? `Unknown command "users ${name}".` : 'Missing a command.' };
   if (positional.length !== 1) return { error: `"users ${name}" takes exactly one e-mail address.` };
   const email = emailSchema.safeParse(positional[0]);
   if (!email.success) return { error: `"${positional[0]}" is not a valid e-mail address.` };
@@ -45,7 +47,11 @@ const describeRow = (row: UserRow) =>
     .filter(Boolean)
     .join(', ');
 
-export async function runUsersCommand(command: UsersCommand, services: Pick<CliServices, 'database' | 'identity'>, io: Io = processIo) {
+export async function runUsersCommand(
+  command: UsersCommand,
+  services: Pick<CliServices, 'database' | 'identity'>,
+  io: Io = processIo,
+) {
   const users = createUsersRepository(services.database.db);
   const userAdmin = createUserAdmin({
     db: services.database.db,
@@ -66,7 +72,9 @@ export async function runUsersCommand(command: UsersCommand, services: Pick<CliS
       await userAdmin.addUser({ email: command.email, admin: command.admin, actor });
       // The screen confirms with a second call (register); the CLI has no second step to wait for.
       await userAdmin.registerUser(command.email);
-      io.out(`Added ${command.email}${command.admin ? ' as an administrator' : ''}. They set a password with "Forgot Password" on the login screen.\n`);
+      io.out(
+        `Added ${command.email}${command.admin ? ' as an administrator' : ''}. They set a password with "Forgot Password" on the login screen.\n`,
+      );
     } else {
       await userAdmin.removeUser({ email: command.email, actor });
       io.out(`Removed ${command.email} and deleted its sign-in account.\n`);
@@ -78,7 +86,9 @@ export async function runUsersCommand(command: UsersCommand, services: Pick<CliS
       return EXIT.refused;
     }
     if (error instanceof IdentityProviderUnavailableError) {
-      io.err(`The identity provider could not be reached (${error.message}); nothing was changed. Check the FIREBASE_* settings, or that the Auth emulator is running.\n`);
+      io.err(
+        `The identity provider could not be reached (${error.message}); nothing was changed. Check the FIREBASE_* settings, or that the Auth emulator is running.\n`,
+      );
       return EXIT.unavailable;
     }
     io.err(`users ${command.name} failed: ${error instanceof Error ? error.message : String(error)}\n`);

@@ -2,6 +2,7 @@ import { asc, eq } from 'drizzle-orm';
 import fp from 'fastify-plugin';
 import type { Database } from '../db/client.ts';
 import { invoices, invoiceVersions } from '../db/schema.ts';
+import { createTtlCache } from '../invoices/ttl-cache.ts';
 
 export type InvoiceRow = typeof invoices.$inferSelect;
 export type InvoiceVersionRow = typeof invoiceVersions.$inferSelect;
@@ -14,10 +15,31 @@ export interface NewInvoiceVersion {
   uploadedBy: string;
 }
 
+/**
+ * How long a download may use the current-invoice row it read before. Writes through this repository evict
+ * at once; only another process's import (the CLI on PostgreSQL) is seen up to this much later, and what
+ * is served meanwhile is the previous version, whose bytes are never deleted.
+ */
+export const CURRENT_INVOICE_TTL_MS = 2000;
+
 export function createInvoicesRepository(db: Database) {
+  const current = createTtlCache<InvoiceRow>({ ttlMs: CURRENT_INVOICE_TTL_MS, maxEntries: 10_000 });
+
+  async function findByParcelCode(parcelCode: string): Promise<InvoiceRow | undefined> {
+    const [row] = await db.select().from(invoices).where(eq(invoices.parcelCode, parcelCode)).limit(1);
+    return row;
+  }
+
   return {
-    async findByParcelCode(parcelCode: string): Promise<InvoiceRow | undefined> {
-      const [row] = await db.select().from(invoices).where(eq(invoices.parcelCode, parcelCode)).limit(1);
+    findByParcelCode,
+
+    /** findByParcelCode for the download path, which asks for the same few codes over and over. */
+    async findCurrent(parcelCode: string): Promise<InvoiceRow | undefined> {
+      const hit = current.get(parcelCode);
+      if (hit) return hit;
+      const row = await findByParcelCode(parcelCode);
+      // Misses are not remembered: an invoice must show up as soon as it is stored.
+      if (row) current.set(parcelCode, row);
       return row;
     },
 
@@ -39,7 +61,8 @@ export function createInvoicesRepository(db: Database) {
      * 'unchanged' and adds no version (nothing changed, and re-running an import must not grow history).
      */
     async recordVersion(version: NewInvoiceVersion): Promise<RecordOutcome> {
-      return db.transaction(async (tx) => {
+      current.delete(version.parcelCode);
+      const outcome = await db.transaction(async (tx) => {
         const now = new Date();
         const [inserted] = await tx
           .insert(invoices)
@@ -61,6 +84,9 @@ export function createInvoicesRepository(db: Database) {
         await tx.insert(invoiceVersions).values({ ...version, uploadedAt: now });
         return inserted ? 'created' : 'replaced';
       });
+      // Again after the commit: a download between the first eviction and the commit re-read the old row.
+      current.delete(version.parcelCode);
+      return outcome;
     },
   };
 }

@@ -1,4 +1,4 @@
-import { asc, count, inArray, like, sql, type SQL } from 'drizzle-orm';
+import { asc, count, desc, inArray, like, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { users } from '../db/schema.ts';
 
@@ -22,7 +22,7 @@ const escapeLike = (value: string) => value.replace(/[\\%_]/g, (match) => `\\${m
  * Unpaged, it returns everything with no count query. Paged, it counts first, then picks the page query
  * by that count: a planner left alone walks the whole primary key for a rare term it thinks is common.
  */
-export async function listUsers(db: Database, options: UserListOptions = {}) {
+export async function listUsers(db: Database, options: UserListOptions = {}, tuning = { fewMatches: FEW_MATCHES }) {
   const search = options.search?.trim().toLowerCase();
   const where = search ? like(users.email, `%${escapeLike(search)}%`) : undefined;
   const offset = options.offset ?? 0;
@@ -34,30 +34,48 @@ export async function listUsers(db: Database, options: UserListOptions = {}) {
   const total = totals?.total ?? 0;
   if (offset >= total) return { items: [], total };
   const items =
-    search && total <= FEW_MATCHES
+    search && total <= tuning.fewMatches
       ? await pageOfFewMatches(db, where, options.limit, offset)
-      : await pageInEmailOrder(db, where, options.limit, offset);
+      : await pageInEmailOrder(db, where, { limit: options.limit, offset, total });
   return { items, total };
 }
 
 async function pageOfFewMatches(db: Database, where: SQL | undefined, limit: number | undefined, offset: number) {
   // MATERIALIZED plans the search on its own, so PostgreSQL reads the few matches through the trigram
   // index instead of walking the primary key in e-mail order hoping to meet them early.
-  const result = await db.execute<{ email: string }>(sql`
+  // Both drivers (node-postgres, PGlite) answer raw queries with { rows }.
+  const result = (await db.execute(sql`
     with matches as materialized (select ${users.email} from ${users} where ${where})
-    select email from matches order by email ${limit === undefined ? sql`` : sql`limit ${limit}`} offset ${offset}`);
+    select email from matches order by email ${limit === undefined ? sql`` : sql`limit ${limit}`} offset ${offset}`)) as unknown as {
+    rows: { email: string }[];
+  };
   const emails = result.rows.map((row) => row.email);
   if (emails.length === 0) return [];
   return db.select().from(users).where(inArray(users.email, emails)).orderBy(asc(users.email));
 }
 
-function pageInEmailOrder(db: Database, where: SQL | undefined, limit: number | undefined, offset: number) {
+function pageInEmailOrder(
+  db: Database,
+  where: SQL | undefined,
+  page: { limit: number | undefined; offset: number; total: number },
+) {
+  const { limit, offset, total } = page;
   // A deferred join: the offset is skipped over the primary key alone (index-only where the visibility
-  // map allows), and only the page's own rows are read whole.
-  const keys = db.select({ email: users.email }).from(users).where(where).orderBy(asc(users.email)).offset(offset).$dynamic();
+  // map allows), and only the page's own rows are read whole. A page past the middle is reached from the
+  // end, so the last page costs what the first does.
+  const after = limit === undefined ? 0 : Math.max(0, total - offset - limit);
+  const fromEnd = limit !== undefined && after < offset;
+  const keys = db
+    .select({ email: users.email })
+    .from(users)
+    .where(where)
+    .orderBy(fromEnd ? desc(users.email) : asc(users.email))
+    .offset(fromEnd ? after : offset)
+    .$dynamic();
+  const size = limit === undefined ? undefined : Math.min(limit, total - offset);
   return db
     .select()
     .from(users)
-    .where(inArray(users.email, limit === undefined ? keys : keys.limit(limit)))
+    .where(inArray(users.email, size === undefined ? keys : keys.limit(size)))
     .orderBy(asc(users.email));
 }

@@ -3,6 +3,7 @@ import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { IngestRefusal, ingestInvoice } from '../invoices/ingest.ts';
+import { createInvoiceReader } from '../invoices/invoice-reader.ts';
 import { HttpError } from '../plugins/errors.ts';
 import { errorResponses } from './error-responses.ts';
 
@@ -12,12 +13,16 @@ export interface InvoiceRoutesOptions {
 
 export const NO_INVOICE_MESSAGE = 'No invoice was found for this parcel code.';
 
+// Invoices are typically tens to hundreds of KB: 64 MB keeps the hot ones, larger files always stream.
+const READER_LIMITS = { maxCacheBytes: 64 * 1024 * 1024, maxEntryBytes: 2 * 1024 * 1024 };
+
 /** GET /invoice and PUT /invoices/:parcelCode (issue 3). */
 const invoiceRoutes: FastifyPluginAsyncZod<InvoiceRoutesOptions> = async (app, options) => {
   // The body goes to the blob store as a stream: never buffered whole, and its size is enforced there.
   app.addContentTypeParser(['application/pdf', 'application/octet-stream'], (_request, payload, done) =>
     done(null, payload),
   );
+  const reader = createInvoiceReader(app.blobStore, READER_LIMITS);
 
   app.get(
     '/invoice',
@@ -25,15 +30,15 @@ const invoiceRoutes: FastifyPluginAsyncZod<InvoiceRoutesOptions> = async (app, o
       config: { access: 'user' },
       schema: {
         querystring: invoiceQuerySchema,
-        // A stream is sent as is; Fastify never serializes it.
-        response: { 200: z.custom<Readable>((value) => value instanceof Readable), ...errorResponses },
+        // Bytes and streams are sent as they are; Fastify never serializes them.
+        response: { 200: z.custom<Buffer | Readable>(), ...errorResponses },
       },
     },
     async (request, reply) => {
       const { parcelCode } = request.query;
-      const invoice = await app.invoicesRepository.findByParcelCode(parcelCode);
+      const invoice = await app.invoicesRepository.findCurrent(parcelCode);
       if (!invoice) throw new HttpError(404, NO_INVOICE_MESSAGE);
-      const blob = await app.blobStore.open(invoice.sha256);
+      const blob = await reader.open(invoice.sha256, invoice.size);
       // The row is written only after its bytes, and bytes are never deleted: this is a broken store.
       if (!blob) throw new Error(`invoice ${parcelCode} names blob ${invoice.sha256}, which is missing`);
       return (
@@ -43,7 +48,7 @@ const invoiceRoutes: FastifyPluginAsyncZod<InvoiceRoutesOptions> = async (app, o
           // The code matched [A-Za-z0-9_-] above, so it is safe inside the quoted filename.
           .header('content-disposition', `inline; filename="${parcelCode}.pdf"`)
           .header('content-length', blob.size)
-          .send(blob.stream)
+          .send(blob.body)
       );
     },
   );

@@ -47,7 +47,10 @@ export function createWindowCounter(options: { max: number; windowMs: number; ma
  * Use it as a preHandler: it then runs after validation, so "A@x.com" and " a@x.com" share one e-mail key.
  */
 export function limitUnauthenticated(options: { perMinute: number; keys: LimitKey[] }) {
-  const counters = options.keys.map((key) => ({ key, counter: createWindowCounter({ max: options.perMinute, windowMs: 60_000 }) }));
+  const counters = options.keys.map((key) => ({
+    key,
+    counter: createWindowCounter({ max: options.perMinute, windowMs: 60_000 }),
+  }));
   return async function rateLimit(request: FastifyRequest, reply: FastifyReply) {
     if (request.caller) return;
     let waitMs = 0;

@@ -11,8 +11,10 @@ describe('allowlist and identity provider stay consistent', () => {
   afterEach(() => identity.heal());
 
   const asAdmin = async () => t.bearer((await t.createAccount('admin@example.com', { admin: true })).idToken);
-  const add = (email: string, headers: Record<string, string>) => t.app.inject({ method: 'POST', url: `/api/users/${email}`, headers });
-  const remove = (email: string, headers: Record<string, string>) => t.app.inject({ method: 'DELETE', url: `/api/users/${email}`, headers });
+  const add = (email: string, headers: Record<string, string>) =>
+    t.app.inject({ method: 'POST', url: `/api/users/${email}`, headers });
+  const remove = (email: string, headers: Record<string, string>) =>
+    t.app.inject({ method: 'DELETE', url: `/api/users/${email}`, headers });
   const lastAudit = async () => (await t.app.auditRepository.list({ limit: 1, offset: 0 }))[0];
 
   it('adds nothing when the identity provider cannot create the account', async () => {

@@ -17,7 +17,7 @@ export interface UserAdminDeps {
 export const notOnListMessage = (email: string) => `${email} is not on the list of allowed users.`;
 export const alreadyOnListMessage = (email: string) => `${email} is already on the list.`;
 export const SELF_REMOVAL_MESSAGE = 'You cannot remove your own account. Ask another administrator to do it.';
-export const LAST_ADMIN_MESSAGE = 'You cannot remove the last administrator. Make another account an administrator first.';
+export const LAST_ADMIN_MESSAGE = 'You cannot remove the last administrator. Add another administrator first.';
 
 /**
  * Adding and removing allowed users, shared by the HTTP routes and the CLI so both keep the allowlist row
@@ -63,7 +63,11 @@ export function createUserAdmin(deps: UserAdminDeps) {
       try {
         account = await identity.createUser(email);
       } catch (error) {
-        await audit({ ...event, outcome: 'failed', detail: 'the identity provider did not create the account; nothing was added' });
+        await audit({
+          ...event,
+          outcome: 'failed',
+          detail: 'the identity provider did not create the account; nothing was added',
+        });
         throw error;
       }
       let row: UserRow | undefined;

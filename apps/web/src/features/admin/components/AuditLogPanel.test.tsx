@@ -1,5 +1,5 @@
 import type { AuditEntry } from '@portal/contract';
-import { screen, within } from '@testing-library/react';
+import { configure, screen, within } from '@testing-library/react';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createFakeAuthClient } from '@/testing/fake-auth-client';
 import { accountLookup } from '@/testing/handlers';
@@ -7,8 +7,10 @@ import { server } from '@/testing/msw-server';
 import { renderApp } from '@/testing/render-app';
 import { createFakeAdminApi, makeUser } from '../testing/fake-admin-api';
 
-// The route loads the screen lazily; loading it up front keeps that cost out of each test's time limit.
+// The route loads the screen lazily; loading it up front keeps that cost out of each test's time limit,
+// and a busy machine (the suites run in parallel) gets more than the default second to render a screen.
 beforeAll(() => import('./AdminUsersScreen'));
+configure({ asyncUtilTimeout: 3000 });
 
 const ADMIN = 'admin@example.com';
 
@@ -50,12 +52,17 @@ describe('the audit log tab', () => {
     const call = fake.calls.find((recorded) => recorded.path.startsWith('/audit'));
     expect(call).toMatchObject({ path: '/audit?limit=50&offset=0', authorization: `Bearer token-of-${ADMIN}` });
     const rows = within(table).getAllByRole('row').slice(1);
-    expect(rows[0]).toHaveTextContent(/Delete user\s*gone@example.com\s*Done/);
+    expect(rows[0]).toHaveTextContent(/Delete user\s*gone@example.com\s*by admin@example.com\s*Done/);
     expect(rows[1]).toHaveTextContent('user@example.com');
     expect(rows[1]).toHaveTextContent('GET /api/users');
     expect(rows[1]).toHaveTextContent('Refused');
     expect(rows[1]).toHaveTextContent('not an administrator');
     expect(rows[2]).toHaveTextContent(/Add user\s*user1@example.com/);
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((header) => header.textContent),
+    ).toEqual(['When', 'Event', 'Result']);
     expect(screen.getByText('1–3 of 3 entries')).toBeInTheDocument();
   });
 

@@ -10,6 +10,7 @@ import { AUDIT_PAGE_SIZE, listAudit } from '../api/audit-log';
 import { serverMessageOf } from '../api/error-text';
 import { adminKeys } from '../api/query-keys';
 import { useQueryFailure } from '../hooks/use-query-failure';
+import { EmailText } from './EmailText';
 import { Pager } from './Pager';
 
 const ACTIONS: Record<string, string> = { 'users.add': 'Add user', 'users.remove': 'Delete user' };
@@ -20,22 +21,39 @@ const OUTCOMES: Record<AuditEntry['outcome'], { label: string; className: string
   failed: { label: 'Failed', className: 'status-failed' },
 };
 
-const time = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+const date = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+const time = new Intl.DateTimeFormat(undefined, { timeStyle: 'medium' });
 
+// Three columns rather than six, so a row still reads on a phone without scrolling sideways.
 function AuditRow({ entry }: { entry: AuditEntry }) {
   const outcome = OUTCOMES[entry.outcome];
+  const at = new Date(entry.at);
   return (
     <tr>
       <td className="text-nowrap">
-        <time dateTime={entry.at}>{time.format(new Date(entry.at))}</time>
+        <time dateTime={entry.at}>
+          <span className="d-block">{date.format(at)}</span>
+          <span className="d-block small text-body-secondary">{time.format(at)}</span>
+        </time>
       </td>
-      <td className="text-break">{entry.actor ?? 'anonymous'}</td>
-      <td>{ACTIONS[entry.action] ?? <code>{entry.action}</code>}</td>
-      <td className="text-break">{entry.target ?? ''}</td>
+      <td className="email-cell">
+        <div>
+          <span className="fw-semibold">{ACTIONS[entry.action] ?? <code>{entry.action}</code>}</span>
+          {entry.target && (
+            <>
+              {' '}
+              <EmailText email={entry.target} />
+            </>
+          )}
+        </div>
+        <div className="small text-body-secondary">
+          by {entry.actor ? <EmailText email={entry.actor} /> : 'an anonymous caller'}
+          {entry.detail && ` · ${entry.detail}`}
+        </div>
+      </td>
       <td>
         <span className={`badge status-badge ${outcome.className}`}>{outcome.label}</span>
       </td>
-      <td className="small">{entry.detail ?? ''}</td>
     </tr>
   );
 }
@@ -65,18 +83,15 @@ export function AuditLogPanel() {
             <Table hover className="admin-table align-middle mb-0" aria-label="Audit entries">
               <thead>
                 <tr>
-                  <th scope="col">Time</th>
-                  <th scope="col">Who</th>
-                  <th scope="col">Action</th>
-                  <th scope="col">User</th>
-                  <th scope="col">Outcome</th>
-                  <th scope="col">Detail</th>
+                  <th scope="col">When</th>
+                  <th scope="col">Event</th>
+                  <th scope="col">Result</th>
                 </tr>
               </thead>
               <tbody>
                 {audit.data.entries.length === 0 ? (
                   <tr>
-                    <td colSpan={6} className="text-center text-body-secondary py-4">
+                    <td colSpan={3} className="text-center text-body-secondary py-4">
                       Nothing recorded yet.
                     </td>
                   </tr>

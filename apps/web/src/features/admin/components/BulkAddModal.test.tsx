@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { configure, screen, waitFor, within } from '@testing-library/react';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createFakeAuthClient } from '@/testing/fake-auth-client';
 import { accountLookup } from '@/testing/handlers';
@@ -6,8 +6,10 @@ import { server } from '@/testing/msw-server';
 import { renderApp } from '@/testing/render-app';
 import { createFakeAdminApi, makeUser } from '../testing/fake-admin-api';
 
-// The route loads the screen lazily; loading it up front keeps that cost out of each test's time limit.
+// The route loads the screen lazily; loading it up front keeps that cost out of each test's time limit,
+// and a busy machine (the suites run in parallel) gets more than the default second to render a screen.
 beforeAll(() => import('./AdminUsersScreen'));
+configure({ asyncUtilTimeout: 3000 });
 
 const ADMIN = 'admin@example.com';
 

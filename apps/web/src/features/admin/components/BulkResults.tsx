@@ -1,5 +1,6 @@
 import Table from 'react-bootstrap/Table';
 import type { BulkOutcome, BulkResult } from '../bulk/bulk-add';
+import { EmailText } from './EmailText';
 
 const LABELS: Record<BulkOutcome, string> = {
   added: 'Added',
@@ -34,7 +35,9 @@ export function BulkResults({ results }: { results: BulkResult[] }) {
           <tbody>
             {results.map((result) => (
               <tr key={result.input}>
-                <td className="text-break">{result.input}</td>
+                <td className="email-cell">
+                  <EmailText email={result.input} />
+                </td>
                 <td>
                   <span className={`badge status-badge ${BADGE_CLASS[result.outcome]}`}>{LABELS[result.outcome]}</span>
                   {result.detail && result.outcome !== 'exists' && (

@@ -1,6 +1,7 @@
 import type { AllowedUser } from '@portal/contract';
 import Button from 'react-bootstrap/Button';
 import Table from 'react-bootstrap/Table';
+import { EmailText } from './EmailText';
 
 /** The accessible name the benchmark and the e2e tests find the table by. */
 export const USERS_TABLE_LABEL = 'Allowed users';
@@ -50,7 +51,9 @@ export function UsersTable({
         ) : (
           users.map((user) => (
             <tr key={user.email}>
-              <td className="text-break">{user.email}</td>
+              <td className="email-cell">
+                <EmailText email={user.email} />
+              </td>
               <td>
                 <StatusBadges user={user} />
               </td>

@@ -26,12 +26,12 @@ export function InvoiceActions({ url, fileName, inline, reloading, onPrint, onRe
           >
             Download
           </a>
-          <Button variant="outline-primary" onClick={onPrint} disabled={!url}>
+          <Button variant="outline-dark" onClick={onPrint} disabled={!url}>
             Print
           </Button>
         </>
       )}
-      <Button variant="outline-secondary" onClick={onReload} disabled={reloading}>
+      <Button variant="outline-dark" onClick={onReload} disabled={reloading}>
         {reloading && <Spinner as="span" animation="border" size="sm" className="me-2" aria-hidden="true" />}
         Reload
       </Button>

@@ -21,12 +21,12 @@ export function InvoiceDocument({ url, parcelCode, fileName, size, inline, frame
         <div className="invoice-file-badge mx-auto mb-3" aria-hidden="true">
           PDF
         </div>
-        <Card.Title as="h2" className="h5 text-break">
+        <Card.Title as="h2" className="h5 text-break mb-1">
           {fileName}
         </Card.Title>
-        <Card.Text className="text-body-secondary">
-          {kilobytes(size)} · This browser cannot show the invoice inside the page. Open it in your PDF viewer or
-          download it.
+        <p className="small text-body-secondary mb-3">PDF document · {kilobytes(size)}</p>
+        <Card.Text>
+          This browser cannot show the invoice inside the page. Open it in your PDF viewer or download it.
         </Card.Text>
         <div className="d-flex flex-column flex-sm-row justify-content-center gap-2">
           <a className="btn btn-primary" href={url} target="_blank" rel="noopener">

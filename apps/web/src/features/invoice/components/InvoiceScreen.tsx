@@ -38,9 +38,9 @@ export default function InvoiceScreen() {
 
   let body;
   if (parcelCode === null) {
-    body = <p className="text-body-secondary">Open the invoice link you were sent to see an invoice here.</p>;
+    body = <p>Open the invoice link you were sent to see an invoice here.</p>;
   } else if (invoice.isError && !invoice.isFetching) {
-    body = <p className="text-body-secondary">The invoice could not be shown.</p>;
+    body = <p>The invoice could not be shown.</p>;
   } else if (invoice.data?.size === 0) {
     body = <Alert variant="warning">No invoice data found.</Alert>;
   } else if (invoice.data && url) {
