@@ -1,7 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
-import path from 'node:path';
+import { type FileHandle, mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 
 export interface StoredBlob {
@@ -11,8 +10,13 @@ export interface StoredBlob {
 
 export interface PutOptions {
   maxBytes: number;
-  /** Sees at least the first 5 bytes (or the whole body if shorter) before anything is kept; throws to refuse. */
+  /** Throw to refuse the body; sees at least the first HEAD_BYTES bytes (all of a shorter body). */
   validateHead?: (firstBytes: Uint8Array) => void;
+}
+
+export interface OpenedBlob {
+  size: number;
+  stream: Readable;
 }
 
 /**
@@ -20,97 +24,172 @@ export interface PutOptions {
  * S3-compatible store implements the same three calls.
  */
 export interface BlobStore {
-  /** Streams `body` in; enforces maxBytes (BlobTooLargeError) leaving nothing behind; idempotent for identical bytes. */
+  /** Streams `body` into the store; enforces maxBytes (throws BlobTooLargeError, leaving nothing behind); returns its hash and size. Idempotent for identical bytes. */
   put(body: AsyncIterable<Uint8Array> | Uint8Array, options: PutOptions): Promise<StoredBlob>;
-  open(sha256: string): Promise<{ size: number; stream: Readable } | undefined>;
+  /** The blob's size and a stream of its bytes, or undefined when absent. Refuses ids that are not a sha256. */
+  open(sha256: string): Promise<OpenedBlob | undefined>;
   has(sha256: string): Promise<boolean>;
 }
 
 export class BlobTooLargeError extends Error {
   constructor(readonly maxBytes: number) {
-    super(`The body is larger than ${maxBytes} bytes`);
+    super(`Blob exceeds the limit of ${maxBytes} bytes`);
+    this.name = 'BlobTooLargeError';
   }
 }
 
-const HEAD_BYTES = 5;
+/** Enough for a `%PDF-` magic check. */
+export const HEAD_BYTES = 5;
+
 const SHA256_HEX = /^[0-9a-f]{64}$/;
 
-export function createFsBlobStore(rootDir: string): BlobStore {
-  const tmpDir = path.join(rootDir, 'tmp');
-  const blobPath = (sha256: string) => path.join(rootDir, sha256.slice(0, 2), sha256);
-  const checkedPath = (sha256: string) => (SHA256_HEX.test(sha256) ? blobPath(sha256) : undefined);
+/** Blob ids end up in file paths, so anything but a canonical hash is refused outright. */
+export function isSha256Hex(value: string): boolean {
+  return SHA256_HEX.test(value);
+}
 
-  async function fsyncDirectory(dir: string) {
-    const handle = await open(dir, 'r');
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
+function assertSha256Hex(value: string): void {
+  if (!isSha256Hex(value)) throw new TypeError('Blob id must be 64 lowercase hex characters');
+}
+
+function isNotFound(error: unknown): boolean {
+  return (error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT';
+}
+
+async function* chunksOf(body: AsyncIterable<Uint8Array> | Uint8Array): AsyncIterable<Uint8Array> {
+  if (body instanceof Uint8Array) {
+    yield body;
+    return;
+  }
+  for await (const chunk of body) {
+    // A stream in string mode would otherwise be hashed and sized as something else than it stores.
+    if (!(chunk instanceof Uint8Array)) throw new TypeError('Blob body must yield Uint8Array chunks');
+    yield chunk;
+  }
+}
+
+async function writeFully(file: FileHandle, bytes: Uint8Array): Promise<void> {
+  let offset = 0;
+  while (offset < bytes.length) {
+    const { bytesWritten } = await file.write(bytes, offset, bytes.length - offset);
+    offset += bytesWritten;
+  }
+}
+
+/** Without this, a rename or new entry can be lost on power failure even though the data was synced. */
+async function fsyncDirectory(dir: string): Promise<void> {
+  const handle = await open(dir, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Copies the body into `file`, hashing as it goes. Nothing is written until validateHead has
+ * accepted the head, so a refused body never touches the disk beyond the empty temp file.
+ */
+async function streamInto(file: FileHandle, body: AsyncIterable<Uint8Array> | Uint8Array, options: PutOptions) {
+  const hash = createHash('sha256');
+  let size = 0;
+  let pendingHead: Uint8Array[] | undefined = options.validateHead ? [] : undefined;
+
+  const flushHead = async (): Promise<void> => {
+    if (!pendingHead) return;
+    const head = Buffer.concat(pendingHead);
+    pendingHead = undefined;
+    options.validateHead?.(head);
+    await writeFully(file, head);
+  };
+
+  for await (const chunk of chunksOf(body)) {
+    size += chunk.length;
+    if (size > options.maxBytes) throw new BlobTooLargeError(options.maxBytes);
+    hash.update(chunk);
+    if (pendingHead) {
+      pendingHead.push(chunk);
+      if (size >= HEAD_BYTES) await flushHead();
+    } else {
+      await writeFully(file, chunk);
     }
+  }
+  await flushHead();
+  return { sha256: hash.digest('hex'), size };
+}
+
+export function createFsBlobStore(rootDir: string): BlobStore {
+  const tmpDir = join(rootDir, 'tmp');
+  const shardOf = (sha256: string) => join(rootDir, sha256.slice(0, 2));
+  const pathOf = (sha256: string) => join(shardOf(sha256), sha256);
+
+  /** Moves a fully synced temp file into place; a rename is atomic, so readers never see partial blobs. */
+  async function publish(tmpPath: string, blob: StoredBlob): Promise<void> {
+    const finalPath = pathOf(blob.sha256);
+    const existing = await stat(finalPath).catch((error: unknown) => {
+      if (isNotFound(error)) return undefined;
+      throw error;
+    });
+    if (existing?.size === blob.size) {
+      // Same name means same content; keep the published file rather than churn it.
+      await rm(tmpPath, { force: true });
+      return;
+    }
+    const createdShard = await mkdir(shardOf(blob.sha256), { recursive: true });
+    if (createdShard) await fsyncDirectory(rootDir);
+    // Concurrent puts of identical bytes may both rename here; the last one wins with equal content.
+    await rename(tmpPath, finalPath);
+    await fsyncDirectory(shardOf(blob.sha256));
   }
 
   return {
     async put(body, options) {
+      if (!Number.isSafeInteger(options.maxBytes) || options.maxBytes < 0) {
+        throw new RangeError('maxBytes must be a non-negative integer');
+      }
       await mkdir(tmpDir, { recursive: true });
-      const tmpFile = path.join(tmpDir, `${randomUUID()}.part`);
-      const handle = await open(tmpFile, 'wx');
-      const hash = createHash('sha256');
-      let size = 0;
-      let head = new Uint8Array(0);
-      let headChecked = !options.validateHead;
+      const tmpPath = join(tmpDir, `${randomUUID()}.part`);
+      const file = await open(tmpPath, 'wx');
       let closed = false;
       try {
-        const chunks: AsyncIterable<Uint8Array> | Uint8Array[] = body instanceof Uint8Array ? [body] : body;
-        for await (const chunk of chunks) {
-          size += chunk.length;
-          if (size > options.maxBytes) throw new BlobTooLargeError(options.maxBytes);
-          if (!headChecked) {
-            head = Buffer.concat([head, chunk]);
-            if (head.length >= HEAD_BYTES) {
-              options.validateHead?.(head);
-              headChecked = true;
-            }
-          }
-          hash.update(chunk);
-          await handle.write(chunk);
-        }
-        if (!headChecked) options.validateHead?.(head);
-        await handle.sync();
-        await handle.close();
+        const blob = await streamInto(file, body, options);
+        await file.sync();
+        await file.close();
         closed = true;
-        const sha256 = hash.digest('hex');
-        const target = blobPath(sha256);
-        await mkdir(path.dirname(target), { recursive: true });
-        // rename is atomic: readers see the whole file or none; identical bytes simply replace themselves.
-        await rename(tmpFile, target);
-        await fsyncDirectory(path.dirname(target));
-        return { sha256, size };
+        await publish(tmpPath, blob);
+        return blob;
       } catch (error) {
-        if (!closed) await handle.close().catch(() => {});
-        await rm(tmpFile, { force: true });
+        if (!closed) await file.close().catch(() => undefined);
+        await rm(tmpPath, { force: true });
         throw error;
       }
     },
 
     async open(sha256) {
-      const file = checkedPath(sha256);
-      if (!file) return undefined;
+      assertSha256Hex(sha256);
+      // Opening the handle first turns "absent" into undefined instead of a later stream error.
+      const handle = await open(pathOf(sha256), 'r').catch((error: unknown) => {
+        if (isNotFound(error)) return undefined;
+        throw error;
+      });
+      if (!handle) return undefined;
       try {
-        const { size } = await stat(file);
-        return { size, stream: createReadStream(file) };
+        const { size } = await handle.stat();
+        return { size, stream: handle.createReadStream() };
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+        await handle.close();
         throw error;
       }
     },
 
     async has(sha256) {
-      const file = checkedPath(sha256);
-      if (!file) return false;
-      return stat(file).then(
-        () => true,
-        () => false,
-      );
+      assertSha256Hex(sha256);
+      try {
+        return (await stat(pathOf(sha256))).isFile();
+      } catch (error) {
+        if (isNotFound(error)) return false;
+        throw error;
+      }
     },
   };
 }

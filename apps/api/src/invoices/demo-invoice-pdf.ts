@@ -224,6 +224,16 @@ class Canvas {
     this.page.drawRectangle({ x, y: A4.height - top - height, width, height, color });
   }
 
+  dashedRule(x1: number, x2: number, top: number): void {
+    this.page.drawLine({
+      start: { x: x1, y: A4.height - top },
+      end: { x: x2, y: A4.height - top },
+      thickness: 0.75,
+      color: COLOURS.muted,
+      dashArray: [4, 3],
+    });
+  }
+
   rule(x1: number, x2: number, top: number, color: RGB = COLOURS.rule, thickness = 0.75): void {
     this.page.drawLine({
       start: { x: x1, y: A4.height - top },
@@ -377,18 +387,57 @@ function drawTotals(canvas: Canvas, fonts: Fonts, top: number, subtotal: number,
 }
 
 function drawPaymentTerms(canvas: Canvas, fonts: Fonts, top: number, data: InvoiceData): void {
-  const x = MARGIN;
-  canvas.text('PAYMENT TERMS', x, top + 20, { font: fonts.bold, size: 7.5, color: COLOURS.muted });
+  canvas.text('PAYMENT TERMS', MARGIN, top + 20, { font: fonts.bold, size: 7.5, color: COLOURS.muted });
   const lines = [
     `Payment is due within ${PAYMENT_DAYS} days of the invoice date, by ${formatDate(data.dueDate)}.`,
     `Please quote ${data.number} as the payment reference.`,
-    `Bank transfer to ${CARRIER.bank.name}, sort code ${CARRIER.bank.sortCode}, account ${CARRIER.bank.account}.`,
     'Late payments may incur interest under the Late Payment of',
     'Commercial Debts (Interest) Act 1998.',
   ];
   lines.forEach((line, index) => {
-    const color = index >= 3 ? COLOURS.muted : COLOURS.ink;
-    canvas.text(line, x, top + 36 + index * 12.5, { font: fonts.regular, size: 8.5, color });
+    const color = index >= 2 ? COLOURS.muted : COLOURS.ink;
+    canvas.text(line, MARGIN, top + 36 + index * 12.5, { font: fonts.regular, size: 8.5, color });
+  });
+}
+
+/** A tear-off slip, as on paper invoices, so the payment details sit in one predictable place. */
+function drawRemittance(canvas: Canvas, fonts: Fonts, data: InvoiceData, totalPence: number): void {
+  const top = 640;
+  canvas.dashedRule(MARGIN, RIGHT, top);
+  canvas.text('Please detach and return with your payment', RIGHT, top - 5, {
+    font: fonts.regular,
+    size: 6.5,
+    color: COLOURS.muted,
+    align: 'right',
+  });
+  canvas.text('REMITTANCE ADVICE', MARGIN, top + 22, { font: fonts.bold, size: 7.5, color: COLOURS.muted });
+
+  const code = fitText(fonts.bold, toWinAnsi(fonts.bold, data.parcelCode), 9, 80, 6);
+  const fields: [string, string, number][] = [
+    ['Account', data.account, 9],
+    ['Invoice no.', data.number, 9],
+    ['Parcel code', code.value, code.size],
+    ['Amount due', formatMoney(totalPence), 9],
+  ];
+  fields.forEach(([label, value, size], index) => {
+    const rowTop = top + 40 + index * 15;
+    canvas.text(label, MARGIN, rowTop, { font: fonts.regular, size: 8.5, color: COLOURS.muted });
+    canvas.text(value, MARGIN + 70, rowTop, { font: fonts.bold, size, color: COLOURS.ink });
+  });
+
+  const boxLeft = RIGHT - 240;
+  canvas.box(boxLeft, top + 30, RIGHT - boxLeft, 62, COLOURS.panel);
+  canvas.box(boxLeft, top + 30, 3, 62, COLOURS.navy);
+  canvas.text('Pay by bank transfer', boxLeft + 14, top + 46, { font: fonts.bold, size: 9, color: COLOURS.navy });
+  const bank: [string, string][] = [
+    ['Bank', CARRIER.bank.name],
+    ['Sort code / account', `${CARRIER.bank.sortCode}  /  ${CARRIER.bank.account}`],
+    ['Reference', data.number],
+  ];
+  bank.forEach(([label, value], index) => {
+    const rowTop = top + 61 + index * 11.5;
+    canvas.text(label, boxLeft + 14, rowTop, { font: fonts.regular, size: 7.5, color: COLOURS.muted });
+    canvas.text(value, RIGHT - 12, rowTop, { font: fonts.bold, size: 7.5, color: COLOURS.ink, align: 'right' });
   });
 }
 
@@ -443,6 +492,7 @@ export async function renderDemoInvoicePdf(parcelCode: string, variant = 0): Pro
   const tableBottom = drawItems(canvas, fonts, data.items);
   drawTotals(canvas, fonts, tableBottom, subtotal, vat);
   drawPaymentTerms(canvas, fonts, tableBottom, data);
+  drawRemittance(canvas, fonts, data, subtotal + vat);
   drawFooter(canvas, fonts);
 
   return doc.save({ useObjectStreams: true });

@@ -7,9 +7,17 @@ import { listUsers, type UserListOptions } from './users-list.ts';
 export type UserRow = typeof users.$inferSelect;
 
 export function createUsersRepository(db: Database) {
+  // Every authenticated request runs this: prepared once, it skips rebuilding the SQL each time.
+  const byEmail = db
+    .select()
+    .from(users)
+    .where(eq(users.email, sql.placeholder('email')))
+    .limit(1)
+    .prepare('users_find_by_email');
+
   return {
     async findByEmail(email: string): Promise<UserRow | undefined> {
-      const [row] = await db.select().from(users).where(eq(users.email, email)).limit(1);
+      const [row] = await byEmail.execute({ email });
       return row;
     },
 

@@ -37,6 +37,25 @@ describe('GET /api/invoice', () => {
     assert.deepEqual(response.rawPayload, fakePdf('second'));
   });
 
+  it('serves a replacement at once, though the previous version was just downloaded', async () => {
+    const user = await t.createAccount('user@example.com');
+    const url = '/api/invoice?parcelCode=P3';
+    await store('P3', fakePdf('before'));
+    assert.deepEqual((await t.app.inject({ url, headers: t.bearer(user.idToken) })).rawPayload, fakePdf('before'));
+    await store('P3', fakePdf('after'));
+    assert.deepEqual((await t.app.inject({ url, headers: t.bearer(user.idToken) })).rawPayload, fakePdf('after'));
+  });
+
+  it('streams an invoice too large to keep in memory, byte for byte', async () => {
+    const big = fakePdf('large', 3 * 1024 * 1024);
+    await store('LARGE1', big);
+    const user = await t.createAccount('user@example.com');
+    const response = await t.app.inject({ url: '/api/invoice?parcelCode=LARGE1', headers: t.bearer(user.idToken) });
+    assert.equal(response.statusCode, 200);
+    assert.equal(Number(response.headers['content-length']), big.length);
+    assert.equal(sha256Of(response.rawPayload), sha256Of(big));
+  });
+
   it('answers 404 with a message when the code has no invoice', async () => {
     const user = await t.createAccount('user@example.com');
     const response = await t.app.inject({ url: '/api/invoice?parcelCode=UNKNOWN1', headers: t.bearer(user.idToken) });

@@ -222,8 +222,12 @@ describe('adding a user', () => {
     await user.click(await screen.findByRole('button', { name: 'Add User' }));
     await user.type(within(await dialog('Add User')).getByLabelText('Email address'), 'user@example.com');
     await user.click(screen.getByRole('button', { name: 'Submit' }));
-    expect(await dialog('Error')).toHaveTextContent('user@example.com is already on the list.');
+    const error = await dialog('Error');
+    expect(error).toHaveTextContent('user@example.com is already on the list.');
     expect(fake.summary()).not.toContain('POST /users');
+    // The add modal closed under the error: focus comes back to the button that opened it.
+    await user.click(within(error).getByRole('button', { name: 'Continue' }));
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Add User' })).toHaveFocus());
   });
 
   it('shows the status text when registering fails', async () => {
@@ -278,7 +282,10 @@ describe('deleting a user', () => {
     await usersTable();
     await user.click(screen.getByRole('button', { name: `Delete ${ADMIN}` }));
     await user.click(within(await dialog('Are you sure?')).getByRole('button', { name: 'Yes' }));
-    expect(await dialog('Error')).toHaveTextContent('You cannot remove your own account.');
+    const error = await dialog('Error');
+    expect(error).toHaveTextContent('You cannot remove your own account.');
+    await user.click(within(error).getByRole('button', { name: 'Continue' }));
+    await waitFor(() => expect(screen.getByRole('button', { name: `Delete ${ADMIN}` })).toHaveFocus());
   });
 });
 

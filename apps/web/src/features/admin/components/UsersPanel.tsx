@@ -1,5 +1,5 @@
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Spinner from 'react-bootstrap/Spinner';
@@ -39,6 +39,13 @@ export function UsersPanel() {
   const [addOpen, setAddOpen] = useState(false);
   const [bulkOpen, setBulkOpen] = useState(false);
   const [pendingDelete, setPendingDelete] = useState<string | null>(null);
+  const addButton = useRef<HTMLButtonElement>(null);
+  // Where focus goes once an action's error is read: the modal that had it closed as the error opened.
+  const focusAfterError = useRef<HTMLElement | null>(null);
+  const failAction = (message: string, focusTarget: HTMLElement | null) => {
+    focusAfterError.current = focusTarget;
+    setActionError(message);
+  };
 
   const list = useQuery({
     queryKey: adminKeys.usersPage(search, page),
@@ -62,14 +69,14 @@ export function UsersPanel() {
         await createUser(api, email);
       } catch (error) {
         setAddOpen(false);
-        setActionError(serverMessageOf(error));
+        failAction(serverMessageOf(error), addButton.current);
         return;
       }
       try {
         await registerUser(api, email);
       } catch (error) {
         setAddOpen(false);
-        setActionError(statusTextOf(error));
+        failAction(statusTextOf(error), addButton.current);
         return;
       }
       await delay(RELOAD_AFTER_REGISTER_MS);
@@ -78,6 +85,12 @@ export function UsersPanel() {
     } finally {
       setBusy(false);
     }
+  };
+
+  const deleteTrigger = useRef<HTMLButtonElement | null>(null);
+  const askToDelete = (email: string, trigger: HTMLButtonElement) => {
+    deleteTrigger.current = trigger;
+    setPendingDelete(email);
   };
 
   const confirmDelete = async () => {
@@ -89,10 +102,11 @@ export function UsersPanel() {
       await deleteUser(api, email);
       const reloaded = await reload();
       // Deleting the last row of the last page would leave an empty page behind.
-      if (reloaded && reloaded.users.length === 0 && page > 0)
+      if (reloaded && reloaded.users.length === 0 && page > 0) {
         setPage(Math.max(0, Math.ceil(reloaded.total / USERS_PAGE_SIZE) - 1));
+      }
     } catch (error) {
-      setActionError(serverMessageOf(error));
+      failAction(serverMessageOf(error), deleteTrigger.current);
     } finally {
       setBusy(false);
     }
@@ -121,7 +135,7 @@ export function UsersPanel() {
           </div>
         </Form.Group>
         <div className="d-flex gap-2">
-          <Button variant="primary" onClick={() => setAddOpen(true)}>
+          <Button ref={addButton} variant="primary" onClick={() => setAddOpen(true)}>
             Add User
           </Button>
           <Button variant="outline-primary" onClick={() => setBulkOpen(true)}>
@@ -136,7 +150,7 @@ export function UsersPanel() {
             <UsersTable
               users={list.data.users}
               emptyText={search ? `No users match "${search}".` : 'No users yet.'}
-              onDelete={setPendingDelete}
+              onDelete={askToDelete}
             />
           </div>
           <div className="card-footer bg-body">
@@ -152,7 +166,14 @@ export function UsersPanel() {
         onNo={() => setPendingDelete(null)}
         onYes={confirmDelete}
       />
-      <ErrorModal message={errorMessage} onClose={closeError} />
+      <ErrorModal
+        message={errorMessage}
+        onClose={closeError}
+        onExited={() => {
+          if (focusAfterError.current?.isConnected) focusAfterError.current.focus();
+          focusAfterError.current = null;
+        }}
+      />
       <LoadingOverlay show={busy || list.isPending} />
     </section>
   );

@@ -28,7 +28,7 @@ export function UsersTable({
 }: {
   users: AllowedUser[];
   emptyText: string;
-  onDelete: (email: string) => void;
+  onDelete: (email: string, trigger: HTMLButtonElement) => void;
 }) {
   return (
     <Table hover className="admin-table align-middle mb-0" aria-label={USERS_TABLE_LABEL}>
@@ -62,7 +62,7 @@ export function UsersTable({
                   variant="outline-danger"
                   size="sm"
                   aria-label={`Delete ${user.email}`}
-                  onClick={() => onDelete(user.email)}
+                  onClick={(event) => onDelete(user.email, event.currentTarget)}
                 >
                   Delete
                 </Button>

@@ -1,0 +1,141 @@
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { afterEach, beforeEach, describe, it } from 'node:test';
+import { fakePdf, filesUnder, sha256Of } from '../testing/invoice-fixtures.ts';
+import { BlobTooLargeError, createFsBlobStore, type BlobStore } from './blob-store.ts';
+
+const LIMIT = 1_000_000;
+
+class NotAPdf extends Error {}
+
+const requirePdf = (head: Uint8Array) => {
+  if (Buffer.from(head.subarray(0, 5)).toString('latin1') !== '%PDF-') throw new NotAPdf();
+};
+
+async function* chunked(bytes: Uint8Array, size: number): AsyncIterable<Uint8Array> {
+  for (let offset = 0; offset < bytes.length; offset += size) yield bytes.subarray(offset, offset + size);
+}
+
+async function readAll(stream: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+describe('filesystem blob store', () => {
+  let root: string;
+  let store: BlobStore;
+
+  beforeEach(async () => {
+    root = await mkdtemp(path.join(os.tmpdir(), 'portal-blobs-'));
+    store = createFsBlobStore(root);
+  });
+  afterEach(() => rm(root, { recursive: true, force: true }));
+
+  it('stores bytes under their sha256 and reads them back', async () => {
+    const bytes = fakePdf('round trip', 70_000);
+    const blob = await store.put(chunked(bytes, 4096), { maxBytes: LIMIT, validateHead: requirePdf });
+
+    assert.deepEqual(blob, { sha256: sha256Of(bytes), size: bytes.length });
+    assert.equal(await store.has(blob.sha256), true);
+    const opened = await store.open(blob.sha256);
+    assert.equal(opened?.size, bytes.length);
+    assert.deepEqual(await readAll(opened!.stream), bytes);
+    assert.deepEqual(await filesUnder(root), [path.join(blob.sha256.slice(0, 2), blob.sha256)]);
+  });
+
+  it('answers absent for an unknown hash', async () => {
+    assert.equal(await store.open('0'.repeat(64)), undefined);
+    assert.equal(await store.has('0'.repeat(64)), false);
+  });
+
+  it('is idempotent for identical bytes', async () => {
+    const bytes = fakePdf('twice');
+    const first = await store.put(bytes, { maxBytes: LIMIT });
+    const second = await store.put(chunked(bytes, 3), { maxBytes: LIMIT });
+    assert.deepEqual(second, first);
+    assert.equal((await filesUnder(root)).length, 1);
+  });
+
+  it('accepts exactly maxBytes and refuses one byte more, leaving nothing behind', async () => {
+    const bytes = fakePdf('limit', 2_000);
+    await assert.rejects(store.put(chunked(bytes, 100), { maxBytes: bytes.length - 1 }), BlobTooLargeError);
+    await assert.rejects(store.put(bytes, { maxBytes: bytes.length - 1 }), BlobTooLargeError);
+    assert.deepEqual(await filesUnder(root), []);
+
+    await store.put(bytes, { maxBytes: bytes.length });
+    assert.equal((await filesUnder(root)).length, 1);
+  });
+
+  it('lets validateHead refuse a body, leaving nothing behind', async () => {
+    const bytes = Buffer.from('<html>not an invoice</html>');
+    await assert.rejects(store.put(chunked(bytes, 2), { maxBytes: LIMIT, validateHead: requirePdf }), NotAPdf);
+    assert.deepEqual(await filesUnder(root), []);
+  });
+
+  it('shows validateHead at least five bytes, or the whole of a shorter body', async () => {
+    const seen: number[] = [];
+    const record = (head: Uint8Array) => void seen.push(head.length);
+    await store.put(chunked(fakePdf('one byte at a time'), 1), { maxBytes: LIMIT, validateHead: record });
+    await store.put(Buffer.from('%PD'), { maxBytes: LIMIT, validateHead: record });
+    await store.put(chunked(Buffer.alloc(0), 1), { maxBytes: LIMIT, validateHead: record });
+    assert.deepEqual(seen, [5, 3, 0]);
+  });
+
+  it('leaves nothing behind when the body fails midway', async () => {
+    const bytes = fakePdf('interrupted', 50_000);
+    let reads = 0;
+    // Fails only once the store is reading, as a reset connection would.
+    const failing = new Readable({
+      read() {
+        if (reads < 2) this.push(bytes.subarray(reads * 10_000, ++reads * 10_000));
+        else this.destroy(new Error('connection reset'));
+      },
+    });
+    await assert.rejects(store.put(failing, { maxBytes: LIMIT, validateHead: requirePdf }), /connection reset/);
+
+    async function* truncated() {
+      yield bytes.subarray(0, 10_000);
+      throw new Error('premature end');
+    }
+    await assert.rejects(store.put(truncated(), { maxBytes: LIMIT }), /premature end/);
+    assert.deepEqual(await filesUnder(root), []);
+  });
+
+  it('lets concurrent puts of the same bytes all succeed with one file', async () => {
+    const bytes = fakePdf('concurrent', 200_000);
+    const results = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => store.put(chunked(bytes, 1024 * (i + 1)), { maxBytes: LIMIT })),
+    );
+    for (const result of results) assert.deepEqual(result, { sha256: sha256Of(bytes), size: bytes.length });
+    assert.deepEqual(await filesUnder(root), [path.join(results[0]!.sha256.slice(0, 2), results[0]!.sha256)]);
+    assert.deepEqual(await readAll((await store.open(results[0]!.sha256))!.stream), bytes);
+  });
+
+  it('refuses ids that are not 64 lowercase hex characters', async () => {
+    const stored = await store.put(fakePdf('secret'), { maxBytes: LIMIT });
+    const ids = [
+      '',
+      '../../etc/passwd',
+      `../${stored.sha256.slice(0, 2)}/${stored.sha256}`.slice(0, 64),
+      `${stored.sha256.slice(0, 2)}/${stored.sha256.slice(3)}`,
+      stored.sha256.toUpperCase(),
+      stored.sha256.slice(1),
+      `${stored.sha256}0`,
+      `${stored.sha256}\n`,
+      'tmp',
+    ];
+    for (const id of ids) {
+      await assert.rejects(store.open(id), TypeError, JSON.stringify(id));
+      await assert.rejects(store.has(id), TypeError, JSON.stringify(id));
+    }
+  });
+
+  it('refuses a maxBytes that is not a non-negative integer', async () => {
+    await assert.rejects(store.put(fakePdf('x'), { maxBytes: Number.NaN }), RangeError);
+    await assert.rejects(store.put(fakePdf('x'), { maxBytes: -1 }), RangeError);
+  });
+});
