@@ -185,7 +185,11 @@ async function main() {
   await mkdir(dataDir);
 
   log('starting the auth emulator...');
-  const emulator = await startAuthEmulator({ port: await findFreePort(), projectId: PROJECT_ID, workDir: path.join(workDir, 'emulator') });
+  const emulator = await startAuthEmulator({
+    port: await findFreePort(),
+    projectId: PROJECT_ID,
+    workDir: path.join(workDir, 'emulator'),
+  });
   cleanups.push(() => emulator.stop());
   process.env.FIREBASE_AUTH_EMULATOR_HOST = emulator.host;
 
@@ -210,11 +214,16 @@ async function main() {
   const auth = [`Authorization: Bearer ${idToken}`];
 
   // Same bytes from both, or the comparison means nothing.
-  const viaApi = new Uint8Array(await (await fetch(apiUrl, { headers: { authorization: `Bearer ${idToken}` } })).arrayBuffer());
+  const viaApi = new Uint8Array(
+    await (await fetch(apiUrl, { headers: { authorization: `Bearer ${idToken}` } })).arrayBuffer(),
+  );
   const viaNginx = new Uint8Array(await (await fetch(nginxUrl)).arrayBuffer());
-  if (Buffer.compare(viaApi, pdf) !== 0 || Buffer.compare(viaNginx, pdf) !== 0) throw new Error('the two servers do not serve the same bytes');
+  if (Buffer.compare(viaApi, pdf) !== 0 || Buffer.compare(viaNginx, pdf) !== 0)
+    throw new Error('the two servers do not serve the same bytes');
 
-  log(`PDF: ${pdf.length} bytes; wrk ${WRK_ARGS.join(' ')}; ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? 'unknown'})`);
+  log(
+    `PDF: ${pdf.length} bytes; wrk ${WRK_ARGS.join(' ')}; ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? 'unknown'})`,
+  );
   log('warming up...');
   runWrk(tools.wrk, nginxUrl, [], ['-t2', '-c32', '-d3s', '--latency']);
   runWrk(tools.wrk, apiUrl, auth, ['-t2', '-c32', '-d3s', '--latency']);
@@ -229,7 +238,10 @@ async function main() {
   log(formatRow('nginx (static file)', nginxResult));
   log(formatRow('API (auth + authorization)', apiResult));
   log(`ratio API/nginx: ${ratio.toFixed(2)} (target >= ${TARGET_RATIO}: ${ratio >= TARGET_RATIO ? 'met' : 'NOT met'})`);
-  for (const [label, result] of [['nginx', nginxResult], ['API', apiResult]] as const) {
+  for (const [label, result] of [
+    ['nginx', nginxResult],
+    ['API', apiResult],
+  ] as const) {
     if (result.non2xx) log(`WARNING: ${label} answered ${result.non2xx} requests with a non-2xx status`);
     if (result.socketErrors) log(`WARNING: ${label}: ${result.socketErrors}`);
   }

@@ -101,8 +101,7 @@ async function assertPortFree(port: number): Promise<void> {
     await listen(server, port);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    const reason =
-      code === 'EADDRINUSE' ? 'is already in use' : `cannot be bound (${code ?? errorMessage(error)})`;
+    const reason = code === 'EADDRINUSE' ? 'is already in use' : `cannot be bound (${code ?? errorMessage(error)})`;
     throw new Error(
       `auth emulator: port ${port} on ${HOST} ${reason}; stop whatever listens there or pick another port`,
     );
@@ -229,9 +228,7 @@ async function enableImprovedEmailPrivacy(url: string, projectId: string): Promi
 async function emulatorRequest(url: string, method: string, pathname: string): Promise<void> {
   const response = await fetch(`${url}${pathname}`, { method });
   if (!response.ok) {
-    throw new Error(
-      `auth emulator: ${method} ${pathname} failed (HTTP ${response.status}): ${await response.text()}`,
-    );
+    throw new Error(`auth emulator: ${method} ${pathname} failed (HTTP ${response.status}): ${await response.text()}`);
   }
 }
 

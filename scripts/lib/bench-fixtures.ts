@@ -39,7 +39,9 @@ export async function signUpForToken(emulator: AuthEmulator, email: string) {
 
 /** Writes the allowlist row before the server starts: an embedded database has one owner at a time. */
 export async function seedBenchUser(dataDir: string, email: string) {
-  const database = await openDatabase(databaseTargetFor({ databaseUrl: process.env.DATABASE_URL || undefined, dataDir }));
+  const database = await openDatabase(
+    databaseTargetFor({ databaseUrl: process.env.DATABASE_URL || undefined, dataDir }),
+  );
   try {
     await createUsersRepository(database.db).insert({ email, activated: true, registered: true, createdBy: 'bench' });
   } finally {

@@ -74,7 +74,14 @@ describe('CLI: invoices import and import-dir', () => {
     assert.ok(result.out.some((line) => /ENOENT|no such file/i.test(line)));
   });
 
-  for (const args of [[], ['import', 'x.pdf'], ['import-dir'], ['import-dir', 'a', '--parcel-code', 'X'], ['export'], ['import', '--bogus']]) {
+  for (const args of [
+    [],
+    ['import', 'x.pdf'],
+    ['import-dir'],
+    ['import-dir', 'a', '--parcel-code', 'X'],
+    ['export'],
+    ['import', '--bogus'],
+  ]) {
     it(`answers a usage error (64) to: ${args.join(' ') || '(nothing)'}`, async () => {
       const result = await cli(...args);
       assert.equal(result.code, 64);

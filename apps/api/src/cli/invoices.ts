@@ -50,14 +50,20 @@ export async function runWith(
       output.err(`Cannot read ${target}: ${listing.message}`);
       return 66;
     }
-    if (listing.ignored.length) output.out(`ignoring ${listing.ignored.length} entries that are not <parcel code>.pdf files`);
+    if (listing.ignored.length)
+      output.out(`ignoring ${listing.ignored.length} entries that are not <parcel code>.pdf files`);
     items = listing.items;
   } else {
     output.err(USAGE);
     return 64;
   }
 
-  const summary = await importInvoiceFiles(ingestServicesOf(services), items, `cli:${os.userInfo().username}`, output.out);
+  const summary = await importInvoiceFiles(
+    ingestServicesOf(services),
+    items,
+    `cli:${os.userInfo().username}`,
+    output.out,
+  );
   for (const line of formatSummary(summary)) output.out(line);
   return summary.failed.length ? 1 : 0;
 }

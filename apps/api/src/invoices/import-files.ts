@@ -50,7 +50,9 @@ export async function importInvoiceFiles(
     try {
       const stored = await importOne(services, item, uploadedBy);
       summary[stored.status] += 1;
-      progress(`${prefix} -> ${stored.parcelCode}: ${stored.status} (${stored.size} bytes, sha256 ${stored.sha256.slice(0, 12)})`);
+      progress(
+        `${prefix} -> ${stored.parcelCode}: ${stored.status} (${stored.size} bytes, sha256 ${stored.sha256.slice(0, 12)})`,
+      );
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       summary.failed.push({ file: item.file, reason });

@@ -1,5 +1,4 @@
 import helmet from '@fastify/helmet';
-import rateLimit from '@fastify/rate-limit';
 import fp from 'fastify-plugin';
 
 export interface SecurityOptions {
@@ -43,13 +42,6 @@ export default fp<SecurityOptions>(
       referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
       crossOriginEmbedderPolicy: false,
       strictTransportSecurity: { maxAge: 31536000, includeSubDomains: true },
-    });
-    await app.register(rateLimit, {
-      global: false,
-      errorResponseBuilder: (_request, context) => ({
-        statusCode: 429,
-        message: `Too many requests. Please wait ${Math.ceil(context.ttl / 1000)} seconds and try again.`,
-      }),
     });
   },
   { name: 'security' },

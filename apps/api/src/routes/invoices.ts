@@ -1,5 +1,5 @@
 import { invoiceQuerySchema, invoiceStoredSchema, parcelCodeSchema } from '@portal/contract';
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { IngestRefusal, ingestInvoice } from '../invoices/ingest.ts';
