@@ -19,7 +19,10 @@ const LOGIN_BUDGET_KB = 160;
 const dist = path.join(REPO_ROOT, 'apps/web/dist');
 
 if (!process.argv.includes('--no-build')) buildWeb();
-const manifest = JSON.parse(readFileSync(path.join(dist, '.vite/manifest.json'), 'utf8')) as Record<string, ManifestChunk>;
+const manifest = JSON.parse(readFileSync(path.join(dist, '.vite/manifest.json'), 'utf8')) as Record<
+  string,
+  ManifestChunk
+>;
 const gzipKb = (file: string) => gzipSync(readFileSync(path.join(dist, file)), { level: 9 }).length / 1024;
 
 /** A chunk and everything it imports statically, once each. */
@@ -34,7 +37,8 @@ function closure(key: string, seen = new Set<string>()): Set<string> {
 const entryKey = Object.keys(manifest).find((key) => manifest[key]?.isEntry);
 if (!entryKey) throw new Error('no entry chunk in the Vite manifest');
 const first = closure(entryKey);
-const total = (files: Iterable<string>) => [...files].filter((file) => file.endsWith('.js')).reduce((sum, file) => sum + gzipKb(file), 0);
+const total = (files: Iterable<string>) =>
+  [...files].filter((file) => file.endsWith('.js')).reduce((sum, file) => sum + gzipKb(file), 0);
 
 const rows: [string, number][] = [['login page (first load)', total(first)]];
 for (const [label, needle] of [

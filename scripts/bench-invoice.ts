@@ -220,10 +220,15 @@ async function main() {
   const viaNginx = new Uint8Array(await (await fetch(nginxUrl)).arrayBuffer());
   if (Buffer.compare(viaApi, pdf) !== 0 || Buffer.compare(viaNginx, pdf) !== 0)
     throw new Error('the two servers do not serve the same bytes');
+  // And the API really checks: without the token there is nothing to serve.
+  const anonymous = await fetch(apiUrl);
+  if (anonymous.status !== 401) throw new Error(`the API answered ${anonymous.status} without a token`);
 
-  log(
-    `PDF: ${pdf.length} bytes; wrk ${WRK_ARGS.join(' ')}; ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? 'unknown'})`,
-  );
+  const database = process.env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : 'embedded PGlite';
+  log(`PDF: ${pdf.length} bytes; API database: ${database}; wrk ${WRK_ARGS.join(' ')}`);
+  // wrk, nginx and the API share these CPUs: other load on the machine skews every figure.
+  const load = os.loadavg().map((value) => value.toFixed(1));
+  log(`${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? 'unknown'}); load average ${load.join(' ')}`);
   log('warming up...');
   runWrk(tools.wrk, nginxUrl, [], ['-t2', '-c32', '-d3s', '--latency']);
   runWrk(tools.wrk, apiUrl, auth, ['-t2', '-c32', '-d3s', '--latency']);

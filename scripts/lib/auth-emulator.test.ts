@@ -56,11 +56,7 @@ test('answers INVALID_LOGIN_CREDENTIALS for a wrong password and for an unknown 
   ] as const) {
     const response = await signInWithPassword(email, password);
     assert.equal(response.status, 400);
-    assert.equal(
-      errorCode(response.body),
-      'INVALID_LOGIN_CREDENTIALS',
-      `${email}: ${JSON.stringify(response.body)}`,
-    );
+    assert.equal(errorCode(response.body), 'INVALID_LOGIN_CREDENTIALS', `${email}: ${JSON.stringify(response.body)}`);
   }
 });
 
@@ -80,10 +76,7 @@ test('refuses a port that is already in use, without spawning firebase-tools', a
 });
 
 test('refuses a project id without the demo- prefix', async () => {
-  await assert.rejects(
-    startAuthEmulator({ port, projectId: 'portal-prod', workDir }),
-    /must start with "demo-"/,
-  );
+  await assert.rejects(startAuthEmulator({ port, projectId: 'portal-prod', workDir }), /must start with "demo-"/);
 });
 
 // Last: everything above needs the running emulator.
