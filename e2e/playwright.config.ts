@@ -1,5 +1,5 @@
 import { defineConfig, devices } from '@playwright/test';
-import { CHROMIUM_ARGS, chromiumExecutable } from './support/chromium.ts';
+import { CHROMIUM_ARGS, chromiumExecutable } from '../scripts/lib/chromium.ts';
 
 export default defineConfig({
   testDir: './tests',

@@ -203,7 +203,7 @@ async function main() {
   const stored = await fetch(`${apiBase}/api/invoices/${PARCEL_CODE}`, {
     method: 'PUT',
     headers: { authorization: `Bearer ${ingestToken}`, 'content-type': 'application/pdf' },
-    body: pdf,
+    body: new Uint8Array(pdf),
   });
   // 200 when a PostgreSQL database already holds it from an earlier run.
   if (!stored.ok) throw new Error(`storing the PDF failed: ${stored.status} ${await stored.text()}`);

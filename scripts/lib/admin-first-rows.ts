@@ -1,9 +1,9 @@
 // The admin screen's time to first rows, measured in Chromium against a running portal (the API serving
 // the built SPA, signed in through the real login screen). Used by `npm run bench:users`; also runnable:
 //   npx tsx scripts/lib/admin-first-rows.ts <portal-url> <admin-email> <admin-password> [runs]
-import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Page } from 'playwright-core';
+import { CHROMIUM_ARGS, chromiumExecutable } from './chromium.ts';
 
 export interface AdminFirstRowsOptions {
   /** Where the portal runs, e.g. http://localhost:8080 (the SPA at `/`, the API under `/api`). */
@@ -42,24 +42,6 @@ export interface AdminFirstRowsResult {
 
 /** The screen's users table (features/admin/components/UsersTable.tsx, USERS_TABLE_LABEL). */
 const TABLE = 'table[aria-label="Allowed users"]';
-
-/** The launch arguments every browser run here uses: no GPU, no calls home. */
-export const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
-export function chromiumPath(): string {
-  const path = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-  if (!existsSync(path)) {
-    throw new Error(`No Chromium at ${path}: install one (apt-get install chromium) or set CHROMIUM_PATH.`);
-  }
-  return path;
-}
 
 /**
  * Runs in the page before the app: notes (relative to navigation start) the frame after the first data row
@@ -119,7 +101,7 @@ const median = (values: number[]) => {
 export async function measureAdminFirstRows(options: AdminFirstRowsOptions): Promise<AdminFirstRowsResult> {
   const portalUrl = options.portalUrl.replace(/\/$/, '');
   const browser = await chromium.launch({
-    executablePath: options.executablePath ?? chromiumPath(),
+    executablePath: options.executablePath ?? chromiumExecutable(),
     args: CHROMIUM_ARGS,
   });
   try {

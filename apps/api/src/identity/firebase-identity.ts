@@ -42,6 +42,27 @@ export function createFirebaseIdentity(options: { projectId: string; emulatorHos
   );
   const auth = getAuth(app);
 
+  /** Creates the account, or finds the one that already has this address (`created` says which). */
+  async function createOrFind(properties: { email: string; password?: string; emailVerified: boolean }) {
+    try {
+      const user = await auth.createUser(properties);
+      return { uid: user.uid, created: true };
+    } catch (error) {
+      if (errorCode(error) !== 'auth/email-already-exists') throw toProviderError(error);
+      const existing = await auth.getUserByEmail(properties.email);
+      return { uid: existing.uid, created: false };
+    }
+  }
+
+  /** Deleting or revoking an account that is already gone has nothing left to do. */
+  async function ignoringMissingUser(call: () => Promise<void>) {
+    try {
+      await call();
+    } catch (error) {
+      if (errorCode(error) !== 'auth/user-not-found') throw toProviderError(error);
+    }
+  }
+
   const identity: IdentityProvider & { close(): Promise<void> } = {
     async verifyIdToken(token): Promise<VerifiedToken> {
       try {
@@ -51,29 +72,10 @@ export function createFirebaseIdentity(options: { projectId: string; emulatorHos
         throw toTokenError(error);
       }
     },
-    async createUser(email) {
-      try {
-        const user = await auth.createUser({ email, emailVerified: false });
-        return { uid: user.uid, created: true };
-      } catch (error) {
-        if (errorCode(error) === 'auth/email-already-exists') {
-          const existing = await auth.getUserByEmail(email);
-          return { uid: existing.uid, created: false };
-        }
-        throw toProviderError(error);
-      }
-    },
+    createUser: (email) => createOrFind({ email, emailVerified: false }),
     async createUserWithPassword(email, password) {
-      try {
-        const user = await auth.createUser({ email, password, emailVerified: true });
-        return { uid: user.uid };
-      } catch (error) {
-        if (errorCode(error) === 'auth/email-already-exists') {
-          const existing = await auth.getUserByEmail(email);
-          return { uid: existing.uid };
-        }
-        throw toProviderError(error);
-      }
+      const { uid } = await createOrFind({ email, password, emailVerified: true });
+      return { uid };
     },
     async findUserByEmail(email) {
       try {
@@ -84,22 +86,8 @@ export function createFirebaseIdentity(options: { projectId: string; emulatorHos
         throw toProviderError(error);
       }
     },
-    async deleteUser(uid) {
-      try {
-        await auth.deleteUser(uid);
-      } catch (error) {
-        if (errorCode(error) === 'auth/user-not-found') return;
-        throw toProviderError(error);
-      }
-    },
-    async revokeSessions(uid) {
-      try {
-        await auth.revokeRefreshTokens(uid);
-      } catch (error) {
-        if (errorCode(error) === 'auth/user-not-found') return;
-        throw toProviderError(error);
-      }
-    },
+    deleteUser: (uid) => ignoringMissingUser(() => auth.deleteUser(uid)),
+    revokeSessions: (uid) => ignoringMissingUser(() => auth.revokeRefreshTokens(uid)),
     close: () => deleteApp(app),
   };
   return identity;

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { chromium } from '@playwright/test';
+import { chromium } from 'playwright-core';
 
 /** Debian's Chromium by default; Playwright's own build only when neither is configured nor installed. */
 export function chromiumExecutable(): string | undefined {
@@ -13,7 +13,7 @@ export function chromiumExecutable(): string | undefined {
   );
 }
 
-/** Without these, Chromium keeps calling home on a closed network. */
+/** Without these, Chromium keeps calling home on a closed network (used by e2e and the benchmarks). */
 export const CHROMIUM_ARGS = [
   '--disable-gpu',
   '--disable-quic',
