@@ -22,7 +22,13 @@ const stack = await startStack({
 
 const accounts = DEMO_ACCOUNTS.map((account) => {
   const password = account.password ?? '(no password yet: use "Forgot Password")';
-  const role = !account.allowlisted ? 'not on the allowlist' : account.admin ? 'admin' : 'user';
+  const role = !account.allowlisted
+    ? 'not on the allowlist'
+    : account.admin
+      ? 'admin'
+      : account.activated
+        ? 'user'
+        : 'user, invited (not activated)';
   return `    ${account.email.padEnd(22)} ${password.padEnd(42)} ${role}`;
 }).join('\n');
 

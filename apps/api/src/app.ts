@@ -86,7 +86,6 @@ export async function createApp(deps: AppDependencies, options: FastifyServerOpt
     trustProxy: deps.config.trustProxy,
     // E-mails of up to 254 characters travel in the path; longer ones get a 414 from the router.
     routerOptions: { maxParamLength: 320 },
-    disableRequestLogging: false,
     frameworkErrors: frameworkErrorHandler,
     ...options,
   }).withTypeProvider<ZodTypeProvider>();

@@ -31,10 +31,10 @@ function SignedInUser({ email }: { email: string }) {
   };
 
   return (
-    <div className="d-flex align-items-center gap-2 gap-sm-3 flex-wrap justify-content-end">
+    <div className="d-flex align-items-center gap-2 gap-sm-3 justify-content-end min-w-0">
       {account.data?.admin === true && (
         <>
-          <Link to="/admin" className="link-light">
+          <Link to="/admin" className="link-light text-nowrap">
             Admin Page
           </Link>
           <span className="text-white-50" aria-hidden="true">
@@ -42,8 +42,10 @@ function SignedInUser({ email }: { email: string }) {
           </span>
         </>
       )}
-      <span className="text-white text-truncate header-email">{email}</span>
-      <Button variant="outline-light" size="sm" onClick={onSignOut}>
+      <span className="text-white text-truncate header-email" title={email}>
+        {email}
+      </span>
+      <Button variant="outline-light" size="sm" className="text-nowrap" onClick={onSignOut}>
         Sign Out
       </Button>
     </div>
@@ -57,9 +59,14 @@ export function Header() {
   return (
     <header className="app-header">
       <nav className="container d-flex align-items-center justify-content-between py-2 gap-2" aria-label="Main">
-        <Link to="/invoice" className="d-flex align-items-center gap-2 text-white text-decoration-none">
+        {/* On a phone only the logo shows, so the user's part of the header keeps one line. */}
+        <Link
+          to="/invoice"
+          aria-label="Parcel Invoice Portal"
+          className="d-flex align-items-center gap-2 text-white text-decoration-none flex-shrink-0"
+        >
           <img src={logo} alt="" width={32} height={32} />
-          <span className="fw-semibold">Parcel Invoice Portal</span>
+          <span className="fw-semibold d-none d-md-inline">Parcel Invoice Portal</span>
         </Link>
         {signedIn && <SignedInUser email={state.user.email} />}
       </nav>
