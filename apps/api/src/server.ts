@@ -1,6 +1,7 @@
 import { createApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { databaseTargetFor, openDatabase } from './db/client.ts';
+import { DatabaseInUseError } from './db/pglite-lock.ts';
 import { createFirebaseIdentity } from './identity/firebase-identity.ts';
 import { createFsBlobStore } from './invoices/blob-store.ts';
 import { seedDemoData } from './seed/seed-demo-data.ts';
@@ -18,7 +19,14 @@ async function main() {
     throw error;
   }
 
-  const database = await openDatabase(databaseTargetFor(config));
+  let database;
+  try {
+    database = await openDatabase(databaseTargetFor(config));
+  } catch (error) {
+    if (!(error instanceof DatabaseInUseError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    process.exit(75);
+  }
   const identity = createFirebaseIdentity(config.firebase);
   const blobStore = createFsBlobStore(config.invoiceDir);
   const app = await createApp({ config, database, identity, blobStore });

@@ -3,6 +3,7 @@
  * Each group lives in its own module and exports `run(args)` returning an exit code.
  */
 import { ConfigError } from '../config.ts';
+import { DatabaseInUseError } from '../db/pglite-lock.ts';
 
 const USAGE = `Usage: npm run portal -- <command>
 
@@ -31,6 +32,10 @@ async function main(argv: string[]): Promise<number> {
     if (error instanceof ConfigError) {
       process.stderr.write(`${error.message}\nSee .env.example for every variable.\n`);
       return 78;
+    }
+    if (error instanceof DatabaseInUseError) {
+      process.stderr.write(`${error.message}\n`);
+      return 75;
     }
     throw error;
   }

@@ -8,6 +8,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { lockDataDir } from './pglite-lock.ts';
 import { schema } from './schema.ts';
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -39,6 +40,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
     };
   }
   if (target.dataDir) await mkdir(target.dataDir, { recursive: true });
+  const unlock = target.dataDir ? await lockDataDir(target.dataDir) : async () => {};
   // pg_trgm backs the user search index (migration 0001); PostgreSQL ships it, PGlite loads it here.
   const client = await PGlite.create({
     dataDir: target.dataDir,
@@ -51,7 +53,10 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
     db: db as unknown as Database,
     kind: 'pglite',
     ping: async () => void (await client.query('select 1')),
-    close: () => client.close(),
+    close: async () => {
+      await client.close();
+      await unlock();
+    },
   };
 }
 
