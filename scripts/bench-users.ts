@@ -12,7 +12,12 @@ import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { createApp } from '../apps/api/src/app.ts';
 import { loadConfig } from '../apps/api/src/config.ts';
-import { databaseTargetFor, openDatabase, type DatabaseHandle, type DatabaseTarget } from '../apps/api/src/db/client.ts';
+import {
+  databaseTargetFor,
+  openDatabase,
+  type DatabaseHandle,
+  type DatabaseTarget,
+} from '../apps/api/src/db/client.ts';
 import { findFreePort } from './lib/auth-emulator.ts';
 import { formatAdminFirstRows, measureAdminFirstRows } from './lib/admin-first-rows.ts';
 import { buildWeb, startStack } from './lib/stack.ts';

@@ -16,6 +16,7 @@ const stack = await startStack({
   port,
   emulatorPort,
   dataDir,
+  persistAccounts: true,
   log: (line) => process.stdout.write(`${line}\n`),
   env: { LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' },
 });

@@ -26,6 +26,11 @@ export interface StartAuthEmulatorOptions {
   workDir: string;
   /** Receives every line the emulator prints. */
   log?: (line: string) => void;
+  /**
+   * Keeps the accounts across runs: imported from this folder at start when it holds an export, and
+   * exported to it when the emulator stops (npm start, so people added in the portal can still sign in).
+   */
+  persistDir?: string;
 }
 
 const FIREBASE_BIN = fileURLToPath(
@@ -47,7 +52,7 @@ export async function startAuthEmulator(options: StartAuthEmulatorOptions): Prom
 
   const startedAt = performance.now();
   const output = new OutputTail(OUTPUT_TAIL_LINES, options.log);
-  const child = spawnEmulator(projectId, workDir, output);
+  const child = spawnEmulator(projectId, workDir, output, options.persistDir);
   const url = `http://${HOST}:${port}`;
   const stop = once(() => stopProcessGroup(child));
 
@@ -154,11 +159,15 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => {
 emulator.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 `;
 
-function spawnEmulator(projectId: string, workDir: string, output: OutputTail): ChildProcess {
+function spawnEmulator(projectId: string, workDir: string, output: OutputTail, persistDir?: string): ChildProcess {
   const env: NodeJS.ProcessEnv = { ...process.env, CI: '1', NO_UPDATE_NOTIFIER: '1' };
   // Experiments change emulator behaviour; tests must see the defaults.
   delete env.FIREBASE_CLI_EXPERIMENTS;
   const args = ['emulators:start', '--only', 'auth', '--project', projectId];
+  if (persistDir) {
+    if (existsSync(path.join(persistDir, 'firebase-export-metadata.json'))) args.push('--import', persistDir);
+    args.push('--export-on-exit', persistDir);
+  }
   // cwd is workDir so firebase.json is found there and a crash's firebase-debug.log does not land in the repo.
   // process.execPath keeps the emulator on the caller's Node, whatever `node` is on PATH.
   const child = spawn(process.execPath, ['-e', WATCHDOG, FIREBASE_BIN, ...args], {

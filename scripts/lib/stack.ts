@@ -19,6 +19,8 @@ export interface StackOptions {
   env?: Record<string, string>;
   /** Where the API's log lines go; they are dropped when absent. */
   log?: (line: string) => void;
+  /** Keep the emulator's accounts in DATA_DIR/auth-emulator between runs (npm start). */
+  persistAccounts?: boolean;
 }
 
 export interface Stack {
@@ -41,6 +43,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     port: options.emulatorPort,
     projectId: DEMO_PROJECT_ID,
     workDir: path.join(options.dataDir, 'emulator'),
+    ...(options.persistAccounts ? { persistDir: path.join(options.dataDir, 'auth-emulator') } : {}),
   });
   let api: ChildProcess | undefined;
   try {
