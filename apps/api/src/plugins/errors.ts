@@ -35,7 +35,7 @@ export function frameworkErrorHandler(
 ) {
   const message =
     error.code === 'FST_ERR_MAX_PARAM_LENGTH'
-      ? 'The address in this request is too long. An e-mail address has at most 254 characters.'
+      ? 'A value in this request path is too long: an e-mail address has at most 254 characters, a parcel code at most 64.'
       : 'The address of this request is not valid. Please check the link.';
   return reply.code(error.statusCode ?? 400).send({ message });
 }
