@@ -17,6 +17,10 @@ const stack = await startStack({
   emulatorPort,
   dataDir,
   persistAccounts: true,
+  onApiExit: (code) => {
+    process.stderr.write(`\n  The API stopped unexpectedly (exit code ${code}); stopping the emulator too.\n`);
+    void stop(1);
+  },
   log: (line) => process.stdout.write(`${line}\n`),
   env: { LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' },
 });
@@ -45,12 +49,12 @@ ${accounts}
 `);
 
 let stopping = false;
-const stop = async () => {
+async function stop(exitCode = 0) {
   if (stopping) return;
   stopping = true;
   process.stdout.write('\n  Stopping...\n');
   await stack.stop();
-  process.exit(0);
-};
+  process.exit(exitCode);
+}
 process.on('SIGINT', () => void stop());
 process.on('SIGTERM', () => void stop());

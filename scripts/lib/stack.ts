@@ -21,6 +21,8 @@ export interface StackOptions {
   log?: (line: string) => void;
   /** Keep the emulator's accounts in DATA_DIR/auth-emulator between runs (npm start). */
   persistAccounts?: boolean;
+  /** Called when the API exits without being asked to (a crash), so the caller can stop the rest. */
+  onApiExit?: (code: number | null) => void;
 }
 
 export interface Stack {
@@ -66,10 +68,15 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     const url = `http://localhost:${options.port}`;
     await waitForReady(`${url}/api/readyz`, api);
     const running = api;
+    let stopping = false;
+    running.once('exit', (code) => {
+      if (!stopping) options.onApiExit?.(code);
+    });
     return {
       url,
       emulator,
       stop: async () => {
+        stopping = true;
         await stopChild(running);
         await emulator.stop();
       },
