@@ -59,14 +59,14 @@ export function Header() {
   return (
     <header className="app-header">
       <nav className="container d-flex align-items-center justify-content-between py-2 gap-2" aria-label="Main">
-        {/* On a phone only the logo shows, so the user's part of the header keeps one line. */}
+        {/* Signed in on a phone, only the logo shows, so the user's part of the header keeps one line. */}
         <Link
           to="/invoice"
           aria-label="Parcel Invoice Portal"
           className="d-flex align-items-center gap-2 text-white text-decoration-none flex-shrink-0"
         >
           <img src={logo} alt="" width={32} height={32} />
-          <span className="fw-semibold d-none d-md-inline">Parcel Invoice Portal</span>
+          <span className={signedIn ? 'fw-semibold d-none d-md-inline' : 'fw-semibold'}>Parcel Invoice Portal</span>
         </Link>
         {signedIn && <SignedInUser email={state.user.email} />}
       </nav>
