@@ -1,4 +1,4 @@
-import { and, asc, count, eq, sql } from 'drizzle-orm';
+import { asc, count, eq, sql } from 'drizzle-orm';
 import fp from 'fastify-plugin';
 import type { Database } from '../db/client.ts';
 import { users } from '../db/schema.ts';
@@ -63,15 +63,8 @@ export function createUsersRepository(db: Database) {
     },
 
     async countAdmins(): Promise<number> {
-      const [row] = await db
-        .select({ total: count() })
-        .from(users)
-        .where(and(eq(users.admin, true)));
+      const [row] = await db.select({ total: count() }).from(users).where(eq(users.admin, true));
       return row?.total ?? 0;
-    },
-
-    async truncate() {
-      await db.execute(sql`truncate table ${users}`);
     },
   };
 }
