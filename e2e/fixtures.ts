@@ -63,6 +63,10 @@ export const test = base.extend<{ portal: Portal }>({
       sentryEvents: async () => (await (await fetch(`${sentryUrl}/events`)).json()) as ReceivedEvent[],
       clearSentryEvents: async () => void (await fetch(`${sentryUrl}/events`, { method: 'DELETE' })),
       async expectAccessible(page) {
+        // A modal fading in is half transparent: axe would measure the contrast of a frame mid-transition.
+        await page.waitForFunction(() =>
+          document.getAnimations().every((animation) => animation.playState !== 'running'),
+        );
         const results = await new AxeBuilder({ page }).analyze();
         const serious = results.violations.filter(
           (violation) => violation.impact === 'serious' || violation.impact === 'critical',
