@@ -9,12 +9,12 @@ const features = readdirSync(new URL('./apps/web/src/features', import.meta.url)
   .map((entry) => entry.name);
 
 /**
- * bulletproof-react's direction: shared (components, lib, testing) → features → app.
+ * bulletproof-react's direction: shared (components, hooks, lib, testing) → features → app.
  * Shared code imports no feature and no app code; a feature imports no other feature and no app code.
  */
 const webImportDirection = [
   {
-    files: ['apps/web/src/{components,lib}/**/*.{ts,tsx}'],
+    files: ['apps/web/src/{components,hooks,lib}/**/*.{ts,tsx}'],
     rules: {
       'no-restricted-imports': [
         'error',

@@ -1,5 +1,6 @@
 import { createBrowserRouter, type RouteObject } from 'react-router';
 import { LoginRoute } from '@/features/auth/components/LoginRoute';
+import { paths } from '@/lib/paths';
 import { AppLayout } from './layout/AppLayout';
 import { NotFoundScreen } from './routes/NotFoundScreen';
 import { PrivateRoute } from './routes/PrivateRoute';
@@ -19,12 +20,12 @@ export const routes: RouteObject[] = [
       {
         element: <PrivateRoute />,
         children: [
-          { path: '/', lazy: invoiceScreen },
-          { path: '/invoice', lazy: invoiceScreen },
-          { path: '/admin', lazy: adminScreen },
+          { path: paths.root, lazy: invoiceScreen },
+          { path: paths.invoice, lazy: invoiceScreen },
+          { path: paths.admin, lazy: adminScreen },
         ],
       },
-      { path: '/login', element: <LoginRoute /> },
+      { path: paths.login, element: <LoginRoute /> },
       { path: '*', element: <NotFoundScreen /> },
     ],
   },

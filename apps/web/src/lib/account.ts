@@ -1,11 +1,13 @@
 import type { UserLookup } from '@portal/contract';
-import type { ApiClient } from './api-client';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { useApiClient, type ApiClient } from './api-client';
+import type { QueryConfig } from './react-query';
 
 /**
- * The account lookup (GET /users/<email>): with the bearer token on the admin page and in the header
- * (the answer then carries the admin flag), without it on the login page.
+ * The account lookup (GET /users/<email>): with the bearer token in the header and on the admin page (the
+ * answer then carries the admin flag), without it on the login page.
  */
-export async function lookupAccount(api: ApiClient, email: string, options: { auth: boolean }): Promise<UserLookup> {
+export async function getAccount(api: ApiClient, email: string, options: { auth: boolean }): Promise<UserLookup> {
   const { data } = await api.request(`/users/${encodeURIComponent(email)}`, {
     auth: options.auth,
     schema: userLookupParser,
@@ -26,4 +28,23 @@ const userLookupParser = {
   },
 };
 
-export const accountQueryKey = (email: string) => ['account', email] as const;
+/** The signed-in user's own account, as the header and the admin page share it: one key, one fetcher. */
+export const accountQueryOptions = (api: ApiClient, email: string) =>
+  queryOptions({
+    queryKey: ['account', email] as const,
+    queryFn: async () => {
+      try {
+        return await getAccount(api, email, { auth: true });
+      } catch (error) {
+        // The spec: the lookup failing is logged for developers and shows nothing more to the user.
+        console.warn('Account lookup failed', error);
+        throw error;
+      }
+    },
+    retry: false,
+  });
+
+export function useAccount(email: string, queryConfig: QueryConfig<typeof accountQueryOptions> = {}) {
+  const api = useApiClient();
+  return useQuery({ ...accountQueryOptions(api, email), ...queryConfig });
+}

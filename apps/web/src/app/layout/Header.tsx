@@ -1,40 +1,26 @@
-import { useQuery } from '@tanstack/react-query';
 import Button from 'react-bootstrap/Button';
 import { Link, useNavigate } from 'react-router';
-import { accountQueryKey, lookupAccount } from '@/lib/account';
-import { useApiClient } from '@/lib/api-client';
+import { useAccount } from '@/lib/account';
 import { useAuth } from '@/lib/auth';
+import { paths } from '@/lib/paths';
 import { storedUser } from '@/lib/storage';
 import logo from './logo.svg';
 
 function SignedInUser({ email }: { email: string }) {
-  const api = useApiClient();
   const { signOut } = useAuth();
   const navigate = useNavigate();
-  const account = useQuery({
-    queryKey: accountQueryKey(email),
-    queryFn: async () => {
-      try {
-        return await lookupAccount(api, email, { auth: true });
-      } catch (error) {
-        // The spec: the header's lookup failing is logged for developers and shows nothing to the user.
-        console.warn('Account lookup failed', error);
-        throw error;
-      }
-    },
-    retry: false,
-  });
+  const account = useAccount(email);
 
   const onSignOut = async () => {
     await signOut();
-    navigate('/login', { replace: true });
+    navigate(paths.login, { replace: true });
   };
 
   return (
     <div className="d-flex align-items-center gap-2 gap-sm-3 justify-content-end min-w-0">
       {account.data?.admin === true && (
         <>
-          <Link to="/admin" className="link-light text-nowrap">
+          <Link to={paths.admin} className="link-light text-nowrap">
             Admin Page
           </Link>
           <span className="text-white-50" aria-hidden="true">
@@ -61,7 +47,7 @@ export function Header() {
       <nav className="container d-flex align-items-center justify-content-between py-2 gap-2" aria-label="Main">
         {/* Signed in on a phone, only the logo shows, so the user's part of the header keeps one line. */}
         <Link
-          to="/invoice"
+          to={paths.invoice}
           aria-label="Parcel Invoice Portal"
           className="d-flex align-items-center gap-2 text-white text-decoration-none flex-shrink-0"
         >

@@ -1,6 +1,7 @@
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { CenteredMessage } from '@/components/CenteredMessage';
 import { useAuth } from '@/lib/auth';
+import { paths } from '@/lib/paths';
 
 /** Signed-out visitors go to /login; the page they asked for travels along as state. */
 export function PrivateRoute() {
@@ -9,9 +10,9 @@ export function PrivateRoute() {
   if (state.status === 'loading') return <CenteredMessage>Loading...</CenteredMessage>;
   if (state.status === 'signed-out') {
     return state.byUser ? (
-      <Navigate to="/login" replace />
+      <Navigate to={paths.login} replace />
     ) : (
-      <Navigate to="/login" replace state={{ from: { pathname: location.pathname, search: location.search } }} />
+      <Navigate to={paths.login} replace state={{ from: { pathname: location.pathname, search: location.search } }} />
     );
   }
   return <Outlet />;

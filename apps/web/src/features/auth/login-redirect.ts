@@ -1,3 +1,4 @@
+import { paths } from '@/lib/paths';
 import type { SavedLocation } from '@/lib/storage';
 
 /** Where a freshly signed-in user goes, by the spec's rules. */
@@ -5,10 +6,10 @@ export function postLoginTarget(from: SavedLocation | null, beforeLogin: SavedLo
   if (from) {
     if (from.pathname.includes('invoice')) return `${from.pathname}${from.search}`;
     if (from.pathname.includes('admin')) return from.pathname;
-    return '/';
+    return paths.root;
   }
   if (beforeLogin?.pathname.includes('invoice')) return `${beforeLogin.pathname}${beforeLogin.search}`;
-  return '/';
+  return paths.root;
 }
 
 export function readFromState(state: unknown): SavedLocation | null {

@@ -1,8 +1,6 @@
 /** Everything the admin screen caches sits under one prefix, so one invalidation refreshes it after a change. */
 export const adminKeys = {
   all: ['admin'] as const,
-  users: ['admin', 'users'] as const,
   usersPage: (search: string, page: number) => ['admin', 'users', { search, page }] as const,
-  audit: ['admin', 'audit'] as const,
   auditPage: (page: number) => ['admin', 'audit', { page }] as const,
 };

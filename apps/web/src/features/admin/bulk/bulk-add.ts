@@ -1,7 +1,7 @@
 import { emailFieldSchema } from '@/lib/email-field';
 import { ApiError, type ApiClient } from '@/lib/api-client';
-import { createUser, registerUser } from '../api/admin-users';
-import { serverMessageOf } from '../api/error-text';
+import { createUser, registerUser } from '../api/add-user';
+import { serverMessageOf } from '../messages';
 
 export type BulkOutcome = 'added' | 'exists' | 'invalid' | 'failed';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseAddresses } from './parse-addresses';
+import outlookContacts from '../testing/outlook-contacts.csv?raw';
 
 describe('parseAddresses', () => {
   it('splits on new lines, commas, semicolons and tabs, dropping blanks', () => {
@@ -32,6 +33,25 @@ describe('parseAddresses', () => {
     expect(parseAddresses('name,Email,team\nJane,jane@x.com,Ops\nJohn,john@x.com,\n')).toEqual([
       'jane@x.com',
       'john@x.com',
+    ]);
+  });
+
+  it('keeps the address of an Outlook contacts export whose quoted fields hold commas', () => {
+    expect(parseAddresses(outlookContacts)).toEqual([
+      'jane.doe@example.com',
+      'john.smith@example.com',
+      'ann.lee@example.com',
+    ]);
+  });
+
+  it('keeps the address beside a quoted name with a comma when there is no header line', () => {
+    expect(parseAddresses('"Doe, Jane",jane@x.com\n"Roe, Rick",rick@x.com')).toEqual([
+      'Doe',
+      'Jane',
+      'jane@x.com',
+      'Roe',
+      'Rick',
+      'rick@x.com',
     ]);
   });
 });

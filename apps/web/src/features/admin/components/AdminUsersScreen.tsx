@@ -2,8 +2,9 @@ import Tab from 'react-bootstrap/Tab';
 import Tabs from 'react-bootstrap/Tabs';
 import { ErrorModal } from '@/components/ErrorModal';
 import { LoadingOverlay } from '@/components/LoadingOverlay';
-import { NO_PERMISSION_MESSAGE, useAdminCheck } from '../hooks/use-admin-check';
-import { useQueryFailure } from '../hooks/use-query-failure';
+import { useQueryFailure } from '@/hooks/use-query-failure';
+import { useAdminCheck } from '../hooks/use-admin-check';
+import { NO_PERMISSION_MESSAGE } from '../messages';
 import { AuditLogPanel } from './AuditLogPanel';
 import { UsersPanel } from './UsersPanel';
 

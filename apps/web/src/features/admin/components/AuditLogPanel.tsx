@@ -1,15 +1,13 @@
 import type { AuditEntry } from '@portal/contract';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Table from 'react-bootstrap/Table';
 import { ErrorModal } from '@/components/ErrorModal';
 import { LoadingOverlay } from '@/components/LoadingOverlay';
-import { useApiClient } from '@/lib/api-client';
-import { AUDIT_PAGE_SIZE, listAudit } from '../api/audit-log';
-import { serverMessageOf } from '../api/error-text';
-import { adminKeys } from '../api/query-keys';
-import { useQueryFailure } from '../hooks/use-query-failure';
+import { useQueryFailure } from '@/hooks/use-query-failure';
+import { useAuditPage } from '../api/get-audit-page';
+import { PAGE_SIZE } from '../api/paging';
+import { NO_AUDIT_ENTRIES_MESSAGE, serverMessageOf } from '../messages';
 import { EmailText } from './EmailText';
 import { Pager } from './Pager';
 
@@ -60,14 +58,8 @@ function AuditRow({ entry }: { entry: AuditEntry }) {
 
 /** Who added, deleted or was refused what, and when: newest first, a page at a time. */
 export function AuditLogPanel() {
-  const api = useApiClient();
   const [page, setPage] = useState(0);
-  const audit = useQuery({
-    queryKey: adminKeys.auditPage(page),
-    queryFn: ({ signal }) => listAudit(api, page, signal),
-    placeholderData: keepPreviousData,
-    retry: false,
-  });
+  const audit = useAuditPage(page);
   const failure = useQueryFailure(audit.error, serverMessageOf);
 
   return (
@@ -92,7 +84,7 @@ export function AuditLogPanel() {
                 {audit.data.entries.length === 0 ? (
                   <tr>
                     <td colSpan={3} className="text-center text-body-secondary py-4">
-                      Nothing recorded yet.
+                      {NO_AUDIT_ENTRIES_MESSAGE}
                     </td>
                   </tr>
                 ) : (
@@ -102,7 +94,7 @@ export function AuditLogPanel() {
             </Table>
           </div>
           <div className="card-footer bg-body">
-            <Pager page={page} pageSize={AUDIT_PAGE_SIZE} total={audit.data.total} noun="entries" onPage={setPage} />
+            <Pager page={page} pageSize={PAGE_SIZE} total={audit.data.total} noun="entries" onPage={setPage} />
           </div>
         </div>
       )}

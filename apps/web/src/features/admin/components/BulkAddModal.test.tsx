@@ -5,6 +5,7 @@ import { accountLookup } from '@/testing/handlers';
 import { server } from '@/testing/msw-server';
 import { renderApp } from '@/testing/render-app';
 import { createFakeAdminApi, makeUser } from '../testing/fake-admin-api';
+import outlookContacts from '../testing/outlook-contacts.csv?raw';
 
 // The route loads the screen lazily; loading it up front keeps that cost out of each test's time limit,
 // and a busy machine (the suites run in parallel) gets more than the default second to render a screen.
@@ -78,6 +79,18 @@ describe('bulk add', () => {
     expect(within(modal).getByLabelText('Email addresses')).toHaveValue(
       'email,name\nfile1@example.com,One\nfile2@example.com,Two\n',
     );
+  });
+
+  it('adds everyone in an Outlook contacts export, quoted names with commas and all', async () => {
+    const { user, fake, modal } = await openBulkAdd();
+    const file = new File([outlookContacts], 'contacts.csv', { type: 'text/csv' });
+    await user.upload(within(modal).getByLabelText('Or choose a CSV file'), file);
+    expect(await within(modal).findByText('3 addresses found.')).toBeInTheDocument();
+    await user.click(within(modal).getByRole('button', { name: 'Add users' }));
+    await within(modal).findByRole('button', { name: 'Done' });
+    expect(within(modal).getByText('3 added, 0 already on the list, 0 invalid, 0 failed')).toBeInTheDocument();
+    expect(fake.users.has('jane.doe@example.com')).toBe(true);
+    expect(fake.users.has('ann.lee@example.com')).toBe(true);
   });
 
   it('cannot start without an address', async () => {

@@ -7,6 +7,7 @@ import ProgressBar from 'react-bootstrap/ProgressBar';
 import { useApiClient } from '@/lib/api-client';
 import { bulkAdd, type BulkResult } from '../bulk/bulk-add';
 import { MAX_BULK_ADDRESSES, parseAddresses } from '../bulk/parse-addresses';
+import { fileUnreadableMessage } from '../messages';
 import { BulkResults } from './BulkResults';
 
 type Phase = 'edit' | 'running' | 'done';
@@ -30,7 +31,7 @@ function BulkAddBody({ onClose, onChanged }: { onClose: () => void; onChanged: (
       setText(await file.text());
       setFileError(null);
     } catch {
-      setFileError(`Could not read ${file.name}.`);
+      setFileError(fileUnreadableMessage(file.name));
     }
   };
 

@@ -1,4 +1,4 @@
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
@@ -6,12 +6,14 @@ import Spinner from 'react-bootstrap/Spinner';
 import { ConfirmModal } from '@/components/ConfirmModal';
 import { ErrorModal } from '@/components/ErrorModal';
 import { LoadingOverlay } from '@/components/LoadingOverlay';
-import { useApiClient } from '@/lib/api-client';
-import { createUser, deleteUser, listUsers, registerUser, USERS_PAGE_SIZE, type UsersPage } from '../api/admin-users';
-import { serverMessageOf, statusTextOf } from '../api/error-text';
+import { useDebouncedValue } from '@/hooks/use-debounced-value';
+import { useQueryFailure } from '@/hooks/use-query-failure';
+import { AddUserError, useAddUser } from '../api/add-user';
+import { useDeleteUser } from '../api/delete-user';
+import { useUsersPage, type UsersPage } from '../api/get-users-page';
+import { PAGE_SIZE } from '../api/paging';
 import { adminKeys } from '../api/query-keys';
-import { useDebouncedValue } from '../hooks/use-debounced-value';
-import { useQueryFailure } from '../hooks/use-query-failure';
+import { confirmDeleteMessage, noUsersMessage, serverMessageOf, statusTextOf } from '../messages';
 import { AddUserModal } from './AddUserModal';
 import { BulkAddModal } from './BulkAddModal';
 import { Pager } from './Pager';
@@ -25,7 +27,6 @@ const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 
 /** The user list with search and paging, and the add, bulk-add and delete flows. */
 export function UsersPanel() {
-  const api = useApiClient();
   const queryClient = useQueryClient();
   const [searchInput, setSearchInput] = useState('');
   const search = useDebouncedValue(searchInput.trim(), SEARCH_DEBOUNCE_MS);
@@ -47,13 +48,9 @@ export function UsersPanel() {
     setActionError(message);
   };
 
-  const list = useQuery({
-    queryKey: adminKeys.usersPage(search, page),
-    queryFn: ({ signal }) => listUsers(api, { search, page }, signal),
-    // Paging and searching keep the rows on screen until the next ones arrive, instead of a blank table.
-    placeholderData: keepPreviousData,
-    retry: false,
-  });
+  const list = useUsersPage({ search, page });
+  const addUserMutation = useAddUser();
+  const deleteUserMutation = useDeleteUser();
   const listFailure = useQueryFailure(list.error, statusTextOf);
 
   /** Reloads the list (and the audit view, which the change extended); answers the current page as reloaded. */
@@ -66,17 +63,10 @@ export function UsersPanel() {
     setBusy(true);
     try {
       try {
-        await createUser(api, email);
+        await addUserMutation.mutateAsync(email);
       } catch (error) {
         setAddOpen(false);
-        failAction(serverMessageOf(error), addButton.current);
-        return;
-      }
-      try {
-        await registerUser(api, email);
-      } catch (error) {
-        setAddOpen(false);
-        failAction(statusTextOf(error), addButton.current);
+        failAction(error instanceof AddUserError ? error.message : statusTextOf(error), addButton.current);
         return;
       }
       await delay(RELOAD_AFTER_REGISTER_MS);
@@ -99,11 +89,11 @@ export function UsersPanel() {
     if (!email) return;
     setBusy(true);
     try {
-      await deleteUser(api, email);
+      await deleteUserMutation.mutateAsync(email);
       const reloaded = await reload();
       // Deleting the last row of the last page would leave an empty page behind.
       if (reloaded && reloaded.users.length === 0 && page > 0) {
-        setPage(Math.max(0, Math.ceil(reloaded.total / USERS_PAGE_SIZE) - 1));
+        setPage(Math.max(0, Math.ceil(reloaded.total / PAGE_SIZE) - 1));
       }
     } catch (error) {
       failAction(serverMessageOf(error), deleteTrigger.current);
@@ -147,14 +137,10 @@ export function UsersPanel() {
       {list.data && (
         <div className="card shadow-sm">
           <div className="table-responsive">
-            <UsersTable
-              users={list.data.users}
-              emptyText={search ? `No users match "${search}".` : 'No users yet.'}
-              onDelete={askToDelete}
-            />
+            <UsersTable users={list.data.users} emptyText={noUsersMessage(search)} onDelete={askToDelete} />
           </div>
           <div className="card-footer bg-body">
-            <Pager page={page} pageSize={USERS_PAGE_SIZE} total={list.data.total} noun="users" onPage={setPage} />
+            <Pager page={page} pageSize={PAGE_SIZE} total={list.data.total} noun="users" onPage={setPage} />
           </div>
         </div>
       )}
@@ -162,7 +148,7 @@ export function UsersPanel() {
       <AddUserModal show={addOpen} onCancel={() => setAddOpen(false)} onSubmit={addUser} />
       <BulkAddModal show={bulkOpen} onClose={() => setBulkOpen(false)} onChanged={() => void reload()} />
       <ConfirmModal
-        message={pendingDelete === null ? null : `Are you sure you want to delete user ${pendingDelete}`}
+        message={pendingDelete === null ? null : confirmDeleteMessage(pendingDelete)}
         onNo={() => setPendingDelete(null)}
         onYes={confirmDelete}
       />

@@ -1,10 +1,5 @@
-import { useQuery } from '@tanstack/react-query';
-import { accountQueryKey, lookupAccount } from '@/lib/account';
-import { useApiClient } from '@/lib/api-client';
+import { useAccount } from '@/lib/account';
 import { useCurrentUser } from '@/lib/auth';
-
-export const NO_PERMISSION_MESSAGE =
-  'You do not have permissions to view this page. Please contact the website administrator.';
 
 export type AdminCheck =
   | { status: 'checking' }
@@ -17,14 +12,8 @@ export type AdminCheck =
  * it asks again on every visit so a role taken away meanwhile is noticed.
  */
 export function useAdminCheck(): AdminCheck {
-  const api = useApiClient();
   const { email } = useCurrentUser();
-  const lookup = useQuery({
-    queryKey: accountQueryKey(email),
-    queryFn: () => lookupAccount(api, email, { auth: true }),
-    refetchOnMount: 'always',
-    retry: false,
-  });
+  const lookup = useAccount(email, { refetchOnMount: 'always' });
   if (lookup.isError) return { status: 'denied', failure: lookup.error };
   if (lookup.isPending) return { status: 'checking' };
   return lookup.data.admin === true ? { status: 'confirmed' } : { status: 'denied', failure: lookup.data };

@@ -1,15 +1,17 @@
 import { useMutation } from '@tanstack/react-query';
-import { lookupAccount } from '@/lib/account';
+import { getAccount } from '@/lib/account';
 import { useApiClient, type ApiClient } from '@/lib/api-client';
 import { useAuth, type AuthClient } from '@/lib/auth';
 import { reportError } from '@/lib/error-reporting';
-import { lookupFailureMessage, mailFailureMessage } from './password-reset-errors';
+import { paths } from '@/lib/paths';
+import type { MutationConfig } from '@/lib/react-query';
+import { lookupFailureMessage, mailFailureMessage } from '../messages';
 
 /** A step of the reset that failed; `message` is written for the person in front of the modal. */
 export class PasswordResetError extends Error {}
 
-/** The reset link brings the person back to the in-app hash route /invoice (SPEC section 2). */
-export const resetContinueUrl = () => `${window.location.origin}/#/invoice`;
+/** The reset link brings the person back to the in-app hash route /invoice (docs/product/screens-and-routes.md). */
+export const resetContinueUrl = () => `${window.location.origin}/#${paths.invoice}`;
 
 /**
  * The spec's sequence: look the account up without a bearer token, have the identity provider send the
@@ -19,7 +21,7 @@ export const resetContinueUrl = () => `${window.location.origin}/#/invoice`;
 export async function requestPasswordReset(api: ApiClient, auth: AuthClient, email: string): Promise<void> {
   let activated: boolean;
   try {
-    ({ activated } = await lookupAccount(api, email, { auth: false }));
+    ({ activated } = await getAccount(api, email, { auth: false }));
   } catch (error) {
     throw new PasswordResetError(lookupFailureMessage(error), { cause: error });
   }
@@ -42,8 +44,8 @@ export async function requestPasswordReset(api: ApiClient, auth: AuthClient, ema
   }
 }
 
-export function useRequestPasswordReset() {
+export function useRequestPasswordReset(mutationConfig: MutationConfig<string> = {}) {
   const api = useApiClient();
   const { client } = useAuth();
-  return useMutation({ mutationFn: (email: string) => requestPasswordReset(api, client, email) });
+  return useMutation({ ...mutationConfig, mutationFn: (email: string) => requestPasswordReset(api, client, email) });
 }

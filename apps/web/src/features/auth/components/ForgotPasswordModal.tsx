@@ -7,9 +7,7 @@ import Modal from 'react-bootstrap/Modal';
 import { useForm } from 'react-hook-form';
 import { emailFormSchema, type EmailFormInput, type EmailFormValues } from '@/lib/email-field';
 import { PasswordResetError, useRequestPasswordReset } from '../api/request-password-reset';
-
-const SENT_MESSAGE =
-  'A password reset email has been sent to your email address, please follow the link mentioned in it.';
+import { RESET_SENT_MESSAGE, UNEXPECTED_FAILURE_MESSAGE } from '../messages';
 
 /** Forgot password: look the account up, have the reset mail sent, and mark a first-time account activated. */
 export default function ForgotPasswordModal({ initialEmail, onClose }: { initialEmail: string; onClose: () => void }) {
@@ -43,11 +41,7 @@ export default function ForgotPasswordModal({ initialEmail, onClose }: { initial
   // The spec: field errors only once the field has been touched (or a submit was tried).
   const fieldError = touchedFields.email || isSubmitted ? errors.email?.message : undefined;
   const failure =
-    reset.error instanceof PasswordResetError
-      ? reset.error.message
-      : reset.error
-        ? 'Something went wrong. Please try again later.'
-        : null;
+    reset.error instanceof PasswordResetError ? reset.error.message : reset.error ? UNEXPECTED_FAILURE_MESSAGE : null;
   const hide = () => setShow(false);
 
   return (
@@ -59,7 +53,7 @@ export default function ForgotPasswordModal({ initialEmail, onClose }: { initial
         <>
           <Modal.Body>
             <p id="forgot-password-sent" className="mb-0">
-              {SENT_MESSAGE}
+              {RESET_SENT_MESSAGE}
             </p>
           </Modal.Body>
           <Modal.Footer>

@@ -4,7 +4,7 @@ import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
 import { useAuth } from '@/lib/auth';
-import { signInErrorMessage } from '../sign-in-error';
+import { MISSING_CREDENTIALS_MESSAGE, signInErrorMessage } from '../messages';
 
 // Loaded on demand: form validation code is not needed to sign in.
 const ForgotPasswordModal = lazy(() => import('./ForgotPasswordModal'));
@@ -19,7 +19,7 @@ export function LoginScreen() {
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
     if (!form.email.trim() || !form.pass) {
-      setError('Please enter both email and password');
+      setError(MISSING_CREDENTIALS_MESSAGE);
       return;
     }
     setSubmitting(true);

@@ -5,9 +5,15 @@ import { useLocation } from 'react-router';
 import { ErrorModal } from '@/components/ErrorModal';
 import { useRuntimeConfig } from '@/lib/runtime-config';
 import { readBeforeLogin } from '@/lib/storage';
-import { useInvoice } from '../api/use-invoice';
-import { useObjectUrl } from '../hooks/use-object-url';
-import { invoiceErrorMessage, MISSING_PARCEL_CODE } from '../invoice-errors';
+import { useObjectUrl } from '@/hooks/use-object-url';
+import { useInvoice } from '../api/get-invoice';
+import {
+  INVOICE_NOT_SHOWN_MESSAGE,
+  invoiceErrorMessage,
+  MISSING_PARCEL_CODE,
+  NO_INVOICE_DATA_MESSAGE,
+  NO_PARCEL_CODE_HINT,
+} from '../messages';
 import { readParcelCode } from '../parcel-code';
 import { InvoiceActions } from './InvoiceActions';
 import { InvoiceDocument } from './InvoiceDocument';
@@ -38,11 +44,11 @@ export default function InvoiceScreen() {
 
   let body;
   if (parcelCode === null) {
-    body = <p>Open the invoice link you were sent to see an invoice here.</p>;
+    body = <p>{NO_PARCEL_CODE_HINT}</p>;
   } else if (invoice.isError && !invoice.isFetching) {
-    body = <p>The invoice could not be shown.</p>;
+    body = <p>{INVOICE_NOT_SHOWN_MESSAGE}</p>;
   } else if (invoice.data?.size === 0) {
-    body = <Alert variant="warning">No invoice data found.</Alert>;
+    body = <Alert variant="warning">{NO_INVOICE_DATA_MESSAGE}</Alert>;
   } else if (invoice.data && url) {
     body = (
       <InvoiceDocument

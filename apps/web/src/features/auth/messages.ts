@@ -1,6 +1,36 @@
 import { ApiError } from '@/lib/api-client';
 import { reportError } from '@/lib/error-reporting';
 
+/** Every sentence the login screen and the password reset show a person, kept together; the spec's are word for word. */
+
+export const MISSING_CREDENTIALS_MESSAGE = 'Please enter both email and password';
+export const RESET_SENT_MESSAGE =
+  'A password reset email has been sent to your email address, please follow the link mentioned in it.';
+export const UNEXPECTED_FAILURE_MESSAGE = 'Something went wrong. Please try again later.';
+
+const CREDENTIAL_ERRORS = new Set([
+  'auth/invalid-credential',
+  'auth/invalid-login-credentials',
+  'auth/wrong-password',
+  'auth/user-not-found',
+  'auth/invalid-email',
+]);
+
+/**
+ * The spec: a failed sign-in shows the provider's error text (or "Login failed"), and for wrong
+ * credentials "Either email or password is incorrect", which a person can act on.
+ */
+export function signInErrorMessage(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && CREDENTIAL_ERRORS.has(code)) return 'Either email or password is incorrect';
+  if (code === 'auth/too-many-requests')
+    return 'Too many failed attempts. Please wait a few minutes or reset your password.';
+  if (code === 'auth/network-request-failed')
+    return 'The sign-in service could not be reached. Please check your connection.';
+  const message = (error as { message?: unknown } | null)?.message;
+  return typeof message === 'string' && message ? message : 'Login failed';
+}
+
 export const CHECK_EMAIL_MESSAGE = 'Please check the email address you have provided.';
 const WAIT_MESSAGE = 'Too many requests. Please wait a minute and try again.';
 const API_UNREACHABLE_MESSAGE = 'The portal could not be reached. Please check your connection and try again.';

@@ -1,5 +1,11 @@
 import { ApiError } from '@/lib/api-client';
 
+/** Every sentence the invoice screen shows, kept together; the spec's are word for word. */
+
+export const NO_PARCEL_CODE_HINT = 'Open the invoice link you were sent to see an invoice here.';
+export const INVOICE_NOT_SHOWN_MESSAGE = 'The invoice could not be shown.';
+export const NO_INVOICE_DATA_MESSAGE = 'No invoice data found.';
+
 /** The error raised, without any request, when the link carries no parcel code. */
 export const MISSING_PARCEL_CODE = new Error('No parcel code in the link');
 
@@ -9,7 +15,7 @@ export function invoiceErrorMessage(error: unknown, supportContact: string): str
   if (error === MISSING_PARCEL_CODE) return doubleCheck;
   const status = error instanceof ApiError ? error.status : 0;
   if (status === 401) return `You are not authorized to see the invoice. Please contact ${supportContact}.`;
-  // 500 itself counts as a server error (ARCHITECTURE.md, "Deliberate readings"); 0 is no response at all.
+  // 500 itself counts as a server error (docs/product/deliberate-readings.md); 0 is no response at all.
   if (status >= 500 || status === 0) return `Application error. Please contact ${supportContact}.`;
   return doubleCheck;
 }

@@ -1,0 +1,31 @@
+import { ApiError } from '@/lib/api-client';
+
+/** Every sentence the admin screen shows an admin, kept together; the spec's are word for word. */
+
+export const NO_PERMISSION_MESSAGE =
+  'You do not have permissions to view this page. Please contact the website administrator.';
+
+export const confirmDeleteMessage = (email: string) => `Are you sure you want to delete user ${email}`;
+
+export const noUsersMessage = (search: string) => (search ? `No users match "${search}".` : 'No users yet.');
+
+export const NO_AUDIT_ENTRIES_MESSAGE = 'Nothing recorded yet.';
+
+export const fileUnreadableMessage = (fileName: string) => `Could not read ${fileName}.`;
+
+const UNREADABLE_ANSWER_MESSAGE = 'The server sent an answer the portal did not understand.';
+
+/**
+ * The response's status text, as the spec asks for list and register failures. HTTP/2 carries no status
+ * text, so the server's message (or a generic line) stands in rather than an empty modal.
+ */
+export function statusTextOf(error: unknown): string {
+  if (error instanceof ApiError) return error.statusText || error.serverMessage || error.message;
+  return UNREADABLE_ANSWER_MESSAGE;
+}
+
+/** The `message` of the response body, as the spec asks for create failures, else the status text. */
+export function serverMessageOf(error: unknown): string {
+  if (error instanceof ApiError && error.serverMessage) return error.serverMessage;
+  return statusTextOf(error);
+}
