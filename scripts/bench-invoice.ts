@@ -8,8 +8,8 @@ import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { findFreePort, startAuthEmulator, type AuthEmulator } from './lib/auth-emulator.ts';
-import { makeBenchPdf, seedBenchUser, signUpForToken } from './lib/bench-fixtures.ts';
+import { findFreePort, startAuthEmulator, type AuthEmulator } from '@portal/dev-stack';
+import { makeBenchPdf, seedBenchUser, signUpForToken } from '@portal/dev-stack/bench';
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 const PROJECT_ID = 'demo-portal-bench';
@@ -195,7 +195,10 @@ async function main() {
 
   const pdf = await makeBenchPdf(PARCEL_CODE, 100 * 1024);
   const idToken = await signUpForToken(emulator, EMAIL);
-  await seedBenchUser(dataDir, EMAIL);
+  await seedBenchUser(
+    { ...process.env, DATA_DIR: dataDir, FIREBASE_PROJECT_ID: PROJECT_ID, FIREBASE_AUTH_EMULATOR_HOST: emulator.host },
+    EMAIL,
+  );
 
   log('starting the API and nginx...');
   const ingestToken = randomBytes(32).toString('base64url');
