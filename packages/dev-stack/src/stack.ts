@@ -7,6 +7,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startAuthEmulator, type AuthEmulator } from './auth-emulator.ts';
+import { stopChild, waitForHttp } from './child-process.ts';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 export const DEMO_PROJECT_ID = 'demo-parcel-portal';
@@ -70,7 +71,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     });
     pipeLines(api, options.log);
     const url = `http://localhost:${options.port}`;
-    await waitForReady(`${url}/api/readyz`, api);
+    await waitForHttp(`${url}/api/readyz`, api, 'The API');
     const running = api;
     let stopping = false;
     running.once('exit', (code) => {
@@ -102,29 +103,4 @@ function pipeLines(child: ChildProcess, log?: (line: string) => void) {
       for (const line of lines) log?.(line);
     });
   }
-}
-
-async function waitForReady(url: string, child: ChildProcess, timeoutMs = 60_000) {
-  const deadline = Date.now() + timeoutMs;
-  let exited: number | null = null;
-  child.once('exit', (code) => (exited = code ?? 1));
-  while (Date.now() < deadline) {
-    if (exited !== null) throw new Error(`The API exited with code ${exited} before it was ready`);
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`The API did not answer ${url} within ${timeoutMs / 1000} s`);
-}
-
-async function stopChild(child: ChildProcess) {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-  await exited;
-  clearTimeout(timer);
 }
