@@ -10,11 +10,9 @@ import invoiceRoutes from './invoices/routes.ts';
 import healthRoutes from './platform/health.ts';
 import runtimeConfigRoute from './platform/runtime-config.ts';
 import authorization from './plugins/authorization.ts';
-import blobStorePlugin from './plugins/blob-store.ts';
-import database from './plugins/database.ts';
 import errors, { frameworkErrorHandler } from './plugins/errors.ts';
-import identityPlugin from './plugins/identity.ts';
 import security, { originOf } from './plugins/security.ts';
+import servicesPlugin from './plugins/services.ts';
 import spa from './plugins/spa.ts';
 import type { Services } from './services.ts';
 import usersRepository from './users/repository.ts';
@@ -47,12 +45,10 @@ async function portalAppPlugin(app: FastifyInstance, deps: AppDependencies) {
   await app.register(security, {
     connectOrigins: [...originOf(runtimeConfig.authEmulatorUrl), ...originOf(config.sentry?.dsn)],
   });
-  await app.register(database, { database: deps.database });
+  await app.register(servicesPlugin, deps);
   await app.register(usersRepository);
   await app.register(auditRepository);
-  await app.register(blobStorePlugin, { blobStore: deps.blobStore });
   await app.register(invoicesRepository);
-  await app.register(identityPlugin, { identity: deps.identity, tokenRecheckMs: config.tokenRecheckMs });
   await app.register(authorization, { ingestToken: config.ingestToken });
   await app.register(userAdminPlugin);
 

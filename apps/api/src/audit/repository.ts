@@ -2,7 +2,7 @@ import { count, desc } from 'drizzle-orm';
 import fp from 'fastify-plugin';
 import type { Database } from '../db/client.ts';
 // Its plugin declares app.database, which this repository's plugin reads.
-import type {} from '../plugins/database.ts';
+import type {} from '../plugins/services.ts';
 import { auditLog } from '../db/schema.ts';
 
 export interface AuditEvent {
@@ -46,5 +46,5 @@ export default fp(
   async (app) => {
     app.decorate('auditRepository', createAuditRepository(app.database.db));
   },
-  { name: 'audit-repository', dependencies: ['database'] },
+  { name: 'audit-repository', dependencies: ['services'] },
 );

@@ -21,8 +21,6 @@ export interface InvoiceBody {
  */
 export function createInvoiceReader(store: BlobStore, options: InvoiceReaderOptions) {
   const cache = createBoundedCache<Buffer>({
-    // Every entry holds at least a PDF header, so the byte cap is what binds; the entry cap only backs it up.
-    maxEntries: options.maxCacheBytes,
     maxSize: options.maxCacheBytes,
     sizeOf: (bytes) => bytes.length,
   });

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import fp from 'fastify-plugin';
 import type { Database } from '../db/client.ts';
 // Its plugin declares app.database, which this repository's plugin reads.
-import type {} from '../plugins/database.ts';
+import type {} from '../plugins/services.ts';
 import { invoices, invoiceVersions } from '../db/schema.ts';
 import { createBoundedCache } from '../lib/bounded-cache.ts';
 
@@ -96,5 +96,5 @@ export default fp(
   async (app) => {
     app.decorate('invoicesRepository', createInvoicesRepository(app.database.db));
   },
-  { name: 'invoices-repository', dependencies: ['database'] },
+  { name: 'invoices-repository', dependencies: ['services'] },
 );

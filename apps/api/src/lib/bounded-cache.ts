@@ -1,6 +1,6 @@
 export interface BoundedCacheOptions<V> {
-  /** Most entries kept; the least recently used go first. */
-  maxEntries: number;
+  /** Most entries kept, the least recently used going first; unbounded when absent (then give maxSize). */
+  maxEntries?: number;
   /** Most total size kept, as measured by `sizeOf`; unbounded when absent. */
   maxSize?: number;
   sizeOf?: (value: V) => number;
@@ -18,6 +18,8 @@ export function createBoundedCache<V>(options: BoundedCacheOptions<V>) {
   const entries = new Map<string, { value: V; size: number; storedAtMs: number }>();
   const now = options.now ?? Date.now;
   const sizeOf = options.sizeOf ?? (() => 0);
+  const maxEntries = options.maxEntries ?? Infinity;
+  const maxSize = options.maxSize ?? Infinity;
   let totalSize = 0;
 
   function remove(key: string) {
@@ -54,9 +56,7 @@ export function createBoundedCache<V>(options: BoundedCacheOptions<V>) {
       entries.set(key, { value, size, storedAtMs: now() });
       totalSize += size;
       for (const oldest of entries.keys()) {
-        const over =
-          entries.size > options.maxEntries || (options.maxSize !== undefined && totalSize > options.maxSize);
-        if (!over) break;
+        if (entries.size <= maxEntries && totalSize <= maxSize) break;
         remove(oldest);
       }
     },

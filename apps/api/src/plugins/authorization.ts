@@ -110,5 +110,5 @@ export default fp<{ ingestToken?: string | undefined }>(
     // onRequest, before the body is read or validated: a refused caller learns nothing and uploads nothing.
     app.addHook('onRequest', authorize);
   },
-  { name: 'authorization', dependencies: ['identity', 'users-repository', 'audit-repository'] },
+  { name: 'authorization', dependencies: ['services', 'users-repository', 'audit-repository'] },
 );

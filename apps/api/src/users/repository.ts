@@ -2,7 +2,7 @@ import { asc, eq, sql } from 'drizzle-orm';
 import fp from 'fastify-plugin';
 import type { Database } from '../db/client.ts';
 // Its plugin declares app.database, which this repository's plugin reads.
-import type {} from '../plugins/database.ts';
+import type {} from '../plugins/services.ts';
 import { users } from '../db/schema.ts';
 import { listUsers, type UserListOptions } from './list-query.ts';
 
@@ -78,5 +78,5 @@ export default fp(
   async (app) => {
     app.decorate('usersRepository', createUsersRepository(app.database.db));
   },
-  { name: 'users-repository', dependencies: ['database'] },
+  { name: 'users-repository', dependencies: ['services'] },
 );

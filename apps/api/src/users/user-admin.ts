@@ -176,5 +176,5 @@ export const userAdminPlugin = fp(
       }),
     );
   },
-  { name: 'user-admin', dependencies: ['database', 'users-repository', 'audit-repository', 'identity'] },
+  { name: 'user-admin', dependencies: ['services', 'users-repository', 'audit-repository'] },
 );
