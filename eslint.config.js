@@ -79,7 +79,7 @@ export default tseslint.config(
   },
   {
     // Command-line programs talk to the operator on stdout.
-    files: ['scripts/**/*.ts', 'apps/api/src/cli/**/*.ts'],
+    files: ['scripts/**/*.ts', 'packages/dev-stack/**/*.ts', 'apps/api/src/cli/**/*.ts'],
     rules: { 'no-console': 'off' },
   },
   {

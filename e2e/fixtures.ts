@@ -1,15 +1,16 @@
 import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type Page } from '@playwright/test';
+import { demoAccount, identityToolkit } from '@portal/dev-stack';
 import type { ReceivedEvent } from './support/sentry-receiver.ts';
 
 export { expect };
 
 export const DEMO = {
-  admin: { email: 'admin@example.com', password: 'demo-admin-password' },
-  user: { email: 'user@example.com', password: 'demo-user-password' },
-  invited: { email: 'invited@example.com' },
-  outsider: { email: 'outsider@example.com', password: 'demo-outsider-password' },
-} as const;
+  admin: demoAccount('admin@example.com'),
+  user: demoAccount('user@example.com'),
+  invited: demoAccount('invited@example.com'),
+  outsider: demoAccount('outsider@example.com'),
+};
 
 export interface Portal {
   /** http://localhost:<port> of the API serving the SPA */
@@ -48,17 +49,7 @@ export const test = base.extend<{ portal: Portal }>({
         await page.getByRole('button', { name: 'Submit' }).click();
       },
       async idToken(account) {
-        const response = await fetch(
-          `${emulatorUrl}/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword?key=e2e`,
-          {
-            method: 'POST',
-            headers: { 'content-type': 'application/json' },
-            body: JSON.stringify({ ...account, returnSecureToken: true }),
-          },
-        );
-        const body = (await response.json()) as { idToken?: string };
-        if (!body.idToken) throw new Error(`could not sign in ${account.email} at the emulator`);
-        return body.idToken;
+        return (await identityToolkit(emulatorUrl).signIn(account.email, account.password)).idToken;
       },
       sentryEvents: async () => (await (await fetch(`${sentryUrl}/events`)).json()) as ReceivedEvent[],
       clearSentryEvents: async () => void (await fetch(`${sentryUrl}/events`, { method: 'DELETE' })),

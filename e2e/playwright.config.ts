@@ -1,5 +1,5 @@
 import { defineConfig, devices } from '@playwright/test';
-import { CHROMIUM_ARGS, chromiumExecutable } from '../scripts/lib/chromium.ts';
+import { CHROMIUM_ARGS, chromiumExecutable } from '@portal/dev-stack';
 
 export default defineConfig({
   testDir: './tests',

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { buildWeb, REPO_ROOT } from './lib/stack.ts';
+import { buildWeb, REPO_ROOT } from '@portal/dev-stack';
 
 interface ManifestChunk {
   file: string;

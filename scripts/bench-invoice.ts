@@ -1,15 +1,15 @@
 // `npm run bench:invoice`: authenticated GET /api/invoice for a ~100 KB PDF under wrk, against the same
 // file served as a plain static file by nginx, in the same run. Prints requests/s and p99 for both and
 // the ratio. A tool for people, not a timed test: figures depend on the machine.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { accessSync, constants, openSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { findFreePort, startAuthEmulator, type AuthEmulator } from './lib/auth-emulator.ts';
-import { makeBenchPdf, seedBenchUser, signUpForToken } from './lib/bench-fixtures.ts';
+import { findFreePort, startAuthEmulator, stopChild, waitForHttp, type AuthEmulator } from '@portal/dev-stack';
+import { makeBenchPdf, seedBenchUser, signUpForToken } from '@portal/dev-stack/bench';
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 const PROJECT_ID = 'demo-portal-bench';
@@ -73,35 +73,6 @@ function runWrk(wrk: string, url: string, headers: string[], args = WRK_ARGS): W
   };
 }
 
-async function waitForHttp(url: string, child: ChildProcess, what: string) {
-  const deadline = Date.now() + 60_000;
-  let last = 'no answer';
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`${what} exited early (code ${child.exitCode})`);
-    try {
-      const response = await fetch(url, { signal: AbortSignal.timeout(2000) });
-      if (response.ok) return;
-      last = `HTTP ${response.status}`;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`${what} did not answer ${url} within 60 s (last: ${last})`);
-}
-
-function stopChild(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM') {
-  return new Promise<void>((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    const force = setTimeout(() => child.kill('SIGKILL'), 5000);
-    child.once('exit', () => {
-      clearTimeout(force);
-      resolve();
-    });
-    child.kill(signal);
-  });
-}
-
 async function startNginx(nginx: string, workDir: string, pdf: Uint8Array) {
   const root = path.join(workDir, 'www');
   await mkdir(root, { recursive: true });
@@ -137,7 +108,7 @@ http {
 `,
   );
   const child = spawn(nginx, ['-p', workDir, '-c', conf, '-e', `${workDir}/error.log`], { stdio: 'inherit' });
-  cleanups.push(() => stopChild(child, 'SIGQUIT'));
+  cleanups.push(() => stopChild(child, 'SIGQUIT', 5000));
   const url = `http://127.0.0.1:${port}/${PARCEL_CODE}.pdf`;
   await waitForHttp(url, child, 'nginx');
   return url;
@@ -167,7 +138,7 @@ async function startApi(emulator: AuthEmulator, dataDir: string, ingestToken: st
     env,
     stdio: ['ignore', out, out],
   });
-  cleanups.push(() => stopChild(child));
+  cleanups.push(() => stopChild(child, 'SIGTERM', 5000));
   const baseUrl = `http://127.0.0.1:${port}`;
   await waitForHttp(`${baseUrl}/api/healthz`, child, `the API (see ${logFile})`);
   return baseUrl;
@@ -195,7 +166,10 @@ async function main() {
 
   const pdf = await makeBenchPdf(PARCEL_CODE, 100 * 1024);
   const idToken = await signUpForToken(emulator, EMAIL);
-  await seedBenchUser(dataDir, EMAIL);
+  await seedBenchUser(
+    { ...process.env, DATA_DIR: dataDir, FIREBASE_PROJECT_ID: PROJECT_ID, FIREBASE_AUTH_EMULATOR_HOST: emulator.host },
+    EMAIL,
+  );
 
   log('starting the API and nginx...');
   const ingestToken = randomBytes(32).toString('base64url');

@@ -10,19 +10,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
-import { createApp } from '../apps/api/src/app.ts';
-import { loadConfig } from '../apps/api/src/config.ts';
-import {
-  databaseTargetFor,
-  openDatabase,
-  type DatabaseHandle,
-  type DatabaseTarget,
-} from '../apps/api/src/db/client.ts';
-import { findFreePort } from './lib/auth-emulator.ts';
+import { createApp } from '@portal/api/app.ts';
+import { loadConfig } from '@portal/api/config.ts';
+import type { DatabaseHandle, DatabaseTarget } from '@portal/api/db/client.ts';
+import { InvalidTokenError, type IdentityProvider } from '@portal/api/identity/identity-provider.ts';
+import { openServices, withServices } from '@portal/api/services.ts';
+import { buildWeb, demoAccount, findFreePort, startStack } from '@portal/dev-stack';
 import { formatAdminFirstRows, measureAdminFirstRows } from './lib/admin-first-rows.ts';
-import { buildWeb, startStack } from './lib/stack.ts';
-import { InvalidTokenError, type IdentityProvider } from '../apps/api/src/identity/identity-provider.ts';
-import { createFsBlobStore } from '../apps/api/src/invoices/blob-store.ts';
 
 const USERS = Number(process.env.BENCH_USERS ?? 100_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
@@ -184,22 +178,23 @@ async function explain(database: DatabaseHandle) {
   }
 }
 
-async function benchTarget(label: string, target: DatabaseTarget) {
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'portal-bench-users-'));
-  const config = loadConfig({
+const benchConfig = (dataDir: string) =>
+  loadConfig({
     FIREBASE_PROJECT_ID: 'demo-portal-bench',
     FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9', // never contacted: benchIdentity answers instead
     LOG_LEVEL: 'silent',
     DATA_DIR: dataDir,
     WEB_DIST_DIR: path.join(dataDir, 'no-web-build'),
   });
-  const database = await openDatabase(target);
-  const app = await createApp({
-    config,
-    database,
-    identity: benchIdentity,
-    blobStore: createFsBlobStore(path.join(dataDir, 'invoices')),
+
+async function benchTarget(label: string, target: DatabaseTarget) {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'portal-bench-users-'));
+  const services = await openServices(benchConfig(dataDir), {
+    databaseTarget: target,
+    wrapIdentity: () => benchIdentity,
   });
+  const { database } = services;
+  const app = await createApp(services);
   try {
     const seedMs = await seed(database);
     const address = await app.listen({ port: 0, host: '127.0.0.1' });
@@ -224,7 +219,7 @@ async function benchTarget(label: string, target: DatabaseTarget) {
     return worstSearch < TARGET_SEARCH_MS;
   } finally {
     await app.close();
-    await database.close();
+    await services.close();
     await rm(dataDir, { recursive: true, force: true });
   }
 }
@@ -275,16 +270,13 @@ async function benchAdminScreen(): Promise<boolean> {
   log(`\nAdmin screen in Chromium, ${USERS.toLocaleString('en-GB')} users on PGlite`);
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'portal-bench-screen-'));
   try {
-    const database = await openDatabase(databaseTargetFor({ dataDir }));
-    await seed(database);
-    await database.close();
+    await withServices(benchConfig(dataDir), ({ database }) => seed(database));
     buildWeb();
     const stack = await startStack({ port: await findFreePort(), emulatorPort: await findFreePort(), dataDir });
     try {
       const result = await measureAdminFirstRows({
         portalUrl: stack.url,
-        email: 'admin@example.com',
-        password: 'demo-admin-password',
+        ...demoAccount('admin@example.com'),
         warmRuns: 5,
         searchTerm: 'anna.weber4242',
       });

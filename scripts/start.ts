@@ -3,8 +3,7 @@
  * data under .data/, prints the URL and the demo accounts; Ctrl-C stops everything.
  */
 import path from 'node:path';
-import { DEMO_ACCOUNTS } from '../apps/api/src/seed/demo-accounts.ts';
-import { buildWeb, REPO_ROOT, startStack } from './lib/stack.ts';
+import { buildWeb, DEMO_ACCOUNTS, DEMO_PARCEL_CODES, REPO_ROOT, startStack } from '@portal/dev-stack';
 
 const port = Number(process.env.PORT ?? 8080);
 const emulatorPort = Number(process.env.AUTH_EMULATOR_PORT ?? 9099);
@@ -43,7 +42,7 @@ process.stdout.write(`
   Demo accounts (Auth emulator ${stack.emulator.url}, project ${stack.emulator.projectId}):
 ${accounts}
 
-  Demo invoices: ${stack.url}/invoice?parcelCode=DEMO000001  (also DEMO000002, DEMO000003)
+  Demo invoices: ${stack.url}/invoice?parcelCode=${DEMO_PARCEL_CODES[0]}  (also ${DEMO_PARCEL_CODES.slice(1).join(', ')})
   Data folder: ${dataDir}
   Press Ctrl-C to stop.
 `);

@@ -3,7 +3,7 @@
 //   npx tsx scripts/lib/admin-first-rows.ts <portal-url> <admin-email> <admin-password> [runs]
 import { pathToFileURL } from 'node:url';
 import { chromium, type Page } from 'playwright-core';
-import { CHROMIUM_ARGS, chromiumExecutable } from './chromium.ts';
+import { CHROMIUM_ARGS, chromiumExecutable } from '@portal/dev-stack';
 
 export interface AdminFirstRowsOptions {
   /** Where the portal runs, e.g. http://localhost:8080 (the SPA at `/`, the API under `/api`). */

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { useTestApp } from './testing/test-app.ts';
+import { useTestApp } from '../test/helpers/test-app.ts';
 
 describe('the application shell', () => {
   const t = useTestApp({ env: { SENTRY_DSN: 'https://key@errors.example.com/7' } });

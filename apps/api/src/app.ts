@@ -2,33 +2,26 @@ import type { RuntimeConfig } from '@portal/contract';
 import fp from 'fastify-plugin';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import auditRepository from './audit/repository.ts';
+import auditRoutes from './audit/routes.ts';
 import type { Config } from './config.ts';
-import type { DatabaseHandle } from './db/client.ts';
-import type { IdentityProvider } from './identity/identity-provider.ts';
-import type { BlobStore } from './invoices/blob-store.ts';
+import invoicesRepository from './invoices/repository.ts';
+import invoiceRoutes from './invoices/routes.ts';
+import healthRoutes from './platform/health.ts';
+import runtimeConfigRoute from './platform/runtime-config.ts';
 import authorization from './plugins/authorization.ts';
-import blobStorePlugin from './plugins/blob-store.ts';
-import database from './plugins/database.ts';
 import errors, { frameworkErrorHandler } from './plugins/errors.ts';
-import identityPlugin from './plugins/identity.ts';
 import security, { originOf } from './plugins/security.ts';
+import servicesPlugin from './plugins/services.ts';
 import spa from './plugins/spa.ts';
-import auditRepository from './repositories/audit-repository.ts';
-import invoicesRepository from './repositories/invoices-repository.ts';
-import usersRepository from './repositories/users-repository.ts';
-import healthRoutes from './routes/health.ts';
-import runtimeConfigRoute from './routes/runtime-config.ts';
-import userRoutes from './routes/users.ts';
-import adminUserRoutes from './routes/admin-users.ts';
-import auditRoutes from './routes/audit.ts';
-import invoiceRoutes from './routes/invoices.ts';
+import type { Services } from './services.ts';
+import usersRepository from './users/repository.ts';
+import userRoutes from './users/user.routes.ts';
+import usersRoutes from './users/users.routes.ts';
+import { userAdminPlugin } from './users/user-admin.ts';
 
-export interface AppDependencies {
-  config: Config;
-  database: DatabaseHandle;
-  identity: IdentityProvider;
-  blobStore: BlobStore;
-}
+/** The app needs the opened services, not their close(): whoever opened them closes them. */
+export type AppDependencies = Omit<Services, 'close'>;
 
 export function runtimeConfigFor(config: Config): RuntimeConfig {
   return {
@@ -52,19 +45,18 @@ async function portalAppPlugin(app: FastifyInstance, deps: AppDependencies) {
   await app.register(security, {
     connectOrigins: [...originOf(runtimeConfig.authEmulatorUrl), ...originOf(config.sentry?.dsn)],
   });
-  await app.register(database, { database: deps.database });
+  await app.register(servicesPlugin, deps);
   await app.register(usersRepository);
   await app.register(auditRepository);
-  await app.register(blobStorePlugin, { blobStore: deps.blobStore });
   await app.register(invoicesRepository);
-  await app.register(identityPlugin, { identity: deps.identity, tokenRecheckMs: config.tokenRecheckMs });
   await app.register(authorization, { ingestToken: config.ingestToken });
+  await app.register(userAdminPlugin);
 
   await app.register(
     async (api) => {
       await api.register(healthRoutes);
-      await api.register(userRoutes, { lookupsPerMinute: config.rateLimits.lookupsPerMinute });
-      await api.register(adminUserRoutes, { unauthenticatedPerMinute: config.rateLimits.lookupsPerMinute });
+      await api.register(usersRoutes, { unauthenticatedPerMinute: config.rateLimits.lookupsPerMinute });
+      await api.register(userRoutes, { unauthenticatedPerMinute: config.rateLimits.lookupsPerMinute });
       await api.register(auditRoutes);
       await api.register(invoiceRoutes, { maxInvoiceBytes: config.maxInvoiceBytes });
     },

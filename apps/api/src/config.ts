@@ -41,7 +41,6 @@ const envSchema = z
     WEB_DIST_DIR: z.string().default(path.join(repoRoot, 'apps/web/dist')),
     TRUST_PROXY: z.stringbool().default(false),
     TOKEN_RECHECK_SECONDS: z.coerce.number().int().min(0).max(300).default(5),
-    SEED_DEMO_DATA: z.stringbool().default(false),
     RATE_LIMIT_LOOKUPS_PER_MINUTE: z.coerce.number().int().min(1).default(20),
   })
   .superRefine((env, ctx) => {
@@ -53,10 +52,6 @@ const envSchema = z
         message:
           'must begin with "demo-" while FIREBASE_AUTH_EMULATOR_HOST is set (the emulator does not check token signatures)',
       });
-    }
-    if (env.SEED_DEMO_DATA && !env.FIREBASE_AUTH_EMULATOR_HOST) {
-      // Demo accounts have published passwords: never against a real identity provider.
-      ctx.addIssue({ code: 'custom', path: ['SEED_DEMO_DATA'], message: 'is allowed only with the Auth emulator' });
     }
     if (!env.FIREBASE_AUTH_EMULATOR_HOST && !env.FIREBASE_API_KEY) {
       ctx.addIssue({ code: 'custom', path: ['FIREBASE_API_KEY'], message: 'is required outside emulator mode' });
@@ -103,7 +98,6 @@ function toConfig(env: z.infer<typeof envSchema>) {
     webDistDir: path.resolve(env.WEB_DIST_DIR),
     trustProxy: env.TRUST_PROXY,
     tokenRecheckMs: env.TOKEN_RECHECK_SECONDS * 1000,
-    seedDemoData: env.SEED_DEMO_DATA,
     rateLimits: { lookupsPerMinute: env.RATE_LIMIT_LOOKUPS_PER_MINUTE },
   };
 }

@@ -1,10 +1,7 @@
 import { createApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
-import { databaseTargetFor, openDatabase } from './db/client.ts';
 import { DatabaseInUseError } from './db/pglite-lock.ts';
-import { createFirebaseIdentity } from './identity/firebase-identity.ts';
-import { createFsBlobStore } from './invoices/blob-store.ts';
-import { seedDemoData } from './seed/seed-demo-data.ts';
+import { openServices } from './services.ts';
 
 /** Listens and shuts down gracefully; everything else lives in app.ts so tests load the same thing. */
 async function main() {
@@ -19,17 +16,15 @@ async function main() {
     throw error;
   }
 
-  let database;
+  let services;
   try {
-    database = await openDatabase(databaseTargetFor(config));
+    services = await openServices(config);
   } catch (error) {
     if (!(error instanceof DatabaseInUseError)) throw error;
     process.stderr.write(`${error.message}\n`);
     process.exit(75);
   }
-  const identity = createFirebaseIdentity(config.firebase);
-  const blobStore = createFsBlobStore(config.invoiceDir);
-  const app = await createApp({ config, database, identity, blobStore });
+  const app = await createApp(services);
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -39,8 +34,7 @@ async function main() {
     const force = setTimeout(() => process.exit(1), 10_000).unref();
     try {
       await app.close();
-      await identity.close();
-      await database.close();
+      await services.close();
       clearTimeout(force);
       process.exit(0);
     } catch (error) {
@@ -51,7 +45,6 @@ async function main() {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
 
-  if (config.seedDemoData) await seedDemoData(app);
   await app.listen({ port: config.port, host: config.host });
 }
 

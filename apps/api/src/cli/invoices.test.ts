@@ -3,8 +3,8 @@ import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { fakePdf, sha256Of } from '../testing/invoice-fixtures.ts';
-import { useTestApp } from '../testing/test-app.ts';
+import { fakePdf, invoiceVersionsOf, sha256Of } from '../../test/helpers/fixtures.ts';
+import { useTestApp } from '../../test/helpers/test-app.ts';
 import { runWith } from './invoices.ts';
 
 describe('CLI: invoices import and import-dir', () => {
@@ -46,7 +46,7 @@ describe('CLI: invoices import and import-dir', () => {
 
     const second = await cli('import-dir', folder);
     assert.ok(second.out.includes('imported 0, replaced 0, unchanged 2, failed 2'), second.out.join('\n'));
-    assert.equal((await t.app.invoicesRepository.versions('AB0001')).length, 1);
+    assert.equal((await invoiceVersionsOf(t.database, 'AB0001')).length, 1);
   });
 
   it('exits 0 when every file of a folder is in', async () => {

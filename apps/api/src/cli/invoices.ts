@@ -2,9 +2,10 @@ import os from 'node:os';
 import { parseArgs } from 'node:util';
 import type { IngestServices } from '../invoices/ingest.ts';
 import { formatSummary, importInvoiceFiles, listImportDir, type ImportItem } from '../invoices/import-files.ts';
-import { createAuditRepository } from '../repositories/audit-repository.ts';
-import { createInvoicesRepository } from '../repositories/invoices-repository.ts';
-import { withServices, type CliServices } from './services.ts';
+import { createAuditRepository } from '../audit/repository.ts';
+import { loadConfig } from '../config.ts';
+import { createInvoicesRepository } from '../invoices/repository.ts';
+import { withServices, type Services } from '../services.ts';
 
 const USAGE = `Usage:
   npm run portal -- invoices import <file.pdf> --parcel-code <code>
@@ -23,12 +24,12 @@ const stdio: CliOutput = {
 
 /** `npm run portal -- invoices ...`: exit 0 when every file is in, 1 when any failed, 64 on a usage error. */
 export async function run(args: string[]): Promise<number> {
-  return withServices((services) => runWith(services, args));
+  return withServices(loadConfig(), (services) => runWith(services, args));
 }
 
 /** The command against services the caller opened; tests call this with their own app's services. */
 export async function runWith(
-  services: Pick<CliServices, 'config' | 'database' | 'blobStore'>,
+  services: Pick<Services, 'config' | 'database' | 'blobStore'>,
   args: string[],
   output: CliOutput = stdio,
 ): Promise<number> {
@@ -68,7 +69,7 @@ export async function runWith(
   return summary.failed.length ? 1 : 0;
 }
 
-function ingestServicesOf(services: Pick<CliServices, 'config' | 'database' | 'blobStore'>): IngestServices {
+function ingestServicesOf(services: Pick<Services, 'config' | 'database' | 'blobStore'>): IngestServices {
   return {
     blobStore: services.blobStore,
     invoicesRepository: createInvoicesRepository(services.database.db),

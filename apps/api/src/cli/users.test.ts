@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { failingIdentity } from '../testing/failing-identity.ts';
-import { useTestApp } from '../testing/test-app.ts';
+import { failingIdentity } from '../../test/helpers/failing-identity.ts';
+import { useTestApp } from '../../test/helpers/test-app.ts';
 import { EXIT, parseUsersArgs, runUsersCommand, type Io } from './users.ts';
 
 describe('npm run portal -- users', () => {

@@ -2,11 +2,12 @@
 import os from 'node:os';
 import { emailSchema } from '@portal/contract';
 import { IdentityProviderUnavailableError } from '../identity/identity-provider.ts';
-import { HttpError } from '../plugins/errors.ts';
-import { createAuditRepository } from '../repositories/audit-repository.ts';
-import { createUsersRepository, type UserRow } from '../repositories/users-repository.ts';
+import { DomainError } from '../plugins/errors.ts';
+import { createAuditRepository } from '../audit/repository.ts';
+import { loadConfig } from '../config.ts';
+import { withServices, type Services } from '../services.ts';
+import { createUsersRepository, type UserRow } from '../users/repository.ts';
 import { createUserAdmin } from '../users/user-admin.ts';
-import { withServices, type CliServices } from './services.ts';
 
 const USAGE = `Usage:
   npm run portal -- users add <email> [--admin]   allow an address in (creates its sign-in account, no password)
@@ -49,7 +50,7 @@ const describeRow = (row: UserRow) =>
 
 export async function runUsersCommand(
   command: UsersCommand,
-  services: Pick<CliServices, 'database' | 'identity'>,
+  services: Pick<Services, 'database' | 'identity'>,
   io: Io = processIo,
 ) {
   const users = createUsersRepository(services.database.db);
@@ -81,7 +82,7 @@ export async function runUsersCommand(
     }
     return EXIT.ok;
   } catch (error) {
-    if (error instanceof HttpError) {
+    if (error instanceof DomainError) {
       io.err(`${error.message}\n`);
       return EXIT.refused;
     }
@@ -102,5 +103,5 @@ export async function run(args: string[]): Promise<number> {
     process.stderr.write(`${command.error}\n\n${USAGE}`);
     return EXIT.usage;
   }
-  return withServices((services) => runUsersCommand(command, services));
+  return withServices(loadConfig(), (services) => runUsersCommand(command, services));
 }

@@ -43,7 +43,7 @@ export function createFirebaseIdentity(options: { projectId: string; emulatorHos
   const auth = getAuth(app);
 
   /** Creates the account, or finds the one that already has this address (`created` says which). */
-  async function createOrFind(properties: { email: string; password?: string; emailVerified: boolean }) {
+  async function createOrFind(properties: { email: string; emailVerified: boolean }) {
     try {
       const user = await auth.createUser(properties);
       return { uid: user.uid, created: true };
@@ -73,10 +73,6 @@ export function createFirebaseIdentity(options: { projectId: string; emulatorHos
       }
     },
     createUser: (email) => createOrFind({ email, emailVerified: false }),
-    async createUserWithPassword(email, password) {
-      const { uid } = await createOrFind({ email, password, emailVerified: true });
-      return { uid };
-    },
     async findUserByEmail(email) {
       try {
         const user = await auth.getUserByEmail(email);

@@ -18,8 +18,6 @@ export interface IdentityProvider {
   deleteUser(uid: string): Promise<void>;
   /** Invalidates refresh tokens so existing sessions end. */
   revokeSessions(uid: string): Promise<void>;
-  /** Creates an account with a password; used by the demo seed only. */
-  createUserWithPassword?(email: string, password: string): Promise<{ uid: string }>;
 }
 
 export class InvalidTokenError extends Error {

@@ -21,14 +21,13 @@ export interface OpenedBlob {
 
 /**
  * Content-addressed storage of invoice files. The filesystem implementation is the only one today; an
- * S3-compatible store implements the same three calls.
+ * S3-compatible store implements the same two calls.
  */
 export interface BlobStore {
   /** Streams `body` into the store; enforces maxBytes (throws BlobTooLargeError, leaving nothing behind); returns its hash and size. Idempotent for identical bytes. */
   put(body: AsyncIterable<Uint8Array> | Uint8Array, options: PutOptions): Promise<StoredBlob>;
   /** The blob's size and a stream of its bytes, or undefined when absent. Refuses ids that are not a sha256. */
   open(sha256: string): Promise<OpenedBlob | undefined>;
-  has(sha256: string): Promise<boolean>;
 }
 
 export class BlobTooLargeError extends Error {
@@ -178,16 +177,6 @@ export function createFsBlobStore(rootDir: string): BlobStore {
         return { size, stream: handle.createReadStream() };
       } catch (error) {
         await handle.close();
-        throw error;
-      }
-    },
-
-    async has(sha256) {
-      assertSha256Hex(sha256);
-      try {
-        return (await stat(pathOf(sha256))).isFile();
-      } catch (error) {
-        if (isNotFound(error)) return false;
         throw error;
       }
     },

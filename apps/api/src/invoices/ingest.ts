@@ -1,26 +1,17 @@
 import type { Readable } from 'node:stream';
 import { parcelCodeSchema, type InvoiceStored } from '@portal/contract';
-import type { AuditRepository } from '../repositories/audit-repository.ts';
-import type { InvoicesRepository } from '../repositories/invoices-repository.ts';
+import type { AuditRepository } from '../audit/repository.ts';
+import { DomainError } from '../plugins/errors.ts';
 import { BlobTooLargeError, type BlobStore } from './blob-store.ts';
+import type { InvoicesRepository } from './repository.ts';
 
 const PDF_MAGIC = Buffer.from('%PDF-', 'latin1');
 
-export type RefusalReason = 'bad-code' | 'not-pdf' | 'too-large' | 'interrupted';
+/** Why an upload is not stored, for the audit log: bad-code, not-pdf, too-large or interrupted. */
+type IngestRefusalReason = 'bad-code' | 'not-pdf' | 'too-large' | 'interrupted';
 
-/** An upload we will not store; the message is written for the person or script that sent it. */
-export class IngestRefusal extends Error {
-  constructor(
-    readonly reason: RefusalReason,
-    message: string,
-  ) {
-    super(message);
-  }
-
-  get statusCode(): 400 | 413 {
-    return this.reason === 'too-large' ? 413 : 400;
-  }
-}
+const refusal = (reason: IngestRefusalReason, message: string) =>
+  new DomainError(reason === 'too-large' ? 'too-large' : 'invalid', message, reason);
 
 export interface IngestServices {
   blobStore: BlobStore;
@@ -42,7 +33,7 @@ export interface IngestInput {
 /** Given to the blob store, which calls it with the first bytes before keeping anything. */
 export function requirePdfHead(head: Uint8Array): void {
   const isPdf = head.length >= PDF_MAGIC.length && PDF_MAGIC.equals(head.subarray(0, PDF_MAGIC.length));
-  if (!isPdf) throw new IngestRefusal('not-pdf', 'The body is not a PDF file (it must start with "%PDF-").');
+  if (!isPdf) throw refusal('not-pdf', 'The body is not a PDF file (it must start with "%PDF-").');
 }
 
 /**
@@ -53,7 +44,7 @@ export async function ingestInvoice(services: IngestServices, input: IngestInput
   const { parcelCode, uploadedBy } = input;
   try {
     if (!parcelCodeSchema.safeParse(parcelCode).success) {
-      throw new IngestRefusal('bad-code', 'A parcel code is 1 to 64 letters, digits, "-" or "_".');
+      throw refusal('bad-code', 'A parcel code is 1 to 64 letters, digits, "-" or "_".');
     }
     if (input.declaredSize !== undefined && input.declaredSize > services.maxBytes) throw tooLarge(services.maxBytes);
     const blob = await storeBytes(services, input.body);
@@ -67,7 +58,7 @@ export async function ingestInvoice(services: IngestServices, input: IngestInput
     });
     return { parcelCode, sha256: blob.sha256, size: blob.size, status };
   } catch (error) {
-    if (error instanceof IngestRefusal) {
+    if (error instanceof DomainError) {
       await services.auditRepository.record({
         actor: uploadedBy,
         action: 'invoice.ingest',
@@ -82,7 +73,7 @@ export async function ingestInvoice(services: IngestServices, input: IngestInput
 }
 
 const tooLarge = (maxBytes: number) =>
-  new IngestRefusal('too-large', `The invoice is larger than the limit of ${maxBytes} bytes.`);
+  refusal('too-large', `The invoice is larger than the limit of ${maxBytes} bytes.`);
 
 async function storeBytes(services: IngestServices, body: Readable | Uint8Array) {
   // A body that fails (client gone, truncated upload) is the sender's problem, not a server error.
@@ -95,12 +86,12 @@ async function storeBytes(services: IngestServices, body: Readable | Uint8Array)
     return await services.blobStore.put(chunks, { maxBytes: services.maxBytes, validateHead: requirePdfHead });
   } catch (error) {
     if (error instanceof BlobTooLargeError) throw tooLarge(services.maxBytes);
-    if (error instanceof IngestRefusal) throw error;
+    if (error instanceof DomainError) throw error;
     // We never destroy the body ourselves, so a destroyed, unfinished body was cut off by its sender.
     const cutOff = sourceError || (!(body instanceof Uint8Array) && body.destroyed && !body.readableEnded);
     if (cutOff) {
       const cause = sourceError ? ` (${sourceError.message})` : '';
-      throw new IngestRefusal('interrupted', `The upload was interrupted before the whole file arrived${cause}.`);
+      throw refusal('interrupted', `The upload was interrupted before the whole file arrived${cause}.`);
     }
     throw error;
   } finally {

@@ -1,7 +1,8 @@
 import { timingSafeEqual, createHash } from 'node:crypto';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { InvalidTokenError } from '../identity/identity-provider.ts';
+import { DomainError } from './errors.ts';
 
 /**
  * Who may call a route. Every route under /api declares one; a route without it fails at start-up,
@@ -40,15 +41,6 @@ const SESSION_MESSAGE = {
   invalid: 'Your sign-in token is not valid. Please sign in again.',
 } as const;
 
-class Refusal extends Error {
-  constructor(
-    readonly statusCode: 401 | 403,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
 function sameSecret(given: string, expected: string) {
   // Hashing first makes the comparison constant-time whatever the lengths.
   const a = createHash('sha256').update(given).digest();
@@ -72,33 +64,37 @@ export default fp<{ ingestToken?: string | undefined }>(
       try {
         verified = await app.tokenCache.verify(token, (fresh) => app.identity.verifyIdToken(fresh));
       } catch (error) {
-        if (error instanceof InvalidTokenError) throw new Refusal(401, SESSION_MESSAGE[error.reason]);
+        if (error instanceof InvalidTokenError) throw new DomainError('unauthenticated', SESSION_MESSAGE[error.reason]);
         throw error;
       }
       const row = verified.email ? await app.usersRepository.findByEmail(verified.email.toLowerCase()) : undefined;
-      if (!row) throw new Refusal(401, NOT_ALLOWED_MESSAGE);
+      if (!row) throw new DomainError('unauthenticated', NOT_ALLOWED_MESSAGE);
       return { uid: verified.uid, email: row.email, admin: row.admin };
     }
 
-    async function authorize(request: FastifyRequest, reply: FastifyReply) {
+    async function authorize(request: FastifyRequest) {
       const access = request.routeOptions.config.access;
       if (!access) return;
       const header = request.headers.authorization;
       const token = header ? BEARER.exec(header)?.[1] : undefined;
       try {
-        if (header && !token) throw new Refusal(401, 'The Authorization header must be "Bearer <token>".');
+        if (header && !token)
+          throw new DomainError('unauthenticated', 'The Authorization header must be "Bearer <token>".');
         if (access === 'admin-or-service' && token && options.ingestToken && sameSecret(token, options.ingestToken)) {
           request.serviceCaller = true;
           return;
         }
         if (token) request.caller = await resolveCaller(token);
         if (access === 'public') return;
-        if (!request.caller) throw new Refusal(401, 'Please sign in to continue.');
+        if (!request.caller) throw new DomainError('unauthenticated', 'Please sign in to continue.');
         if (access !== 'user' && !request.caller.admin) {
-          throw new Refusal(403, 'You do not have permission to do this. Please contact the website administrator.');
+          throw new DomainError(
+            'forbidden',
+            'You do not have permission to do this. Please contact the website administrator.',
+          );
         }
       } catch (error) {
-        if (!(error instanceof Refusal)) throw error;
+        if (!(error instanceof DomainError)) throw error;
         await app.auditRepository.record({
           actor: request.caller?.email ?? null,
           action: `${request.method} ${request.routeOptions.url}`,
@@ -106,12 +102,13 @@ export default fp<{ ingestToken?: string | undefined }>(
           outcome: 'refused',
           detail: `${error.statusCode} ${error.message}`,
         });
-        return reply.code(error.statusCode).send({ message: error.message });
+        // The errors plugin turns it into the answer, like every other refusal.
+        throw error;
       }
     }
 
     // onRequest, before the body is read or validated: a refused caller learns nothing and uploads nothing.
     app.addHook('onRequest', authorize);
   },
-  { name: 'authorization', dependencies: ['identity', 'users-repository', 'audit-repository'] },
+  { name: 'authorization', dependencies: ['services', 'users-repository', 'audit-repository'] },
 );

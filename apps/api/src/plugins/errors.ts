@@ -3,13 +3,34 @@ import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { IdentityProviderUnavailableError } from '../identity/identity-provider.ts';
 
-/** An error whose message is written for the person who sees it. */
-export class HttpError extends Error {
+/** Why the portal refuses a request; each kind has one HTTP status, given here and nowhere else. */
+const STATUS_OF_KIND = {
+  invalid: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  'not-found': 404,
+  conflict: 409,
+  'too-large': 413,
+  'rate-limited': 429,
+} as const;
+
+export type RefusalKind = keyof typeof STATUS_OF_KIND;
+
+/**
+ * The one error the domain throws when it refuses something; its message is written for the person or
+ * script that sees it. `reason` is a short machine-readable label for the audit log.
+ */
+export class DomainError extends Error {
   constructor(
-    readonly statusCode: number,
+    readonly kind: RefusalKind,
     message: string,
+    readonly reason?: string,
   ) {
     super(message);
+  }
+
+  get statusCode(): (typeof STATUS_OF_KIND)[RefusalKind] {
+    return STATUS_OF_KIND[this.kind];
   }
 }
 
@@ -47,7 +68,7 @@ export default fp(
       if (hasZodFastifySchemaValidationErrors(error)) {
         return reply.code(400).send({ message: describeValidation(error) });
       }
-      if (error instanceof HttpError) return reply.code(error.statusCode).send({ message: error.message });
+      if (error instanceof DomainError) return reply.code(error.statusCode).send({ message: error.message });
       if (error instanceof IdentityProviderUnavailableError) {
         request.log.error({ err: error }, 'identity provider unavailable');
         return reply.code(503).send({ message: 'The sign-in service is unavailable. Please try again in a minute.' });

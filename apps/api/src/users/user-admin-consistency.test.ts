@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
-import { signUp } from '../testing/emulator-accounts.ts';
-import { failingIdentity } from '../testing/failing-identity.ts';
-import { useTestApp } from '../testing/test-app.ts';
+import { signUp } from '../../test/helpers/tokens.ts';
+import { failingIdentity } from '../../test/helpers/failing-identity.ts';
+import { useTestApp } from '../../test/helpers/test-app.ts';
 
 /** The row and the sign-in account must agree after any single failure: each test forces one. */
 describe('allowlist and identity provider stay consistent', () => {

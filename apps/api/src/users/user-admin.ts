@@ -1,8 +1,9 @@
+import fp from 'fastify-plugin';
 import type { Database } from '../db/client.ts';
 import type { IdentityProvider } from '../identity/identity-provider.ts';
-import { HttpError } from '../plugins/errors.ts';
-import type { AuditEvent, AuditRepository } from '../repositories/audit-repository.ts';
-import { createUsersRepository, type UserRow, type UsersRepository } from '../repositories/users-repository.ts';
+import { DomainError, type RefusalKind } from '../plugins/errors.ts';
+import type { AuditEvent, AuditRepository } from '../audit/repository.ts';
+import { createUsersRepository, type UserRow, type UsersRepository } from './repository.ts';
 
 export interface UserAdminDeps {
   db: Database;
@@ -16,6 +17,7 @@ export interface UserAdminDeps {
 
 export const notOnListMessage = (email: string) => `${email} is not on the list of allowed users.`;
 export const alreadyOnListMessage = (email: string) => `${email} is already on the list.`;
+export const NO_ACCOUNT_MESSAGE = 'No account is registered for this e-mail address.';
 export const SELF_REMOVAL_MESSAGE = 'You cannot remove your own account. Ask another administrator to do it.';
 export const LAST_ADMIN_MESSAGE = 'You cannot remove the last administrator. Add another administrator first.';
 
@@ -57,7 +59,7 @@ export function createUserAdmin(deps: UserAdminDeps) {
       // Checked first so a duplicate costs no identity-provider call; the insert below still decides races.
       if (await users.findByEmail(email)) {
         await audit({ ...event, outcome: 'refused', detail: 'already on the list' });
-        throw new HttpError(409, alreadyOnListMessage(email));
+        throw new DomainError('conflict', alreadyOnListMessage(email));
       }
       let account: { uid: string; created: boolean };
       try {
@@ -81,7 +83,7 @@ export function createUserAdmin(deps: UserAdminDeps) {
       if (!row) {
         // Lost a race with an identical add: that add's row now owns the account, so it stays.
         await audit({ ...event, outcome: 'refused', detail: 'already on the list (added concurrently)' });
-        throw new HttpError(409, alreadyOnListMessage(email));
+        throw new DomainError('conflict', alreadyOnListMessage(email));
       }
       await audit({ ...event, outcome: 'ok', detail: admin ? 'as administrator' : null });
       return row;
@@ -96,11 +98,11 @@ export function createUserAdmin(deps: UserAdminDeps) {
     async removeUser(input: { email: string; actor: string }): Promise<UserRow> {
       const { email, actor } = input;
       const event = { actor, action: 'users.remove', target: email };
-      const refuse = async (status: number, message: string): Promise<never> => {
+      const refuse = async (kind: RefusalKind, message: string): Promise<never> => {
         await audit({ ...event, outcome: 'refused', detail: message });
-        throw new HttpError(status, message);
+        throw new DomainError(kind, message);
       };
-      if (email === actor) return refuse(409, SELF_REMOVAL_MESSAGE);
+      if (email === actor) return refuse('conflict', SELF_REMOVAL_MESSAGE);
 
       let removed: UserRow;
       let uid: string | undefined;
@@ -111,8 +113,9 @@ export function createUserAdmin(deps: UserAdminDeps) {
           const admins = await txUsers.lockAdmins();
           const row = await txUsers.remove(email);
           // Throwing rolls the removal back.
-          if (!row) throw new HttpError(404, notOnListMessage(email));
-          if (row.admin && admins.every((other) => other === email)) throw new HttpError(409, LAST_ADMIN_MESSAGE);
+          if (!row) throw new DomainError('not-found', notOnListMessage(email));
+          if (row.admin && admins.every((other) => other === email))
+            throw new DomainError('conflict', LAST_ADMIN_MESSAGE);
           const accountUid = row.firebaseUid ?? (await identity.findUserByEmail(email))?.uid;
           if (accountUid) {
             // Sessions first: should the deletion then fail, the person is at least signed out everywhere.
@@ -122,7 +125,7 @@ export function createUserAdmin(deps: UserAdminDeps) {
           return { removed: row, uid: accountUid };
         }));
       } catch (error) {
-        if (error instanceof HttpError) return refuse(error.statusCode, error.message);
+        if (error instanceof DomainError) return refuse(error.kind, error.message);
         await audit({ ...event, outcome: 'failed', detail: `nothing was removed: ${describe(error)}` });
         throw error;
       }
@@ -134,13 +137,13 @@ export function createUserAdmin(deps: UserAdminDeps) {
     /** Confirms a row an admin created; creates nothing, and confirming twice changes nothing. */
     async registerUser(email: string): Promise<UserRow> {
       const row = await users.update(email, { registered: true });
-      if (!row) throw new HttpError(404, `${notOnListMessage(email)} Ask an administrator to add it first.`);
+      if (!row) throw new DomainError('not-found', `${notOnListMessage(email)} Ask an administrator to add it first.`);
       return row;
     },
 
     async activateUser(email: string): Promise<UserRow> {
       const row = await users.update(email, { activated: true });
-      if (!row) throw new HttpError(404, 'No account is registered for this e-mail address.');
+      if (!row) throw new DomainError('not-found', NO_ACCOUNT_MESSAGE);
       return row;
     },
   };
@@ -151,3 +154,27 @@ export type UserAdmin = ReturnType<typeof createUserAdmin>;
 function describe(error: unknown) {
   return error instanceof Error ? error.message : String(error);
 }
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    userAdmin: UserAdmin;
+  }
+}
+
+/** One user admin for every users route, forgetting a removed account's cached tokens in this process. */
+export const userAdminPlugin = fp(
+  async (app) => {
+    app.decorate(
+      'userAdmin',
+      createUserAdmin({
+        db: app.database.db,
+        users: app.usersRepository,
+        audit: app.auditRepository,
+        identity: app.identity,
+        forgetSessions: (uid) => app.tokenCache.evictUid(uid),
+        log: app.log,
+      }),
+    );
+  },
+  { name: 'user-admin', dependencies: ['services', 'users-repository', 'audit-repository'] },
+);

@@ -1,0 +1,62 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { auditEntrySchema, TOTAL_COUNT_HEADER } from '@portal/contract';
+import { useTestApp } from '../../test/helpers/test-app.ts';
+
+describe('GET /api/audit', () => {
+  const t = useTestApp();
+
+  it('lists adds, removals and refused calls, newest first, with who, what, when and the outcome', async () => {
+    const admin = t.bearer((await t.createAccount('admin@example.com', { admin: true })).idToken);
+    const user = t.bearer((await t.createAccount('user@example.com')).idToken);
+    await t.app.inject({ method: 'POST', url: '/api/users/new@example.com', headers: admin });
+    await t.app.inject({ method: 'DELETE', url: '/api/users/new@example.com', headers: admin });
+    await t.app.inject({ method: 'DELETE', url: '/api/users/admin@example.com', headers: user });
+
+    const response = await t.app.inject({ url: '/api/audit', headers: admin });
+    assert.equal(response.statusCode, 200);
+    assert.equal(response.headers[TOTAL_COUNT_HEADER], '3');
+    const entries = response.json();
+    for (const entry of entries) auditEntrySchema.parse(entry);
+    assert.deepEqual(
+      entries.map((entry: { actor: string; action: string; target: string | null; outcome: string }) => [
+        entry.actor,
+        entry.action,
+        entry.target,
+        entry.outcome,
+      ]),
+      [
+        ['user@example.com', 'DELETE /api/users/:email', null, 'refused'],
+        ['admin@example.com', 'users.remove', 'new@example.com', 'ok'],
+        ['admin@example.com', 'users.add', 'new@example.com', 'ok'],
+      ],
+    );
+    assert.ok(Date.now() - Date.parse(entries[0].at) < 60_000);
+  });
+
+  it('pages with limit and offset, reporting the total', async () => {
+    const admin = t.bearer((await t.createAccount('admin@example.com', { admin: true })).idToken);
+    for (let i = 0; i < 7; i++)
+      await t.app.auditRepository.record({
+        actor: 'cli:test',
+        action: 'users.add',
+        target: `u${i}@example.com`,
+        outcome: 'ok',
+      });
+    const response = await t.app.inject({ url: '/api/audit?limit=3&offset=2', headers: admin });
+    assert.equal(response.headers[TOTAL_COUNT_HEADER], '7');
+    assert.deepEqual(
+      response.json().map((entry: { target: string }) => entry.target),
+      ['u4@example.com', 'u3@example.com', 'u2@example.com'],
+    );
+  });
+
+  for (const query of ['limit=0', 'limit=501', 'offset=-1', 'limit=x', 'actor=me']) {
+    it(`answers 400 with a message for ${query}`, async () => {
+      const admin = t.bearer((await t.createAccount('admin@example.com', { admin: true })).idToken);
+      const response = await t.app.inject({ url: `/api/audit?${query}`, headers: admin });
+      assert.equal(response.statusCode, 400);
+      assert.match(response.json().message, /^Invalid/);
+    });
+  }
+});

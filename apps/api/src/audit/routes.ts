@@ -1,0 +1,24 @@
+import { auditEntryListSchema, auditQuerySchema, TOTAL_COUNT_HEADER } from '@portal/contract';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { errorResponses } from '../http/error-responses.ts';
+
+/** GET /audit: newest first, one page at a time, the total in a header for the pager. */
+const auditRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/audit',
+    {
+      config: { access: 'admin' },
+      schema: { querystring: auditQuerySchema, response: { 200: auditEntryListSchema, ...errorResponses } },
+    },
+    async (request, reply) => {
+      const [entries, total] = await Promise.all([
+        app.auditRepository.list(request.query),
+        app.auditRepository.count(),
+      ]);
+      reply.header(TOTAL_COUNT_HEADER, String(total)).header('cache-control', 'no-store');
+      return entries;
+    },
+  );
+};
+
+export default auditRoutes;

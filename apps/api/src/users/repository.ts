@@ -1,0 +1,82 @@
+import { asc, eq, sql } from 'drizzle-orm';
+import fp from 'fastify-plugin';
+import type { Database } from '../db/client.ts';
+// Its plugin declares app.database, which this repository's plugin reads.
+import type {} from '../plugins/services.ts';
+import { users } from '../db/schema.ts';
+import { listUsers, type UserListOptions } from './list-query.ts';
+
+export type UserRow = typeof users.$inferSelect;
+
+export function createUsersRepository(db: Database) {
+  // Every authenticated request runs this: prepared once, it skips rebuilding the SQL each time.
+  const byEmail = db
+    .select()
+    .from(users)
+    .where(eq(users.email, sql.placeholder('email')))
+    .limit(1)
+    .prepare('users_find_by_email');
+
+  return {
+    async findByEmail(email: string): Promise<UserRow | undefined> {
+      const [row] = await byEmail.execute({ email });
+      return row;
+    },
+
+    list(options: UserListOptions = {}) {
+      return listUsers(db, options);
+    },
+
+    /** Inserts a row; returns undefined when the e-mail is already on the list (no duplicate, no error). */
+    async insert(row: {
+      email: string;
+      admin?: boolean;
+      activated?: boolean;
+      registered?: boolean;
+      firebaseUid?: string | null;
+      createdBy?: string | null;
+    }) {
+      const [inserted] = await db.insert(users).values(row).onConflictDoNothing().returning();
+      return inserted;
+    },
+
+    async remove(email: string): Promise<UserRow | undefined> {
+      const [removed] = await db.delete(users).where(eq(users.email, email)).returning();
+      return removed;
+    },
+
+    async update(email: string, changes: Partial<Pick<UserRow, 'activated' | 'registered' | 'firebaseUid' | 'admin'>>) {
+      const [updated] = await db.update(users).set(changes).where(eq(users.email, email)).returning();
+      return updated;
+    },
+
+    /**
+     * Locks every admin row until the transaction ends, in one order, so two admins removing each other at
+     * once cannot both see "another admin remains" and leave none.
+     */
+    async lockAdmins(): Promise<string[]> {
+      const rows = await db
+        .select({ email: users.email })
+        .from(users)
+        .where(eq(users.admin, true))
+        .orderBy(asc(users.email))
+        .for('update');
+      return rows.map((row) => row.email);
+    },
+  };
+}
+
+export type UsersRepository = ReturnType<typeof createUsersRepository>;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    usersRepository: UsersRepository;
+  }
+}
+
+export default fp(
+  async (app) => {
+    app.decorate('usersRepository', createUsersRepository(app.database.db));
+  },
+  { name: 'users-repository', dependencies: ['services'] },
+);

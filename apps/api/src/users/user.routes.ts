@@ -1,0 +1,103 @@
+import {
+  activatedUserSchema,
+  activateUserBodySchema,
+  allowedUserSchema,
+  emailParamsSchema,
+  removedUserSchema,
+  userLookupSchema,
+} from '@portal/contract';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { acceptEmptyJsonBodies, isEmptyBody } from '../http/empty-body.ts';
+import { errorResponses } from '../http/error-responses.ts';
+import { limitUnauthenticated } from '../http/rate-limits.ts';
+import { DomainError } from '../plugins/errors.ts';
+import { toAllowedUser } from './allowed-user.ts';
+import { NO_ACCOUNT_MESSAGE } from './user-admin.ts';
+
+export interface UserRoutesOptions {
+  /** Allowance per minute for each unauthenticated call here (lookup, activate), per key. */
+  unauthenticatedPerMinute: number;
+}
+
+/** The e-mail of the admin making the call; the authorization hook has already refused anyone else. */
+function adminEmail(request: FastifyRequest) {
+  if (!request.caller) throw new Error(`${request.method} ${request.url} reached its handler without a caller`);
+  return request.caller.email;
+}
+
+/** One allowed address, /users/:email: look it up, add it, remove it, activate it. */
+const userRoutes: FastifyPluginAsyncZod<UserRoutesOptions> = async (app, options) => {
+  acceptEmptyJsonBodies(app);
+  const perMinute = options.unauthenticatedPerMinute;
+
+  app.get(
+    '/users/:email',
+    {
+      config: { access: 'public' },
+      // Unauthenticated lookups are limited per client and per address, so the list cannot be enumerated.
+      preHandler: limitUnauthenticated({ perMinute, keys: ['ip', 'email'] }),
+      schema: { params: emailParamsSchema, response: { 200: userLookupSchema, ...errorResponses } },
+    },
+    async (request) => {
+      const { email } = request.params;
+      const row = await app.usersRepository.findByEmail(email);
+      if (!row) throw new DomainError('not-found', NO_ACCOUNT_MESSAGE);
+      const caller = request.caller;
+      const mayKnowRole = caller !== null && (caller.admin || caller.email === row.email);
+      return mayKnowRole
+        ? { email: row.email, activated: row.activated, admin: row.admin }
+        : { email: row.email, activated: row.activated };
+    },
+  );
+
+  app.post(
+    '/users/:email',
+    {
+      config: { access: 'admin' },
+      schema: { params: emailParamsSchema, response: { 201: allowedUserSchema, ...errorResponses } },
+    },
+    async (request, reply) => {
+      // The spec's screen sends a JSON content type with nothing in it; anything more is a mistake to report.
+      if (!isEmptyBody(request.body)) {
+        throw new DomainError(
+          'invalid',
+          'Adding a user takes no body: the e-mail address in the path is all it needs.',
+        );
+      }
+      const row = await app.userAdmin.addUser({ email: request.params.email, actor: adminEmail(request) });
+      return reply.code(201).send(toAllowedUser(row));
+    },
+  );
+
+  app.delete(
+    '/users/:email',
+    {
+      config: { access: 'admin' },
+      schema: { params: emailParamsSchema, response: { 200: removedUserSchema, ...errorResponses } },
+    },
+    async (request) => {
+      const row = await app.userAdmin.removeUser({ email: request.params.email, actor: adminEmail(request) });
+      return { email: row.email };
+    },
+  );
+
+  app.put(
+    '/users/:email',
+    {
+      config: { access: 'public' },
+      preHandler: limitUnauthenticated({ perMinute, keys: ['ip', 'email'] }),
+      schema: {
+        params: emailParamsSchema,
+        body: activateUserBodySchema,
+        response: { 200: activatedUserSchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const row = await app.userAdmin.activateUser(request.params.email);
+      return { email: row.email, activated: row.activated };
+    },
+  );
+};
+
+export default userRoutes;

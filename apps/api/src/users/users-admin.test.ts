@@ -1,0 +1,283 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { TOTAL_COUNT_HEADER } from '@portal/contract';
+import { signUp } from '../../test/helpers/tokens.ts';
+import { useTestApp } from '../../test/helpers/test-app.ts';
+import { BAD_EMAIL_ADDRESSES } from '../../test/helpers/bad-email-addresses.ts';
+
+describe('admin user management', () => {
+  const t = useTestApp({ env: { RATE_LIMIT_LOOKUPS_PER_MINUTE: '10000' } });
+  const asAdmin = async () => t.bearer((await t.createAccount('admin@example.com', { admin: true })).idToken);
+  const rowOf = (email: string) => t.app.usersRepository.findByEmail(email);
+  const accountOf = (email: string) => t.identity.findUserByEmail(email);
+
+  describe('GET /api/users', () => {
+    it('returns every allowed user, sorted, with the total in a header, when asked without parameters', async () => {
+      const headers = await asAdmin();
+      await t.app.usersRepository.insert({ email: 'b@example.com', createdBy: 'admin@example.com' });
+      const response = await t.app.inject({ url: '/api/users', headers });
+      assert.equal(response.statusCode, 200);
+      assert.equal(response.headers[TOTAL_COUNT_HEADER], '2');
+      assert.equal(response.headers['cache-control'], 'no-store');
+      const [first, second] = response.json();
+      assert.equal(first.email, 'admin@example.com');
+      assert.deepEqual(Object.keys(second).sort(), [
+        'activated',
+        'admin',
+        'createdAt',
+        'createdBy',
+        'email',
+        'registered',
+      ]);
+      assert.deepEqual(
+        { ...second, createdAt: undefined },
+        {
+          email: 'b@example.com',
+          admin: false,
+          activated: false,
+          registered: false,
+          createdAt: undefined,
+          createdBy: 'admin@example.com',
+        },
+      );
+    });
+
+    it('searches case-insensitively and pages, reporting the total of all matches', async () => {
+      const headers = await asAdmin();
+      for (let i = 0; i < 12; i++)
+        await t.app.usersRepository.insert({ email: `anna${String(i).padStart(2, '0')}@example.com` });
+      await t.app.usersRepository.insert({ email: 'bob@example.com' });
+      const page = await t.app.inject({ url: '/api/users?search=ANNA&limit=5&offset=10', headers });
+      assert.equal(page.statusCode, 200);
+      assert.equal(page.headers[TOTAL_COUNT_HEADER], '12');
+      assert.deepEqual(
+        page.json().map((user: { email: string }) => user.email),
+        ['anna10@example.com', 'anna11@example.com'],
+      );
+      const all = await t.app.inject({ url: '/api/users?search=anna', headers });
+      assert.equal(all.json().length, 12);
+      const past = await t.app.inject({ url: '/api/users?limit=5&offset=500', headers });
+      assert.deepEqual(past.json(), []);
+      assert.equal(past.headers[TOTAL_COUNT_HEADER], '14');
+    });
+
+    it('treats LIKE wildcards in a search as plain text', async () => {
+      const headers = await asAdmin();
+      await t.app.usersRepository.insert({ email: 'a_b@example.com' });
+      await t.app.usersRepository.insert({ email: 'axb@example.com' });
+      const response = await t.app.inject({ url: '/api/users?search=a_b', headers });
+      assert.deepEqual(
+        response.json().map((user: { email: string }) => user.email),
+        ['a_b@example.com'],
+      );
+      const percent = await t.app.inject({ url: '/api/users?search=%25', headers });
+      assert.deepEqual(percent.json(), []);
+    });
+
+    for (const query of ['limit=0', 'limit=abc', 'limit=1001', 'offset=-1', 'page=2', `search=${'a'.repeat(300)}`]) {
+      it(`answers 400 with a message for ${query.slice(0, 20)}`, async () => {
+        const response = await t.app.inject({ url: `/api/users?${query}`, headers: await asAdmin() });
+        assert.equal(response.statusCode, 400);
+        assert.match(response.json().message, /^Invalid/);
+      });
+    }
+  });
+
+  describe('POST /api/users/:email', () => {
+    it('creates the account without a password and the row, answers 201 and audits the add', async () => {
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/api/users/new@example.com',
+        headers: await asAdmin(),
+      });
+      assert.equal(response.statusCode, 201);
+      assert.deepEqual(
+        { ...response.json<Record<string, unknown>>(), createdAt: undefined },
+        {
+          email: 'new@example.com',
+          admin: false,
+          activated: false,
+          registered: false,
+          createdAt: undefined,
+          createdBy: 'admin@example.com',
+        },
+      );
+      const account = await accountOf('new@example.com');
+      assert.ok(account);
+      assert.equal((await rowOf('new@example.com'))?.firebaseUid, account.uid);
+      const [entry] = await t.app.auditRepository.list({ limit: 1, offset: 0 });
+      assert.deepEqual(
+        [entry?.actor, entry?.action, entry?.target, entry?.outcome],
+        ['admin@example.com', 'users.add', 'new@example.com', 'ok'],
+      );
+    });
+
+    it('accepts the spec form: a JSON content type with an empty body, or {}', async () => {
+      const headers = { ...(await asAdmin()), 'content-type': 'application/json' };
+      for (const [email, payload] of [
+        ['one@example.com', ''],
+        ['two@example.com', '{}'],
+      ] as const) {
+        const response = await t.app.inject({ method: 'POST', url: `/api/users/${email}`, headers, payload });
+        assert.equal(response.statusCode, 201, response.body);
+      }
+    });
+
+    it('trims and lower-cases the address', async () => {
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/api/users/%20New@Example.COM%20',
+        headers: await asAdmin(),
+      });
+      assert.equal(response.statusCode, 201);
+      assert.equal(response.json().email, 'new@example.com');
+      assert.ok(await rowOf('new@example.com'));
+    });
+
+    it('answers 409 with a message the screen can show for an address already on the list', async () => {
+      const headers = await asAdmin();
+      await t.app.inject({ method: 'POST', url: '/api/users/new@example.com', headers });
+      const again = await t.app.inject({ method: 'POST', url: '/api/users/NEW@example.com', headers });
+      assert.equal(again.statusCode, 409);
+      assert.deepEqual(again.json(), { message: 'new@example.com is already on the list.' });
+    });
+
+    it('answers the same add made twice at once with one 201 and one 409, leaving one row and one account', async () => {
+      const headers = await asAdmin();
+      const add = () => t.app.inject({ method: 'POST', url: '/api/users/twice@example.com', headers });
+      const statuses = (await Promise.all([add(), add()])).map((response) => response.statusCode).sort();
+      assert.deepEqual(statuses, [201, 409]);
+      const { items } = await t.app.usersRepository.list({ search: 'twice' });
+      assert.equal(items.length, 1);
+      assert.equal(items[0]?.firebaseUid, (await accountOf('twice@example.com'))?.uid);
+    });
+
+    it('lists an address that already has a sign-in account, keeping that account', async () => {
+      const outsider = await signUp('outsider@example.com');
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/api/users/outsider@example.com',
+        headers: await asAdmin(),
+      });
+      assert.equal(response.statusCode, 201);
+      assert.equal((await rowOf('outsider@example.com'))?.firebaseUid, outsider.uid);
+    });
+
+    it('refuses a body, creating nothing', async () => {
+      const headers = await asAdmin();
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/api/users/new@example.com',
+        headers,
+        payload: { admin: true },
+      });
+      assert.equal(response.statusCode, 400);
+      assert.match(response.json().message, /takes no body/);
+      assert.equal(await rowOf('new@example.com'), undefined);
+      assert.equal(await accountOf('new@example.com'), undefined);
+    });
+
+    for (const [label, address, status] of BAD_EMAIL_ADDRESSES) {
+      it(`answers ${status} for an address that is ${label}, creating nothing`, async () => {
+        const response = await t.app.inject({ method: 'POST', url: `/api/users/${address}`, headers: await asAdmin() });
+        assert.equal(response.statusCode, status);
+        // Only a message: never Fastify's own fields, nor the 10 KB input echoed back.
+        assert.deepEqual(Object.keys(response.json()), ['message']);
+        assert.ok(response.body.length < 300, response.body);
+        assert.equal((await t.app.usersRepository.list()).total, 1);
+      });
+    }
+  });
+
+  describe('POST /api/users (register)', () => {
+    it('confirms a row an admin created, idempotently, without a token and creating nothing', async () => {
+      await t.app.usersRepository.insert({ email: 'new@example.com' });
+      for (const userId of ['new@example.com', ' New@Example.com']) {
+        const response = await t.app.inject({ method: 'POST', url: '/api/users', payload: { userId } });
+        assert.equal(response.statusCode, 200);
+        assert.deepEqual(response.json(), { email: 'new@example.com', registered: true });
+      }
+      assert.equal((await rowOf('new@example.com'))?.registered, true);
+      assert.equal((await t.app.usersRepository.list()).total, 1);
+      assert.equal(await accountOf('new@example.com'), undefined);
+    });
+
+    it('answers 404 with a message for an address nobody added', async () => {
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/api/users',
+        payload: { userId: 'nobody@example.com' },
+      });
+      assert.equal(response.statusCode, 404);
+      assert.match(response.json().message, /not on the list.*Ask an administrator/);
+      assert.equal(await rowOf('nobody@example.com'), undefined);
+    });
+
+    for (const [label, payload] of [
+      ['no userId', {}],
+      ['a userId that is not an e-mail', { userId: 'nope' }],
+      ['a 10 KB userId', { userId: `${'a'.repeat(10_000)}@example.com` }],
+      ['an extra field', { userId: 'new@example.com', admin: true }],
+    ] as const) {
+      it(`answers 400 with a message for ${label}`, async () => {
+        await t.app.usersRepository.insert({ email: 'new@example.com' });
+        const response = await t.app.inject({ method: 'POST', url: '/api/users', payload });
+        assert.equal(response.statusCode, 400);
+        assert.match(response.json().message, /^Invalid/);
+        assert.equal((await rowOf('new@example.com'))?.admin, false);
+      });
+    }
+  });
+
+  describe('PUT /api/users/:email (activate)', () => {
+    it('sets activated only and reveals nothing but { email, activated }', async () => {
+      await t.app.usersRepository.insert({ email: 'boss@example.com', admin: true });
+      const response = await t.app.inject({
+        method: 'PUT',
+        url: '/api/users/Boss@example.com',
+        payload: { activated: true },
+      });
+      assert.equal(response.statusCode, 200);
+      assert.deepEqual(response.json(), { email: 'boss@example.com', activated: true });
+      const row = await rowOf('boss@example.com');
+      assert.deepEqual([row?.activated, row?.admin, row?.registered], [true, true, false]);
+      const again = await t.app.inject({
+        method: 'PUT',
+        url: '/api/users/boss@example.com',
+        payload: { activated: true },
+      });
+      assert.equal(again.statusCode, 200);
+    });
+
+    it('answers 404 with a message for an unknown address', async () => {
+      const response = await t.app.inject({
+        method: 'PUT',
+        url: '/api/users/nobody@example.com',
+        payload: { activated: true },
+      });
+      assert.equal(response.statusCode, 404);
+      assert.match(response.json().message, /No account/);
+    });
+
+    for (const [label, payload] of [
+      ['an extra field', { activated: true, admin: true }],
+      ['activated: false', { activated: false }],
+      ['activated as a string', { activated: 'true' }],
+      ['an empty object', {}],
+      ['no body', undefined],
+    ] as const) {
+      it(`answers 400 with a message for ${label}, changing nothing`, async () => {
+        await t.app.usersRepository.insert({ email: 'new@example.com' });
+        const response = await t.app.inject({
+          method: 'PUT',
+          url: '/api/users/new@example.com',
+          ...(payload ? { payload } : {}),
+        });
+        assert.equal(response.statusCode, 400);
+        assert.match(response.json().message, /^Invalid/);
+        const row = await rowOf('new@example.com');
+        assert.deepEqual([row?.activated, row?.admin], [false, false]);
+      });
+    }
+  });
+});

@@ -1,0 +1,111 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { signUp } from '../../test/helpers/tokens.ts';
+import { useTestApp } from '../../test/helpers/test-app.ts';
+import { BAD_EMAIL_ADDRESSES } from '../../test/helpers/bad-email-addresses.ts';
+import { createUserAdmin, LAST_ADMIN_MESSAGE, SELF_REMOVAL_MESSAGE } from './user-admin.ts';
+import { adminCount } from '../../test/helpers/fixtures.ts';
+
+describe('DELETE /api/users/:email', () => {
+  const t = useTestApp();
+  const asAdmin = async () => t.bearer((await t.createAccount('admin@example.com', { admin: true })).idToken);
+  const remove = (email: string, headers: Record<string, string>) =>
+    t.app.inject({ method: 'DELETE', url: `/api/users/${email}`, headers });
+  const userAdmin = () =>
+    createUserAdmin({
+      db: t.database.db,
+      users: t.app.usersRepository,
+      audit: t.app.auditRepository,
+      identity: t.identity,
+      log: t.app.log,
+    });
+
+  it('removes the row and the sign-in account, answers { email } and audits the removal', async () => {
+    const headers = await asAdmin();
+    await t.createAccount('user@example.com');
+    const response = await remove('%20USER@example.com', headers);
+    assert.equal(response.statusCode, 200);
+    assert.deepEqual(response.json(), { email: 'user@example.com' });
+    assert.equal(await t.app.usersRepository.findByEmail('user@example.com'), undefined);
+    assert.equal(await t.identity.findUserByEmail('user@example.com'), undefined);
+    const [entry] = await t.app.auditRepository.list({ limit: 1, offset: 0 });
+    assert.deepEqual(
+      [entry?.actor, entry?.action, entry?.target, entry?.outcome],
+      ['admin@example.com', 'users.remove', 'user@example.com', 'ok'],
+    );
+  });
+
+  it('finds the account by e-mail when the row does not know its uid', async () => {
+    const headers = await asAdmin();
+    await signUp('old@example.com');
+    await t.app.usersRepository.insert({ email: 'old@example.com', firebaseUid: null });
+    assert.equal((await remove('old@example.com', headers)).statusCode, 200);
+    assert.equal(await t.identity.findUserByEmail('old@example.com'), undefined);
+  });
+
+  it('removes a row whose account is already gone', async () => {
+    const headers = await asAdmin();
+    await t.app.usersRepository.insert({ email: 'ghost@example.com', firebaseUid: 'no-such-uid' });
+    assert.equal((await remove('ghost@example.com', headers)).statusCode, 200);
+    assert.equal(await t.app.usersRepository.findByEmail('ghost@example.com'), undefined);
+  });
+
+  it('answers 404 with a message for an address not on the list', async () => {
+    const response = await remove('nobody@example.com', await asAdmin());
+    assert.equal(response.statusCode, 404);
+    assert.deepEqual(response.json(), { message: 'nobody@example.com is not on the list of allowed users.' });
+  });
+
+  it('refuses to remove yourself with 409, keeping your row and account', async () => {
+    const response = await remove('Admin@example.com', await asAdmin());
+    assert.equal(response.statusCode, 409);
+    assert.deepEqual(response.json(), { message: SELF_REMOVAL_MESSAGE });
+    assert.ok(await t.app.usersRepository.findByEmail('admin@example.com'));
+    assert.ok(await t.identity.findUserByEmail('admin@example.com'));
+    const [entry] = await t.app.auditRepository.list({ limit: 1, offset: 0 });
+    assert.equal(entry?.outcome, 'refused');
+  });
+
+  it('refuses to remove the last administrator (here from the CLI, which has no account of its own)', async () => {
+    await t.createAccount('admin@example.com', { admin: true });
+    await assert.rejects(userAdmin().removeUser({ email: 'admin@example.com', actor: 'cli:test' }), {
+      statusCode: 409,
+      message: LAST_ADMIN_MESSAGE,
+    });
+    assert.ok(await t.app.usersRepository.findByEmail('admin@example.com'));
+    assert.ok(await t.identity.findUserByEmail('admin@example.com'));
+  });
+
+  it('leaves one administrator when the last two remove each other at once', async () => {
+    const first = t.bearer((await t.createAccount('first@example.com', { admin: true })).idToken);
+    const second = t.bearer((await t.createAccount('second@example.com', { admin: true })).idToken);
+    const responses = await Promise.all([remove('second@example.com', first), remove('first@example.com', second)]);
+    const statuses = responses.map((response) => response.statusCode);
+    assert.equal(statuses.filter((status) => status === 200).length, 1, JSON.stringify(statuses));
+    // The loser either still got in and met the last-admin rule, or was already off the list.
+    assert.ok(
+      statuses.some((status) => status === 409 || status === 401),
+      JSON.stringify(statuses),
+    );
+    assert.equal(await adminCount(t.database), 1);
+  });
+
+  it('answers one 200 and one 404 when the same user is removed twice at once', async () => {
+    const headers = await asAdmin();
+    await t.createAccount('user@example.com');
+    const statuses = (await Promise.all([remove('user@example.com', headers), remove('user@example.com', headers)]))
+      .map((response) => response.statusCode)
+      .sort();
+    assert.deepEqual(statuses, [200, 404]);
+  });
+
+  for (const [label, address, status] of BAD_EMAIL_ADDRESSES) {
+    it(`answers ${status} for an address that is ${label}`, async () => {
+      const response = await remove(address, await asAdmin());
+      assert.equal(response.statusCode, status);
+      // Only a message: never Fastify's own fields, nor the 10 KB input echoed back.
+      assert.deepEqual(Object.keys(response.json()), ['message']);
+      assert.ok(response.body.length < 300, response.body);
+    });
+  }
+});

@@ -1,0 +1,50 @@
+import {
+  allowedUserListSchema,
+  registeredUserSchema,
+  registerUserBodySchema,
+  TOTAL_COUNT_HEADER,
+  userListQuerySchema,
+} from '@portal/contract';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { acceptEmptyJsonBodies } from '../http/empty-body.ts';
+import { errorResponses } from '../http/error-responses.ts';
+import { limitUnauthenticated } from '../http/rate-limits.ts';
+import { toAllowedUser } from './allowed-user.ts';
+
+export interface UsersRoutesOptions {
+  /** Allowance per minute for the unauthenticated register call, per client. */
+  unauthenticatedPerMinute: number;
+}
+
+/** The collection /users: the admin's list, and the register call the screen makes after an add. */
+const usersRoutes: FastifyPluginAsyncZod<UsersRoutesOptions> = async (app, options) => {
+  acceptEmptyJsonBodies(app);
+
+  app.get(
+    '/users',
+    {
+      config: { access: 'admin' },
+      schema: { querystring: userListQuerySchema, response: { 200: allowedUserListSchema, ...errorResponses } },
+    },
+    async (request, reply) => {
+      const { items, total } = await app.usersRepository.list(request.query);
+      reply.header(TOTAL_COUNT_HEADER, String(total)).header('cache-control', 'no-store');
+      return items.map(toAllowedUser);
+    },
+  );
+
+  app.post(
+    '/users',
+    {
+      config: { access: 'public' },
+      preHandler: limitUnauthenticated({ perMinute: options.unauthenticatedPerMinute, keys: ['ip'] }),
+      schema: { body: registerUserBodySchema, response: { 200: registeredUserSchema, ...errorResponses } },
+    },
+    async (request) => {
+      const row = await app.userAdmin.registerUser(request.body.userId);
+      return { email: row.email, registered: true as const };
+    },
+  );
+};
+
+export default usersRoutes;

@@ -1,0 +1,52 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { useTestApp } from './helpers/test-app.ts';
+import { DEMO_ACCOUNTS, DEMO_PARCEL_CODES } from '@portal/dev-stack';
+import { seedDemoData, seedDemoInvoices } from '@portal/dev-stack/demo';
+import { signIn } from './helpers/tokens.ts';
+import { invoiceVersionsOf } from './helpers/fixtures.ts';
+
+describe('seedDemoInvoices', () => {
+  const t = useTestApp();
+
+  it('stores a real PDF for each demo code, once however often it runs', async () => {
+    assert.deepEqual(await seedDemoInvoices(t.blobStore, t.app.invoicesRepository), {
+      DEMO000001: 'created',
+      DEMO000002: 'created',
+      DEMO000003: 'created',
+    });
+    assert.deepEqual(await seedDemoInvoices(t.blobStore, t.app.invoicesRepository), {
+      DEMO000001: 'unchanged',
+      DEMO000002: 'unchanged',
+      DEMO000003: 'unchanged',
+    });
+    const user = await t.createAccount('user@example.com');
+    const hashes = new Set<string>();
+    for (const code of DEMO_PARCEL_CODES) {
+      assert.equal((await invoiceVersionsOf(t.database, code)).length, 1);
+      const response = await t.app.inject({ url: `/api/invoice?parcelCode=${code}`, headers: t.bearer(user.idToken) });
+      assert.equal(response.statusCode, 200);
+      assert.equal(response.rawPayload.subarray(0, 5).toString(), '%PDF-');
+      hashes.add((await t.app.invoicesRepository.findByParcelCode(code))?.sha256 ?? '');
+    }
+    assert.equal(hashes.size, DEMO_PARCEL_CODES.length, 'each demo code has its own invoice');
+  });
+
+  it('seeds the demo accounts once: the listed ones on the allowlist, the outsider only at the emulator', async () => {
+    await seedDemoData(t);
+    await seedDemoData(t);
+    const { items } = await t.app.usersRepository.list();
+    const listed = DEMO_ACCOUNTS.filter((account) => account.allowlisted);
+    assert.deepEqual(
+      items.map((row) => [row.email, row.admin, row.activated]),
+      listed.map((account) => [account.email, account.admin, account.activated]).sort(),
+    );
+    for (const account of DEMO_ACCOUNTS) {
+      if (!account.password) continue;
+      const { uid } = await signIn(account.email, account.password);
+      const row = items.find((candidate) => candidate.email === account.email);
+      if (account.allowlisted) assert.equal(row?.firebaseUid, uid, `${account.email} is linked to its account`);
+      else assert.equal(row, undefined);
+    }
+  });
+});

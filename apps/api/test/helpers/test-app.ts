@@ -1,0 +1,89 @@
+import { after, before, beforeEach } from 'node:test';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { createApp } from '../../src/app.ts';
+import { loadConfig, type Config } from '../../src/config.ts';
+import type { DatabaseHandle } from '../../src/db/client.ts';
+import type { IdentityProvider } from '../../src/identity/identity-provider.ts';
+import type { BlobStore } from '../../src/invoices/blob-store.ts';
+import { openServices, type Services } from '../../src/services.ts';
+import { emulator, signUp } from './tokens.ts';
+
+export const TEST_PROJECT_ID = process.env.FIREBASE_PROJECT_ID ?? 'demo-portal-test';
+
+export interface TestContext {
+  app: FastifyInstance;
+  config: Config;
+  database: DatabaseHandle;
+  identity: IdentityProvider;
+  blobStore: BlobStore;
+  dataDir: string;
+  /** Creates an emulator account (and, unless `allowlisted: false`, its allowlist row); returns its ID token. */
+  createAccount(
+    email: string,
+    options?: { admin?: boolean; allowlisted?: boolean; activated?: boolean },
+  ): Promise<{ uid: string; idToken: string }>;
+  bearer(idToken: string): { authorization: string };
+}
+
+export interface TestAppOptions {
+  env?: Record<string, string>;
+  /** Wraps the real identity provider, to force failures at the edge. */
+  wrapIdentity?: (identity: IdentityProvider) => IdentityProvider;
+}
+
+/**
+ * One app per test file on PGlite in memory, or on the PostgreSQL in DATABASE_URL; every test starts
+ * from empty tables and no emulator accounts, so tests never depend on each other.
+ */
+export function useTestApp(options: TestAppOptions = {}): TestContext {
+  const context = {} as TestContext;
+  let services: Services | undefined;
+
+  before(async () => {
+    context.dataDir = await mkdtemp(path.join(os.tmpdir(), 'portal-api-test-'));
+    context.config = loadConfig({
+      FIREBASE_PROJECT_ID: TEST_PROJECT_ID,
+      FIREBASE_AUTH_EMULATOR_HOST: process.env.FIREBASE_AUTH_EMULATOR_HOST ?? '',
+      DATA_DIR: context.dataDir,
+      DATABASE_URL: process.env.DATABASE_URL ?? '',
+      LOG_LEVEL: 'silent',
+      WEB_DIST_DIR: path.join(context.dataDir, 'no-web-build'),
+      ...options.env,
+    });
+    services = await openServices(context.config, {
+      // PGlite in memory unless the pass runs on PostgreSQL: fast, and gone with the process.
+      ...(context.config.databaseUrl ? {} : { databaseTarget: { kind: 'pglite' } }),
+      ...(options.wrapIdentity ? { wrapIdentity: options.wrapIdentity } : {}),
+    });
+    Object.assign(context, { database: services.database, identity: services.identity, blobStore: services.blobStore });
+    context.app = await createApp(services);
+    await context.app.ready();
+  });
+
+  beforeEach(async () => {
+    await context.database.db.execute(
+      sql`truncate table users, invoices, invoice_versions, audit_log restart identity`,
+    );
+    await emulator().clearAccounts(TEST_PROJECT_ID);
+  });
+
+  after(async () => {
+    await context.app?.close();
+    await services?.close();
+    await rm(context.dataDir, { recursive: true, force: true });
+  });
+
+  context.createAccount = async (email, { admin = false, allowlisted = true, activated = true } = {}) => {
+    const account = await signUp(email);
+    if (allowlisted) {
+      await context.app.usersRepository.insert({ email, admin, activated, registered: true, firebaseUid: account.uid });
+    }
+    return account;
+  };
+  context.bearer = (idToken) => ({ authorization: `Bearer ${idToken}` });
+  return context;
+}

@@ -1,0 +1,49 @@
+/**
+ * Runs the API suite against PGlite, then again against PostgreSQL when DATABASE_URL is set; both
+ * passes share one Auth emulator, which takes seconds to start.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, readdir } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { findFreePort, startAuthEmulator } from '@portal/dev-stack';
+
+const projectId = 'demo-portal-test';
+const emulator = await startAuthEmulator({
+  port: await findFreePort(),
+  projectId,
+  workDir: await mkdtemp(path.join(os.tmpdir(), 'portal-emulator-')),
+});
+
+// Node 20's --test takes no glob patterns (21+ does), and finds only .js files on its own: list them here.
+const files = process.argv.slice(2);
+if (files.length === 0) {
+  for (const dir of ['src', 'test']) {
+    const found = await readdir(dir, { recursive: true });
+    files.push(
+      ...found
+        .filter((file) => file.endsWith('.test.ts'))
+        .map((file) => path.join(dir, file))
+        .sort(),
+    );
+  }
+}
+const passes: [string, string | undefined][] = [['PGlite', undefined]];
+if (process.env.DATABASE_URL) passes.push(['PostgreSQL', process.env.DATABASE_URL]);
+
+let failed = false;
+for (const [label, databaseUrl] of passes) {
+  process.stdout.write(`\n# API tests on ${label}\n`);
+  const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=1', ...files], {
+    stdio: 'inherit',
+    env: {
+      ...process.env,
+      FIREBASE_AUTH_EMULATOR_HOST: emulator.host,
+      FIREBASE_PROJECT_ID: projectId,
+      DATABASE_URL: databaseUrl ?? '',
+    },
+  });
+  failed ||= result.status !== 0;
+}
+await emulator.stop();
+process.exit(failed ? 1 : 0);

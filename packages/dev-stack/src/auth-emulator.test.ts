@@ -1,0 +1,102 @@
+// One emulator for the whole file: starting it takes seconds.
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { findFreePort, startAuthEmulator, type AuthEmulator } from './auth-emulator.ts';
+import { identityToolkit, toolkitErrorCode as errorCode, type ToolkitResponse } from './identity-toolkit.ts';
+
+const PROJECT_ID = 'demo-auth-emulator-test';
+const EMAIL = 'clerk@example.com';
+const PASSWORD = 'correct horse battery staple';
+
+let emulator: AuthEmulator;
+let port: number;
+let workDir: string;
+
+before(async () => {
+  workDir = await mkdtemp(path.join(tmpdir(), 'auth-emulator-test-'));
+  port = await findFreePort();
+  const startedAt = performance.now();
+  emulator = await startAuthEmulator({ port, projectId: PROJECT_ID, workDir });
+  console.log(`auth emulator started in ${((performance.now() - startedAt) / 1000).toFixed(1)} s`);
+});
+
+after(async () => {
+  await emulator?.stop();
+  if (workDir) await rm(workDir, { recursive: true, force: true });
+});
+
+test('exposes host and url for FIREBASE_AUTH_EMULATOR_HOST', () => {
+  assert.equal(emulator.host, `127.0.0.1:${port}`);
+  assert.equal(emulator.url, `http://127.0.0.1:${port}`);
+  assert.equal(emulator.projectId, PROJECT_ID);
+});
+
+test('signs up and signs in with e-mail and password', async () => {
+  const signUp = await identityToolkit(emulator.url).call('signUp', {
+    email: EMAIL,
+    password: PASSWORD,
+    returnSecureToken: true,
+  });
+  assert.equal(signUp.status, 200, JSON.stringify(signUp.body));
+  assert.equal(typeof signUp.body.idToken, 'string');
+
+  const signIn = await signInWithPassword(EMAIL, PASSWORD);
+  assert.equal(signIn.status, 200, JSON.stringify(signIn.body));
+  assert.equal(signIn.body.localId, signUp.body.localId);
+});
+
+test('answers INVALID_LOGIN_CREDENTIALS for a wrong password and for an unknown e-mail', async () => {
+  for (const [email, password] of [
+    [EMAIL, 'wrong password'],
+    ['nobody@example.com', PASSWORD],
+  ] as const) {
+    const response = await signInWithPassword(email, password);
+    assert.equal(response.status, 400);
+    assert.equal(errorCode(response.body), 'INVALID_LOGIN_CREDENTIALS', `${email}: ${JSON.stringify(response.body)}`);
+  }
+});
+
+test('clearAccounts removes every account', async () => {
+  await emulator.clearAccounts();
+  const response = await signInWithPassword(EMAIL, PASSWORD);
+  assert.equal(errorCode(response.body), 'INVALID_LOGIN_CREDENTIALS');
+});
+
+test('refuses a port that is already in use, without spawning firebase-tools', async () => {
+  const startedAt = performance.now();
+  await assert.rejects(
+    startAuthEmulator({ port, projectId: PROJECT_ID, workDir: path.join(workDir, 'second') }),
+    /port \d+ on 127\.0\.0\.1 is already in use/,
+  );
+  assert.ok(performance.now() - startedAt < 1_000, 'should fail before starting an emulator');
+});
+
+test('refuses a project id without the demo- prefix', async () => {
+  await assert.rejects(startAuthEmulator({ port, projectId: 'portal-prod', workDir }), /must start with "demo-"/);
+});
+
+// Last: everything above needs the running emulator.
+test('stop() leaves nothing listening on the port, and is idempotent', async () => {
+  await emulator.stop();
+  assert.equal(await isListening(port), false);
+  await emulator.stop();
+});
+
+function signInWithPassword(email: string, password: string): Promise<ToolkitResponse> {
+  return identityToolkit(emulator.url).call('signInWithPassword', { email, password, returnSecureToken: true });
+}
+
+function isListening(portToCheck: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ port: portToCheck, host: '127.0.0.1' });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}

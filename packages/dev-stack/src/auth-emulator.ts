@@ -1,0 +1,318 @@
+// Starts and stops the Firebase Auth emulator (firebase-tools) for `npm start`, the API tests and the
+// Playwright global setup. One emulator per run: it takes seconds to start, so never start one per test.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import net from 'node:net';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { identityToolkit } from './identity-toolkit.ts';
+
+export interface AuthEmulator {
+  /** "127.0.0.1:PORT", the value for FIREBASE_AUTH_EMULATOR_HOST. */
+  host: string;
+  projectId: string;
+  /** http://127.0.0.1:PORT */
+  url: string;
+  stop(): Promise<void>;
+  clearAccounts(): Promise<void>;
+}
+
+export interface StartAuthEmulatorOptions {
+  port: number;
+  /** Must start with `demo-`: firebase-tools then never talks to a real project. */
+  projectId: string;
+  /** Folder for the generated firebase.json (and firebase-debug.log if the emulator crashes); created. */
+  workDir: string;
+  /** Receives every line the emulator prints. */
+  log?: (line: string) => void;
+  /**
+   * Keeps the accounts across runs: imported from this folder at start when it holds an export, and
+   * exported to it when the emulator stops (npm start, so people added in the portal can still sign in).
+   */
+  persistDir?: string;
+}
+
+const FIREBASE_BIN = fileURLToPath(
+  new URL('../../../tools/firebase-emulator/node_modules/.bin/firebase', import.meta.url),
+);
+const HOST = '127.0.0.1';
+const READY_TIMEOUT_MS = 90_000;
+const READY_POLL_MS = 250;
+const STOP_GRACE_MS = 5_000;
+const OUTPUT_TAIL_LINES = 30;
+
+export async function startAuthEmulator(options: StartAuthEmulatorOptions): Promise<AuthEmulator> {
+  const { port, projectId, workDir } = options;
+  assertOptions(port, projectId);
+  // firebase-tools' own "port taken" check exits, but our readiness probe would first be answered by
+  // whatever already listens there (often a leftover emulator), so refuse before spawning.
+  await assertPortFree(port);
+  await writeFirebaseJson(workDir, port);
+
+  const startedAt = performance.now();
+  const output = new OutputTail(OUTPUT_TAIL_LINES, options.log);
+  const child = spawnEmulator(projectId, workDir, output, options.persistDir);
+  const url = `http://${HOST}:${port}`;
+  const stop = once(() => stopProcessGroup(child));
+
+  try {
+    await waitUntilReady(child, url);
+    await enableImprovedEmailPrivacy(url, projectId);
+  } catch (error) {
+    await stop();
+    throw new Error(`${errorMessage(error)}\n--- last emulator output ---\n${output.text()}`, {
+      cause: error,
+    });
+  }
+  const seconds = ((performance.now() - startedAt) / 1000).toFixed(1);
+  options.log?.(`auth emulator ready on ${HOST}:${port} (project ${projectId}) after ${seconds} s`);
+
+  return {
+    host: `${HOST}:${port}`,
+    projectId,
+    url,
+    stop,
+    clearAccounts: () => identityToolkit(url).clearAccounts(projectId),
+  };
+}
+
+/** A port that was free a moment ago on 127.0.0.1 (the kernel picks it, so collisions are unlikely). */
+export async function findFreePort(): Promise<number> {
+  const server = net.createServer();
+  await listen(server, 0);
+  const address = server.address();
+  await closeServer(server);
+  if (address === null || typeof address === 'string') throw new Error('could not read the bound port');
+  return address.port;
+}
+
+function assertOptions(port: number, projectId: string): void {
+  if (!Number.isInteger(port) || port <= 0 || port > 65_535) {
+    throw new Error(`auth emulator: invalid port ${port}`);
+  }
+  // firebase-tools treats demo- ids as offline-only, and the API refuses any other id in emulator mode.
+  if (!projectId.startsWith('demo-')) {
+    throw new Error(`auth emulator: project id must start with "demo-" (got "${projectId}")`);
+  }
+  if (!existsSync(FIREBASE_BIN)) {
+    throw new Error(`auth emulator: ${FIREBASE_BIN} is missing; run \`npm install\` in the repository root`);
+  }
+}
+
+async function assertPortFree(port: number): Promise<void> {
+  const server = net.createServer();
+  try {
+    await listen(server, port);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const reason = code === 'EADDRINUSE' ? 'is already in use' : `cannot be bound (${code ?? errorMessage(error)})`;
+    throw new Error(
+      `auth emulator: port ${port} on ${HOST} ${reason}; stop whatever listens there or pick another port`,
+    );
+  }
+  await closeServer(server);
+}
+
+function listen(server: net.Server, port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen({ port, host: HOST, exclusive: true }, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
+function closeServer(server: net.Server): Promise<void> {
+  return new Promise((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
+}
+
+async function writeFirebaseJson(workDir: string, port: number): Promise<void> {
+  await mkdir(workDir, { recursive: true });
+  // The hub and logging emulators default to fixed ports (4400, 4500); a second emulator on the machine
+  // (a test run beside `npm start`) would crash on them, so each run takes free ones.
+  const [hubPort, loggingPort] = [await findFreePort(), await findFreePort()];
+  const config = {
+    emulators: {
+      auth: { host: HOST, port },
+      hub: { host: HOST, port: hubPort },
+      logging: { host: HOST, port: loggingPort },
+      ui: { enabled: false },
+      singleProjectMode: true,
+    },
+  };
+  await writeFile(path.join(workDir, 'firebase.json'), `${JSON.stringify(config, null, 2)}\n`);
+}
+
+// The emulator runs in its own process group (detached), so Ctrl-C in a terminal and the death of our
+// process never reach it. A process 'exit' hook covers normal exits, but not SIGKILL (test runners and
+// CI timeouts use it), so the group leader is this watchdog: it holds a pipe from us and kills its
+// whole group when that pipe closes, which the kernel does however we die.
+const WATCHDOG = `
+const { spawn } = require('node:child_process');
+const [bin, ...args] = process.argv.slice(1);
+const emulator = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'inherit', 'inherit'] });
+process.stdin.on('end', () => process.kill(0, 'SIGKILL')).resume();
+// stop() signals the whole group: firebase-tools shuts itself down and we exit right after it.
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => {});
+emulator.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+`;
+
+function spawnEmulator(projectId: string, workDir: string, output: OutputTail, persistDir?: string): ChildProcess {
+  const env: NodeJS.ProcessEnv = { ...process.env, CI: '1', NO_UPDATE_NOTIFIER: '1' };
+  // Experiments change emulator behaviour; tests must see the defaults.
+  delete env.FIREBASE_CLI_EXPERIMENTS;
+  const args = ['emulators:start', '--only', 'auth', '--project', projectId];
+  if (persistDir) {
+    if (existsSync(path.join(persistDir, 'firebase-export-metadata.json'))) args.push('--import', persistDir);
+    args.push('--export-on-exit', persistDir);
+  }
+  // cwd is workDir so firebase.json is found there and a crash's firebase-debug.log does not land in the repo.
+  // process.execPath keeps the emulator on the caller's Node, whatever `node` is on PATH.
+  const child = spawn(process.execPath, ['-e', WATCHDOG, FIREBASE_BIN, ...args], {
+    cwd: workDir,
+    env,
+    stdio: ['pipe', 'pipe', 'pipe'],
+    // Own process group, so stop() can signal firebase-tools and anything it spawns in one go.
+    detached: true,
+  });
+  for (const stream of [child.stdout, child.stderr]) {
+    if (!stream) continue;
+    createInterface({ input: stream, crlfDelay: Infinity }).on('line', (line) => output.push(line));
+  }
+  child.on('error', (error) => output.push(`spawn failed: ${error.message}`));
+  const pid = child.pid;
+  if (pid !== undefined) {
+    const killOnExit = (): void => signalGroup(pid, 'SIGKILL');
+    process.on('exit', killOnExit);
+    child.once('exit', () => process.off('exit', killOnExit));
+  }
+  return child;
+}
+
+async function waitUntilReady(child: ChildProcess, url: string): Promise<void> {
+  const seen: { exit?: ExitResult } = {};
+  void exitPromise(child).then((result) => (seen.exit = result));
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    // Checked first: a dead emulator plus an answering port means someone else owns the port.
+    if (seen.exit) {
+      throw new Error(`auth emulator: firebase-tools exited before it was ready (${formatExit(seen.exit)})`);
+    }
+    if (await answersAsAuthEmulator(url)) return;
+    await sleep(READY_POLL_MS);
+  }
+  throw new Error(`auth emulator: not ready on ${url} after ${READY_TIMEOUT_MS / 1000} s`);
+}
+
+async function answersAsAuthEmulator(url: string): Promise<boolean> {
+  try {
+    const response = await fetch(`${url}/`, { signal: AbortSignal.timeout(2_000) });
+    if (!response.ok) return false;
+    const body = (await response.json()) as { authEmulator?: { ready?: boolean } };
+    return body.authEmulator?.ready === true;
+  } catch {
+    return false;
+  }
+}
+
+// The emulator's default gives the old, enumerable codes (EMAIL_NOT_FOUND / INVALID_PASSWORD); production
+// projects created since 2023 answer INVALID_LOGIN_CREDENTIALS (auth/invalid-credential) for both.
+async function enableImprovedEmailPrivacy(url: string, projectId: string): Promise<void> {
+  const response = await fetch(`${url}/emulator/v1/projects/${projectId}/config`, {
+    method: 'PATCH',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ emailPrivacyConfig: { enableImprovedEmailPrivacy: true } }),
+  });
+  const body = (await response.json().catch(() => undefined)) as
+    { emailPrivacyConfig?: { enableImprovedEmailPrivacy?: boolean } } | undefined;
+  if (!response.ok || body?.emailPrivacyConfig?.enableImprovedEmailPrivacy !== true) {
+    throw new Error(
+      `auth emulator: enabling improved e-mail privacy failed (HTTP ${response.status}): ${JSON.stringify(body)}`,
+    );
+  }
+}
+
+async function stopProcessGroup(child: ChildProcess): Promise<void> {
+  const pid = child.pid;
+  if (pid === undefined) return;
+  const exited = exitPromise(child);
+  if (!hasExited(child)) {
+    signalGroup(pid, 'SIGTERM');
+    // Unref'd so a quick shutdown does not keep the caller alive for the rest of the grace period.
+    const escalate = setTimeout(() => signalGroup(pid, 'SIGKILL'), STOP_GRACE_MS).unref();
+    await exited;
+    clearTimeout(escalate);
+  }
+  // The leader is gone; sweep anything it spawned that ignored SIGTERM (no-op when the group is empty).
+  signalGroup(pid, 'SIGKILL');
+}
+
+function signalGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal);
+  } catch (error) {
+    // ESRCH: the whole group is already gone, which is what we want.
+    if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+  }
+}
+
+interface ExitResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+function hasExited(child: ChildProcess): boolean {
+  return child.exitCode !== null || child.signalCode !== null;
+}
+
+function exitPromise(child: ChildProcess): Promise<ExitResult> {
+  if (hasExited(child)) return Promise.resolve({ code: child.exitCode, signal: child.signalCode });
+  return new Promise((resolve) => {
+    child.once('exit', (code, signal) => resolve({ code, signal }));
+    // A failed spawn emits 'error' and never 'exit'.
+    child.once('error', () => resolve({ code: null, signal: null }));
+  });
+}
+
+function formatExit({ code, signal }: ExitResult): string {
+  if (signal !== null) return `signal ${signal}`;
+  return code === null ? 'it did not start' : `exit code ${code}`;
+}
+
+/** Keeps the last lines of output for error messages and forwards every line to the caller's log. */
+class OutputTail {
+  private readonly lines: string[] = [];
+  private readonly max: number;
+  private readonly log: ((line: string) => void) | undefined;
+
+  constructor(max: number, log: ((line: string) => void) | undefined) {
+    this.max = max;
+    this.log = log;
+  }
+
+  push(line: string): void {
+    this.lines.push(line);
+    if (this.lines.length > this.max) this.lines.shift();
+    this.log?.(line);
+  }
+
+  text(): string {
+    return this.lines.length > 0 ? this.lines.join('\n') : '(no output)';
+  }
+}
+
+function once(fn: () => Promise<void>): () => Promise<void> {
+  let result: Promise<void> | undefined;
+  return () => (result ??= fn());
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,2 @@
+export { renderDemoInvoicePdf } from './invoice-pdf.ts';
+export { seedDemoData, seedDemoInvoices, seedDemoUsers, seedDemoDataFromEnv } from './seed.ts';

@@ -1,0 +1,88 @@
+import { loadConfig } from '@portal/api/config.ts';
+import type { IdentityProvider } from '@portal/api/identity/identity-provider.ts';
+import type { BlobStore } from '@portal/api/invoices/blob-store.ts';
+import { requirePdfHead } from '@portal/api/invoices/ingest.ts';
+import {
+  createInvoicesRepository,
+  type InvoicesRepository,
+  type RecordOutcome,
+} from '@portal/api/invoices/repository.ts';
+import { withServices, type Services } from '@portal/api/services.ts';
+import { createUsersRepository, type UsersRepository } from '@portal/api/users/repository.ts';
+import { identityToolkit, toolkitErrorCode, type IdentityToolkit } from '../identity-toolkit.ts';
+import { DEMO_ACCOUNTS, DEMO_PARCEL_CODES } from './accounts.ts';
+import { renderDemoInvoicePdf } from './invoice-pdf.ts';
+
+const MAX_DEMO_BYTES = 5 * 1024 * 1024;
+
+/**
+ * Idempotent: a second run finds every account and row in place and changes nothing. Accounts with a
+ * password are signed up through the emulator's REST API, as a person would; the invited one gets no
+ * password, as an admin's add would leave it.
+ */
+export async function seedDemoUsers(identity: IdentityProvider, users: UsersRepository, toolkit: IdentityToolkit) {
+  for (const account of DEMO_ACCOUNTS) {
+    const uid = account.password
+      ? await signUpOrFind(identity, toolkit, account.email, account.password)
+      : (await identity.createUser(account.email)).uid;
+    if (!account.allowlisted) continue;
+    const existing = await users.findByEmail(account.email);
+    if (existing) {
+      if (existing.firebaseUid !== uid) await users.update(account.email, { firebaseUid: uid });
+      continue;
+    }
+    await users.insert({
+      email: account.email,
+      admin: account.admin,
+      activated: account.activated,
+      registered: true,
+      firebaseUid: uid,
+      createdBy: 'demo seed',
+    });
+  }
+}
+
+async function signUpOrFind(identity: IdentityProvider, toolkit: IdentityToolkit, email: string, password: string) {
+  const { status, body } = await toolkit.call('signUp', { email, password, returnSecureToken: true });
+  if (status === 200) return String(body.localId);
+  // Kept from an earlier run (the emulator's accounts persist): its password may have been changed since.
+  const existing = toolkitErrorCode(body) === 'EMAIL_EXISTS' ? await identity.findUserByEmail(email) : undefined;
+  if (!existing) throw new Error(`could not create the demo account ${email}: ${JSON.stringify(body)}`);
+  return existing.uid;
+}
+
+/**
+ * Idempotent: a code that already has an invoice is left alone (it may have been replaced on purpose
+ * through the portal), so a restart never undoes someone's upload and never grows the version history.
+ */
+export async function seedDemoInvoices(blobStore: BlobStore, invoicesRepository: InvoicesRepository) {
+  const outcomes: Record<string, RecordOutcome> = {};
+  for (const parcelCode of DEMO_PARCEL_CODES) {
+    if (await invoicesRepository.findByParcelCode(parcelCode)) {
+      outcomes[parcelCode] = 'unchanged';
+      continue;
+    }
+    const pdf = await renderDemoInvoicePdf(parcelCode);
+    const blob = await blobStore.put(pdf, { maxBytes: MAX_DEMO_BYTES, validateHead: requirePdfHead });
+    outcomes[parcelCode] = await invoicesRepository.recordVersion({ parcelCode, uploadedBy: 'demo seed', ...blob });
+  }
+  return outcomes;
+}
+
+/** The demo data `npm start` shows, into services opened on the Auth emulator. */
+export async function seedDemoData(services: Omit<Services, 'close'>) {
+  const emulatorHost = services.config.firebase.emulatorHost;
+  // Demo accounts have published passwords: never against a real identity provider.
+  if (!emulatorHost) throw new Error('Demo data is seeded only with the Auth emulator (FIREBASE_AUTH_EMULATOR_HOST)');
+  const db = services.database.db;
+  await seedDemoUsers(services.identity, createUsersRepository(db), identityToolkit(`http://${emulatorHost}`));
+  await seedDemoInvoices(services.blobStore, createInvoicesRepository(db));
+}
+
+/**
+ * Seeds with the configuration the server is about to get, before it starts: an embedded database
+ * belongs to one process at a time, so the seed opens it, fills it and closes it again first.
+ */
+export async function seedDemoDataFromEnv(env: NodeJS.ProcessEnv) {
+  await withServices(loadConfig(env), seedDemoData);
+}

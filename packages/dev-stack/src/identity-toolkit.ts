@@ -1,0 +1,55 @@
+/**
+ * The Auth emulator's REST API, called the way the web SDK calls Identity Toolkit: the one client that
+ * tests, e2e, benchmarks and the demo seed use to create accounts and get real ID tokens.
+ */
+export interface ToolkitResponse {
+  status: number;
+  body: Record<string, unknown>;
+}
+
+export interface SignedIn {
+  uid: string;
+  idToken: string;
+}
+
+/** The error code the emulator answers with (e.g. INVALID_LOGIN_CREDENTIALS, EMAIL_EXISTS). */
+export const toolkitErrorCode = (body: Record<string, unknown>): unknown =>
+  (body.error as { message?: unknown } | undefined)?.message;
+
+export function identityToolkit(emulatorUrl: string) {
+  /** Any API key works against the emulator; the real REST path lives under the host as a prefix. */
+  async function call(method: string, body: unknown): Promise<ToolkitResponse> {
+    const response = await fetch(
+      `${emulatorUrl}/identitytoolkit.googleapis.com/v1/accounts:${method}?key=demo-api-key`,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      },
+    );
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  }
+
+  async function session(method: 'signUp' | 'signInWithPassword', email: string, password: string): Promise<SignedIn> {
+    const { status, body } = await call(method, { email, password, returnSecureToken: true });
+    if (status !== 200)
+      throw new Error(`accounts:${method} failed for ${email}: ${String(toolkitErrorCode(body) ?? status)}`);
+    return { uid: String(body.localId), idToken: String(body.idToken) };
+  }
+
+  return {
+    call,
+    signUp: (email: string, password: string) => session('signUp', email, password),
+    signIn: (email: string, password: string) => session('signInWithPassword', email, password),
+    async clearAccounts(projectId: string) {
+      const response = await fetch(`${emulatorUrl}/emulator/v1/projects/${projectId}/accounts`, { method: 'DELETE' });
+      if (!response.ok) {
+        throw new Error(
+          `auth emulator: deleting the accounts failed (HTTP ${response.status}): ${await response.text()}`,
+        );
+      }
+    },
+  };
+}
+
+export type IdentityToolkit = ReturnType<typeof identityToolkit>;

@@ -1,0 +1,12 @@
+export { findFreePort, startAuthEmulator, type AuthEmulator, type StartAuthEmulatorOptions } from './auth-emulator.ts';
+export { CHROMIUM_ARGS, chromiumExecutable } from './chromium.ts';
+export { stopChild, waitForHttp } from './child-process.ts';
+export { DEMO_ACCOUNTS, DEMO_PARCEL_CODES, demoAccount, type DemoAccount } from './demo/accounts.ts';
+export {
+  identityToolkit,
+  toolkitErrorCode,
+  type IdentityToolkit,
+  type SignedIn,
+  type ToolkitResponse,
+} from './identity-toolkit.ts';
+export { buildWeb, DEMO_PROJECT_ID, REPO_ROOT, startStack, type Stack, type StackOptions } from './stack.ts';
