@@ -1,11 +1,13 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
+import { productionAssets } from './build/production-assets.ts';
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), productionAssets({ sourceMapsDir: fileURLToPath(new URL('./dist-sourcemaps', import.meta.url)) })],
   resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
-  build: { sourcemap: true, manifest: true, target: 'es2022', chunkSizeWarningLimit: 600 },
+  // Hidden: the maps exist for error reporting but no served file points at them.
+  build: { sourcemap: 'hidden', manifest: true, target: 'es2022', chunkSizeWarningLimit: 600 },
   server: { proxy: { '/api': 'http://localhost:8080', '/config.json': 'http://localhost:8080' } },
   test: {
     environment: 'jsdom',
