@@ -100,7 +100,7 @@ function pipeLines(child: ChildProcess, log?: (line: string) => void) {
   }
 }
 
-async function waitForReady(url: string, child: ChildProcess, timeoutMs = 60_000) {
+export async function waitForReady(url: string, child: ChildProcess, timeoutMs = 60_000) {
   const deadline = Date.now() + timeoutMs;
   let exited: number | null = null;
   child.once('exit', (code) => (exited = code ?? 1));
@@ -116,7 +116,7 @@ async function waitForReady(url: string, child: ChildProcess, timeoutMs = 60_000
   throw new Error(`The API did not answer ${url} within ${timeoutMs / 1000} s`);
 }
 
-async function stopChild(child: ChildProcess) {
+export async function stopChild(child: ChildProcess) {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise((resolve) => child.once('exit', resolve));
   child.kill('SIGTERM');
