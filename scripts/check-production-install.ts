@@ -4,13 +4,13 @@
  * firebase-tools), starts `npm run serve` and checks that the API and the login page answer. Prints the
  * installed size and the start-up time. The emulator host is a dummy: start-up and these pages never call it.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { findFreePort } from './lib/auth-emulator.ts';
-import { REPO_ROOT, stopChild, waitForReady } from './lib/stack.ts';
+import { REPO_ROOT, waitForReady } from './lib/stack.ts';
 
 /** What production needs from the repository: the compiled output and what npm reads to install. */
 const PRODUCTION_FILES = [
@@ -33,6 +33,14 @@ function run(command: string, args: string[], cwd: string) {
 function check(condition: boolean, message: string) {
   if (!condition) throw new Error(message);
   console.log(`ok  ${message}`);
+}
+
+/** npm does not pass SIGTERM on to the script it runs: the whole process group gets it, as under a supervisor. */
+async function stopGroup(child: ChildProcess) {
+  if (child.exitCode !== null || child.signalCode !== null || !child.pid) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  process.kill(-child.pid, 'SIGTERM');
+  await exited;
 }
 
 if (!process.argv.includes('--no-build')) run('npm', ['run', 'build', '--silent'], REPO_ROOT);
@@ -69,9 +77,10 @@ try {
       LOG_LEVEL: 'warn',
     },
     stdio: ['ignore', 'inherit', 'inherit'],
+    detached: true,
   });
+  const url = `http://127.0.0.1:${port}`;
   try {
-    const url = `http://127.0.0.1:${port}`;
     await waitForReady(`${url}/api/readyz`, server);
     console.log(`npm run serve answered after ${((performance.now() - startedAt) / 1000).toFixed(2)} s`);
     const health = await fetch(`${url}/api/healthz`);
@@ -81,8 +90,15 @@ try {
     check(login.headers.get('content-encoding') === 'br', '/login is sent brotli-compressed');
     const map = await fetch(`${url}/assets/index.js.map`);
     check(map.status === 404, 'source maps answer 404');
+    await stopGroup(server);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const stillAnswering = await fetch(`${url}/api/healthz`).then(
+      () => true,
+      () => false,
+    );
+    check(!stillAnswering, 'SIGTERM stops the server');
   } finally {
-    await stopChild(server);
+    await stopGroup(server);
   }
 } finally {
   await rm(dir, { recursive: true, force: true });

@@ -116,7 +116,7 @@ export async function waitForReady(url: string, child: ChildProcess, timeoutMs =
   throw new Error(`The API did not answer ${url} within ${timeoutMs / 1000} s`);
 }
 
-export async function stopChild(child: ChildProcess) {
+async function stopChild(child: ChildProcess) {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise((resolve) => child.once('exit', resolve));
   child.kill('SIGTERM');
