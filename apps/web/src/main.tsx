@@ -1,11 +1,11 @@
-import 'bootstrap/dist/css/bootstrap.min.css';
+import './app/bootstrap.scss';
 import './app/styles.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
 import { adoptHashRoute } from './app/hash-route';
 import { initErrorReporting } from './lib/error-reporting';
-import { createFirebaseAuthClient } from './lib/firebase';
+import { createDeferredAuthClient } from './lib/deferred-auth-client';
 import { fetchRuntimeConfig } from './lib/runtime-config';
 
 // The spec: any registered service worker is unregistered once ready, so no stale cached build lingers.
@@ -19,7 +19,7 @@ try {
   void initErrorReporting(config.sentry);
   root.render(
     <StrictMode>
-      <App config={config} authClient={createFirebaseAuthClient(config)} />
+      <App config={config} authClient={createDeferredAuthClient(config)} />
     </StrictMode>,
   );
 } catch (error) {

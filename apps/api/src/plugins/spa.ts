@@ -7,7 +7,12 @@ import fp from 'fastify-plugin';
 /**
  * Serves the built SPA: hashed assets cached for a year, index.html for every client-side route.
  * API paths never fall through to index.html, so a wrong API path answers a JSON 404.
+ * The build leaves a brotli and a gzip twin beside each text file; they are sent as they are
+ * (`preCompressed`), chosen by Accept-Encoding with brotli first. Source maps are for error reporting
+ * only: the build moves them out of the folder, and a stray one still answers 404.
  */
+const isSourceMap = (pathName: string) => pathName.endsWith('.map');
+
 export default fp<{ distDir: string }>(
   async (app, options) => {
     const indexFile = path.join(options.distDir, 'index.html');
@@ -19,14 +24,18 @@ export default fp<{ distDir: string }>(
       root: options.distDir,
       wildcard: false,
       index: false,
+      preCompressed: true,
+      allowedPath: (pathName) => !isSourceMap(pathName),
       setHeaders: (response, filePath) => {
         const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
         response.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
       },
     });
-    app.get('/assets/*', { config: { access: 'public' } }, (request, reply) =>
-      reply.sendFile(`assets/${(request.params as { '*': string })['*']}`),
-    );
+    app.get('/assets/*', { config: { access: 'public' } }, (request, reply) => {
+      const requested = (request.params as { '*': string })['*'];
+      if (isSourceMap(requested)) return reply.code(404).send({ message: 'Not found' });
+      return reply.sendFile(`assets/${requested}`);
+    });
     const sendIndex = (_request: unknown, reply: FastifyReply) =>
       reply.header('cache-control', 'no-cache').sendFile('index.html');
     app.get('/', { config: { access: 'public' } }, sendIndex);

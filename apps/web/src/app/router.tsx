@@ -2,13 +2,13 @@ import { createBrowserRouter, type RouteObject } from 'react-router';
 import { LoginRoute } from '@/features/auth/components/LoginRoute';
 import { paths } from '@/lib/paths';
 import { AppLayout } from './layout/AppLayout';
-import { NotFoundScreen } from './routes/NotFoundScreen';
 import { PrivateRoute } from './routes/PrivateRoute';
 import { RouteErrorBoundary } from './routes/RouteErrorBoundary';
 
-// The invoice and admin screens load on demand, so the login page carries neither.
+// The invoice, admin and not-found screens load on demand, so the login page carries none of them.
 const invoiceScreen = () =>
   import('@/features/invoice/components/InvoiceScreen').then((module) => ({ Component: module.default }));
+const notFoundScreen = () => import('./routes/NotFoundScreen').then((module) => ({ Component: module.NotFoundScreen }));
 const adminScreen = () =>
   import('@/features/admin/components/AdminUsersScreen').then((module) => ({ Component: module.default }));
 
@@ -26,7 +26,7 @@ export const routes: RouteObject[] = [
         ],
       },
       { path: paths.login, element: <LoginRoute /> },
-      { path: '*', element: <NotFoundScreen /> },
+      { path: '*', lazy: notFoundScreen },
     ],
   },
 ];

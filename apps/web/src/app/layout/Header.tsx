@@ -1,4 +1,3 @@
-import Button from 'react-bootstrap/Button';
 import { Link, useNavigate } from 'react-router';
 import { useAccount } from '@/lib/account';
 import { useAuth } from '@/lib/auth';
@@ -31,9 +30,10 @@ function SignedInUser({ email }: { email: string }) {
       <span className="text-white text-truncate header-email" title={email}>
         {email}
       </span>
-      <Button variant="outline-light" size="sm" className="text-nowrap" onClick={onSignOut}>
+      {/* Bootstrap's markup without react-bootstrap: every page starts with the header. */}
+      <button type="button" className="btn btn-outline-light btn-sm text-nowrap" onClick={onSignOut}>
         Sign Out
-      </Button>
+      </button>
     </div>
   );
 }

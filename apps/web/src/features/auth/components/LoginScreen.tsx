@@ -1,12 +1,9 @@
 import { lazy, Suspense, useState, type FormEvent } from 'react';
-import Alert from 'react-bootstrap/Alert';
-import Button from 'react-bootstrap/Button';
-import Card from 'react-bootstrap/Card';
-import Form from 'react-bootstrap/Form';
 import { useAuth } from '@/lib/auth';
 import { MISSING_CREDENTIALS_MESSAGE, signInErrorMessage } from '../messages';
 
-// Loaded on demand: form validation code is not needed to sign in.
+// Plain Bootstrap markup rather than react-bootstrap components: the first page a phone loads carries no
+// component library. Loaded on demand: form validation code is not needed to sign in.
 const ForgotPasswordModal = lazy(() => import('./ForgotPasswordModal'));
 
 export function LoginScreen() {
@@ -34,19 +31,23 @@ export function LoginScreen() {
 
   return (
     <main className="container py-4 py-sm-5 login-container">
-      <Card className="shadow-sm">
-        <Card.Body className="p-4">
+      <div className="card shadow-sm">
+        <div className="card-body p-4">
           <h1 className="h3 mb-4">Login</h1>
           {error && (
-            <Alert variant="danger" role="alert">
+            <div className="alert alert-danger" role="alert">
               {error}
-            </Alert>
+            </div>
           )}
           {/* noValidate: the fields keep `required`, and the spec's own message explains what is missing. */}
-          <Form noValidate onSubmit={onSubmit}>
-            <Form.Group className="mb-3" controlId="login-email">
-              <Form.Label>Email address</Form.Label>
-              <Form.Control
+          <form noValidate onSubmit={onSubmit}>
+            <div className="mb-3">
+              <label className="form-label" htmlFor="login-email">
+                Email address
+              </label>
+              <input
+                id="login-email"
+                className="form-control"
                 type="email"
                 required
                 autoComplete="username"
@@ -54,28 +55,32 @@ export function LoginScreen() {
                 value={form.email}
                 onChange={(event) => setForm({ ...form, email: event.target.value })}
               />
-            </Form.Group>
-            <Form.Group className="mb-4" controlId="login-password">
-              <Form.Label>Password</Form.Label>
-              <Form.Control
+            </div>
+            <div className="mb-4">
+              <label className="form-label" htmlFor="login-password">
+                Password
+              </label>
+              <input
+                id="login-password"
+                className="form-control"
                 type="password"
                 required
                 autoComplete="current-password"
                 value={form.pass}
                 onChange={(event) => setForm({ ...form, pass: event.target.value })}
               />
-            </Form.Group>
-            <div className="d-flex justify-content-between align-items-center">
-              <Button variant="link" className="px-0" onClick={() => setForgotOpen(true)}>
-                Forgot Password
-              </Button>
-              <Button type="submit" variant="primary" disabled={submitting}>
-                Submit
-              </Button>
             </div>
-          </Form>
-        </Card.Body>
-      </Card>
+            <div className="d-flex justify-content-between align-items-center">
+              <button type="button" className="btn btn-link px-0" onClick={() => setForgotOpen(true)}>
+                Forgot Password
+              </button>
+              <button type="submit" className="btn btn-primary" disabled={submitting}>
+                Submit
+              </button>
+            </div>
+          </form>
+        </div>
+      </div>
       {forgotOpen && (
         <Suspense fallback={null}>
           <ForgotPasswordModal initialEmail={form.email.trim()} onClose={() => setForgotOpen(false)} />

@@ -1,0 +1,86 @@
+import assert from 'node:assert/strict';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
+import Fastify, { type FastifyInstance } from 'fastify';
+import spa from './spa.ts';
+
+const INDEX = '<!doctype html><title>Parcel Invoice Portal</title><div id="root"></div>';
+const SCRIPT = 'console.log("the portal");'.repeat(50);
+
+/** A built SPA as `npm run build` leaves it: each text file with its brotli and gzip twins. */
+async function writeBuild(dir: string) {
+  await mkdir(path.join(dir, 'assets'), { recursive: true });
+  const files: [string, string][] = [
+    ['index.html', INDEX],
+    ['assets/index-abc123.js', SCRIPT],
+  ];
+  for (const [name, content] of files) {
+    await writeFile(path.join(dir, name), content);
+    await writeFile(path.join(dir, `${name}.br`), brotliCompressSync(content));
+    await writeFile(path.join(dir, `${name}.gz`), gzipSync(content));
+  }
+  await writeFile(path.join(dir, 'assets/index-abc123.js.map'), '{"version":3}');
+}
+
+describe('serving the built SPA', () => {
+  let dir: string;
+  let app: FastifyInstance;
+
+  before(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'portal-spa-test-'));
+    await writeBuild(dir);
+    app = Fastify();
+    await app.register(spa, { distDir: dir });
+    await app.ready();
+  });
+
+  after(async () => {
+    await app.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('sends the brotli twin of a hashed asset when the browser takes brotli, cached for a year', async () => {
+    const response = await app.inject({
+      url: '/assets/index-abc123.js',
+      headers: { 'accept-encoding': 'gzip, deflate, br' },
+    });
+    assert.equal(response.statusCode, 200);
+    assert.equal(response.headers['content-encoding'], 'br');
+    assert.match(String(response.headers.vary), /accept-encoding/i);
+    assert.match(String(response.headers['content-type']), /javascript/);
+    assert.equal(response.headers['cache-control'], 'public, max-age=31536000, immutable');
+    assert.equal(brotliDecompressSync(response.rawPayload).toString(), SCRIPT);
+  });
+
+  it('sends the gzip twin to a browser without brotli', async () => {
+    const response = await app.inject({ url: '/assets/index-abc123.js', headers: { 'accept-encoding': 'gzip' } });
+    assert.equal(response.headers['content-encoding'], 'gzip');
+    assert.match(String(response.headers.vary), /accept-encoding/i);
+    assert.equal(gunzipSync(response.rawPayload).toString(), SCRIPT);
+  });
+
+  it('sends the plain file to a client that takes no compression', async () => {
+    const response = await app.inject({ url: '/assets/index-abc123.js', headers: { 'accept-encoding': 'identity' } });
+    assert.equal(response.headers['content-encoding'], undefined);
+    assert.equal(response.body, SCRIPT);
+  });
+
+  it('sends index.html compressed and never cached without revalidation, for every client-side route', async () => {
+    for (const url of ['/', '/login', '/invoice?parcelCode=DEMO000001']) {
+      const response = await app.inject({ url, headers: { 'accept-encoding': 'br' } });
+      assert.equal(response.statusCode, 200, url);
+      assert.equal(response.headers['cache-control'], 'no-cache', url);
+      assert.equal(response.headers['content-encoding'], 'br', url);
+      assert.equal(brotliDecompressSync(response.rawPayload).toString(), INDEX, url);
+    }
+  });
+
+  it('answers 404 for source maps, even one left in the served folder', async () => {
+    const response = await app.inject({ url: '/assets/index-abc123.js.map' });
+    assert.equal(response.statusCode, 404);
+    assert.doesNotMatch(response.body, /"version"/);
+  });
+});

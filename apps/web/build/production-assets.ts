@@ -1,0 +1,55 @@
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
+import type { Plugin } from 'vite';
+
+const brotli = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
+const TEXT_FILE = /\.(js|mjs|css|html|svg|json|txt|webmanifest|xml)$/;
+
+async function filesUnder(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  return entries.filter((entry) => entry.isFile()).map((entry) => path.join(entry.parentPath, entry.name));
+}
+
+/**
+ * After `vite build`: source maps leave the served folder for `sourceMapsDir` (kept for error reporting,
+ * never public), and every text file gets a brotli and a gzip twin the server sends as they are.
+ */
+export function productionAssets({ sourceMapsDir }: { sourceMapsDir: string }): Plugin {
+  let outDir = '';
+  return {
+    name: 'portal-production-assets',
+    apply: 'build',
+    configResolved(config) {
+      outDir = path.resolve(config.root, config.build.outDir);
+    },
+    async closeBundle() {
+      await rm(sourceMapsDir, { recursive: true, force: true });
+      const files = await filesUnder(outDir);
+      for (const file of files.filter((candidate) => candidate.endsWith('.map'))) {
+        const target = path.join(sourceMapsDir, path.relative(outDir, file));
+        await mkdir(path.dirname(target), { recursive: true });
+        await rename(file, target);
+      }
+      const texts = files.filter((file) => TEXT_FILE.test(file) && !file.includes(`${path.sep}.vite${path.sep}`));
+      await Promise.all(
+        texts.map(async (file) => {
+          const content = await readFile(file);
+          const [br, gz] = await Promise.all([
+            brotli(content, {
+              params: {
+                [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
+                [constants.BROTLI_PARAM_SIZE_HINT]: content.length,
+              },
+            }),
+            gzipAsync(content, { level: 9 }),
+          ]);
+          await writeFile(`${file}.br`, br);
+          await writeFile(`${file}.gz`, gz);
+        }),
+      );
+    },
+  };
+}

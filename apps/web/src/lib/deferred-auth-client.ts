@@ -1,0 +1,50 @@
+import type { RuntimeConfig } from '@portal/contract';
+import type { AuthClient, AuthUser } from './auth';
+
+type Listener = (user: AuthUser | null) => void;
+
+/**
+ * Where Firebase Auth keeps a signed-in user with `browserLocalPersistence` (lib/firebase.ts): without
+ * this entry Firebase starts signed out, so the login form can paint before the SDK has loaded.
+ */
+export const firebaseUserKey = (config: RuntimeConfig) => `firebase:authUser:${config.firebase.apiKey}:[DEFAULT]`;
+
+/**
+ * The Firebase client, loaded only when needed: at once when a user may be signed in (the spec's
+ * "Loading..." stays until Firebase says who), otherwise on the first sign-in or password reset.
+ * The signed-out login page thus paints without downloading or starting the SDK.
+ */
+export function createDeferredAuthClient(
+  config: RuntimeConfig,
+  load: () => Promise<AuthClient> = () =>
+    import('./firebase').then(({ createFirebaseAuthClient }) => createFirebaseAuthClient(config)),
+  storage: Pick<Storage, 'getItem'> = localStorage,
+): AuthClient {
+  const subscriptions = new Map<Listener, (() => void) | undefined>();
+  let loaded: AuthClient | undefined;
+  let loading: Promise<AuthClient> | undefined;
+  const client = () =>
+    (loading ??= load().then((real) => {
+      loaded = real;
+      for (const listener of subscriptions.keys()) subscriptions.set(listener, real.onChange(listener));
+      return real;
+    }));
+  const maybeSignedIn = storage.getItem(firebaseUserKey(config)) !== null;
+  if (maybeSignedIn) void client();
+
+  return {
+    onChange(listener) {
+      subscriptions.set(listener, loaded?.onChange(listener));
+      if (!loaded && !maybeSignedIn) listener(null);
+      return () => {
+        subscriptions.get(listener)?.();
+        subscriptions.delete(listener);
+      };
+    },
+    signIn: async (email, password) => (await client()).signIn(email, password),
+    signOut: async () => (await client()).signOut(),
+    sendPasswordReset: async (email, continueUrl) => (await client()).sendPasswordReset(email, continueUrl),
+    // Never loaded means never signed in on this page: there is no token to give.
+    getIdToken: async (forceRefresh) => (loading ? (await client()).getIdToken(forceRefresh) : null),
+  };
+}

@@ -1,0 +1,108 @@
+/**
+ * `npm run bench:frontend`: Lighthouse (mobile profile, Debian Chromium) on the production build, on
+ * /login and on a signed-in invoice page; prints performance, FCP, LCP and the bytes on the wire.
+ * The stack serves the built SPA exactly as `npm run serve` does (same plugin, pre-compressed files), with
+ * the Auth emulator and the demo data, so the invoice page can be measured signed in: Playwright signs in
+ * on the browser Lighthouse then drives, and Lighthouse keeps that browser's storage.
+ * `--no-build` measures the build already in apps/web/dist. Figures are printed, not asserted.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import lighthouse from 'lighthouse';
+import { chromium } from 'playwright-core';
+import {
+  CHROMIUM_ARGS,
+  chromiumExecutable,
+  DEMO_ACCOUNTS,
+  findFreePort,
+  REPO_ROOT,
+  startStack,
+} from '@portal/dev-stack';
+
+const user = DEMO_ACCOUNTS.find((account) => account.email === 'user@example.com');
+if (!user?.password) throw new Error('the demo data has no signed-up user@example.com');
+// `--dist <folder>` measures another build (e.g. an older one) with the same server.
+const distIndex = process.argv.indexOf('--dist');
+const webDistDir = distIndex > 0 ? path.resolve(process.argv[distIndex + 1] ?? '') : undefined;
+
+if (!webDistDir && !process.argv.includes('--no-build')) {
+  const build = spawnSync('npm', ['run', 'build', '-w', 'apps/web', '--silent'], { cwd: REPO_ROOT, stdio: 'inherit' });
+  if (build.status !== 0) throw new Error('Building the web app failed');
+}
+
+const dataDir = await mkdtemp(path.join(os.tmpdir(), 'portal-bench-frontend-'));
+const stack = await startStack({
+  port: await findFreePort(),
+  emulatorPort: await findFreePort(),
+  dataDir,
+  env: { LOG_LEVEL: 'warn', ...(webDistDir ? { WEB_DIST_DIR: webDistDir } : {}) },
+});
+const debuggingPort = await findFreePort();
+const browser = await chromium.launchPersistentContext(path.join(dataDir, 'chromium'), {
+  executablePath: chromiumExecutable(),
+  headless: true,
+  args: [...CHROMIUM_ARGS, `--remote-debugging-port=${debuggingPort}`],
+});
+
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+
+interface NetworkRequest {
+  url: string;
+  resourceType?: string;
+  transferSize?: number;
+}
+
+async function measure(label: string, url: string) {
+  const result = await lighthouse(url, {
+    port: debuggingPort,
+    output: 'json',
+    logLevel: 'error',
+    onlyCategories: ['performance', 'accessibility'],
+    disableStorageReset: true,
+  });
+  if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
+  const { categories, audits } = result.lhr;
+  const details = audits['network-requests']?.details as unknown as { items: NetworkRequest[] } | undefined;
+  const requests = details?.items ?? [];
+  const origin = new URL(url).origin;
+  const own = requests.filter((request) => request.url.startsWith(origin));
+  const bytes = (list: NetworkRequest[], type?: string) =>
+    list
+      .filter((request) => !type || request.resourceType === type)
+      .reduce((sum, request) => sum + (request.transferSize ?? 0), 0);
+  console.log(`\n${label}  ${url}`);
+  console.log(`  performance ${Math.round((categories.performance?.score ?? 0) * 100)}`);
+  console.log(`  accessibility ${Math.round((categories.accessibility?.score ?? 0) * 100)}`);
+  console.log(`  first contentful paint ${seconds(audits['first-contentful-paint']?.numericValue ?? 0)}`);
+  console.log(`  largest contentful paint ${seconds(audits['largest-contentful-paint']?.numericValue ?? 0)}`);
+  console.log(`  total blocking time ${Math.round(audits['total-blocking-time']?.numericValue ?? 0)} ms`);
+  console.log(
+    `  on the wire from the portal: JS ${kb(bytes(own, 'Script'))}, CSS ${kb(bytes(own, 'Stylesheet'))}, ` +
+      `total ${kb(bytes(own))}`,
+  );
+  console.log(
+    `  from other origins (the Auth emulator here, Firebase in production): ${kb(bytes(requests) - bytes(own))}`,
+  );
+}
+
+try {
+  await measure('login page', `${stack.url}/login`);
+
+  const page = await browser.newPage();
+  await page.goto(`${stack.url}/login`);
+  await page.getByLabel('Email address').fill(user.email);
+  await page.getByLabel('Password').fill(user.password);
+  await page.getByRole('button', { name: 'Submit' }).click();
+  await page.waitForURL((url) => url.pathname !== '/login');
+  // Kept storage keeps the session; the HTTP cache goes, so the page is measured as a first visit.
+  await (await browser.newCDPSession(page)).send('Network.clearBrowserCache');
+  await page.close();
+  await measure('invoice page (signed in)', `${stack.url}/invoice?parcelCode=DEMO000001`);
+} finally {
+  await browser.close();
+  await stack.stop();
+  await rm(dataDir, { recursive: true, force: true });
+}
