@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { type App, deleteApp, initializeApp } from 'firebase-admin/app';
 import { getAuth } from 'firebase-admin/auth';
 import {
@@ -36,6 +37,8 @@ function toProviderError(error: unknown): Error {
  */
 export function createFirebaseIdentity(options: { projectId: string; emulatorHost?: string | undefined }) {
   if (options.emulatorHost) process.env.FIREBASE_AUTH_EMULATOR_HOST = options.emulatorHost;
+  // A blank value means "no emulator" to the configuration but "emulator, no signature checks" to firebase-admin.
+  else if (process.env.FIREBASE_AUTH_EMULATOR_HOST?.trim() === '') delete process.env.FIREBASE_AUTH_EMULATOR_HOST;
   const app: App = initializeApp(
     { projectId: options.projectId },
     `portal-${process.pid}-${Date.now()}-${Math.random()}`,
@@ -49,8 +52,19 @@ export function createFirebaseIdentity(options: { projectId: string; emulatorHos
       return { uid: user.uid, created: true };
     } catch (error) {
       if (errorCode(error) !== 'auth/email-already-exists') throw toProviderError(error);
-      const existing = await auth.getUserByEmail(properties.email);
-      return { uid: existing.uid, created: false };
+      try {
+        const existing = await auth.getUserByEmail(properties.email);
+        // Whoever made this account (a self sign-up, or an outside account that took this address) may
+        // know its password: replace it with one nobody knows, end its sessions, unverify the address.
+        await auth.updateUser(existing.uid, {
+          password: randomBytes(32).toString('base64url'),
+          emailVerified: false,
+        });
+        await auth.revokeRefreshTokens(existing.uid);
+        return { uid: existing.uid, created: false };
+      } catch (takeoverError) {
+        throw toProviderError(takeoverError);
+      }
     }
   }
 
@@ -67,7 +81,13 @@ export function createFirebaseIdentity(options: { projectId: string; emulatorHos
     async verifyIdToken(token): Promise<VerifiedToken> {
       try {
         const decoded = await auth.verifyIdToken(token, true);
-        return { uid: decoded.uid, email: decoded.email, expiresAtMs: decoded.exp * 1000 };
+        return {
+          uid: decoded.uid,
+          email: decoded.email,
+          expiresAtMs: decoded.exp * 1000,
+          signInProvider: decoded.firebase.sign_in_provider,
+          tenant: decoded.firebase.tenant,
+        };
       } catch (error) {
         throw toTokenError(error);
       }

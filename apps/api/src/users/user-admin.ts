@@ -72,6 +72,8 @@ export function createUserAdmin(deps: UserAdminDeps) {
         });
         throw error;
       }
+      // A taken-over account's tokens may sit in this process's cache: forget them with its old sessions.
+      if (!account.created) deps.forgetSessions?.(account.uid);
       let row: UserRow | undefined;
       try {
         row = await users.insert({ email, admin, firebaseUid: account.uid, createdBy: actor });
@@ -134,17 +136,9 @@ export function createUserAdmin(deps: UserAdminDeps) {
       return removed;
     },
 
-    /** Confirms a row an admin created; creates nothing, and confirming twice changes nothing. */
-    async registerUser(email: string): Promise<UserRow> {
-      const row = await users.update(email, { registered: true });
-      if (!row) throw new DomainError('not-found', `${notOnListMessage(email)} Ask an administrator to add it first.`);
-      return row;
-    },
-
-    async activateUser(email: string): Promise<UserRow> {
-      const row = await users.update(email, { activated: true });
-      if (!row) throw new DomainError('not-found', NO_ACCOUNT_MESSAGE);
-      return row;
+    /** Confirms a row an admin created, if there is one; creates nothing, and confirming twice changes nothing. */
+    async registerUser(email: string): Promise<void> {
+      await users.update(email, { registered: true });
     },
   };
 }

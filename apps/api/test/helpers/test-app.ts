@@ -66,7 +66,7 @@ export function useTestApp(options: TestAppOptions = {}): TestContext {
 
   beforeEach(async () => {
     await context.database.db.execute(
-      sql`truncate table users, invoices, invoice_versions, audit_log restart identity`,
+      sql`truncate table users, invoices, invoice_versions, audit_log, rate_limit_windows restart identity`,
     );
     await emulator().clearAccounts(TEST_PROJECT_ID);
   });
