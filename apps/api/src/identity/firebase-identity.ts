@@ -12,6 +12,9 @@ interface FirebaseErrorLike {
   code?: string;
 }
 
+/** Accounts the portal creates carry uids with this prefix; nobody signing up can choose a uid. */
+const PORTAL_UID_PREFIX = 'portal-';
+
 const errorCode = (error: unknown) => (error as FirebaseErrorLike | undefined)?.code ?? '';
 
 function toTokenError(error: unknown): Error {
@@ -45,26 +48,34 @@ export function createFirebaseIdentity(options: { projectId: string; emulatorHos
   );
   const auth = getAuth(app);
 
-  /** Creates the account, or finds the one that already has this address (`created` says which). */
-  async function createOrFind(properties: { email: string; emailVerified: boolean }) {
-    try {
-      const user = await auth.createUser(properties);
+  /**
+   * Creates the account under a uid only the portal gives (a self sign-up gets a random one). An account that
+   * already has the address under such a uid is the portal's own (a concurrent add) and is returned as it is.
+   * Any other was made by someone else (a self sign-up, or an outside account that took this address), who
+   * may know its password, have linked another sign-in method or hold sessions: it is deleted and a fresh one
+   * made, so its old tokens name a uid that no longer exists and that no row is bound to.
+   */
+  async function createReplacingForeign(properties: { email: string; emailVerified: boolean }) {
+    const create = async () => {
+      const user = await auth.createUser({
+        ...properties,
+        uid: `${PORTAL_UID_PREFIX}${randomBytes(15).toString('base64url')}`,
+      });
       return { uid: user.uid, created: true };
+    };
+    try {
+      return await create();
     } catch (error) {
       if (errorCode(error) !== 'auth/email-already-exists') throw toProviderError(error);
-      try {
-        const existing = await auth.getUserByEmail(properties.email);
-        // Whoever made this account (a self sign-up, or an outside account that took this address) may
-        // know its password: replace it with one nobody knows, end its sessions, unverify the address.
-        await auth.updateUser(existing.uid, {
-          password: randomBytes(32).toString('base64url'),
-          emailVerified: false,
-        });
-        await auth.revokeRefreshTokens(existing.uid);
-        return { uid: existing.uid, created: false };
-      } catch (takeoverError) {
-        throw toProviderError(takeoverError);
-      }
+    }
+    try {
+      const existing = await auth.getUserByEmail(properties.email);
+      if (existing.uid.startsWith(PORTAL_UID_PREFIX)) return { uid: existing.uid, created: false };
+      await auth.revokeRefreshTokens(existing.uid);
+      await auth.deleteUser(existing.uid);
+      return { ...(await create()), replaced: existing.uid };
+    } catch (error) {
+      throw toProviderError(error);
     }
   }
 
@@ -92,7 +103,7 @@ export function createFirebaseIdentity(options: { projectId: string; emulatorHos
         throw toTokenError(error);
       }
     },
-    createUser: (email) => createOrFind({ email, emailVerified: false }),
+    createUser: (email) => createReplacingForeign({ email, emailVerified: false }),
     async findUserByEmail(email) {
       try {
         const user = await auth.getUserByEmail(email);

@@ -14,11 +14,11 @@ export interface IdentityProvider {
   verifyIdToken(token: string): Promise<VerifiedToken>;
   /**
    * Creates an account without a password (the user sets one through the reset mail). An account that
-   * already has the address, made by someone else, is taken over: its password replaced by a random one
-   * nobody knows and its sessions revoked, so only the mailbox owner gets in, through "Forgot Password".
-   * `created` tells a caller that rolls back whether the account is its to delete.
+   * already has the address was not made by the portal: it is deleted (sessions first) and replaced, so only
+   * the mailbox owner gets in, through "Forgot Password"; `replaced` names its uid. `created` tells a caller
+   * that rolls back whether the account is its to delete.
    */
-  createUser(email: string): Promise<{ uid: string; created: boolean }>;
+  createUser(email: string): Promise<{ uid: string; created: boolean; replaced?: string }>;
   findUserByEmail(email: string): Promise<{ uid: string } | undefined>;
   /** Deletes the account; deleting one that is already gone is not an error. */
   deleteUser(uid: string): Promise<void>;

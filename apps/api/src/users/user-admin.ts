@@ -61,7 +61,7 @@ export function createUserAdmin(deps: UserAdminDeps) {
         await audit({ ...event, outcome: 'refused', detail: 'already on the list' });
         throw new DomainError('conflict', alreadyOnListMessage(email));
       }
-      let account: { uid: string; created: boolean };
+      let account: { uid: string; created: boolean; replaced?: string };
       try {
         account = await identity.createUser(email);
       } catch (error) {
@@ -72,8 +72,7 @@ export function createUserAdmin(deps: UserAdminDeps) {
         });
         throw error;
       }
-      // A taken-over account's tokens may sit in this process's cache: forget them with its old sessions.
-      if (!account.created) deps.forgetSessions?.(account.uid);
+      if (account.replaced) deps.forgetSessions?.(account.replaced);
       let row: UserRow | undefined;
       try {
         row = await users.insert({ email, admin, firebaseUid: account.uid, createdBy: actor });
@@ -87,7 +86,11 @@ export function createUserAdmin(deps: UserAdminDeps) {
         await audit({ ...event, outcome: 'refused', detail: 'already on the list (added concurrently)' });
         throw new DomainError('conflict', alreadyOnListMessage(email));
       }
-      await audit({ ...event, outcome: 'ok', detail: admin ? 'as administrator' : null });
+      const details = [
+        admin && 'as administrator',
+        account.replaced && `replaced an account the portal had not made (uid ${account.replaced})`,
+      ].filter(Boolean);
+      await audit({ ...event, outcome: 'ok', detail: details.length > 0 ? details.join('; ') : null });
       return row;
     },
 

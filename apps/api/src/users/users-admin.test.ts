@@ -152,7 +152,7 @@ describe('admin user management', () => {
       assert.equal(items[0]?.firebaseUid, (await accountOf('twice@example.com'))?.uid);
     });
 
-    it('lists an address that already has a sign-in account, keeping that account', async () => {
+    it('lists an address that already has a sign-in account the portal did not make, replacing that account', async () => {
       const outsider = await signUp('outsider@example.com');
       const response = await t.app.inject({
         method: 'POST',
@@ -160,7 +160,9 @@ describe('admin user management', () => {
         headers: await asAdmin(),
       });
       assert.equal(response.statusCode, 201);
-      assert.equal((await rowOf('outsider@example.com'))?.firebaseUid, outsider.uid);
+      const uid = (await rowOf('outsider@example.com'))?.firebaseUid;
+      assert.equal(uid, (await accountOf('outsider@example.com'))?.uid);
+      assert.notEqual(uid, outsider.uid);
     });
 
     it('refuses a body, creating nothing', async () => {
