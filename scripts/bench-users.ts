@@ -43,7 +43,13 @@ const log = (line = '') => process.stdout.write(`${line}\n`);
 const benchIdentity: IdentityProvider = {
   async verifyIdToken(token) {
     if (token !== TOKEN) throw new InvalidTokenError('invalid');
-    return { uid: 'bench-admin', email: ADMIN, expiresAtMs: Date.now() + 3_600_000 };
+    return {
+      uid: 'bench-admin',
+      email: ADMIN,
+      expiresAtMs: Date.now() + 3_600_000,
+      signInProvider: 'password',
+      tenant: undefined,
+    };
   },
   createUser: () => Promise.reject(new Error('not used by the benchmark')),
   findUserByEmail: () => Promise.resolve(undefined),
@@ -113,7 +119,7 @@ async function seed(database: DatabaseHandle) {
            false, i % 3 <> 0, true, 'bench seed', now() - make_interval(mins => i)
     from generate_series(1, ${USERS}) as i`);
   await database.db.execute(
-    sql`insert into users (email, admin, activated, registered) values (${ADMIN}, true, true, true)`,
+    sql`insert into users (email, admin, activated, registered, firebase_uid) values (${ADMIN}, true, true, true, 'bench-admin')`,
   );
   await database.db.execute(sql`analyze users`);
   return performance.now() - started;

@@ -4,6 +4,8 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import auditRepository from './audit/repository.ts';
 import auditRoutes from './audit/routes.ts';
+import { auditWriterPlugin } from './audit/audit-writer.ts';
+import { rateLimitsPlugin } from './http/rate-limits.ts';
 import type { Config } from './config.ts';
 import invoicesRepository from './invoices/repository.ts';
 import invoiceRoutes from './invoices/routes.ts';
@@ -37,6 +39,11 @@ export function runtimeConfigFor(config: Config): RuntimeConfig {
   };
 }
 
+/** Fastify takes a list of proxies as is; a hop count becomes "trust the nearest N hops". */
+function trustProxyOption(trust: Config['trustProxy']) {
+  return typeof trust === 'number' ? (_address: string, hop: number) => hop < trust : trust;
+}
+
 /** The whole application as one plugin: the server and every test load exactly this. */
 async function portalAppPlugin(app: FastifyInstance, deps: AppDependencies) {
   const { config } = deps;
@@ -49,14 +56,16 @@ async function portalAppPlugin(app: FastifyInstance, deps: AppDependencies) {
   await app.register(usersRepository);
   await app.register(auditRepository);
   await app.register(invoicesRepository);
+  await app.register(auditWriterPlugin, { retentionDays: config.auditRetentionDays });
+  await app.register(rateLimitsPlugin, { limits: config.rateLimits });
   await app.register(authorization, { ingestToken: config.ingestToken });
   await app.register(userAdminPlugin);
 
   await app.register(
     async (api) => {
       await api.register(healthRoutes);
-      await api.register(usersRoutes, { unauthenticatedPerMinute: config.rateLimits.lookupsPerMinute });
-      await api.register(userRoutes, { unauthenticatedPerMinute: config.rateLimits.lookupsPerMinute });
+      await api.register(usersRoutes);
+      await api.register(userRoutes);
       await api.register(auditRoutes);
       await api.register(invoiceRoutes, { maxInvoiceBytes: config.maxInvoiceBytes });
     },
@@ -75,7 +84,7 @@ export async function createApp(deps: AppDependencies, options: FastifyServerOpt
       level: deps.config.logLevel,
       redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' },
     },
-    trustProxy: deps.config.trustProxy,
+    trustProxy: trustProxyOption(deps.config.trustProxy),
     // E-mails of up to 254 characters travel in the path; longer ones get a 414 from the router.
     routerOptions: { maxParamLength: 320 },
     frameworkErrors: frameworkErrorHandler,

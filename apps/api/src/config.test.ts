@@ -45,4 +45,32 @@ describe('loadConfig', () => {
   it('treats empty variables as unset', () => {
     assert.equal(loadConfig({ ...valid, DATABASE_URL: '', SENTRY_DSN: '' }).databaseUrl, undefined);
   });
+
+  it('takes TRUST_PROXY as a hop count or a list of proxy addresses/CIDRs, never "trust everyone"', () => {
+    assert.equal(loadConfig(valid).trustProxy, false);
+    assert.equal(loadConfig({ ...valid, TRUST_PROXY: '1' }).trustProxy, 1);
+    assert.deepEqual(loadConfig({ ...valid, TRUST_PROXY: '10.0.0.0/8, ::1' }).trustProxy, ['10.0.0.0/8', '::1']);
+    for (const value of ['true', '10.0.0.0/33', 'proxy.example', '1.2.3']) {
+      assert.throws(
+        () => loadConfig({ ...valid, TRUST_PROXY: value }),
+        (error: unknown) => error instanceof ConfigError && /TRUST_PROXY/.test(error.message),
+        value,
+      );
+    }
+  });
+
+  it('refuses a blank but set FIREBASE_AUTH_EMULATOR_HOST, which firebase-admin would take as emulator mode', () => {
+    assert.throws(
+      () =>
+        loadConfig({ FIREBASE_PROJECT_ID: 'real-project', FIREBASE_API_KEY: 'k', FIREBASE_AUTH_EMULATOR_HOST: ' ' }),
+      (error: unknown) => error instanceof ConfigError && /FIREBASE_AUTH_EMULATOR_HOST is blank/.test(error.message),
+    );
+  });
+
+  it('keeps audit entries 400 days unless told otherwise, and has generous per-user download limits', () => {
+    const config = loadConfig(valid);
+    assert.equal(config.auditRetentionDays, 400);
+    assert.deepEqual(config.rateLimits, { lookupsPerMinute: 20, downloadsPerHour: 600, unknownParcelsPerHour: 60 });
+    assert.equal(loadConfig({ ...valid, AUDIT_RETENTION_DAYS: '30' }).auditRetentionDays, 30);
+  });
 });

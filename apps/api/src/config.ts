@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -9,6 +10,24 @@ const optionalString = z
   .trim()
   .transform((value) => (value === '' ? undefined : value))
   .optional();
+
+const CIDR = /^[\da-f.:]+(\/\d{1,3})?$/i;
+
+/**
+ * Which proxies may name the client in X-Forwarded-For: none (empty or "false"), the nearest N hops, or the
+ * listed addresses/networks. Never all: a client could then pick its own address and budget.
+ */
+function parseTrustProxy(value: string): false | number | string[] | 'invalid' {
+  if (value === '' || value === 'false' || value === '0') return false;
+  if (/^\d+$/.test(value)) return Number(value);
+  const entries = value.split(',').map((entry) => entry.trim());
+  const valid = entries.every((entry) => {
+    const [address = '', bits] = entry.split('/');
+    if (!CIDR.test(entry) || isIP(address) === 0) return false;
+    return bits === undefined || Number(bits) <= (isIP(address) === 4 ? 32 : 128);
+  });
+  return valid ? entries : 'invalid';
+}
 
 const envSchema = z
   .object({
@@ -39,9 +58,27 @@ const envSchema = z
     SENTRY_ENVIRONMENT: z.string().default('L1'),
     SUPPORT_CONTACT: z.string().min(1).default('the UK IT team'),
     WEB_DIST_DIR: z.string().default(path.join(repoRoot, 'apps/web/dist')),
-    TRUST_PROXY: z.stringbool().default(false),
+    TRUST_PROXY: z
+      .string()
+      .trim()
+      .default('')
+      .transform((value, ctx) => {
+        const trust = parseTrustProxy(value);
+        if (trust === 'invalid') {
+          ctx.addIssue({
+            code: 'custom',
+            message:
+              'must be a number of proxy hops (e.g. 1) or a comma-separated list of proxy addresses/CIDRs (e.g. 10.0.0.0/8); "true" would trust any client\'s own X-Forwarded-For',
+          });
+          return z.NEVER;
+        }
+        return trust;
+      }),
     TOKEN_RECHECK_SECONDS: z.coerce.number().int().min(0).max(300).default(5),
     RATE_LIMIT_LOOKUPS_PER_MINUTE: z.coerce.number().int().min(1).default(20),
+    RATE_LIMIT_DOWNLOADS_PER_HOUR: z.coerce.number().int().min(1).default(600),
+    RATE_LIMIT_UNKNOWN_PARCELS_PER_HOUR: z.coerce.number().int().min(1).default(60),
+    AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).default(400),
   })
   .superRefine((env, ctx) => {
     if (env.FIREBASE_AUTH_EMULATOR_HOST && !env.FIREBASE_PROJECT_ID.startsWith('demo-')) {
@@ -69,11 +106,17 @@ export class ConfigError extends Error {
 /** Reads every variable at once so an operator sees all mistakes in one go, not one per restart. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
   const result = envSchema.safeParse(env);
-  if (!result.success) {
-    throw new ConfigError(
-      result.error.issues.map((issue) => `${issue.path.join('.') || 'environment'} ${issue.message}`),
+  const problems = result.success
+    ? []
+    : result.error.issues.map((issue) => `${issue.path.join('.') || 'environment'} ${issue.message}`);
+  const emulatorHost = env.FIREBASE_AUTH_EMULATOR_HOST;
+  if (emulatorHost && emulatorHost.trim() === '') {
+    // firebase-admin reads the variable itself and takes any non-empty value as "emulator: skip signatures".
+    problems.push(
+      'FIREBASE_AUTH_EMULATOR_HOST is blank but set: firebase-admin would stop checking token signatures; unset it or give host:port',
     );
   }
+  if (!result.success || problems.length > 0) throw new ConfigError(problems);
   return toConfig(result.data);
 }
 
@@ -98,6 +141,11 @@ function toConfig(env: z.infer<typeof envSchema>) {
     webDistDir: path.resolve(env.WEB_DIST_DIR),
     trustProxy: env.TRUST_PROXY,
     tokenRecheckMs: env.TOKEN_RECHECK_SECONDS * 1000,
-    rateLimits: { lookupsPerMinute: env.RATE_LIMIT_LOOKUPS_PER_MINUTE },
+    rateLimits: {
+      lookupsPerMinute: env.RATE_LIMIT_LOOKUPS_PER_MINUTE,
+      downloadsPerHour: env.RATE_LIMIT_DOWNLOADS_PER_HOUR,
+      unknownParcelsPerHour: env.RATE_LIMIT_UNKNOWN_PARCELS_PER_HOUR,
+    },
+    auditRetentionDays: env.AUDIT_RETENTION_DAYS,
   };
 }

@@ -29,12 +29,18 @@ export async function makeBenchPdf(parcelCode: string, targetBytes: number): Pro
 }
 
 export async function signUpForToken(emulator: AuthEmulator, email: string) {
-  return (await identityToolkit(emulator.url).signUp(email, 'bench-password-1')).idToken;
+  return identityToolkit(emulator.url).signUp(email, 'bench-password-1');
 }
 
 /** Writes the allowlist row before the server starts: an embedded database has one owner at a time. */
-export async function seedBenchUser(env: NodeJS.ProcessEnv, email: string) {
+export async function seedBenchUser(env: NodeJS.ProcessEnv, account: { email: string; uid: string }) {
   await withServices(loadConfig(env), async ({ database }) => {
-    await createUsersRepository(database.db).insert({ email, activated: true, registered: true, createdBy: 'bench' });
+    await createUsersRepository(database.db).insert({
+      email: account.email,
+      firebaseUid: account.uid,
+      activated: true,
+      registered: true,
+      createdBy: 'bench',
+    });
   });
 }

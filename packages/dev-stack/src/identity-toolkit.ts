@@ -42,7 +42,9 @@ export function identityToolkit(emulatorUrl: string) {
     signUp: (email: string, password: string) => session('signUp', email, password),
     signIn: (email: string, password: string) => session('signInWithPassword', email, password),
     async clearAccounts(projectId: string) {
-      const response = await fetch(`${emulatorUrl}/emulator/v1/projects/${projectId}/accounts`, { method: 'DELETE' });
+      const url = `${emulatorUrl}/emulator/v1/projects/${projectId}/accounts`;
+      // Idempotent, so a kept-alive connection the emulator closed meanwhile is simply retried once.
+      const response = await fetch(url, { method: 'DELETE' }).catch(() => fetch(url, { method: 'DELETE' }));
       if (!response.ok) {
         throw new Error(
           `auth emulator: deleting the accounts failed (HTTP ${response.status}): ${await response.text()}`,

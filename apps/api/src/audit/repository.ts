@@ -1,4 +1,4 @@
-import { count, desc } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
 import fp from 'fastify-plugin';
 import type { Database } from '../db/client.ts';
 // Its plugin declares app.database, which this repository's plugin reads.
@@ -11,25 +11,99 @@ export interface AuditEvent {
   target?: string | null;
   outcome: 'ok' | 'refused' | 'failed';
   detail?: string | null;
+  at?: Date;
+}
+
+/** A minute of identical refusals from one client, written as one row with its count. */
+export interface AggregatedRefusal {
+  key: string;
+  at: Date;
+  client: string;
+  actor: string | null;
+  action: string;
+  detail: string;
+  count: number;
+}
+
+export interface AuditFilter {
+  /** Entries about this parcel code (downloads, uploads). */
+  parcelCode?: string | undefined;
+  /** Entries made by, or about, this e-mail address. */
+  user?: string | undefined;
+}
+
+const DELETE_BATCH = 5_000;
+
+function whereOf(filter: AuditFilter): SQL | undefined {
+  const conditions: SQL[] = [];
+  if (filter.parcelCode) conditions.push(eq(auditLog.target, filter.parcelCode));
+  if (filter.user) {
+    const either = or(eq(auditLog.actor, filter.user), eq(auditLog.target, filter.user));
+    if (either) conditions.push(either);
+  }
+  return conditions.length > 0 ? and(...conditions) : undefined;
 }
 
 export function createAuditRepository(db: Database) {
+  const toRow = (event: AuditEvent) => ({
+    actor: event.actor,
+    action: event.action,
+    outcome: event.outcome,
+    target: event.target ?? null,
+    detail: event.detail ?? null,
+    ...(event.at ? { at: event.at } : {}),
+  });
+
   return {
     async record(event: AuditEvent) {
-      await db.insert(auditLog).values({ ...event, target: event.target ?? null, detail: event.detail ?? null });
+      await db.insert(auditLog).values(toRow(event));
     },
-    async list(options: { limit: number; offset: number }) {
+    /** Many events in one statement: how the download path's entries are written. */
+    async recordMany(events: AuditEvent[]) {
+      if (events.length > 0) await db.insert(auditLog).values(events.map(toRow));
+    },
+    /** Adds each refusal's count to its minute's row, creating the row the first time. */
+    async recordRefusals(refusals: AggregatedRefusal[]) {
+      if (refusals.length === 0) return;
+      await db
+        .insert(auditLog)
+        .values(
+          refusals.map((refusal) => ({
+            at: refusal.at,
+            actor: refusal.actor,
+            action: refusal.action,
+            outcome: 'refused' as const,
+            detail: refusal.detail,
+            client: refusal.client,
+            count: refusal.count,
+            aggregateKey: refusal.key,
+          })),
+        )
+        .onConflictDoUpdate({ target: auditLog.aggregateKey, set: { count: sql`${auditLog.count} + excluded.count` } });
+    },
+    async list(options: { limit: number; offset: number } & AuditFilter) {
       const rows = await db
         .select()
         .from(auditLog)
+        .where(whereOf(options))
         .orderBy(desc(auditLog.id))
         .limit(options.limit)
         .offset(options.offset);
-      return rows.map((row) => ({ ...row, at: row.at.toISOString() }));
+      return rows.map(({ aggregateKey: _key, ...row }) => ({ ...row, at: row.at.toISOString() }));
     },
-    async count(): Promise<number> {
-      const [row] = await db.select({ total: count() }).from(auditLog);
+    async count(filter: AuditFilter = {}): Promise<number> {
+      const [row] = await db.select({ total: count() }).from(auditLog).where(whereOf(filter));
       return row?.total ?? 0;
+    },
+    /** Deletes entries older than `before` a batch at a time, so no single statement holds the table long. */
+    async deleteOlderThan(before: Date): Promise<number> {
+      let total = 0;
+      for (;;) {
+        const batch = db.select({ id: auditLog.id }).from(auditLog).where(lt(auditLog.at, before)).limit(DELETE_BATCH);
+        const removed = await db.delete(auditLog).where(inArray(auditLog.id, batch)).returning({ id: auditLog.id });
+        total += removed.length;
+        if (removed.length < DELETE_BATCH) return total;
+      }
     },
   };
 }

@@ -12,6 +12,7 @@ describe('GET /api/audit', () => {
     await t.app.inject({ method: 'POST', url: '/api/users/new@example.com', headers: admin });
     await t.app.inject({ method: 'DELETE', url: '/api/users/new@example.com', headers: admin });
     await t.app.inject({ method: 'DELETE', url: '/api/users/admin@example.com', headers: user });
+    await t.app.auditWriter.flush();
 
     const response = await t.app.inject({ url: '/api/audit', headers: admin });
     assert.equal(response.statusCode, 200);

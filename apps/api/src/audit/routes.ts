@@ -2,7 +2,7 @@ import { auditEntryListSchema, auditQuerySchema, TOTAL_COUNT_HEADER } from '@por
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorResponses } from '../http/error-responses.ts';
 
-/** GET /audit: newest first, one page at a time, the total in a header for the pager. */
+/** GET /audit: newest first, one page at a time, the total in a header for the pager; by parcel code or user. */
 const auditRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/audit',
@@ -13,7 +13,7 @@ const auditRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const [entries, total] = await Promise.all([
         app.auditRepository.list(request.query),
-        app.auditRepository.count(),
+        app.auditRepository.count(request.query),
       ]);
       reply.header(TOTAL_COUNT_HEADER, String(total)).header('cache-control', 'no-store');
       return entries;

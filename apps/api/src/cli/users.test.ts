@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { failingIdentity } from '../../test/helpers/failing-identity.ts';
 import { useTestApp } from '../../test/helpers/test-app.ts';
+import { signIn, signUp } from '../../test/helpers/tokens.ts';
 import { EXIT, parseUsersArgs, runUsersCommand, type Io } from './users.ts';
 
 describe('npm run portal -- users', () => {
@@ -26,6 +27,19 @@ describe('npm run portal -- users', () => {
     assert.equal(row?.firebaseUid, (await t.identity.findUserByEmail('boss@example.com'))?.uid);
     const [entry] = await t.app.auditRepository.list({ limit: 1, offset: 0 });
     assert.match(entry?.actor ?? '', /^cli:/);
+  });
+
+  it('takes over an account someone signed up for before the add, as the API does', async () => {
+    const squatter = await signUp('early@example.com', 'squatter-password');
+    const result = await cli('add', 'early@example.com');
+    assert.equal(result.code, EXIT.ok, result.err);
+    const row = await t.app.usersRepository.findByEmail('early@example.com');
+    assert.equal(row?.firebaseUid, (await t.identity.findUserByEmail('early@example.com'))?.uid);
+    assert.notEqual(row?.firebaseUid, squatter.uid, 'a fresh account, not the one made before');
+    await assert.rejects(
+      signIn('early@example.com', 'squatter-password'),
+      /INVALID_LOGIN_CREDENTIALS|INVALID_PASSWORD/,
+    );
   });
 
   it('lists every address with its status, the count on stderr', async () => {

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigserial, boolean, index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigserial, boolean, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 
 export const users = pgTable(
   'users',
@@ -46,14 +46,41 @@ export const invoiceVersions = pgTable(
   (table) => [index('invoice_versions_parcel_code_idx').on(table.parcelCode, table.id)],
 );
 
-export const auditLog = pgTable('audit_log', {
-  id: bigserial('id', { mode: 'number' }).primaryKey(),
-  at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
-  actor: text('actor'),
-  action: text('action').notNull(),
-  target: text('target'),
-  outcome: text('outcome', { enum: ['ok', 'refused', 'failed'] }).notNull(),
-  detail: text('detail'),
-});
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    actor: text('actor'),
+    action: text('action').notNull(),
+    target: text('target'),
+    outcome: text('outcome', { enum: ['ok', 'refused', 'failed'] }).notNull(),
+    detail: text('detail'),
+    /** The client (address, IPv6 /64) a refusal came from; null for everything else. */
+    client: text('client'),
+    /** How many refusals this row stands for: one row per client, reason and minute. */
+    count: integer('count').notNull().default(1),
+    /** Set only on aggregated refusals: the key that folds a minute of identical refusals into one row. */
+    aggregateKey: text('aggregate_key'),
+  },
+  (table) => [
+    index('audit_log_at_idx').on(table.at),
+    index('audit_log_target_idx').on(table.target, table.id),
+    index('audit_log_actor_idx').on(table.actor, table.id),
+    uniqueIndex('audit_log_aggregate_key_idx').on(table.aggregateKey),
+  ],
+);
 
-export const schema = { users, invoices, invoiceVersions, auditLog };
+/** One fixed window per key, shared by every API instance through atomic upserts. */
+export const rateLimitWindows = pgTable(
+  'rate_limit_windows',
+  {
+    key: text('key').primaryKey(),
+    windowStart: timestamp('window_start', { withTimezone: true, mode: 'date' }).notNull(),
+    hits: integer('hits').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (table) => [index('rate_limit_windows_expires_at_idx').on(table.expiresAt)],
+);
+
+export const schema = { users, invoices, invoiceVersions, auditLog, rateLimitWindows };

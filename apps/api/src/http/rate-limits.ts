@@ -1,62 +1,88 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { createBoundedCache } from '../lib/bounded-cache.ts';
+import fp from 'fastify-plugin';
+import type { Config } from '../config.ts';
 import { DomainError } from '../plugins/errors.ts';
+import { clientKey } from './client-key.ts';
+import { createRateLimitStore, type RateLimitStore } from './rate-limit-store.ts';
 
-export type LimitKey = 'ip' | 'email';
+const MINUTE_MS = 60_000;
+const HOUR_MS = 60 * MINUTE_MS;
+/** How long a lookup or activation of an address that is asked about too often waits: slowed, never refused. */
+export const BUSY_ADDRESS_DELAY_MS = 1_000;
 
-/**
- * Fixed one-minute windows per key, in memory (one API process). A window is stored once, when it opens,
- * and read with `peek`, so the oldest opened is the first evicted when a flood of new keys arrives.
- */
-export function createWindowCounter(options: { max: number; windowMs: number; maxKeys?: number; now?: () => number }) {
-  const now = options.now ?? Date.now;
-  const windows = createBoundedCache<{ count: number; resetAt: number }>({
-    maxEntries: options.maxKeys ?? 50_000,
-    ttlMs: options.windowMs,
-    now,
-  });
-
+/** A fixed-window allowance over the shared store: `hit` counts one call and answers the wait when over. */
+function createLimit(store: RateLimitStore, name: string, max: number, windowMs: number) {
   return {
-    /** Counts one call; answers how many ms the caller must wait when the key is over its allowance. */
-    hit(key: string): number | undefined {
-      const at = now();
-      let window = windows.peek(key);
-      if (!window) {
-        window = { count: 0, resetAt: at + options.windowMs };
-        windows.set(key, window);
-      }
-      window.count += 1;
-      return window.count > options.max ? window.resetAt - at : undefined;
+    max,
+    async hit(key: string): Promise<number | undefined> {
+      const { hits, resetAtMs } = await store.hit(`${name}:${key}`, windowMs);
+      return hits > max ? Math.max(resetAtMs - Date.now(), 1_000) : undefined;
+    },
+    /** Without counting: the wait when the allowance is already spent. */
+    async spentFor(key: string): Promise<number | undefined> {
+      const hits = await store.peek(`${name}:${key}`, windowMs);
+      return hits >= max ? Math.max(windowMs - (Date.now() % windowMs), 1_000) : undefined;
     },
   };
 }
 
-/**
- * Limits calls anyone may make without signing in (lookup, register, activate) per client address and/or
- * per e-mail in the path, so the allowlist cannot be enumerated or its flags flipped in bulk. Signed-in,
- * allowlisted callers are exempt: they are already known. Each call of this function makes its own
- * counters, so one route's traffic never spends another's allowance.
- *
- * Why not @fastify/rate-limit: it runs only the first of several limiters on a request (one shared
- * "already ran" flag), so a per-e-mail limit behind a per-client one silently never counted.
- * Use it as a preHandler: it then runs after validation, so "A@x.com" and " a@x.com" share one e-mail key.
- */
-export function limitUnauthenticated(options: { perMinute: number; keys: LimitKey[] }) {
-  const counters = options.keys.map((key) => ({
-    key,
-    counter: createWindowCounter({ max: options.perMinute, windowMs: 60_000 }),
-  }));
-  return async function rateLimit(request: FastifyRequest, reply: FastifyReply) {
-    if (request.caller) return;
-    let waitMs = 0;
-    for (const { key, counter } of counters) {
-      const value = key === 'ip' ? request.ip : ((request.params as { email?: string }).email ?? '');
-      waitMs = Math.max(waitMs, counter.hit(value) ?? 0);
-    }
-    if (waitMs > 0) {
-      const seconds = Math.ceil(waitMs / 1000);
-      reply.header('retry-after', String(seconds));
-      throw new DomainError('rate-limited', `Too many requests. Please wait ${seconds} seconds and try again.`);
-    }
+export function createRateLimits(store: RateLimitStore, limits: Config['rateLimits']) {
+  return {
+    store,
+    /** Lookup, register and activate together, per client: one budget for everything anyone may call. */
+    anonymous: createLimit(store, 'anonymous', limits.lookupsPerMinute, MINUTE_MS),
+    /** Per address asked about: over it, answers are delayed, so nobody can lock a chosen person out. */
+    address: createLimit(store, 'address', limits.lookupsPerMinute, MINUTE_MS),
+    downloads: createLimit(store, 'downloads', limits.downloadsPerHour, HOUR_MS),
+    unknownParcels: createLimit(store, 'unknown-parcels', limits.unknownParcelsPerHour, HOUR_MS),
   };
 }
+
+export type RateLimits = ReturnType<typeof createRateLimits>;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    rateLimits: RateLimits;
+  }
+}
+
+export function tooManyRequests(reply: FastifyReply, waitMs: number): DomainError {
+  const seconds = Math.ceil(waitMs / 1000);
+  reply.header('retry-after', String(seconds));
+  return new DomainError('rate-limited', `Too many requests. Please wait ${seconds} seconds and try again.`);
+}
+
+/**
+ * The calls anyone may make without signing in (lookup, register, activate) spend one allowance per client,
+ * so the allowlist cannot be enumerated; signed-in, allowlisted callers are exempt. With `perAddress`, an
+ * address asked about more often than the allowance (from anywhere) is answered late instead of refused.
+ * A preHandler: it runs after validation, so "A@x.com" and " a@x.com" are one address.
+ */
+export function limitUnauthenticated(options: { perAddress: boolean }) {
+  return async function rateLimit(request: FastifyRequest, reply: FastifyReply) {
+    if (request.caller) return;
+    const limits = request.server.rateLimits;
+    const email = options.perAddress ? (request.params as { email?: string }).email : undefined;
+    const [waitMs, addressWaitMs] = await Promise.all([
+      limits.anonymous.hit(clientKey(request.ip)),
+      email ? limits.address.hit(email) : undefined,
+    ]);
+    if (waitMs !== undefined) throw tooManyRequests(reply, waitMs);
+    if (addressWaitMs !== undefined) await sleep(BUSY_ADDRESS_DELAY_MS);
+  };
+}
+
+/** The shared limits on the app, and a sweep of ended windows once a minute. */
+export const rateLimitsPlugin = fp<{ limits: Config['rateLimits'] }>(
+  async (app, options) => {
+    const store = createRateLimitStore(app.database.db);
+    app.decorate('rateLimits', createRateLimits(store, options.limits));
+    const sweeper = setInterval(() => {
+      store.sweep().catch((error: unknown) => app.log.warn({ err: error }, 'could not sweep rate-limit windows'));
+    }, MINUTE_MS);
+    sweeper.unref();
+    app.addHook('onClose', async () => clearInterval(sweeper));
+  },
+  { name: 'rate-limits', dependencies: ['services'] },
+);

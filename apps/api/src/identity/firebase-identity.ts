@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { type App, deleteApp, initializeApp } from 'firebase-admin/app';
 import { getAuth } from 'firebase-admin/auth';
 import {
@@ -10,6 +11,9 @@ import {
 interface FirebaseErrorLike {
   code?: string;
 }
+
+/** Accounts the portal creates carry uids with this prefix; nobody signing up can choose a uid. */
+const PORTAL_UID_PREFIX = 'portal-';
 
 const errorCode = (error: unknown) => (error as FirebaseErrorLike | undefined)?.code ?? '';
 
@@ -36,21 +40,42 @@ function toProviderError(error: unknown): Error {
  */
 export function createFirebaseIdentity(options: { projectId: string; emulatorHost?: string | undefined }) {
   if (options.emulatorHost) process.env.FIREBASE_AUTH_EMULATOR_HOST = options.emulatorHost;
+  // A blank value means "no emulator" to the configuration but "emulator, no signature checks" to firebase-admin.
+  else if (process.env.FIREBASE_AUTH_EMULATOR_HOST?.trim() === '') delete process.env.FIREBASE_AUTH_EMULATOR_HOST;
   const app: App = initializeApp(
     { projectId: options.projectId },
     `portal-${process.pid}-${Date.now()}-${Math.random()}`,
   );
   const auth = getAuth(app);
 
-  /** Creates the account, or finds the one that already has this address (`created` says which). */
-  async function createOrFind(properties: { email: string; emailVerified: boolean }) {
-    try {
-      const user = await auth.createUser(properties);
+  /**
+   * Creates the account under a uid only the portal gives (a self sign-up gets a random one). An account that
+   * already has the address under such a uid is the portal's own (a concurrent add) and is returned as it is.
+   * Any other was made by someone else (a self sign-up, or an outside account that took this address), who
+   * may know its password, have linked another sign-in method or hold sessions: it is deleted and a fresh one
+   * made, so its old tokens name a uid that no longer exists and that no row is bound to.
+   */
+  async function createReplacingForeign(properties: { email: string; emailVerified: boolean }) {
+    const create = async () => {
+      const user = await auth.createUser({
+        ...properties,
+        uid: `${PORTAL_UID_PREFIX}${randomBytes(15).toString('base64url')}`,
+      });
       return { uid: user.uid, created: true };
+    };
+    try {
+      return await create();
     } catch (error) {
       if (errorCode(error) !== 'auth/email-already-exists') throw toProviderError(error);
+    }
+    try {
       const existing = await auth.getUserByEmail(properties.email);
-      return { uid: existing.uid, created: false };
+      if (existing.uid.startsWith(PORTAL_UID_PREFIX)) return { uid: existing.uid, created: false };
+      await auth.revokeRefreshTokens(existing.uid);
+      await auth.deleteUser(existing.uid);
+      return { ...(await create()), replaced: existing.uid };
+    } catch (error) {
+      throw toProviderError(error);
     }
   }
 
@@ -67,12 +92,18 @@ export function createFirebaseIdentity(options: { projectId: string; emulatorHos
     async verifyIdToken(token): Promise<VerifiedToken> {
       try {
         const decoded = await auth.verifyIdToken(token, true);
-        return { uid: decoded.uid, email: decoded.email, expiresAtMs: decoded.exp * 1000 };
+        return {
+          uid: decoded.uid,
+          email: decoded.email,
+          expiresAtMs: decoded.exp * 1000,
+          signInProvider: decoded.firebase.sign_in_provider,
+          tenant: decoded.firebase.tenant,
+        };
       } catch (error) {
         throw toTokenError(error);
       }
     },
-    createUser: (email) => createOrFind({ email, emailVerified: false }),
+    createUser: (email) => createReplacingForeign({ email, emailVerified: false }),
     async findUserByEmail(email) {
       try {
         const user = await auth.getUserByEmail(email);

@@ -3,16 +3,22 @@ export interface VerifiedToken {
   uid: string;
   email: string | undefined;
   expiresAtMs: number;
+  /** How the account signed in ("password", "google.com", "custom", …). */
+  signInProvider: string | undefined;
+  /** The Identity Platform tenant the token belongs to; undefined for the project's own users. */
+  tenant: string | undefined;
 }
 
 export interface IdentityProvider {
   /** Verifies signature, audience, expiry and revocation; throws InvalidTokenError when any fails. */
   verifyIdToken(token: string): Promise<VerifiedToken>;
   /**
-   * Creates an account without a password (the user sets one through the reset mail), or returns the
-   * existing one; `created` tells a caller that rolls back whether the account is its to delete.
+   * Creates an account without a password (the user sets one through the reset mail). An account that
+   * already has the address was not made by the portal: it is deleted (sessions first) and replaced, so only
+   * the mailbox owner gets in, through "Forgot Password"; `replaced` names its uid. `created` tells a caller
+   * that rolls back whether the account is its to delete.
    */
-  createUser(email: string): Promise<{ uid: string; created: boolean }>;
+  createUser(email: string): Promise<{ uid: string; created: boolean; replaced?: string }>;
   findUserByEmail(email: string): Promise<{ uid: string } | undefined>;
   /** Deletes the account; deleting one that is already gone is not an error. */
   deleteUser(uid: string): Promise<void>;

@@ -89,14 +89,17 @@ describe('GET /api/invoice', () => {
     assert.match(response.json().message, /sign in/);
   });
 
-  it('answers 401 to a signed-in account that is not on the list, and audits it', async () => {
+  it('answers 401 to a signed-in account that is not on the list, and audits it with its verified e-mail and uid', async () => {
     await store('A1', fakePdf('a1'));
     const outsider = await signUp('outsider@example.com');
     const response = await t.app.inject({ url: '/api/invoice?parcelCode=A1', headers: t.bearer(outsider.idToken) });
     assert.equal(response.statusCode, 401);
     assert.match(response.json().message, /not allowed/);
+    await t.app.auditWriter.flush();
     const [entry] = await t.app.auditRepository.list({ limit: 1, offset: 0 });
     assert.equal(entry?.outcome, 'refused');
+    assert.equal(entry?.actor, 'outsider@example.com');
+    assert.match(entry?.detail ?? '', new RegExp(`uid ${outsider.uid}`));
   });
 
   it('answers 401 to the ingestion service token: it may store invoices, not read them', async () => {

@@ -14,12 +14,12 @@ const READER_LIMITS = { maxCacheBytes: 64 * 1024 * 1024, maxEntryBytes: 2 * 1024
  */
 export function createOpenInvoice(deps: { invoicesRepository: InvoicesRepository; blobStore: BlobStore }) {
   const reader = createInvoiceReader(deps.blobStore, READER_LIMITS);
-  return async function openInvoice(parcelCode: string): Promise<InvoiceBody> {
+  return async function openInvoice(parcelCode: string): Promise<InvoiceBody & { sha256: string }> {
     const invoice = await deps.invoicesRepository.findCurrent(parcelCode);
     if (!invoice) throw new DomainError('not-found', NO_INVOICE_MESSAGE);
     const blob = await reader.open(invoice.sha256, invoice.size);
     // The row is written only after its bytes, and bytes are never deleted: this is a broken store.
     if (!blob) throw new Error(`invoice ${parcelCode} names blob ${invoice.sha256}, which is missing`);
-    return blob;
+    return { ...blob, sha256: invoice.sha256 };
   };
 }

@@ -2,10 +2,20 @@ import { invoiceQuerySchema, invoiceStoredSchema, parcelCodeSchema } from '@port
 import type { Readable } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import type { FastifyRequest } from 'fastify';
+import type {} from '../audit/audit-writer.ts';
 import { errorResponses } from '../http/error-responses.ts';
+import { tooManyRequests } from '../http/rate-limits.ts';
 import { DomainError } from '../plugins/errors.ts';
 import { ingestInvoice } from './ingest.ts';
 import { createOpenInvoice } from './open-invoice.ts';
+
+const INVOICE_TYPES = ['application/pdf', 'application/octet-stream'];
+
+function signedInEmail(request: FastifyRequest) {
+  if (!request.caller) throw new Error(`${request.method} ${request.url} reached its handler without a caller`);
+  return request.caller.email;
+}
 
 export interface InvoiceRoutesOptions {
   maxInvoiceBytes: number;
@@ -14,9 +24,7 @@ export interface InvoiceRoutesOptions {
 /** GET /invoice (open one) and PUT /invoices/:parcelCode (store one). */
 const invoiceRoutes: FastifyPluginAsyncZod<InvoiceRoutesOptions> = async (app, options) => {
   // The body goes to the blob store as a stream: never buffered whole, and its size is enforced there.
-  app.addContentTypeParser(['application/pdf', 'application/octet-stream'], (_request, payload, done) =>
-    done(null, payload),
-  );
+  app.addContentTypeParser(INVOICE_TYPES, (_request, payload, done) => done(null, payload));
   const openInvoice = createOpenInvoice({ invoicesRepository: app.invoicesRepository, blobStore: app.blobStore });
 
   app.get(
@@ -31,7 +39,39 @@ const invoiceRoutes: FastifyPluginAsyncZod<InvoiceRoutesOptions> = async (app, o
     },
     async (request, reply) => {
       const { parcelCode } = request.query;
-      const blob = await openInvoice(parcelCode);
+      const user = signedInEmail(request);
+      const limits = app.rateLimits;
+      // Counted in parallel with each other: the allowances cost one round trip, not two.
+      const [downloadWaitMs, guessingWaitMs] = await Promise.all([
+        limits.downloads.hit(user),
+        limits.unknownParcels.spentFor(user),
+      ]);
+      const waitMs = downloadWaitMs ?? guessingWaitMs;
+      if (waitMs !== undefined) throw tooManyRequests(reply, waitMs);
+      let blob;
+      try {
+        blob = await openInvoice(parcelCode);
+      } catch (error) {
+        if (error instanceof DomainError && error.kind === 'not-found') {
+          await limits.unknownParcels.hit(user);
+          app.auditWriter.add({
+            actor: user,
+            action: 'invoice.download',
+            target: parcelCode,
+            outcome: 'refused',
+            detail: 'unknown parcel code',
+          });
+        }
+        throw error;
+      }
+      // Queued, written in batches: the download never waits for the audit log.
+      app.auditWriter.add({
+        actor: user,
+        action: 'invoice.download',
+        target: parcelCode,
+        outcome: 'ok',
+        detail: `sha256 ${blob.sha256}`,
+      });
       return (
         reply
           .type('application/pdf')
@@ -49,6 +89,16 @@ const invoiceRoutes: FastifyPluginAsyncZod<InvoiceRoutesOptions> = async (app, o
     {
       config: { access: 'admin-or-service' },
       bodyLimit: options.maxInvoiceBytes,
+      // Before any parser: a JSON (or any other) body is refused for what it is, not half-parsed.
+      preParsing: async (request) => {
+        const type = request.headers['content-type']?.split(';')[0]?.trim().toLowerCase();
+        if (type && !INVOICE_TYPES.includes(type)) {
+          throw new DomainError(
+            'unsupported-media-type',
+            'The request body must be the invoice PDF (Content-Type: application/pdf).',
+          );
+        }
+      },
       schema: {
         params: z.object({ parcelCode: parcelCodeSchema }),
         response: { 200: invoiceStoredSchema, 201: invoiceStoredSchema, ...errorResponses },

@@ -1,6 +1,8 @@
 import { timingSafeEqual, createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import type {} from '../audit/audit-writer.ts';
+import { clientKey } from '../http/client-key.ts';
 import { InvalidTokenError } from '../identity/identity-provider.ts';
 import { DomainError } from './errors.ts';
 
@@ -28,6 +30,8 @@ declare module 'fastify' {
     caller: Caller | null;
     /** True when the ingestion service token authorized this request. */
     serviceCaller: boolean;
+    /** The verified identity behind a genuine token that was then refused, for the audit log. */
+    refusedIdentity: { email: string | null; uid: string } | null;
   }
 }
 
@@ -52,6 +56,7 @@ export default fp<{ ingestToken?: string | undefined }>(
   async (app, options) => {
     app.decorateRequest('caller', null);
     app.decorateRequest('serviceCaller', false);
+    app.decorateRequest('refusedIdentity', null);
 
     app.addHook('onRoute', (route) => {
       if (route.url.startsWith('/api/') && !route.config?.access) {
@@ -59,7 +64,7 @@ export default fp<{ ingestToken?: string | undefined }>(
       }
     });
 
-    async function resolveCaller(token: string): Promise<Caller> {
+    async function resolveCaller(request: FastifyRequest, token: string): Promise<Caller> {
       let verified;
       try {
         verified = await app.tokenCache.verify(token, (fresh) => app.identity.verifyIdToken(fresh));
@@ -67,8 +72,19 @@ export default fp<{ ingestToken?: string | undefined }>(
         if (error instanceof InvalidTokenError) throw new DomainError('unauthenticated', SESSION_MESSAGE[error.reason]);
         throw error;
       }
+      // From here the token is genuine: a refusal names who it was.
+      request.refusedIdentity = { email: verified.email ?? null, uid: verified.uid };
+      // Only the project's own password accounts: not another tenant's, not a federated or custom sign-in.
+      if (verified.tenant !== undefined || verified.signInProvider !== 'password') {
+        throw new DomainError('unauthenticated', NOT_ALLOWED_MESSAGE, 'not a password sign-in of this project');
+      }
       const row = verified.email ? await app.usersRepository.findByEmail(verified.email.toLowerCase()) : undefined;
-      if (!row) throw new DomainError('unauthenticated', NOT_ALLOWED_MESSAGE);
+      if (!row) throw new DomainError('unauthenticated', NOT_ALLOWED_MESSAGE, 'not on the list');
+      // The row belongs to the account the portal created or took over for it, not to whoever holds the address.
+      if (row.firebaseUid !== verified.uid) {
+        throw new DomainError('unauthenticated', NOT_ALLOWED_MESSAGE, 'another account than the listed one');
+      }
+      if (!row.activated) await app.usersRepository.update(row.email, { activated: true });
       return { uid: verified.uid, email: row.email, admin: row.admin };
     }
 
@@ -84,7 +100,7 @@ export default fp<{ ingestToken?: string | undefined }>(
           request.serviceCaller = true;
           return;
         }
-        if (token) request.caller = await resolveCaller(token);
+        if (token) request.caller = await resolveCaller(request, token);
         if (access === 'public') return;
         if (!request.caller) throw new DomainError('unauthenticated', 'Please sign in to continue.');
         if (access !== 'user' && !request.caller.admin) {
@@ -95,12 +111,15 @@ export default fp<{ ingestToken?: string | undefined }>(
         }
       } catch (error) {
         if (!(error instanceof DomainError)) throw error;
-        await app.auditRepository.record({
-          actor: request.caller?.email ?? null,
+        const identity = request.refusedIdentity;
+        // Queued and folded per client, reason and minute: a flood of refusals costs a bounded number of rows.
+        app.auditWriter.refuse({
+          client: clientKey(request.ip),
+          actor: request.caller?.email ?? identity?.email ?? null,
           action: `${request.method} ${request.routeOptions.url}`,
-          target: null,
-          outcome: 'refused',
-          detail: `${error.statusCode} ${error.message}`,
+          detail: [`${error.statusCode} ${error.message}`, error.reason, identity && `uid ${identity.uid}`]
+            .filter(Boolean)
+            .join('; '),
         });
         // The errors plugin turns it into the answer, like every other refusal.
         throw error;
@@ -110,5 +129,5 @@ export default fp<{ ingestToken?: string | undefined }>(
     // onRequest, before the body is read or validated: a refused caller learns nothing and uploads nothing.
     app.addHook('onRequest', authorize);
   },
-  { name: 'authorization', dependencies: ['services', 'users-repository', 'audit-repository'] },
+  { name: 'authorization', dependencies: ['services', 'users-repository', 'audit-writer'] },
 );

@@ -11,6 +11,7 @@ const STATUS_OF_KIND = {
   'not-found': 404,
   conflict: 409,
   'too-large': 413,
+  'unsupported-media-type': 415,
   'rate-limited': 429,
 } as const;
 

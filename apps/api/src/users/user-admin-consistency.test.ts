@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
-import { signUp } from '../../test/helpers/tokens.ts';
+import { signIn, signUp } from '../../test/helpers/tokens.ts';
 import { failingIdentity } from '../../test/helpers/failing-identity.ts';
 import { useTestApp } from '../../test/helpers/test-app.ts';
 
@@ -43,16 +43,20 @@ describe('allowlist and identity provider stay consistent', () => {
     assert.match((await lastAudit())?.detail ?? '', /deleted again/);
   });
 
-  it('keeps an account that existed before when the database refuses the row', async (test) => {
+  it('leaves no account when the database refuses the row after a foreign account was replaced', async (test) => {
     const headers = await asAdmin();
-    const existing = await signUp('outsider@example.com');
+    const foreign = await signUp('outsider@example.com');
     test.mock.method(t.app.usersRepository, 'insert', async () => {
       throw new Error('forced database failure');
     });
     assert.equal((await add('outsider@example.com', headers)).statusCode, 500);
     test.mock.restoreAll();
-    assert.equal((await t.identity.findUserByEmail('outsider@example.com'))?.uid, existing.uid);
+    // The foreign account was never the portal's to keep; the fresh one is deleted again like any failed add.
+    assert.equal(await t.identity.findUserByEmail('outsider@example.com'), undefined);
+    await assert.rejects(signIn('outsider@example.com'), /EMAIL_NOT_FOUND|INVALID_LOGIN_CREDENTIALS/);
     assert.equal(await t.app.usersRepository.findByEmail('outsider@example.com'), undefined);
+    assert.notEqual(foreign.uid, undefined);
+    assert.match((await lastAudit())?.detail ?? '', /deleted again/);
   });
 
   for (const call of ['deleteUser', 'revokeSessions', 'findUserByEmail'] as const) {

@@ -61,7 +61,7 @@ export function createUserAdmin(deps: UserAdminDeps) {
         await audit({ ...event, outcome: 'refused', detail: 'already on the list' });
         throw new DomainError('conflict', alreadyOnListMessage(email));
       }
-      let account: { uid: string; created: boolean };
+      let account: { uid: string; created: boolean; replaced?: string };
       try {
         account = await identity.createUser(email);
       } catch (error) {
@@ -72,6 +72,7 @@ export function createUserAdmin(deps: UserAdminDeps) {
         });
         throw error;
       }
+      if (account.replaced) deps.forgetSessions?.(account.replaced);
       let row: UserRow | undefined;
       try {
         row = await users.insert({ email, admin, firebaseUid: account.uid, createdBy: actor });
@@ -85,7 +86,11 @@ export function createUserAdmin(deps: UserAdminDeps) {
         await audit({ ...event, outcome: 'refused', detail: 'already on the list (added concurrently)' });
         throw new DomainError('conflict', alreadyOnListMessage(email));
       }
-      await audit({ ...event, outcome: 'ok', detail: admin ? 'as administrator' : null });
+      const details = [
+        admin && 'as administrator',
+        account.replaced && `replaced an account the portal had not made (uid ${account.replaced})`,
+      ].filter(Boolean);
+      await audit({ ...event, outcome: 'ok', detail: details.length > 0 ? details.join('; ') : null });
       return row;
     },
 
@@ -134,17 +139,9 @@ export function createUserAdmin(deps: UserAdminDeps) {
       return removed;
     },
 
-    /** Confirms a row an admin created; creates nothing, and confirming twice changes nothing. */
-    async registerUser(email: string): Promise<UserRow> {
-      const row = await users.update(email, { registered: true });
-      if (!row) throw new DomainError('not-found', `${notOnListMessage(email)} Ask an administrator to add it first.`);
-      return row;
-    },
-
-    async activateUser(email: string): Promise<UserRow> {
-      const row = await users.update(email, { activated: true });
-      if (!row) throw new DomainError('not-found', NO_ACCOUNT_MESSAGE);
-      return row;
+    /** Confirms a row an admin created, if there is one; creates nothing, and confirming twice changes nothing. */
+    async registerUser(email: string): Promise<void> {
+      await users.update(email, { registered: true });
     },
   };
 }

@@ -15,11 +15,6 @@ import { DomainError } from '../plugins/errors.ts';
 import { toAllowedUser } from './allowed-user.ts';
 import { NO_ACCOUNT_MESSAGE } from './user-admin.ts';
 
-export interface UserRoutesOptions {
-  /** Allowance per minute for each unauthenticated call here (lookup, activate), per key. */
-  unauthenticatedPerMinute: number;
-}
-
 /** The e-mail of the admin making the call; the authorization hook has already refused anyone else. */
 function adminEmail(request: FastifyRequest) {
   if (!request.caller) throw new Error(`${request.method} ${request.url} reached its handler without a caller`);
@@ -27,16 +22,15 @@ function adminEmail(request: FastifyRequest) {
 }
 
 /** One allowed address, /users/:email: look it up, add it, remove it, activate it. */
-const userRoutes: FastifyPluginAsyncZod<UserRoutesOptions> = async (app, options) => {
+const userRoutes: FastifyPluginAsyncZod = async (app) => {
   acceptEmptyJsonBodies(app);
-  const perMinute = options.unauthenticatedPerMinute;
 
   app.get(
     '/users/:email',
     {
       config: { access: 'public' },
-      // Unauthenticated lookups are limited per client and per address, so the list cannot be enumerated.
-      preHandler: limitUnauthenticated({ perMinute, keys: ['ip', 'email'] }),
+      // Unauthenticated lookups share the per-client allowance, so the list cannot be enumerated.
+      preHandler: limitUnauthenticated({ perAddress: true }),
       schema: { params: emailParamsSchema, response: { 200: userLookupSchema, ...errorResponses } },
     },
     async (request) => {
@@ -86,17 +80,16 @@ const userRoutes: FastifyPluginAsyncZod<UserRoutesOptions> = async (app, options
     '/users/:email',
     {
       config: { access: 'public' },
-      preHandler: limitUnauthenticated({ perMinute, keys: ['ip', 'email'] }),
+      preHandler: limitUnauthenticated({ perAddress: true }),
       schema: {
         params: emailParamsSchema,
         body: activateUserBodySchema,
         response: { 200: activatedUserSchema, ...errorResponses },
       },
     },
-    async (request) => {
-      const row = await app.userAdmin.activateUser(request.params.email);
-      return { email: row.email, activated: row.activated };
-    },
+    // Accepted as the spec has it, and harmless: the server sets `activated` itself on the first signed-in
+    // request; the answer is the same whether the address is listed or not.
+    async (request) => ({ email: request.params.email, activated: true }),
   );
 };
 

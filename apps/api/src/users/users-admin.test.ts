@@ -152,7 +152,7 @@ describe('admin user management', () => {
       assert.equal(items[0]?.firebaseUid, (await accountOf('twice@example.com'))?.uid);
     });
 
-    it('lists an address that already has a sign-in account, keeping that account', async () => {
+    it('lists an address that already has a sign-in account the portal did not make, replacing that account', async () => {
       const outsider = await signUp('outsider@example.com');
       const response = await t.app.inject({
         method: 'POST',
@@ -160,7 +160,9 @@ describe('admin user management', () => {
         headers: await asAdmin(),
       });
       assert.equal(response.statusCode, 201);
-      assert.equal((await rowOf('outsider@example.com'))?.firebaseUid, outsider.uid);
+      const uid = (await rowOf('outsider@example.com'))?.firebaseUid;
+      assert.equal(uid, (await accountOf('outsider@example.com'))?.uid);
+      assert.notEqual(uid, outsider.uid);
     });
 
     it('refuses a body, creating nothing', async () => {
@@ -202,14 +204,21 @@ describe('admin user management', () => {
       assert.equal(await accountOf('new@example.com'), undefined);
     });
 
-    it('answers 404 with a message for an address nobody added', async () => {
-      const response = await t.app.inject({
+    it('answers an address nobody added exactly as a listed one, creating nothing', async () => {
+      await t.app.usersRepository.insert({ email: 'listed@example.com' });
+      const listed = await t.app.inject({
+        method: 'POST',
+        url: '/api/users',
+        payload: { userId: 'listed@example.com' },
+      });
+      const unlisted = await t.app.inject({
         method: 'POST',
         url: '/api/users',
         payload: { userId: 'nobody@example.com' },
       });
-      assert.equal(response.statusCode, 404);
-      assert.match(response.json().message, /not on the list.*Ask an administrator/);
+      assert.deepEqual([listed.statusCode, unlisted.statusCode], [200, 200]);
+      assert.deepEqual(listed.json(), { email: 'listed@example.com', registered: true });
+      assert.deepEqual(unlisted.json(), { email: 'nobody@example.com', registered: true });
       assert.equal(await rowOf('nobody@example.com'), undefined);
     });
 
@@ -230,7 +239,7 @@ describe('admin user management', () => {
   });
 
   describe('PUT /api/users/:email (activate)', () => {
-    it('sets activated only and reveals nothing but { email, activated }', async () => {
+    it('is accepted and harmless: changes nothing and reveals nothing but { email, activated }', async () => {
       await t.app.usersRepository.insert({ email: 'boss@example.com', admin: true });
       const response = await t.app.inject({
         method: 'PUT',
@@ -240,7 +249,7 @@ describe('admin user management', () => {
       assert.equal(response.statusCode, 200);
       assert.deepEqual(response.json(), { email: 'boss@example.com', activated: true });
       const row = await rowOf('boss@example.com');
-      assert.deepEqual([row?.activated, row?.admin, row?.registered], [true, true, false]);
+      assert.deepEqual([row?.activated, row?.admin, row?.registered], [false, true, false]);
       const again = await t.app.inject({
         method: 'PUT',
         url: '/api/users/boss@example.com',
@@ -249,14 +258,23 @@ describe('admin user management', () => {
       assert.equal(again.statusCode, 200);
     });
 
-    it('answers 404 with a message for an unknown address', async () => {
+    it('answers an unknown address exactly as a listed one', async () => {
       const response = await t.app.inject({
         method: 'PUT',
         url: '/api/users/nobody@example.com',
         payload: { activated: true },
       });
-      assert.equal(response.statusCode, 404);
-      assert.match(response.json().message, /No account/);
+      assert.equal(response.statusCode, 200);
+      assert.deepEqual(response.json(), { email: 'nobody@example.com', activated: true });
+      assert.equal(await rowOf('nobody@example.com'), undefined);
+    });
+
+    it('is set by the server on the first signed-in request of the account', async () => {
+      const user = await t.createAccount('user@example.com', { activated: false });
+      assert.equal((await rowOf('user@example.com'))?.activated, false);
+      const response = await t.app.inject({ url: '/api/users/user@example.com', headers: t.bearer(user.idToken) });
+      assert.equal(response.statusCode, 200);
+      assert.equal((await rowOf('user@example.com'))?.activated, true);
     });
 
     for (const [label, payload] of [

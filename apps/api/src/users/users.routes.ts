@@ -11,13 +11,8 @@ import { errorResponses } from '../http/error-responses.ts';
 import { limitUnauthenticated } from '../http/rate-limits.ts';
 import { toAllowedUser } from './allowed-user.ts';
 
-export interface UsersRoutesOptions {
-  /** Allowance per minute for the unauthenticated register call, per client. */
-  unauthenticatedPerMinute: number;
-}
-
 /** The collection /users: the admin's list, and the register call the screen makes after an add. */
-const usersRoutes: FastifyPluginAsyncZod<UsersRoutesOptions> = async (app, options) => {
+const usersRoutes: FastifyPluginAsyncZod = async (app) => {
   acceptEmptyJsonBodies(app);
 
   app.get(
@@ -37,12 +32,14 @@ const usersRoutes: FastifyPluginAsyncZod<UsersRoutesOptions> = async (app, optio
     '/users',
     {
       config: { access: 'public' },
-      preHandler: limitUnauthenticated({ perMinute: options.unauthenticatedPerMinute, keys: ['ip'] }),
+      preHandler: limitUnauthenticated({ perAddress: false }),
       schema: { body: registerUserBodySchema, response: { 200: registeredUserSchema, ...errorResponses } },
     },
+    // The same answer whether the address is listed or not, so this call tells nobody who is.
     async (request) => {
-      const row = await app.userAdmin.registerUser(request.body.userId);
-      return { email: row.email, registered: true as const };
+      const email = request.body.userId;
+      await app.userAdmin.registerUser(email);
+      return { email, registered: true as const };
     },
   );
 };

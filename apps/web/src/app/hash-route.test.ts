@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hashRouteTarget } from './hash-route';
+import { adoptHashRoute, hashRouteTarget } from './hash-route';
 
 describe('hashRouteTarget', () => {
   it('maps /#/invoice?parcelCode=X onto /invoice?parcelCode=X', () => {
@@ -11,5 +11,13 @@ describe('hashRouteTarget', () => {
     expect(hashRouteTarget({ pathname: '/', hash: '' })).toBeNull();
     expect(hashRouteTarget({ pathname: '/', hash: '#top' })).toBeNull();
     expect(hashRouteTarget({ pathname: '/invoice', hash: '#/admin' })).toBeNull();
+  });
+
+  it('ignores a hash that names another origin, so the app still renders', () => {
+    expect(hashRouteTarget({ pathname: '/', hash: '#//evil.example' })).toBeNull();
+    expect(hashRouteTarget({ pathname: '/', hash: '#/\\evil.example/x' })).toBeNull();
+    window.history.replaceState(null, '', '/#//evil.example');
+    expect(() => adoptHashRoute()).not.toThrow();
+    expect(window.location.pathname).toBe('/');
   });
 });

@@ -4,7 +4,11 @@
  */
 export function hashRouteTarget(location: Pick<Location, 'pathname' | 'hash'>): string | null {
   if (location.pathname !== '/' || !location.hash.startsWith('#/')) return null;
-  return location.hash.slice(1);
+  // "#//evil.example" (or "#/\\evil.example") names another origin: no route of ours, and replaceState throws.
+  const base = 'https://portal.invalid';
+  const url = new URL(location.hash.slice(1), base);
+  if (url.origin !== base) return null;
+  return url.pathname + url.search + url.hash;
 }
 
 export function adoptHashRoute() {

@@ -1,4 +1,5 @@
 import type { RuntimeConfig } from '@portal/contract';
+import { scrubBreadcrumb, scrubEvent } from './scrub-report';
 import type * as SentrySdk from './sentry-sdk';
 
 /**
@@ -18,13 +19,10 @@ export function initErrorReporting(config: RuntimeConfig['sentry']): Promise<voi
       dsn: config.dsn,
       environment: config.environment,
       attachStacktrace: true,
-      // The default integrations report global errors and unhandled rejections and keep breadcrumbs.
-      beforeBreadcrumb: (breadcrumb) => {
-        // Never ship bearer tokens or signed URLs in breadcrumbs.
-        if (breadcrumb.data && 'url' in breadcrumb.data)
-          breadcrumb.data.url = String(breadcrumb.data.url).split('?')[0];
-        return breadcrumb;
-      },
+      // The default integrations report global errors and unhandled rejections and keep breadcrumbs; neither
+      // may carry a parcel code or an e-mail address (the invoice link's query, the /users/<email> calls).
+      beforeBreadcrumb: scrubBreadcrumb,
+      beforeSend: scrubEvent,
     });
     sdk = sentry;
     for (const error of pending.splice(0)) sentry.captureException(error);

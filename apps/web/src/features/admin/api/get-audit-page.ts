@@ -9,9 +9,23 @@ export interface AuditPage {
   total: number;
 }
 
-/** GET /audit: newest first, one page at a time. */
-export async function getAuditPage(api: ApiClient, page: number, signal?: AbortSignal): Promise<AuditPage> {
-  const { data, headers } = await api.request(`/audit?${pageParams(page)}`, {
+/** Narrows the log to one parcel code and/or one user (what they did, or what was done to them). */
+export interface AuditFilter {
+  parcelCode?: string;
+  user?: string;
+}
+
+/** GET /audit: newest first, one page at a time, optionally filtered. */
+export async function getAuditPage(
+  api: ApiClient,
+  page: number,
+  filter: AuditFilter = {},
+  signal?: AbortSignal,
+): Promise<AuditPage> {
+  const params = pageParams(page);
+  if (filter.parcelCode) params.set('parcelCode', filter.parcelCode);
+  if (filter.user) params.set('user', filter.user);
+  const { data, headers } = await api.request(`/audit?${params}`, {
     auth: true,
     schema: auditEntryListSchema,
     signal,
@@ -19,15 +33,15 @@ export async function getAuditPage(api: ApiClient, page: number, signal?: AbortS
   return { entries: data, total: totalOf(headers, data.length) };
 }
 
-export const auditPageQueryOptions = (api: ApiClient, page: number) =>
+export const auditPageQueryOptions = (api: ApiClient, page: number, filter: AuditFilter = {}) =>
   queryOptions({
-    queryKey: adminKeys.auditPage(page),
-    queryFn: ({ signal }) => getAuditPage(api, page, signal),
+    queryKey: adminKeys.auditPage(page, filter),
+    queryFn: ({ signal }) => getAuditPage(api, page, filter, signal),
     placeholderData: keepPreviousData,
     retry: false,
   });
 
-export function useAuditPage(page: number) {
+export function useAuditPage(page: number, filter: AuditFilter = {}) {
   const api = useApiClient();
-  return useQuery(auditPageQueryOptions(api, page));
+  return useQuery(auditPageQueryOptions(api, page, filter));
 }

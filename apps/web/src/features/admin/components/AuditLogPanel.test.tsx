@@ -22,6 +22,8 @@ const entry = (id: number, overrides: Partial<AuditEntry> = {}): AuditEntry => (
   target: `user${id}@example.com`,
   outcome: 'ok',
   detail: null,
+  client: null,
+  count: 1,
   ...overrides,
 });
 
@@ -83,5 +85,29 @@ describe('the audit log tab', () => {
     fake.failNext.audit = { status: 503, statusText: 'Service Unavailable', message: 'The audit log is unavailable.' };
     await user.click(await screen.findByRole('tab', { name: 'Audit log' }));
     expect(await screen.findByRole('dialog', { name: 'Error' })).toHaveTextContent('The audit log is unavailable.');
+  });
+
+  it('filters by parcel code and by user, starting again at the first page', async () => {
+    const { user, fake } = openAuditLog([
+      entry(3, { actor: 'user@example.com', action: 'invoice.download', target: 'ABC123', detail: 'sha256 aa' }),
+      entry(2, { actor: 'user@example.com', action: 'invoice.download', target: 'XYZ999', detail: 'sha256 bb' }),
+      entry(1),
+    ]);
+    await user.click(await screen.findByRole('tab', { name: 'Audit log' }));
+    await screen.findByText('1–3 of 3 entries');
+    await user.type(screen.getByLabelText('Parcel code'), 'ABC123');
+    await user.type(screen.getByLabelText('User e-mail'), 'User@example.com');
+    await user.click(screen.getByRole('button', { name: 'Filter' }));
+    await screen.findByText('1–1 of 1 entries');
+    const rows = within(screen.getByRole('table', { name: 'Audit entries' }))
+      .getAllByRole('row')
+      .slice(1);
+    expect(rows[0]).toHaveTextContent(/Open invoice\s*ABC123\s*by user@example.com · sha256 aa/);
+    expect(
+      fake
+        .summary()
+        .filter((call) => call.includes('/audit'))
+        .at(-1),
+    ).toBe('GET /audit?limit=50&offset=0&parcelCode=ABC123&user=user%40example.com');
   });
 });

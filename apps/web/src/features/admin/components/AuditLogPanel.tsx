@@ -5,13 +5,18 @@ import Table from 'react-bootstrap/Table';
 import { ErrorModal } from '@/components/ErrorModal';
 import { LoadingOverlay } from '@/components/LoadingOverlay';
 import { useQueryFailure } from '@/hooks/use-query-failure';
-import { useAuditPage } from '../api/get-audit-page';
+import { useAuditPage, type AuditFilter } from '../api/get-audit-page';
 import { PAGE_SIZE } from '../api/paging';
 import { NO_AUDIT_ENTRIES_MESSAGE, serverMessageOf } from '../messages';
+import { AuditFilterForm } from './AuditFilterForm';
 import { EmailText } from './EmailText';
 import { Pager } from './Pager';
 
-const ACTIONS: Record<string, string> = { 'users.add': 'Add user', 'users.remove': 'Delete user' };
+const ACTIONS: Record<string, string> = {
+  'users.add': 'Add user',
+  'users.remove': 'Delete user',
+  'invoice.download': 'Open invoice',
+};
 
 const OUTCOMES: Record<AuditEntry['outcome'], { label: string; className: string }> = {
   ok: { label: 'Done', className: 'status-activated' },
@@ -46,7 +51,9 @@ function AuditRow({ entry }: { entry: AuditEntry }) {
         </div>
         <div className="small text-body-secondary">
           by {entry.actor ? <EmailText email={entry.actor} /> : 'an anonymous caller'}
+          {entry.client && ` from ${entry.client}`}
           {entry.detail && ` · ${entry.detail}`}
+          {entry.count > 1 && ` · ${entry.count} times`}
         </div>
       </td>
       <td>
@@ -59,11 +66,18 @@ function AuditRow({ entry }: { entry: AuditEntry }) {
 /** Who added, deleted or was refused what, and when: newest first, a page at a time. */
 export function AuditLogPanel() {
   const [page, setPage] = useState(0);
-  const audit = useAuditPage(page);
+  const [filter, setFilter] = useState<AuditFilter>({});
+  const audit = useAuditPage(page, filter);
   const failure = useQueryFailure(audit.error, serverMessageOf);
 
   return (
     <section aria-label="Audit log">
+      <AuditFilterForm
+        onFilter={(next) => {
+          setFilter(next);
+          setPage(0);
+        }}
+      />
       <div className="d-flex justify-content-end mb-3">
         <Button variant="outline-primary" size="sm" onClick={() => void audit.refetch()} disabled={audit.isFetching}>
           Refresh

@@ -123,8 +123,14 @@ export function createFakeAdminApi(options: { users?: AllowedUser[]; audit?: Aud
       const params = new URL(request.url).searchParams;
       const offset = Number(params.get('offset') ?? 0);
       const limit = Number(params.get('limit') ?? 50);
-      return HttpResponse.json(audit.slice(offset, offset + limit), {
-        headers: { 'x-total-count': String(audit.length) },
+      const parcelCode = params.get('parcelCode');
+      const user = params.get('user');
+      const matching = audit.filter(
+        (entry) =>
+          (!parcelCode || entry.target === parcelCode) && (!user || entry.actor === user || entry.target === user),
+      );
+      return HttpResponse.json(matching.slice(offset, offset + limit), {
+        headers: { 'x-total-count': String(matching.length) },
       });
     }),
   ];
