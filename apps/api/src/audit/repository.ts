@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import type { Database } from '../db/client.ts';
 // Its plugin declares app.database, which this repository's plugin reads.
 import type {} from '../plugins/services.ts';
+import type {} from '../observability/metrics.ts';
 import { auditLog } from '../db/schema.ts';
 
 export interface AuditEvent {
@@ -13,10 +14,12 @@ export interface AuditEvent {
   detail?: string | null;
 }
 
-export function createAuditRepository(db: Database) {
+export function createAuditRepository(db: Database, options: { onWritten?: (seconds: number) => void } = {}) {
   return {
     async record(event: AuditEvent) {
+      const startedAt = performance.now();
       await db.insert(auditLog).values({ ...event, target: event.target ?? null, detail: event.detail ?? null });
+      options.onWritten?.((performance.now() - startedAt) / 1000);
     },
     async list(options: { limit: number; offset: number }) {
       const rows = await db
@@ -44,7 +47,12 @@ declare module 'fastify' {
 
 export default fp(
   async (app) => {
-    app.decorate('auditRepository', createAuditRepository(app.database.db));
+    app.decorate(
+      'auditRepository',
+      createAuditRepository(app.database.db, {
+        onWritten: (seconds) => app.metrics.auditWriteSeconds.observe(seconds),
+      }),
+    );
   },
-  { name: 'audit-repository', dependencies: ['services'] },
+  { name: 'audit-repository', dependencies: ['services', 'metrics'] },
 );

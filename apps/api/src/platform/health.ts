@@ -1,5 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { errorResponses } from '../http/error-responses.ts';
+import { sendError } from '../plugins/errors.ts';
 
 const statusSchema = z.object({ status: z.string() });
 
@@ -12,7 +14,7 @@ const healthRoutes: FastifyPluginAsyncZod = async (app) => {
     '/readyz',
     {
       config: { access: 'public' },
-      schema: { response: { 200: statusSchema, 503: z.object({ message: z.string() }) } },
+      schema: { response: { 200: statusSchema, 503: errorResponses[503] } },
     },
     async (request, reply) => {
       try {
@@ -20,7 +22,7 @@ const healthRoutes: FastifyPluginAsyncZod = async (app) => {
         return { status: 'ready' };
       } catch (error) {
         request.log.error({ err: error }, 'database not reachable');
-        return reply.code(503).send({ message: 'The database is not reachable.' });
+        return sendError(request, reply, 503, 'The database is not reachable.');
       }
     },
   );

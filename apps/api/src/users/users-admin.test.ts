@@ -139,7 +139,7 @@ describe('admin user management', () => {
       await t.app.inject({ method: 'POST', url: '/api/users/new@example.com', headers });
       const again = await t.app.inject({ method: 'POST', url: '/api/users/NEW@example.com', headers });
       assert.equal(again.statusCode, 409);
-      assert.deepEqual(again.json(), { message: 'new@example.com is already on the list.' });
+      assert.deepEqual(again.json(), { message: 'new@example.com is already on the list.', code: 'conflict' });
     });
 
     it('answers the same add made twice at once with one 201 and one 409, leaving one row and one account', async () => {
