@@ -27,6 +27,9 @@ export async function openErrorReporter(sentry: Config['sentry']): Promise<Error
     dataCollection: { userInfo: false, cookies: false, httpHeaders: false, httpBodies: [], urlQueryParams: false },
     // Errors only; no performance tracing.
     tracesSampleRate: 0,
+    // The errors plugin reports what is unexpected, once, with the request id; the SDK's own Fastify
+    // integration would report every thrown error again, refusals included.
+    integrations: (defaults) => defaults.filter((integration) => integration.name !== 'Fastify'),
     beforeSend: (event) => maskPersonalDataDeep(event),
     beforeBreadcrumb: (breadcrumb) => maskPersonalDataDeep(breadcrumb),
   });

@@ -7,7 +7,9 @@ import { maskPersonalData, maskPersonalDataDeep } from '../lib/personal-data.ts'
  * a token or a parcel code. URLs are masked where the request is serialized; every other field and the
  * message itself on the way out, so a careless `log.info({ email })` is masked too.
  */
-export function loggerOptions(config: Pick<Config, 'logLevel'>): NonNullable<FastifyServerOptions['logger']> {
+export function loggerOptions(
+  config: Pick<Config, 'logLevel'>,
+): Exclude<FastifyServerOptions['logger'], boolean | undefined> {
   return {
     level: config.logLevel,
     serializers: {
