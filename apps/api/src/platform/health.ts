@@ -6,15 +6,24 @@ import { sendError } from '../plugins/errors.ts';
 const statusSchema = z.object({ status: z.string() });
 
 const healthRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.get('/healthz', { config: { access: 'public' }, schema: { response: { 200: statusSchema } } }, async () => ({
-    status: 'ok',
-  }));
+  app.get(
+    '/healthz',
+    {
+      config: { access: 'public' },
+      schema: { summary: 'Liveness: the process answers', tags: ['platform'], response: { 200: statusSchema } },
+    },
+    async () => ({ status: 'ok' }),
+  );
 
   app.get(
     '/readyz',
     {
       config: { access: 'public' },
-      schema: { response: { 200: statusSchema, 503: errorResponses[503] } },
+      schema: {
+        summary: 'Readiness: the database answers',
+        tags: ['platform'],
+        response: { 200: statusSchema, 503: errorResponses[503] },
+      },
     },
     async (request, reply) => {
       try {

@@ -39,6 +39,12 @@ export default fp(
           license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
         },
         servers: [{ url: '/' }],
+        tags: [
+          { name: 'invoices', description: 'Open and store invoice PDFs' },
+          { name: 'users', description: 'The allowlist' },
+          { name: 'audit', description: 'Who did what' },
+          { name: 'platform', description: 'Health and configuration' },
+        ],
         components: {
           securitySchemes: {
             bearer: { type: 'http', scheme: 'bearer', description: 'Firebase ID token or service token' },

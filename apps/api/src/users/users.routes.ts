@@ -24,7 +24,12 @@ const usersRoutes: FastifyPluginAsyncZod<UsersRoutesOptions> = async (app, optio
     '/users',
     {
       config: { access: 'admin' },
-      schema: { querystring: userListQuerySchema, response: { 200: allowedUserListSchema, ...errorResponses } },
+      schema: {
+        summary: 'List allowed users (search, page)',
+        tags: ['users'],
+        querystring: userListQuerySchema,
+        response: { 200: allowedUserListSchema, ...errorResponses },
+      },
     },
     async (request, reply) => {
       const { items, total } = await app.usersRepository.list(request.query);
@@ -38,7 +43,12 @@ const usersRoutes: FastifyPluginAsyncZod<UsersRoutesOptions> = async (app, optio
     {
       config: { access: 'public' },
       preHandler: limitUnauthenticated({ perMinute: options.unauthenticatedPerMinute, keys: ['ip'] }),
-      schema: { body: registerUserBodySchema, response: { 200: registeredUserSchema, ...errorResponses } },
+      schema: {
+        summary: 'Record that an allowed address has a sign-in account',
+        tags: ['users'],
+        body: registerUserBodySchema,
+        response: { 200: registeredUserSchema, ...errorResponses },
+      },
     },
     async (request) => {
       const row = await app.userAdmin.registerUser(request.body.userId);
