@@ -6,7 +6,13 @@ export default defineConfig({
   plugins: [react()],
   resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
   build: { sourcemap: true, manifest: true, target: 'es2022', chunkSizeWarningLimit: 600 },
-  server: { proxy: { '/api': 'http://localhost:8080', '/config.json': 'http://localhost:8080' } },
+  // `npm run dev` says where its API listens; by hand, the API of `npm start`.
+  server: {
+    proxy: {
+      '/api': process.env.PORTAL_API_URL ?? 'http://localhost:8080',
+      '/config.json': process.env.PORTAL_API_URL ?? 'http://localhost:8080',
+    },
+  },
   test: {
     environment: 'jsdom',
     globals: true,
