@@ -181,8 +181,8 @@ describe('admin user management', () => {
       it(`answers ${status} for an address that is ${label}, creating nothing`, async () => {
         const response = await t.app.inject({ method: 'POST', url: `/api/users/${address}`, headers: await asAdmin() });
         assert.equal(response.statusCode, status);
-        // Only a message: never Fastify's own fields, nor the 10 KB input echoed back.
-        assert.deepEqual(Object.keys(response.json()), ['message']);
+        // Only a message and its code: never Fastify's own fields, nor the 10 KB input echoed back.
+        assert.deepEqual(Object.keys(response.json()), ['message', 'code']);
         assert.ok(response.body.length < 300, response.body);
         assert.equal((await t.app.usersRepository.list()).total, 1);
       });

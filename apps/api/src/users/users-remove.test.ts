@@ -106,8 +106,8 @@ describe('DELETE /api/users/:email', () => {
     it(`answers ${status} for an address that is ${label}`, async () => {
       const response = await remove(address, await asAdmin());
       assert.equal(response.statusCode, status);
-      // Only a message: never Fastify's own fields, nor the 10 KB input echoed back.
-      assert.deepEqual(Object.keys(response.json()), ['message']);
+      // Only a message and its code: never Fastify's own fields, nor the 10 KB input echoed back.
+      assert.deepEqual(Object.keys(response.json()), ['message', 'code']);
       assert.ok(response.body.length < 300, response.body);
     });
   }
