@@ -64,7 +64,8 @@ export default fp<{ token: string | undefined }>(
     const metrics = createMetrics();
     app.decorate('metrics', metrics);
 
-    const poolUse = new Gauge({
+    // Read at each scrape, from the pool itself.
+    new Gauge({
       name: 'db_pool_connections',
       help: 'Database pool connections: total open, idle, and requests waiting for one',
       labelNames: ['state'] as const,
@@ -76,7 +77,6 @@ export default fp<{ token: string | undefined }>(
         this.set({ state: 'waiting' }, use.waiting);
       },
     });
-    void poolUse;
 
     app.addHook('onResponse', async (request, reply) => {
       const route = request.routeOptions.url ?? 'unmatched';
