@@ -1,7 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type Page } from '@playwright/test';
-import { demoAccount, identityToolkit } from '@portal/dev-stack';
-import type { ReceivedEvent } from './support/sentry-receiver.ts';
+import { demoAccount, identityToolkit, type ReceivedEvent } from '@portal/dev-stack';
 
 export { expect };
 

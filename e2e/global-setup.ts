@@ -1,8 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { buildWeb, findFreePort, startStack } from '@portal/dev-stack';
-import { startSentryReceiver } from './support/sentry-receiver.ts';
+import { buildWeb, findFreePort, startSentryReceiver, startStack } from '@portal/dev-stack';
 
 /** Lookups without a token allowed per minute in e2e: enough for every spec, few enough to test the limit. */
 export const E2E_LOOKUP_LIMIT = 30;

@@ -31,7 +31,13 @@ export default defineConfig({
       scss: { quietDeps: true, silenceDeprecations: ['import', 'global-builtin', 'color-functions', 'if-function'] },
     },
   },
-  server: { proxy: { '/api': 'http://localhost:8080', '/config.json': 'http://localhost:8080' } },
+  // `npm run dev` says where its API listens; by hand, the API of `npm start`.
+  server: {
+    proxy: {
+      '/api': process.env.PORTAL_API_URL ?? 'http://localhost:8080',
+      '/config.json': process.env.PORTAL_API_URL ?? 'http://localhost:8080',
+    },
+  },
   test: {
     environment: 'jsdom',
     globals: true,

@@ -7,9 +7,13 @@ import auditRoutes from './audit/routes.ts';
 import { auditWriterPlugin } from './audit/audit-writer.ts';
 import { rateLimitsPlugin } from './http/rate-limits.ts';
 import type { Config } from './config.ts';
+import { loggerOptions } from './observability/logging.ts';
+import metrics from './observability/metrics.ts';
+import requestId, { requestIdGenerator } from './observability/request-id.ts';
 import invoicesRepository from './invoices/repository.ts';
 import invoiceRoutes from './invoices/routes.ts';
 import healthRoutes from './platform/health.ts';
+import openapi from './platform/openapi.ts';
 import runtimeConfigRoute from './platform/runtime-config.ts';
 import authorization from './plugins/authorization.ts';
 import errors, { frameworkErrorHandler } from './plugins/errors.ts';
@@ -48,10 +52,13 @@ function trustProxyOption(trust: Config['trustProxy']) {
 async function portalAppPlugin(app: FastifyInstance, deps: AppDependencies) {
   const { config } = deps;
   const runtimeConfig = runtimeConfigFor(config);
-  await app.register(errors);
+  await app.register(requestId);
+  await app.register(errors, { reportError: deps.errorReporter.capture });
   await app.register(security, {
     connectOrigins: [...originOf(runtimeConfig.authEmulatorUrl), ...originOf(config.sentry?.dsn)],
   });
+  await app.register(metrics, { token: config.metricsToken });
+  await app.register(openapi);
   await app.register(servicesPlugin, deps);
   await app.register(usersRepository);
   await app.register(auditRepository);
@@ -80,10 +87,8 @@ export const portalApp = fp(portalAppPlugin, { name: 'portal-app' });
 
 export async function createApp(deps: AppDependencies, options: FastifyServerOptions = {}) {
   const app = Fastify({
-    logger: {
-      level: deps.config.logLevel,
-      redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' },
-    },
+    logger: loggerOptions(deps.config),
+    genReqId: requestIdGenerator({ trustProxy: deps.config.trustProxy }),
     trustProxy: trustProxyOption(deps.config.trustProxy),
     // E-mails of up to 254 characters travel in the path; longer ones get a 414 from the router.
     routerOptions: { maxParamLength: 320 },

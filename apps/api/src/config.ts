@@ -45,6 +45,7 @@ const envSchema = z
       .min(1024)
       .default(10 * 1024 * 1024),
     INGEST_TOKEN: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
+    METRICS_TOKEN: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
     FIREBASE_PROJECT_ID: z.string().regex(/^[a-z0-9-]{4,40}$/, 'must be a Firebase project id'),
     FIREBASE_API_KEY: optionalString,
     FIREBASE_AUTH_DOMAIN: optionalString,
@@ -130,6 +131,7 @@ function toConfig(env: z.infer<typeof envSchema>) {
     invoiceDir: path.resolve(env.INVOICE_DIR ?? path.join(env.DATA_DIR, 'invoices')),
     maxInvoiceBytes: env.MAX_INVOICE_BYTES,
     ingestToken: env.INGEST_TOKEN,
+    metricsToken: env.METRICS_TOKEN,
     firebase: {
       projectId: env.FIREBASE_PROJECT_ID,
       apiKey: env.FIREBASE_API_KEY ?? 'demo-api-key',

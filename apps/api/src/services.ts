@@ -3,6 +3,7 @@ import { databaseTargetFor, openDatabase, type DatabaseHandle, type DatabaseTarg
 import { createFirebaseIdentity } from './identity/firebase-identity.ts';
 import type { IdentityProvider } from './identity/identity-provider.ts';
 import { createFsBlobStore, type BlobStore } from './invoices/blob-store.ts';
+import { openErrorReporter, type ErrorReporter } from './observability/error-reporting.ts';
 
 /** What the app stands on, opened from one configuration by the server, the CLI, the tests and the benchmarks. */
 export interface Services {
@@ -10,7 +11,8 @@ export interface Services {
   database: DatabaseHandle;
   identity: IdentityProvider;
   blobStore: BlobStore;
-  /** Closes the identity provider's client and the database; the blob store holds nothing open. */
+  errorReporter: ErrorReporter;
+  /** Sends queued error reports, then closes the identity provider's client and the database; the blob store holds nothing open. */
   close(): Promise<void>;
 }
 
@@ -24,12 +26,15 @@ export interface OpenServicesOptions {
 export async function openServices(config: Config, options: OpenServicesOptions = {}): Promise<Services> {
   const database = await openDatabase(options.databaseTarget ?? databaseTargetFor(config));
   const firebase = createFirebaseIdentity(config.firebase);
+  const errorReporter = await openErrorReporter(config.sentry);
   return {
     config,
     database,
     identity: options.wrapIdentity ? options.wrapIdentity(firebase) : firebase,
     blobStore: createFsBlobStore(config.invoiceDir),
+    errorReporter,
     async close() {
+      await errorReporter.flush(2000);
       await firebase.close();
       await database.close();
     },

@@ -52,7 +52,13 @@ describe('two API instances on one database', () => {
   const t = useTestApp({ env: { RATE_LIMIT_LOOKUPS_PER_MINUTE: '4' } });
   let second: FastifyInstance;
   before(async () => {
-    second = await createApp({ config: t.config, database: t.database, identity: t.identity, blobStore: t.blobStore });
+    second = await createApp({
+      config: t.config,
+      database: t.database,
+      identity: t.identity,
+      blobStore: t.blobStore,
+      errorReporter: t.errorReporter,
+    });
     await second.ready();
   });
   after(() => second.close());

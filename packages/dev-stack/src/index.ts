@@ -10,3 +10,4 @@ export {
   type ToolkitResponse,
 } from './identity-toolkit.ts';
 export { buildWeb, DEMO_PROJECT_ID, REPO_ROOT, startStack, type Stack, type StackOptions } from './stack.ts';
+export { startSentryReceiver, type ReceivedEvent } from './sentry-receiver.ts';

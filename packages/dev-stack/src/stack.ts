@@ -1,8 +1,10 @@
 /**
  * The whole portal on this machine: the Auth emulator, the demo data, then the API serving the built SPA.
- * `npm start` runs it on the well-known ports; the e2e suite on free ports with a throwaway data folder.
+ * `npm start` runs it on the well-known ports; the e2e suite on free ports with a throwaway data folder;
+ * `npm run dev` with the API in watch mode behind Vite's dev server.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,6 +24,8 @@ export interface StackOptions {
   log?: (line: string) => void;
   /** Keep the emulator's accounts in DATA_DIR/auth-emulator between runs (npm start). */
   persistAccounts?: boolean;
+  /** Run the API with `tsx watch`: it restarts whenever one of its source files changes (npm run dev). */
+  watchApi?: boolean;
   /** Called when the API exits without being asked to (a crash), so the caller can stop the rest. */
   onApiExit?: (code: number | null) => void;
 }
@@ -64,7 +68,11 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     const { seedDemoDataFromEnv } = await import('./demo/seed.ts');
     await seedDemoDataFromEnv(env);
     options.log?.('demo data seeded');
-    api = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'apps/api/src/server.ts')], {
+    const server = path.join(REPO_ROOT, 'apps/api/src/server.ts');
+    const args = options.watchApi
+      ? [createRequire(import.meta.url).resolve('tsx/cli'), 'watch', '--clear-screen=false', server]
+      : ['--import', 'tsx', server];
+    api = spawn(process.execPath, args, {
       cwd: REPO_ROOT,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import type { Database } from '../db/client.ts';
 // Its plugin declares app.database, which this repository's plugin reads.
 import type {} from '../plugins/services.ts';
+import type {} from '../observability/metrics.ts';
 import { auditLog } from '../db/schema.ts';
 
 export interface AuditEvent {
@@ -44,7 +45,7 @@ function whereOf(filter: AuditFilter): SQL | undefined {
   return conditions.length > 0 ? and(...conditions) : undefined;
 }
 
-export function createAuditRepository(db: Database) {
+export function createAuditRepository(db: Database, options: { onWritten?: (seconds: number) => void } = {}) {
   const toRow = (event: AuditEvent) => ({
     actor: event.actor,
     action: event.action,
@@ -53,33 +54,44 @@ export function createAuditRepository(db: Database) {
     detail: event.detail ?? null,
     ...(event.at ? { at: event.at } : {}),
   });
+  /** Every write reports its duration: the audit write lag the metrics show. */
+  async function timed(write: () => Promise<unknown>) {
+    const startedAt = performance.now();
+    await write();
+    options.onWritten?.((performance.now() - startedAt) / 1000);
+  }
 
   return {
     async record(event: AuditEvent) {
-      await db.insert(auditLog).values(toRow(event));
+      await timed(() => db.insert(auditLog).values(toRow(event)));
     },
     /** Many events in one statement: how the download path's entries are written. */
     async recordMany(events: AuditEvent[]) {
-      if (events.length > 0) await db.insert(auditLog).values(events.map(toRow));
+      if (events.length > 0) await timed(() => db.insert(auditLog).values(events.map(toRow)));
     },
     /** Adds each refusal's count to its minute's row, creating the row the first time. */
     async recordRefusals(refusals: AggregatedRefusal[]) {
       if (refusals.length === 0) return;
-      await db
-        .insert(auditLog)
-        .values(
-          refusals.map((refusal) => ({
-            at: refusal.at,
-            actor: refusal.actor,
-            action: refusal.action,
-            outcome: 'refused' as const,
-            detail: refusal.detail,
-            client: refusal.client,
-            count: refusal.count,
-            aggregateKey: refusal.key,
-          })),
-        )
-        .onConflictDoUpdate({ target: auditLog.aggregateKey, set: { count: sql`${auditLog.count} + excluded.count` } });
+      await timed(() =>
+        db
+          .insert(auditLog)
+          .values(
+            refusals.map((refusal) => ({
+              at: refusal.at,
+              actor: refusal.actor,
+              action: refusal.action,
+              outcome: 'refused' as const,
+              detail: refusal.detail,
+              client: refusal.client,
+              count: refusal.count,
+              aggregateKey: refusal.key,
+            })),
+          )
+          .onConflictDoUpdate({
+            target: auditLog.aggregateKey,
+            set: { count: sql`${auditLog.count} + excluded.count` },
+          }),
+      );
     },
     async list(options: { limit: number; offset: number } & AuditFilter) {
       const rows = await db
@@ -118,7 +130,12 @@ declare module 'fastify' {
 
 export default fp(
   async (app) => {
-    app.decorate('auditRepository', createAuditRepository(app.database.db));
+    app.decorate(
+      'auditRepository',
+      createAuditRepository(app.database.db, {
+        onWritten: (seconds) => app.metrics.auditWriteSeconds.observe(seconds),
+      }),
+    );
   },
-  { name: 'audit-repository', dependencies: ['services'] },
+  { name: 'audit-repository', dependencies: ['services', 'metrics'] },
 );

@@ -8,7 +8,12 @@ const auditRoutes: FastifyPluginAsyncZod = async (app) => {
     '/audit',
     {
       config: { access: 'admin' },
-      schema: { querystring: auditQuerySchema, response: { 200: auditEntryListSchema, ...errorResponses } },
+      schema: {
+        summary: 'Read the audit log, newest first',
+        tags: ['audit'],
+        querystring: auditQuerySchema,
+        response: { 200: auditEntryListSchema, ...errorResponses },
+      },
     },
     async (request, reply) => {
       const [entries, total] = await Promise.all([

@@ -17,6 +17,8 @@ export interface DatabaseHandle {
   db: Database;
   kind: 'postgres' | 'pglite';
   ping(): Promise<void>;
+  /** Connections of the pool (PostgreSQL); PGlite is one in-process connection. */
+  poolUse(): { total: number; idle: number; waiting: number };
   close(): Promise<void>;
 }
 
@@ -36,6 +38,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
       db: db as unknown as Database,
       kind: 'postgres',
       ping: async () => void (await pool.query('select 1')),
+      poolUse: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
       close: () => pool.end(),
     };
   }
@@ -53,6 +56,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
     db: db as unknown as Database,
     kind: 'pglite',
     ping: async () => void (await client.query('select 1')),
+    poolUse: () => ({ total: 1, idle: 1, waiting: 0 }),
     close: async () => {
       await client.close();
       await unlock();

@@ -1,6 +1,6 @@
 import { errorBodySchema } from '@portal/contract';
 
-/** Response schemas for the `{ message }` refusals any route may answer with. */
+/** Response schemas for the `{ message, code }` errors any route may answer with. */
 export const errorResponses = {
   400: errorBodySchema,
   401: errorBodySchema,
@@ -9,5 +9,6 @@ export const errorResponses = {
   409: errorBodySchema,
   413: errorBodySchema,
   429: errorBodySchema,
+  500: errorBodySchema,
   503: errorBodySchema,
 } as const;

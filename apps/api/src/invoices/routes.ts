@@ -32,6 +32,8 @@ const invoiceRoutes: FastifyPluginAsyncZod<InvoiceRoutesOptions> = async (app, o
     {
       config: { access: 'user' },
       schema: {
+        summary: 'Open the invoice PDF of a parcel',
+        tags: ['invoices'],
         querystring: invoiceQuerySchema,
         // Bytes and streams are sent as they are; Fastify never serializes them.
         response: { 200: z.custom<Buffer | Readable>(), ...errorResponses },
@@ -100,6 +102,10 @@ const invoiceRoutes: FastifyPluginAsyncZod<InvoiceRoutesOptions> = async (app, o
         }
       },
       schema: {
+        summary: 'Store the invoice PDF of a parcel (the ingestion service or an admin)',
+        description:
+          'Body: the PDF bytes, `Content-Type: application/pdf`. 201 when new, 200 when replaced or unchanged.',
+        tags: ['invoices'],
         params: z.object({ parcelCode: parcelCodeSchema }),
         response: { 200: invoiceStoredSchema, 201: invoiceStoredSchema, ...errorResponses },
       },

@@ -5,7 +5,14 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 const runtimeConfigRoute: FastifyPluginAsyncZod<{ runtimeConfig: RuntimeConfig }> = async (app, options) => {
   app.get(
     '/config.json',
-    { config: { access: 'public' }, schema: { response: { 200: runtimeConfigSchema } } },
+    {
+      config: { access: 'public' },
+      schema: {
+        summary: 'Runtime configuration of the web app',
+        tags: ['platform'],
+        response: { 200: runtimeConfigSchema },
+      },
+    },
     async (_request, reply) => {
       reply.header('cache-control', 'no-cache');
       return options.runtimeConfig;

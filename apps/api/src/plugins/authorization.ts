@@ -1,8 +1,8 @@
-import { timingSafeEqual, createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type {} from '../audit/audit-writer.ts';
 import { clientKey } from '../http/client-key.ts';
+import { sameSecret } from '../lib/same-secret.ts';
 import { InvalidTokenError } from '../identity/identity-provider.ts';
 import { DomainError } from './errors.ts';
 
@@ -44,13 +44,6 @@ const SESSION_MESSAGE = {
   revoked: 'Your session has ended. Please sign in again.',
   invalid: 'Your sign-in token is not valid. Please sign in again.',
 } as const;
-
-function sameSecret(given: string, expected: string) {
-  // Hashing first makes the comparison constant-time whatever the lengths.
-  const a = createHash('sha256').update(given).digest();
-  const b = createHash('sha256').update(expected).digest();
-  return timingSafeEqual(a, b);
-}
 
 export default fp<{ ingestToken?: string | undefined }>(
   async (app, options) => {

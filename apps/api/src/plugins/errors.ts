@@ -1,3 +1,4 @@
+import type { ErrorBody } from '@portal/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
@@ -16,6 +17,24 @@ const STATUS_OF_KIND = {
 } as const;
 
 export type RefusalKind = keyof typeof STATUS_OF_KIND;
+
+/** The `code` of an answer that is not a refusal the domain chose: framework errors, outages, bugs. */
+function codeForStatus(status: number): string {
+  const kind = (Object.keys(STATUS_OF_KIND) as RefusalKind[]).find((key) => STATUS_OF_KIND[key] === status);
+  if (kind) return kind;
+  if (status === 503) return 'unavailable';
+  return status >= 500 ? 'internal' : 'invalid';
+}
+
+/**
+ * The one way an error leaves the API: `{ message, code }`, plus the request id on a 5xx so the person who
+ * sees it can quote it (the same id is in the X-Request-Id header and in every log line of the request).
+ */
+export function sendError(request: FastifyRequest, reply: FastifyReply, status: number, message: string) {
+  const body: ErrorBody = { message, code: codeForStatus(status) };
+  if (status >= 500) body.requestId = request.id;
+  return reply.code(status).send(body);
+}
 
 /**
  * The one error the domain throws when it refuses something; its message is written for the person or
@@ -52,38 +71,49 @@ function describeValidation(error: {
  */
 export function frameworkErrorHandler(
   error: { code?: string; statusCode?: number },
-  _request: FastifyRequest,
+  request: FastifyRequest,
   reply: FastifyReply,
 ) {
   const message =
     error.code === 'FST_ERR_MAX_PARAM_LENGTH'
       ? 'A value in this request path is too long: an e-mail address has at most 254 characters, a parcel code at most 64.'
       : 'The address of this request is not valid. Please check the link.';
-  return reply.code(error.statusCode ?? 400).send({ message });
+  // Answered before the onRequest hooks run, so the id header is set here too.
+  reply.header('x-request-id', request.id);
+  return sendError(request, reply, error.statusCode ?? 400, message);
 }
 
-/** Every failure leaves as `{ message }`; a 5xx says what to do, never what broke inside. */
-export default fp(
-  async (app) => {
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Where unexpected errors are reported besides the log (nothing happens without SENTRY_DSN). */
+    reportError(error: unknown, request: FastifyRequest): void;
+  }
+}
+
+/** Every failure leaves as `{ message, code }`; a 5xx says what to do, never what broke inside. */
+export default fp<{ reportError?: (error: unknown, request: FastifyRequest) => void }>(
+  async (app, options) => {
+    app.decorate('reportError', options.reportError ?? (() => {}));
     app.setErrorHandler((error, request, reply) => {
       if (hasZodFastifySchemaValidationErrors(error)) {
-        return reply.code(400).send({ message: describeValidation(error) });
+        return sendError(request, reply, 400, describeValidation(error));
       }
-      if (error instanceof DomainError) return reply.code(error.statusCode).send({ message: error.message });
+      if (error instanceof DomainError) return sendError(request, reply, error.statusCode, error.message);
       if (error instanceof IdentityProviderUnavailableError) {
         request.log.error({ err: error }, 'identity provider unavailable');
-        return reply.code(503).send({ message: 'The sign-in service is unavailable. Please try again in a minute.' });
+        return sendError(request, reply, 503, 'The sign-in service is unavailable. Please try again in a minute.');
       }
       const status = (error as { statusCode?: number }).statusCode;
       if (typeof status === 'number' && status >= 400 && status < 500) {
-        return reply.code(status).send({ message: (error as Error).message });
+        return sendError(request, reply, status, (error as Error).message);
       }
       request.log.error({ err: error }, 'unhandled error');
-      return reply.code(500).send({ message: 'Something went wrong on our side. Please try again later.' });
+      app.reportError(error, request);
+      return sendError(request, reply, 500, 'Something went wrong on our side. Please try again later.');
     });
 
     app.setNotFoundHandler((request, reply) =>
-      reply.code(404).send({ message: `No such endpoint: ${request.method} ${request.url.split('?')[0]}` }),
+      sendError(request, reply, 404, `No such endpoint: ${request.method} ${request.url.split('?')[0]}`),
     );
   },
   { name: 'errors' },

@@ -4,6 +4,7 @@ import type { IdentityProvider } from '../identity/identity-provider.ts';
 import { createTokenCache, type TokenCache } from '../identity/token-cache.ts';
 import type { BlobStore } from '../invoices/blob-store.ts';
 import type { AppDependencies } from '../app.ts';
+import type {} from '../observability/metrics.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -23,7 +24,13 @@ export default fp<AppDependencies>(
     app.decorate('database', services.database);
     app.decorate('identity', services.identity);
     app.decorate('blobStore', services.blobStore);
-    app.decorate('tokenCache', createTokenCache({ recheckMs: services.config.tokenRecheckMs }));
+    app.decorate(
+      'tokenCache',
+      createTokenCache({
+        recheckMs: services.config.tokenRecheckMs,
+        onLookup: (outcome) => app.metrics.tokenCacheLookups.inc({ outcome }),
+      }),
+    );
   },
-  { name: 'services' },
+  { name: 'services', dependencies: ['metrics'] },
 );

@@ -3,6 +3,7 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
+import { sendError } from './errors.ts';
 
 /**
  * Serves the built SPA: hashed assets cached for a year, index.html for every client-side route.
@@ -41,7 +42,7 @@ export default fp<{ distDir: string }>(
     app.get('/', { config: { access: 'public' } }, sendIndex);
     app.get('/*', { config: { access: 'public' } }, (request, reply) => {
       const requested = (request.params as { '*': string })['*'];
-      if (requested.startsWith('api/')) return reply.code(404).send({ message: `No such endpoint: GET /${requested}` });
+      if (requested.startsWith('api/')) return sendError(request, reply, 404, `No such endpoint: GET /${requested}`);
       if (
         /^[\w.-]+\.(ico|png|svg|txt|webmanifest)$/.test(requested) &&
         existsSync(path.join(options.distDir, requested))

@@ -36,7 +36,11 @@ describe('allowlist and identity provider stay consistent', () => {
     });
     const response = await add('new@example.com', headers);
     assert.equal(response.statusCode, 500);
-    assert.deepEqual(response.json(), { message: 'Something went wrong on our side. Please try again later.' });
+    assert.deepEqual(response.json(), {
+      message: 'Something went wrong on our side. Please try again later.',
+      code: 'internal',
+      requestId: response.headers['x-request-id'],
+    });
     test.mock.restoreAll();
     assert.equal(await t.app.usersRepository.findByEmail('new@example.com'), undefined);
     assert.equal(await t.identity.findUserByEmail('new@example.com'), undefined);

@@ -42,8 +42,8 @@ describe('GET /api/users/:email', () => {
     it(`answers ${status} with a message for an address that is ${label}`, async () => {
       const response = await t.app.inject({ url: `/api/users/${address}` });
       assert.equal(response.statusCode, status);
-      // Only a message: never Fastify's own fields, nor the 10 KB input echoed back.
-      assert.deepEqual(Object.keys(response.json()), ['message']);
+      // Only a message and its code: never Fastify's own fields, nor the 10 KB input echoed back.
+      assert.deepEqual(Object.keys(response.json()), ['message', 'code']);
       assert.ok(response.body.length < 300, response.body);
     });
   }

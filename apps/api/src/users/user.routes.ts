@@ -31,7 +31,12 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: 'public' },
       // Unauthenticated lookups share the per-client allowance, so the list cannot be enumerated.
       preHandler: limitUnauthenticated({ perAddress: true }),
-      schema: { params: emailParamsSchema, response: { 200: userLookupSchema, ...errorResponses } },
+      schema: {
+        summary: 'Look up whether an address is allowed and activated',
+        tags: ['users'],
+        params: emailParamsSchema,
+        response: { 200: userLookupSchema, ...errorResponses },
+      },
     },
     async (request) => {
       const { email } = request.params;
@@ -49,7 +54,12 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
     '/users/:email',
     {
       config: { access: 'admin' },
-      schema: { params: emailParamsSchema, response: { 201: allowedUserSchema, ...errorResponses } },
+      schema: {
+        summary: 'Allow an address in',
+        tags: ['users'],
+        params: emailParamsSchema,
+        response: { 201: allowedUserSchema, ...errorResponses },
+      },
     },
     async (request, reply) => {
       // The spec's screen sends a JSON content type with nothing in it; anything more is a mistake to report.
@@ -68,7 +78,12 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
     '/users/:email',
     {
       config: { access: 'admin' },
-      schema: { params: emailParamsSchema, response: { 200: removedUserSchema, ...errorResponses } },
+      schema: {
+        summary: 'Remove an address and its sign-in account',
+        tags: ['users'],
+        params: emailParamsSchema,
+        response: { 200: removedUserSchema, ...errorResponses },
+      },
     },
     async (request) => {
       const row = await app.userAdmin.removeUser({ email: request.params.email, actor: adminEmail(request) });
@@ -82,6 +97,8 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: 'public' },
       preHandler: limitUnauthenticated({ perAddress: true }),
       schema: {
+        summary: 'Mark an allowed address as activated (after its first password)',
+        tags: ['users'],
         params: emailParamsSchema,
         body: activateUserBodySchema,
         response: { 200: activatedUserSchema, ...errorResponses },

@@ -139,7 +139,7 @@ describe('admin user management', () => {
       await t.app.inject({ method: 'POST', url: '/api/users/new@example.com', headers });
       const again = await t.app.inject({ method: 'POST', url: '/api/users/NEW@example.com', headers });
       assert.equal(again.statusCode, 409);
-      assert.deepEqual(again.json(), { message: 'new@example.com is already on the list.' });
+      assert.deepEqual(again.json(), { message: 'new@example.com is already on the list.', code: 'conflict' });
     });
 
     it('answers the same add made twice at once with one 201 and one 409, leaving one row and one account', async () => {
@@ -183,8 +183,8 @@ describe('admin user management', () => {
       it(`answers ${status} for an address that is ${label}, creating nothing`, async () => {
         const response = await t.app.inject({ method: 'POST', url: `/api/users/${address}`, headers: await asAdmin() });
         assert.equal(response.statusCode, status);
-        // Only a message: never Fastify's own fields, nor the 10 KB input echoed back.
-        assert.deepEqual(Object.keys(response.json()), ['message']);
+        // Only a message and its code: never Fastify's own fields, nor the 10 KB input echoed back.
+        assert.deepEqual(Object.keys(response.json()), ['message', 'code']);
         assert.ok(response.body.length < 300, response.body);
         assert.equal((await t.app.usersRepository.list()).total, 1);
       });

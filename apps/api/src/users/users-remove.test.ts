@@ -53,13 +53,16 @@ describe('DELETE /api/users/:email', () => {
   it('answers 404 with a message for an address not on the list', async () => {
     const response = await remove('nobody@example.com', await asAdmin());
     assert.equal(response.statusCode, 404);
-    assert.deepEqual(response.json(), { message: 'nobody@example.com is not on the list of allowed users.' });
+    assert.deepEqual(response.json(), {
+      message: 'nobody@example.com is not on the list of allowed users.',
+      code: 'not-found',
+    });
   });
 
   it('refuses to remove yourself with 409, keeping your row and account', async () => {
     const response = await remove('Admin@example.com', await asAdmin());
     assert.equal(response.statusCode, 409);
-    assert.deepEqual(response.json(), { message: SELF_REMOVAL_MESSAGE });
+    assert.deepEqual(response.json(), { message: SELF_REMOVAL_MESSAGE, code: 'conflict' });
     assert.ok(await t.app.usersRepository.findByEmail('admin@example.com'));
     assert.ok(await t.identity.findUserByEmail('admin@example.com'));
     const [entry] = await t.app.auditRepository.list({ limit: 1, offset: 0 });
@@ -103,8 +106,8 @@ describe('DELETE /api/users/:email', () => {
     it(`answers ${status} for an address that is ${label}`, async () => {
       const response = await remove(address, await asAdmin());
       assert.equal(response.statusCode, status);
-      // Only a message: never Fastify's own fields, nor the 10 KB input echoed back.
-      assert.deepEqual(Object.keys(response.json()), ['message']);
+      // Only a message and its code: never Fastify's own fields, nor the 10 KB input echoed back.
+      assert.deepEqual(Object.keys(response.json()), ['message', 'code']);
       assert.ok(response.body.length < 300, response.body);
     });
   }

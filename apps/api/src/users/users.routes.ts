@@ -19,7 +19,12 @@ const usersRoutes: FastifyPluginAsyncZod = async (app) => {
     '/users',
     {
       config: { access: 'admin' },
-      schema: { querystring: userListQuerySchema, response: { 200: allowedUserListSchema, ...errorResponses } },
+      schema: {
+        summary: 'List allowed users (search, page)',
+        tags: ['users'],
+        querystring: userListQuerySchema,
+        response: { 200: allowedUserListSchema, ...errorResponses },
+      },
     },
     async (request, reply) => {
       const { items, total } = await app.usersRepository.list(request.query);
@@ -33,7 +38,12 @@ const usersRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: { access: 'public' },
       preHandler: limitUnauthenticated({ perAddress: false }),
-      schema: { body: registerUserBodySchema, response: { 200: registeredUserSchema, ...errorResponses } },
+      schema: {
+        summary: 'Record that an allowed address has a sign-in account',
+        tags: ['users'],
+        body: registerUserBodySchema,
+        response: { 200: registeredUserSchema, ...errorResponses },
+      },
     },
     // The same answer whether the address is listed or not, so this call tells nobody who is.
     async (request) => {

@@ -9,6 +9,8 @@ import { loadConfig, type Config } from '../../src/config.ts';
 import type { DatabaseHandle } from '../../src/db/client.ts';
 import type { IdentityProvider } from '../../src/identity/identity-provider.ts';
 import type { BlobStore } from '../../src/invoices/blob-store.ts';
+import { loggerOptions } from '../../src/observability/logging.ts';
+import type { ErrorReporter } from '../../src/observability/error-reporting.ts';
 import { openServices, type Services } from '../../src/services.ts';
 import { emulator, signUp } from './tokens.ts';
 
@@ -20,6 +22,7 @@ export interface TestContext {
   database: DatabaseHandle;
   identity: IdentityProvider;
   blobStore: BlobStore;
+  errorReporter: ErrorReporter;
   dataDir: string;
   /** Creates an emulator account (and, unless `allowlisted: false`, its allowlist row); returns its ID token. */
   createAccount(
@@ -33,6 +36,8 @@ export interface TestAppOptions {
   env?: Record<string, string>;
   /** Wraps the real identity provider, to force failures at the edge. */
   wrapIdentity?: (identity: IdentityProvider) => IdentityProvider;
+  /** Receives every log line (JSON) at level info and above, instead of silence. */
+  logTo?: (line: string) => void;
 }
 
 /**
@@ -59,8 +64,17 @@ export function useTestApp(options: TestAppOptions = {}): TestContext {
       ...(context.config.databaseUrl ? {} : { databaseTarget: { kind: 'pglite' } }),
       ...(options.wrapIdentity ? { wrapIdentity: options.wrapIdentity } : {}),
     });
-    Object.assign(context, { database: services.database, identity: services.identity, blobStore: services.blobStore });
-    context.app = await createApp(services);
+    Object.assign(context, {
+      database: services.database,
+      identity: services.identity,
+      blobStore: services.blobStore,
+      errorReporter: services.errorReporter,
+    });
+    const logTo = options.logTo;
+    context.app = await createApp(
+      services,
+      logTo ? { logger: { ...loggerOptions(context.config), level: 'info', stream: { write: logTo } } } : {},
+    );
     await context.app.ready();
   });
 

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { requestIdOf } from '@/lib/api-client';
 
 /**
  * A query's failure for the error modal: shown until the admin closes it, and shown again only when a
@@ -7,6 +8,10 @@ import { useState } from 'react';
  */
 export function useQueryFailure(failure: object | null, describe: (failure: object) => string) {
   const [dismissed, setDismissed] = useState<object | null>(null);
-  const message = failure && failure !== dismissed ? describe(failure) : null;
-  return { message, dismiss: () => setDismissed(failure) };
+  const shown = failure && failure !== dismissed ? failure : null;
+  return {
+    message: shown ? describe(shown) : null,
+    reference: requestIdOf(shown),
+    dismiss: () => setDismissed(failure),
+  };
 }

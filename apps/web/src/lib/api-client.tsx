@@ -9,6 +9,8 @@ export class ApiError extends Error {
     readonly statusText: string,
     /** The `message` of the server's `{ message }` body, when it sent one. */
     readonly serverMessage: string | undefined,
+    /** The server's X-Request-Id for this call: the reference a person quotes to support. */
+    readonly requestId?: string,
   ) {
     super(serverMessage ?? (statusText || (status === 0 ? 'No response from the server' : `HTTP ${status}`)));
   }
@@ -75,13 +77,21 @@ export function createApiClient(
       // An ID token can expire between the SDK's check and the server's; one forced refresh covers it.
       if (response.status === 401 && options.auth)
         response = await send(path, options as RequestOptions<unknown>, true);
-      if (!response.ok) throw new ApiError(response.status, response.statusText, await readServerMessage(response));
+      if (!response.ok) {
+        const requestId = response.headers.get('x-request-id') ?? undefined;
+        throw new ApiError(response.status, response.statusText, await readServerMessage(response), requestId);
+      }
       let data: unknown = undefined;
       if (options.blob) data = await response.blob();
       else if (options.schema) data = options.schema.parse(await response.json());
       return { data: data as T, headers: response.headers };
     },
   };
+}
+
+/** The reference of a failed API call for the error modal, when the server gave one. */
+export function requestIdOf(error: unknown): string | undefined {
+  return error instanceof ApiError ? error.requestId : undefined;
 }
 
 const ApiClientContext = createContext<ApiClient | null>(null);

@@ -112,7 +112,7 @@ export function AuditLogPanel() {
           </div>
         </div>
       )}
-      <ErrorModal message={failure.message} onClose={failure.dismiss} />
+      <ErrorModal message={failure.message} reference={failure.reference} onClose={failure.dismiss} />
       <LoadingOverlay show={audit.isPending} />
     </section>
   );

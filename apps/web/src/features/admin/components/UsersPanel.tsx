@@ -5,6 +5,7 @@ import Form from 'react-bootstrap/Form';
 import Spinner from 'react-bootstrap/Spinner';
 import { ConfirmModal } from '@/components/ConfirmModal';
 import { ErrorModal } from '@/components/ErrorModal';
+import { requestIdOf } from '@/lib/api-client';
 import { LoadingOverlay } from '@/components/LoadingOverlay';
 import { useDebouncedValue } from '@/hooks/use-debounced-value';
 import { useQueryFailure } from '@/hooks/use-query-failure';
@@ -37,15 +38,17 @@ export function UsersPanel() {
 
   const [busy, setBusy] = useState(false);
   const [actionError, setActionError] = useState<string | null>(null);
+  const [actionReference, setActionReference] = useState<string | undefined>(undefined);
   const [addOpen, setAddOpen] = useState(false);
   const [bulkOpen, setBulkOpen] = useState(false);
   const [pendingDelete, setPendingDelete] = useState<string | null>(null);
   const addButton = useRef<HTMLButtonElement>(null);
   // Where focus goes once an action's error is read: the modal that had it closed as the error opened.
   const focusAfterError = useRef<HTMLElement | null>(null);
-  const failAction = (message: string, focusTarget: HTMLElement | null) => {
+  const failAction = (message: string, focusTarget: HTMLElement | null, error: unknown) => {
     focusAfterError.current = focusTarget;
     setActionError(message);
+    setActionReference(requestIdOf(error));
   };
 
   const list = useUsersPage({ search, page });
@@ -66,7 +69,7 @@ export function UsersPanel() {
         await addUserMutation.mutateAsync(email);
       } catch (error) {
         setAddOpen(false);
-        failAction(error instanceof AddUserError ? error.message : statusTextOf(error), addButton.current);
+        failAction(error instanceof AddUserError ? error.message : statusTextOf(error), addButton.current, error);
         return;
       }
       await delay(RELOAD_AFTER_REGISTER_MS);
@@ -96,7 +99,7 @@ export function UsersPanel() {
         setPage(Math.max(0, Math.ceil(reloaded.total / PAGE_SIZE) - 1));
       }
     } catch (error) {
-      failAction(serverMessageOf(error), deleteTrigger.current);
+      failAction(serverMessageOf(error), deleteTrigger.current, error);
     } finally {
       setBusy(false);
     }
@@ -154,6 +157,7 @@ export function UsersPanel() {
       />
       <ErrorModal
         message={errorMessage}
+        reference={actionError !== null ? actionReference : listFailure.reference}
         onClose={closeError}
         onExited={() => {
           if (focusAfterError.current?.isConnected) focusAfterError.current.focus();

@@ -128,6 +128,26 @@ describe('the invoice screen: the error catalogue', () => {
     expect(screen.queryByTitle('DEMO000001')).not.toBeInTheDocument();
   });
 
+  it("shows the server's request id as a reference to quote, beside the spec's message", async () => {
+    invoiceApi(() =>
+      HttpResponse.json(
+        { message: 'Something went wrong on our side.', code: 'internal', requestId: 'req-0123456789' },
+        { status: 500, headers: { 'x-request-id': 'req-0123456789' } },
+      ),
+    );
+    renderInvoice('/invoice?parcelCode=DEMO000001');
+    const dialog = await expectErrorModal(APPLICATION_ERROR);
+    expect(within(dialog).getByTestId('error-reference')).toHaveTextContent('Reference: req-0123456789');
+    expect(within(dialog).getByRole('button', { name: 'Continue' })).toBeInTheDocument();
+  });
+
+  it('shows no reference when no response arrived', async () => {
+    invoiceApi(() => HttpResponse.error());
+    renderInvoice('/invoice?parcelCode=DEMO000001');
+    const dialog = await expectErrorModal(APPLICATION_ERROR);
+    expect(within(dialog).queryByTestId('error-reference')).not.toBeInTheDocument();
+  });
+
   it('shows the application error when no response arrives', async () => {
     invoiceApi(() => HttpResponse.error());
     renderInvoice('/invoice?parcelCode=DEMO000001');

@@ -3,6 +3,7 @@ import Alert from 'react-bootstrap/Alert';
 import Spinner from 'react-bootstrap/Spinner';
 import { useLocation } from 'react-router';
 import { ErrorModal } from '@/components/ErrorModal';
+import { requestIdOf } from '@/lib/api-client';
 import { useRuntimeConfig } from '@/lib/runtime-config';
 import { readBeforeLogin } from '@/lib/storage';
 import { useObjectUrl } from '@/hooks/use-object-url';
@@ -95,7 +96,7 @@ export default function InvoiceScreen() {
         )}
       </div>
       {body}
-      <ErrorModal message={message} onClose={() => setDismissed(error)} />
+      <ErrorModal message={message} reference={requestIdOf(error)} onClose={() => setDismissed(error)} />
     </main>
   );
 }

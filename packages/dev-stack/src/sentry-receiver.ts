@@ -9,7 +9,7 @@ export interface ReceivedEvent {
 }
 
 /**
- * A local stand-in for Sentry's ingestion endpoint: it accepts envelopes from the real browser SDK over
+ * A local stand-in for Sentry's ingestion endpoint: it accepts envelopes from the real SDKs (browser and Node) over
  * real HTTP and keeps the events so a test can read them back at GET /events.
  */
 export async function startSentryReceiver() {

@@ -1,0 +1,41 @@
+import type { FastifyServerOptions } from 'fastify';
+import type { Config } from '../config.ts';
+import { maskPersonalData, maskPersonalDataDeep } from '../lib/personal-data.ts';
+
+/**
+ * The server's logger: every line carries the request id (`reqId`), and no line carries an e-mail address,
+ * a token or a parcel code. URLs are masked where the request is serialized; every other field and the
+ * message itself on the way out, so a careless `log.info({ email })` is masked too.
+ */
+export function loggerOptions(
+  config: Pick<Config, 'logLevel'>,
+): Exclude<FastifyServerOptions['logger'], boolean | undefined> {
+  return {
+    level: config.logLevel,
+    serializers: {
+      req: (request: { method: string; url: string; ip?: string; socket?: { remotePort?: number } }) => ({
+        method: request.method,
+        url: maskPersonalData(request.url),
+        remoteAddress: request.ip,
+        remotePort: request.socket?.remotePort,
+      }),
+      // Headers (and with them Authorization and cookies) are never logged; an error's text may hold anything.
+      err: (error: Error & { code?: unknown; statusCode?: unknown }) => ({
+        type: error.constructor?.name ?? 'Error',
+        message: maskPersonalData(String(error.message)),
+        stack: maskPersonalData(String(error.stack)),
+        ...(error.code === undefined ? {} : { code: error.code }),
+        ...(error.statusCode === undefined ? {} : { statusCode: error.statusCode }),
+      }),
+    },
+    formatters: { log: (fields) => maskPersonalDataDeep(fields) },
+    hooks: {
+      logMethod(args, method) {
+        method.apply(
+          this,
+          args.map((arg) => (typeof arg === 'string' ? maskPersonalData(arg) : arg)) as Parameters<typeof method>,
+        );
+      },
+    },
+  };
+}
