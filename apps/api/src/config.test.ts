@@ -45,4 +45,22 @@ describe('loadConfig', () => {
   it('treats empty variables as unset', () => {
     assert.equal(loadConfig({ ...valid, DATABASE_URL: '', SENTRY_DSN: '' }).databaseUrl, undefined);
   });
+
+  it('refuses the embedded database in production mode or for more than one instance', () => {
+    for (const env of [{ NODE_ENV: 'production' }, { INSTANCES: '2' }]) {
+      assert.throws(
+        () => loadConfig({ ...valid, ...env }),
+        (error: unknown) =>
+          error instanceof ConfigError && /DATABASE_URL is required when .*PGlite\) serves one/.test(error.message),
+      );
+      const config = loadConfig({ ...valid, ...env, DATABASE_URL: 'postgres://u:p@127.0.0.1:5432/db' });
+      assert.equal(config.databaseUrl, 'postgres://u:p@127.0.0.1:5432/db');
+    }
+  });
+
+  it('sends invoice bytes itself unless told nginx does', () => {
+    assert.equal(loadConfig(valid).invoiceDelivery, 'direct');
+    assert.equal(loadConfig({ ...valid, INVOICE_DELIVERY: 'x-accel-redirect' }).invoiceDelivery, 'x-accel-redirect');
+    assert.throws(() => loadConfig({ ...valid, INVOICE_DELIVERY: 'sendfile' }), ConfigError);
+  });
 });

@@ -5,11 +5,20 @@ import { z } from 'zod';
 import { errorResponses } from '../http/error-responses.ts';
 import { DomainError } from '../plugins/errors.ts';
 import { ingestInvoice } from './ingest.ts';
-import { createOpenInvoice } from './open-invoice.ts';
+import { createOpenInvoice, findCurrentInvoice } from './open-invoice.ts';
 
 export interface InvoiceRoutesOptions {
   maxInvoiceBytes: number;
+  /** `x-accel-redirect`: nginx sends the bytes from the shared store once this route has said yes. */
+  invoiceDelivery: 'direct' | 'x-accel-redirect';
 }
+
+/**
+ * nginx's internal location over the content-addressed store (deploy/nginx/portal.conf.template): a blob
+ * lives at <first two hex digits>/<sha256>, as in the blob store.
+ */
+export const ACCEL_BLOB_LOCATION = '/_invoice-blobs/';
+export const accelPathOf = (sha256: string) => `${ACCEL_BLOB_LOCATION}${sha256.slice(0, 2)}/${sha256}`;
 
 /** GET /invoice (open one) and PUT /invoices/:parcelCode (store one). */
 const invoiceRoutes: FastifyPluginAsyncZod<InvoiceRoutesOptions> = async (app, options) => {
@@ -31,16 +40,18 @@ const invoiceRoutes: FastifyPluginAsyncZod<InvoiceRoutesOptions> = async (app, o
     },
     async (request, reply) => {
       const { parcelCode } = request.query;
+      reply
+        .type('application/pdf')
+        .header('cache-control', 'no-store')
+        // The code matched [A-Za-z0-9_-] above, so it is safe inside the quoted filename.
+        .header('content-disposition', `inline; filename="${parcelCode}.pdf"`);
+      if (options.invoiceDelivery === 'x-accel-redirect') {
+        // nginx keeps these headers, replaces the body with the file and never passes this header on.
+        const invoice = await findCurrentInvoice(app.invoicesRepository, parcelCode);
+        return reply.header('x-accel-redirect', accelPathOf(invoice.sha256)).send(Buffer.alloc(0));
+      }
       const blob = await openInvoice(parcelCode);
-      return (
-        reply
-          .type('application/pdf')
-          .header('cache-control', 'no-store')
-          // The code matched [A-Za-z0-9_-] above, so it is safe inside the quoted filename.
-          .header('content-disposition', `inline; filename="${parcelCode}.pdf"`)
-          .header('content-length', blob.size)
-          .send(blob.body)
-      );
+      return reply.header('content-length', blob.size).send(blob.body);
     },
   );
 

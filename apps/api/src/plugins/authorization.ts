@@ -2,6 +2,7 @@ import { timingSafeEqual, createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { InvalidTokenError } from '../identity/identity-provider.ts';
+import type {} from '../users/allowlist-cache.ts';
 import { DomainError } from './errors.ts';
 
 /**
@@ -67,7 +68,7 @@ export default fp<{ ingestToken?: string | undefined }>(
         if (error instanceof InvalidTokenError) throw new DomainError('unauthenticated', SESSION_MESSAGE[error.reason]);
         throw error;
       }
-      const row = verified.email ? await app.usersRepository.findByEmail(verified.email.toLowerCase()) : undefined;
+      const row = verified.email ? await app.allowlist.find(verified.email.toLowerCase()) : undefined;
       if (!row) throw new DomainError('unauthenticated', NOT_ALLOWED_MESSAGE);
       return { uid: verified.uid, email: row.email, admin: row.admin };
     }
@@ -110,5 +111,5 @@ export default fp<{ ingestToken?: string | undefined }>(
     // onRequest, before the body is read or validated: a refused caller learns nothing and uploads nothing.
     app.addHook('onRequest', authorize);
   },
-  { name: 'authorization', dependencies: ['services', 'users-repository', 'audit-repository'] },
+  { name: 'authorization', dependencies: ['services', 'allowlist-cache', 'audit-repository'] },
 );
