@@ -4,8 +4,8 @@
  * (Debian: nginx-light libnginx-mod-http-brotli-static); `.ci/run` provides both.
  */
 import { spawnSync } from 'node:child_process';
-import pg from 'pg';
 import { buildAll, REPO_ROOT, requireNginx } from '@portal/dev-stack';
+import { freshDatabaseBeside } from './lib/fresh-database.ts';
 
 const databaseUrl = process.env.DATABASE_URL;
 if (!databaseUrl) {
@@ -17,20 +17,13 @@ if (!databaseUrl) {
 }
 requireNginx();
 
-const url = new URL(databaseUrl);
-const database = `${url.pathname.slice(1)}_topology`;
-const admin = new pg.Client({ connectionString: databaseUrl });
-await admin.connect();
 // Every run from an empty database: the instances also prove they can migrate it while starting together.
-await admin.query(`drop database if exists ${pg.escapeIdentifier(database)} with (force)`);
-await admin.query(`create database ${pg.escapeIdentifier(database)}`);
-await admin.end();
-url.pathname = `/${database}`;
+const topologyDatabaseUrl = await freshDatabaseBeside(databaseUrl, 'topology');
 
 if (!process.env.TOPOLOGY_SKIP_BUILD) buildAll();
 const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', 'e2e/topology/topology.test.ts'], {
   cwd: REPO_ROOT,
   stdio: 'inherit',
-  env: { ...process.env, TOPOLOGY_DATABASE_URL: url.toString() },
+  env: { ...process.env, TOPOLOGY_DATABASE_URL: topologyDatabaseUrl },
 });
 process.exit(result.status ?? 1);
