@@ -21,8 +21,7 @@ import {
   waitForHttp,
   type Topology,
 } from '@portal/dev-stack';
-import { makeBenchPdf, signUpForToken } from '@portal/dev-stack/bench';
-import pg from 'pg';
+import { makeBenchPdf, seedBenchUser, signUpForToken } from '@portal/dev-stack/bench';
 import { freshDatabaseBeside } from './lib/fresh-database.ts';
 
 const PARCEL_CODE = 'BENCH000001';
@@ -148,12 +147,7 @@ async function main() {
 
   const pdf = await makeBenchPdf(PARCEL_CODE, 100 * 1024);
   const idToken = await signUpForToken(topology.emulator, EMAIL);
-  const db = new pg.Client({ connectionString: databaseUrl });
-  await db.connect();
-  await db.query(`insert into users (email, activated, registered, created_by) values ($1, true, true, 'bench')`, [
-    EMAIL,
-  ]);
-  await db.end();
+  await seedBenchUser(topology.env, EMAIL);
   const stored = await fetch(`${topology.url}/api/invoices/${PARCEL_CODE}`, {
     method: 'PUT',
     headers: { authorization: `Bearer ${ingestToken}`, 'content-type': 'application/pdf' },

@@ -49,7 +49,7 @@ describe('the production topology: nginx in front of two API instances', () => {
     if (process.env.TOPOLOGY_SHOW_LOG) process.stdout.write(`${instanceLog.join('\n')}\n`);
   });
 
-  const tokenOf = async (email: string) => {
+  const tokenOf = async (email: 'admin@example.com' | 'user@example.com') => {
     const account = demoAccount(email);
     return (await identityToolkit(topology.emulator.url).signIn(account.email, account.password!)).idToken;
   };
@@ -108,7 +108,7 @@ describe('the production topology: nginx in front of two API instances', () => {
         `insert into users (email, activated, registered, created_by) values ($1, true, true, 'test')`,
         [email],
       );
-      const [first, second] = topology.instances as [{ url: string }, { url: string }];
+      const [first, second] = [topology.instances[0]!, topology.instances[1]!];
       // Both instances have seen the user (and cached the allowlist row and the verified token).
       for (const instance of [first, second]) {
         assert.equal((await fetch(invoiceUrl(instance.url), { headers: bearer(idToken) })).status, 200);
