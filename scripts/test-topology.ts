@@ -21,7 +21,10 @@ requireNginx();
 const topologyDatabaseUrl = await freshDatabaseBeside(databaseUrl, 'topology');
 
 if (!process.env.TOPOLOGY_SKIP_BUILD) buildAll();
-const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', 'e2e/topology/topology.test.ts'], {
+// Files to run may be named on the command line (e2e/topology/...); by default the topology suite.
+const files = process.argv.slice(2);
+if (files.length === 0) files.push('e2e/topology/topology.test.ts');
+const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=1', ...files], {
   cwd: REPO_ROOT,
   stdio: 'inherit',
   env: { ...process.env, TOPOLOGY_DATABASE_URL: topologyDatabaseUrl },
