@@ -40,18 +40,20 @@ const invoiceRoutes: FastifyPluginAsyncZod<InvoiceRoutesOptions> = async (app, o
     },
     async (request, reply) => {
       const { parcelCode } = request.query;
-      reply
-        .type('application/pdf')
-        .header('cache-control', 'no-store')
-        // The code matched [A-Za-z0-9_-] above, so it is safe inside the quoted filename.
-        .header('content-disposition', `inline; filename="${parcelCode}.pdf"`);
+      // Set only once the invoice is found: a refusal is JSON like every other.
+      const asDownload = () =>
+        reply
+          .type('application/pdf')
+          .header('cache-control', 'no-store')
+          // The code matched [A-Za-z0-9_-] above, so it is safe inside the quoted filename.
+          .header('content-disposition', `inline; filename="${parcelCode}.pdf"`);
       if (options.invoiceDelivery === 'x-accel-redirect') {
         // nginx keeps these headers, replaces the body with the file and never passes this header on.
         const invoice = await findCurrentInvoice(app.invoicesRepository, parcelCode);
-        return reply.header('x-accel-redirect', accelPathOf(invoice.sha256)).send(Buffer.alloc(0));
+        return asDownload().header('x-accel-redirect', accelPathOf(invoice.sha256)).send(Buffer.alloc(0));
       }
       const blob = await openInvoice(parcelCode);
-      return reply.header('content-length', blob.size).send(blob.body);
+      return asDownload().header('content-length', blob.size).send(blob.body);
     },
   );
 
