@@ -6,7 +6,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { buildAll, DEMO_ACCOUNTS, DEMO_PARCEL_CODES, startTopology } from '@portal/dev-stack';
+import { buildAll, DEMO_ACCOUNTS, DEMO_PARCEL_CODES, REPO_ROOT, startTopology } from '@portal/dev-stack';
 
 const databaseUrl = process.env.DATABASE_URL;
 if (!databaseUrl) {
@@ -22,6 +22,8 @@ if (!Number.isInteger(instances) || instances < 1) {
   process.exit(78);
 }
 const port = Number(process.env.PORT ?? 8080);
+// Kept between runs, like the database whose rows name its files.
+const invoiceDir = path.resolve(process.env.INVOICE_DIR ?? path.join(REPO_ROOT, '.data/scaled/invoices'));
 
 buildAll();
 const workDir = await mkdtemp(path.join(os.tmpdir(), 'portal-scaled-'));
@@ -31,6 +33,7 @@ const topology = await startTopology({
   instances,
   databaseUrl,
   workDir,
+  invoiceDir,
   emulatorPort: Number(process.env.AUTH_EMULATOR_PORT ?? 9099),
   log: (line) => process.stdout.write(`${line}\n`),
   onInstanceExit: (index, code, signal) => {

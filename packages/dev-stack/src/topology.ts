@@ -16,8 +16,13 @@ export interface TopologyOptions {
   port: number;
   instances: number;
   databaseUrl: string;
-  /** Everything of this run: invoice store, emulator, nginx's files. */
+  /** Everything of this run: emulator, nginx's files, and the invoice store unless `invoiceDir` is given. */
   workDir: string;
+  /**
+   * The shared invoice store; give one that outlives the run when the database does (the database's rows
+   * name blobs in it).
+   */
+  invoiceDir?: string;
   emulatorPort?: number;
   /** Extra environment for every instance (e.g. rate limits, LOG_LEVEL). */
   env?: Record<string, string>;
@@ -54,7 +59,7 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
     stops.length = 0;
   };
   try {
-    const invoiceDir = path.join(options.workDir, 'invoices');
+    const invoiceDir = options.invoiceDir ?? path.join(options.workDir, 'invoices');
     await mkdir(invoiceDir, { recursive: true });
     // nginx's workers read the store as an unprivileged user.
     for (const dir of [options.workDir, invoiceDir]) await chmod(dir, 0o755);
