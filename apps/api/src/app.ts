@@ -21,6 +21,7 @@ import security, { originOf } from './plugins/security.ts';
 import servicesPlugin from './plugins/services.ts';
 import spa from './plugins/spa.ts';
 import type { Services } from './services.ts';
+import allowlistCache from './users/allowlist-cache.ts';
 import usersRepository from './users/repository.ts';
 import userRoutes from './users/user.routes.ts';
 import usersRoutes from './users/users.routes.ts';
@@ -61,6 +62,7 @@ async function portalAppPlugin(app: FastifyInstance, deps: AppDependencies) {
   await app.register(openapi);
   await app.register(servicesPlugin, deps);
   await app.register(usersRepository);
+  await app.register(allowlistCache);
   await app.register(auditRepository);
   await app.register(invoicesRepository);
   await app.register(auditWriterPlugin, { retentionDays: config.auditRetentionDays });
@@ -74,7 +76,10 @@ async function portalAppPlugin(app: FastifyInstance, deps: AppDependencies) {
       await api.register(usersRoutes);
       await api.register(userRoutes);
       await api.register(auditRoutes);
-      await api.register(invoiceRoutes, { maxInvoiceBytes: config.maxInvoiceBytes });
+      await api.register(invoiceRoutes, {
+        maxInvoiceBytes: config.maxInvoiceBytes,
+        invoiceDelivery: config.invoiceDelivery,
+      });
     },
     { prefix: '/api' },
   );

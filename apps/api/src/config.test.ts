@@ -73,4 +73,22 @@ describe('loadConfig', () => {
     assert.deepEqual(config.rateLimits, { lookupsPerMinute: 20, downloadsPerHour: 600, unknownParcelsPerHour: 60 });
     assert.equal(loadConfig({ ...valid, AUDIT_RETENTION_DAYS: '30' }).auditRetentionDays, 30);
   });
+
+  it('refuses the embedded database in production mode or for more than one instance', () => {
+    for (const env of [{ NODE_ENV: 'production' }, { INSTANCES: '2' }]) {
+      assert.throws(
+        () => loadConfig({ ...valid, ...env }),
+        (error: unknown) =>
+          error instanceof ConfigError && /DATABASE_URL is required when .*PGlite\) serves one/.test(error.message),
+      );
+      const config = loadConfig({ ...valid, ...env, DATABASE_URL: 'postgres://u:p@127.0.0.1:5432/db' });
+      assert.equal(config.databaseUrl, 'postgres://u:p@127.0.0.1:5432/db');
+    }
+  });
+
+  it('sends invoice bytes itself unless told nginx does', () => {
+    assert.equal(loadConfig(valid).invoiceDelivery, 'direct');
+    assert.equal(loadConfig({ ...valid, INVOICE_DELIVERY: 'x-accel-redirect' }).invoiceDelivery, 'x-accel-redirect');
+    assert.throws(() => loadConfig({ ...valid, INVOICE_DELIVERY: 'sendfile' }), ConfigError);
+  });
 });

@@ -31,7 +31,10 @@ function parseTrustProxy(value: string): false | number | string[] | 'invalid' {
 
 const envSchema = z
   .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
     PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+    INSTANCES: z.coerce.number().int().min(1).default(1),
+    INVOICE_DELIVERY: z.enum(['direct', 'x-accel-redirect']).default('direct'),
     HOST: z.string().default('0.0.0.0'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     DATA_DIR: z.string().default(path.join(repoRoot, '.data')),
@@ -91,6 +94,14 @@ const envSchema = z
           'must begin with "demo-" while FIREBASE_AUTH_EMULATOR_HOST is set (the emulator does not check token signatures)',
       });
     }
+    if (!env.DATABASE_URL && (env.NODE_ENV === 'production' || env.INSTANCES > 1)) {
+      // PGlite lives in one process's memory and its lock cannot tell two containers apart.
+      ctx.addIssue({
+        code: 'custom',
+        path: ['DATABASE_URL'],
+        message: `is required when ${env.INSTANCES > 1 ? `INSTANCES is ${env.INSTANCES}` : 'NODE_ENV is production'}: the embedded database (PGlite) serves one development process only`,
+      });
+    }
     if (!env.FIREBASE_AUTH_EMULATOR_HOST && !env.FIREBASE_API_KEY) {
       ctx.addIssue({ code: 'custom', path: ['FIREBASE_API_KEY'], message: 'is required outside emulator mode' });
     }
@@ -123,7 +134,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
 
 function toConfig(env: z.infer<typeof envSchema>) {
   return {
+    production: env.NODE_ENV === 'production',
     port: env.PORT,
+    instances: env.INSTANCES,
+    invoiceDelivery: env.INVOICE_DELIVERY,
     host: env.HOST,
     logLevel: env.LOG_LEVEL,
     dataDir: path.resolve(env.DATA_DIR),

@@ -8,6 +8,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { listenOnPostgres, type ChannelListener, type ChannelSubscriber } from './notifications.ts';
 import { lockDataDir } from './pglite-lock.ts';
 import { schema } from './schema.ts';
 
@@ -19,7 +20,31 @@ export interface DatabaseHandle {
   ping(): Promise<void>;
   /** Connections of the pool (PostgreSQL); PGlite is one in-process connection. */
   poolUse(): { total: number; idle: number; waiting: number };
+  /** Hears NOTIFYs on `channel` sent by any process on this database (on PGlite: this process). */
+  listen(channel: string, subscriber: ChannelSubscriber): Promise<ChannelListener>;
   close(): Promise<void>;
+}
+
+/** Any fixed 64-bit number, the same in every instance: whoever holds it migrates, the others wait. */
+const MIGRATION_LOCK_KEY = 7_240_611_013n;
+
+/**
+ * Several instances starting at once would race through the same migrations; the first to take the
+ * advisory lock applies them, the next find them applied. The lock belongs to the session, so it is
+ * taken and released on one connection, and released by PostgreSQL if this process dies holding it.
+ */
+async function migrateUnderLock(pool: pg.Pool) {
+  const client = await pool.connect();
+  try {
+    await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+    try {
+      await migratePg(drizzlePg(client, { schema }), { migrationsFolder });
+    } finally {
+      await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
+    }
+  } finally {
+    client.release();
+  }
 }
 
 const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
@@ -33,13 +58,27 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
   if (target.kind === 'postgres') {
     const pool = new pg.Pool({ connectionString: target.url, max: 10 });
     const db = drizzlePg(pool, { schema });
-    await migratePg(db, { migrationsFolder });
+    await migrateUnderLock(pool);
+    const listeners = new Set<ChannelListener>();
     return {
       db: db as unknown as Database,
       kind: 'postgres',
       ping: async () => void (await pool.query('select 1')),
       poolUse: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
-      close: () => pool.end(),
+      listen: async (channel, subscriber) => {
+        const listener = listenOnPostgres(target.url, channel, subscriber);
+        listeners.add(listener);
+        return {
+          close: async () => {
+            listeners.delete(listener);
+            await listener.close();
+          },
+        };
+      },
+      close: async () => {
+        await Promise.all([...listeners].map((listener) => listener.close()));
+        await pool.end();
+      },
     };
   }
   if (target.dataDir) await mkdir(target.dataDir, { recursive: true });
@@ -57,6 +96,12 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
     kind: 'pglite',
     ping: async () => void (await client.query('select 1')),
     poolUse: () => ({ total: 1, idle: 1, waiting: 0 }),
+    // One process owns the embedded database: every change is made here, and heard before its query returns.
+    listen: async (channel, subscriber) => {
+      const unlisten = await client.listen(channel, (payload) => subscriber.onNotify(payload));
+      subscriber.onLive(true);
+      return { close: () => unlisten() };
+    },
     close: async () => {
       await client.close();
       await unlock();

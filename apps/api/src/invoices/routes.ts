@@ -8,7 +8,7 @@ import { errorResponses } from '../http/error-responses.ts';
 import { tooManyRequests } from '../http/rate-limits.ts';
 import { DomainError } from '../plugins/errors.ts';
 import { ingestInvoice } from './ingest.ts';
-import { createOpenInvoice } from './open-invoice.ts';
+import { createOpenInvoice, findCurrentInvoice } from './open-invoice.ts';
 
 const INVOICE_TYPES = ['application/pdf', 'application/octet-stream'];
 
@@ -19,7 +19,16 @@ function signedInEmail(request: FastifyRequest) {
 
 export interface InvoiceRoutesOptions {
   maxInvoiceBytes: number;
+  /** `x-accel-redirect`: nginx sends the bytes from the shared store once this route has said yes. */
+  invoiceDelivery: 'direct' | 'x-accel-redirect';
 }
+
+/**
+ * nginx's internal location over the content-addressed store (deploy/nginx/portal.conf.template): a blob
+ * lives at <first two hex digits>/<sha256>, as in the blob store.
+ */
+export const ACCEL_BLOB_LOCATION = '/_invoice-blobs/';
+export const accelPathOf = (sha256: string) => `${ACCEL_BLOB_LOCATION}${sha256.slice(0, 2)}/${sha256}`;
 
 /** GET /invoice (open one) and PUT /invoices/:parcelCode (store one). */
 const invoiceRoutes: FastifyPluginAsyncZod<InvoiceRoutesOptions> = async (app, options) => {
@@ -50,9 +59,11 @@ const invoiceRoutes: FastifyPluginAsyncZod<InvoiceRoutesOptions> = async (app, o
       ]);
       const waitMs = downloadWaitMs ?? guessingWaitMs;
       if (waitMs !== undefined) throw tooManyRequests(reply, waitMs);
-      let blob;
+      // Behind nginx with X-Accel-Redirect, nginx sends the bytes: only the row is needed here.
+      const viaProxy = options.invoiceDelivery === 'x-accel-redirect';
+      let found;
       try {
-        blob = await openInvoice(parcelCode);
+        found = viaProxy ? await findCurrentInvoice(app.invoicesRepository, parcelCode) : await openInvoice(parcelCode);
       } catch (error) {
         if (error instanceof DomainError && error.kind === 'not-found') {
           await limits.unknownParcels.hit(user);
@@ -72,17 +83,17 @@ const invoiceRoutes: FastifyPluginAsyncZod<InvoiceRoutesOptions> = async (app, o
         action: 'invoice.download',
         target: parcelCode,
         outcome: 'ok',
-        detail: `sha256 ${blob.sha256}`,
+        detail: `sha256 ${found.sha256}`,
       });
-      return (
-        reply
-          .type('application/pdf')
-          .header('cache-control', 'no-store')
-          // The code matched [A-Za-z0-9_-] above, so it is safe inside the quoted filename.
-          .header('content-disposition', `inline; filename="${parcelCode}.pdf"`)
-          .header('content-length', blob.size)
-          .send(blob.body)
-      );
+      // Set only once the invoice is found: a refusal is JSON like every other.
+      const download = reply
+        .type('application/pdf')
+        .header('cache-control', 'no-store')
+        // The code matched [A-Za-z0-9_-] above, so it is safe inside the quoted filename.
+        .header('content-disposition', `inline; filename="${parcelCode}.pdf"`);
+      if ('body' in found) return download.header('content-length', found.size).send(found.body);
+      // nginx keeps these headers, replaces the body with the file and never passes this header on.
+      return download.header('x-accel-redirect', accelPathOf(found.sha256)).send(Buffer.alloc(0));
     },
   );
 

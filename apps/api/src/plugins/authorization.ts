@@ -4,6 +4,7 @@ import type {} from '../audit/audit-writer.ts';
 import { clientKey } from '../http/client-key.ts';
 import { sameSecret } from '../lib/same-secret.ts';
 import { InvalidTokenError } from '../identity/identity-provider.ts';
+import type {} from '../users/allowlist-cache.ts';
 import { DomainError } from './errors.ts';
 
 /**
@@ -71,7 +72,7 @@ export default fp<{ ingestToken?: string | undefined }>(
       if (verified.tenant !== undefined || verified.signInProvider !== 'password') {
         throw new DomainError('unauthenticated', NOT_ALLOWED_MESSAGE, 'not a password sign-in of this project');
       }
-      const row = verified.email ? await app.usersRepository.findByEmail(verified.email.toLowerCase()) : undefined;
+      const row = verified.email ? await app.allowlist.find(verified.email.toLowerCase()) : undefined;
       if (!row) throw new DomainError('unauthenticated', NOT_ALLOWED_MESSAGE, 'not on the list');
       // The row belongs to the account the portal created or took over for it, not to whoever holds the address.
       if (row.firebaseUid !== verified.uid) {
@@ -122,5 +123,5 @@ export default fp<{ ingestToken?: string | undefined }>(
     // onRequest, before the body is read or validated: a refused caller learns nothing and uploads nothing.
     app.addHook('onRequest', authorize);
   },
-  { name: 'authorization', dependencies: ['services', 'users-repository', 'audit-writer'] },
+  { name: 'authorization', dependencies: ['services', 'allowlist-cache', 'users-repository', 'audit-writer'] },
 );

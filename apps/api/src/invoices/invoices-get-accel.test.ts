@@ -1,0 +1,40 @@
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { fakePdf } from '../../test/helpers/fixtures.ts';
+import { useTestApp } from '../../test/helpers/test-app.ts';
+import { ACCEL_BLOB_LOCATION } from './routes.ts';
+
+describe('GET /api/invoice behind nginx (INVOICE_DELIVERY=x-accel-redirect)', () => {
+  const t = useTestApp({ env: { INVOICE_DELIVERY: 'x-accel-redirect' } });
+
+  it('answers with the internal path of the blob and the download headers, and no body', async () => {
+    const pdf = fakePdf('accel');
+    const blob = await t.blobStore.put(pdf, { maxBytes: t.config.maxInvoiceBytes });
+    await t.app.invoicesRepository.recordVersion({ parcelCode: 'ACCEL-1', uploadedBy: 'test', ...blob });
+    const user = await t.createAccount('user@example.com');
+    const response = await t.app.inject({ url: '/api/invoice?parcelCode=ACCEL-1', headers: t.bearer(user.idToken) });
+    assert.equal(response.statusCode, 200);
+    const internalPath = String(response.headers['x-accel-redirect']);
+    assert.equal(internalPath, `${ACCEL_BLOB_LOCATION}${blob.sha256.slice(0, 2)}/${blob.sha256}`);
+    // The path below the location is where the blob store keeps the file: nginx serves exactly these bytes.
+    const onDisk = await readFile(path.join(t.config.invoiceDir, internalPath.slice(ACCEL_BLOB_LOCATION.length)));
+    assert.deepEqual(onDisk, pdf);
+    assert.equal(response.headers['content-type'], 'application/pdf');
+    assert.equal(response.headers['cache-control'], 'no-store');
+    assert.equal(response.headers['content-disposition'], 'inline; filename="ACCEL-1.pdf"');
+    assert.equal(response.rawPayload.length, 0);
+  });
+
+  it('still refuses without a session and still answers 404 for an unknown code', async () => {
+    const anonymous = await t.app.inject({ url: '/api/invoice?parcelCode=ACCEL-2' });
+    assert.equal(anonymous.statusCode, 401);
+    assert.equal(anonymous.headers['x-accel-redirect'], undefined);
+    const user = await t.createAccount('user@example.com');
+    const missing = await t.app.inject({ url: '/api/invoice?parcelCode=ACCEL-2', headers: t.bearer(user.idToken) });
+    assert.equal(missing.statusCode, 404);
+    assert.equal(missing.headers['x-accel-redirect'], undefined);
+    assert.deepEqual(missing.json(), { message: 'No invoice was found for this parcel code.' });
+  });
+});

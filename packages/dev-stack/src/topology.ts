@@ -1,0 +1,141 @@
+/**
+ * The production topology on one machine: the Auth emulator, the demo data on PostgreSQL, N instances of the
+ * compiled API (as `npm run serve` runs it) sharing one invoice store, and nginx in front
+ * (deploy/nginx/portal.conf.template). `npm run start:scaled`, the topology tests and the benchmark use it.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { chmod, mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { findFreePort, startAuthEmulator, type AuthEmulator } from './auth-emulator.ts';
+import { stopChild, waitForHttp } from './child-process.ts';
+import { renderPortalSite, startNginx } from './nginx.ts';
+import { DEMO_PROJECT_ID, REPO_ROOT } from './stack.ts';
+
+export interface TopologyOptions {
+  /** nginx's port. */
+  port: number;
+  instances: number;
+  databaseUrl: string;
+  /** Everything of this run: emulator, nginx's files, and the invoice store unless `invoiceDir` is given. */
+  workDir: string;
+  /**
+   * The shared invoice store; give one that outlives the run when the database does (the database's rows
+   * name blobs in it).
+   */
+  invoiceDir?: string;
+  emulatorPort?: number;
+  /** Extra environment for every instance (e.g. rate limits, LOG_LEVEL). */
+  env?: Record<string, string>;
+  log?: (line: string) => void;
+  /** Called when an instance exits without being asked to. */
+  onInstanceExit?: (index: number, code: number | null, signal: NodeJS.Signals | null) => void;
+}
+
+export interface ApiInstance {
+  url: string;
+  process: ChildProcess;
+}
+
+export interface Topology {
+  url: string;
+  emulator: AuthEmulator;
+  instances: ApiInstance[];
+  invoiceDir: string;
+  /** The environment the instances run with, for a CLI or seed against the same data. */
+  env: NodeJS.ProcessEnv;
+  stop(): Promise<void>;
+}
+
+/** `npm run build`: the SPA with its .br/.gz twins and the compiled API, what the topology runs. */
+export function buildAll() {
+  const result = spawnSync('npm', ['run', 'build', '--silent'], { cwd: REPO_ROOT, stdio: 'inherit' });
+  if (result.status !== 0) throw new Error('npm run build failed (see the output above)');
+}
+
+export async function startTopology(options: TopologyOptions): Promise<Topology> {
+  const stops: (() => Promise<void>)[] = [];
+  const stopAll = async () => {
+    for (const stop of stops.reverse()) await stop().catch(() => {});
+    stops.length = 0;
+  };
+  try {
+    const invoiceDir = options.invoiceDir ?? path.join(options.workDir, 'invoices');
+    await mkdir(invoiceDir, { recursive: true });
+    // nginx's workers read the store as an unprivileged user.
+    for (const dir of [options.workDir, invoiceDir]) await chmod(dir, 0o755);
+    const emulator = await startAuthEmulator({
+      port: options.emulatorPort ?? (await findFreePort()),
+      projectId: DEMO_PROJECT_ID,
+      workDir: path.join(options.workDir, 'emulator'),
+    });
+    stops.push(() => emulator.stop());
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      NODE_ENV: 'production',
+      HOST: '127.0.0.1',
+      DATABASE_URL: options.databaseUrl,
+      DATA_DIR: path.join(options.workDir, 'data'),
+      INVOICE_DIR: invoiceDir,
+      INVOICE_DELIVERY: 'x-accel-redirect',
+      INSTANCES: String(options.instances),
+      // The instances listen on 127.0.0.1 and only nginx, on this machine, talks to them.
+      TRUST_PROXY: '127.0.0.1,::1',
+      FIREBASE_PROJECT_ID: DEMO_PROJECT_ID,
+      FIREBASE_AUTH_EMULATOR_HOST: emulator.host,
+      LOG_LEVEL: 'warn',
+      ...options.env,
+    };
+    const { seedDemoDataFromEnv } = await import('./demo/seed.ts');
+    await seedDemoDataFromEnv(env);
+    options.log?.('demo data seeded');
+
+    // All at once, as an orchestrator would start them: the migration lock makes that safe.
+    const instances = await Promise.all(
+      Array.from({ length: options.instances }, async (_unused, index) => {
+        const port = await findFreePort();
+        const child = spawn(
+          process.execPath,
+          ['--enable-source-maps', path.join(REPO_ROOT, 'apps/api/dist/server.js')],
+          {
+            cwd: REPO_ROOT,
+            env: { ...env, PORT: String(port) },
+            stdio: ['ignore', 'pipe', 'pipe'],
+          },
+        );
+        let stopping = false;
+        stops.push(async () => {
+          stopping = true;
+          await stopChild(child);
+        });
+        for (const stream of [child.stdout, child.stderr]) {
+          stream?.on('data', (chunk: Buffer) => options.log?.(`[api ${index + 1}] ${chunk.toString().trimEnd()}`));
+        }
+        child.once('exit', (code, signal) => {
+          if (!stopping) options.onInstanceExit?.(index, code, signal);
+        });
+        const url = `http://127.0.0.1:${port}`;
+        await waitForHttp(`${url}/api/readyz`, child, `API instance ${index + 1}`);
+        return { url, process: child } satisfies ApiInstance;
+      }),
+    );
+
+    const url = `http://127.0.0.1:${options.port}`;
+    const site = await renderPortalSite({
+      listen: `listen 127.0.0.1:${options.port};`,
+      upstreamServers: instances.map((instance) => `server ${new URL(instance.url).host} max_fails=1 fail_timeout=5s;`),
+      webRoot: path.join(REPO_ROOT, 'apps/web/dist'),
+      invoiceDir,
+      maxBody: '10m',
+    });
+    const nginx = await startNginx({
+      workDir: path.join(options.workDir, 'nginx'),
+      httpConfig: site,
+      readyUrl: `${url}/api/healthz`,
+    });
+    stops.push(() => nginx.stop());
+    return { url, emulator, instances, invoiceDir, env, stop: stopAll };
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+}
