@@ -100,7 +100,8 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
     listen: async (channel, subscriber) => {
       const unlisten = await client.listen(channel, (payload) => subscriber.onNotify(payload));
       subscriber.onLive(true);
-      return { close: () => unlisten() };
+      // Closing the database ends every subscription with it; an app closed later has nothing left to undo.
+      return { close: async () => void (client.closed ? undefined : await unlisten()) };
     },
     close: async () => {
       await client.close();

@@ -35,6 +35,6 @@ describe('GET /api/invoice behind nginx (INVOICE_DELIVERY=x-accel-redirect)', ()
     const missing = await t.app.inject({ url: '/api/invoice?parcelCode=ACCEL-2', headers: t.bearer(user.idToken) });
     assert.equal(missing.statusCode, 404);
     assert.equal(missing.headers['x-accel-redirect'], undefined);
-    assert.deepEqual(missing.json(), { message: 'No invoice was found for this parcel code.' });
+    assert.deepEqual(missing.json(), { message: 'No invoice was found for this parcel code.', code: 'not-found' });
   });
 });

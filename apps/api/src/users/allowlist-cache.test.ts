@@ -98,7 +98,7 @@ describe('the allowlist cache in the app', () => {
   it('lets a person in as soon as another process adds them', async () => {
     const user = await t.createAccount('late@example.com', { allowlisted: false });
     assert.equal((await invoiceAs(user.idToken)).statusCode, 401);
-    await createUsersRepository(t.database.db).insert({ email: 'late@example.com' });
+    await createUsersRepository(t.database.db).insert({ email: 'late@example.com', firebaseUid: user.uid });
     const started = performance.now();
     while ((await invoiceAs(user.idToken)).statusCode !== 404) {
       assert.ok(performance.now() - started < 1000, 'still refused after 1 s');
@@ -119,7 +119,7 @@ describe('the allowlist cache in the app', () => {
       await createUsersRepository(t.database.db).remove('user@example.com');
       await msUntilRefused(user.idToken, 1000);
       // Back on the list: the listener has reconnected (or the cache stands aside) and lets them in again.
-      await createUsersRepository(t.database.db).insert({ email: 'user@example.com' });
+      await createUsersRepository(t.database.db).insert({ email: 'user@example.com', firebaseUid: user.uid });
       const started = performance.now();
       while ((await invoiceAs(user.idToken)).statusCode !== 404) {
         assert.ok(performance.now() - started < 1000, 'still refused after 1 s');
