@@ -10,6 +10,9 @@ const optionalString = z
   .transform((value) => (value === '' ? undefined : value))
   .optional();
 
+/** A timeout: at least 100 ms (anything shorter is a typo), at most ten minutes. */
+const milliseconds = (fallback: number) => z.coerce.number().int().min(100).max(600_000).default(fallback);
+
 const envSchema = z
   .object({
     PORT: z.coerce.number().int().min(0).max(65535).default(8080),
@@ -42,6 +45,15 @@ const envSchema = z
     TRUST_PROXY: z.stringbool().default(false),
     TOKEN_RECHECK_SECONDS: z.coerce.number().int().min(0).max(300).default(5),
     RATE_LIMIT_LOOKUPS_PER_MINUTE: z.coerce.number().int().min(1).default(20),
+    TOKEN_OUTAGE_GRACE_SECONDS: z.coerce.number().int().min(0).max(3600).default(900),
+    IDENTITY_TIMEOUT_MS: milliseconds(3000),
+    DATABASE_CONNECT_TIMEOUT_MS: milliseconds(2000),
+    DATABASE_QUERY_TIMEOUT_MS: milliseconds(3000),
+    HTTP_HEADERS_TIMEOUT_MS: milliseconds(10_000),
+    HTTP_REQUEST_TIMEOUT_MS: milliseconds(60_000),
+    HTTP_IDLE_TIMEOUT_MS: milliseconds(30_000),
+    HTTP_KEEP_ALIVE_TIMEOUT_MS: milliseconds(5000),
+    SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(120_000).default(5000),
   })
   .superRefine((env, ctx) => {
     if (env.FIREBASE_AUTH_EMULATOR_HOST && !env.FIREBASE_PROJECT_ID.startsWith('demo-')) {
@@ -51,6 +63,13 @@ const envSchema = z
         path: ['FIREBASE_PROJECT_ID'],
         message:
           'must begin with "demo-" while FIREBASE_AUTH_EMULATOR_HOST is set (the emulator does not check token signatures)',
+      });
+    }
+    if (env.HTTP_HEADERS_TIMEOUT_MS > env.HTTP_REQUEST_TIMEOUT_MS) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['HTTP_HEADERS_TIMEOUT_MS'],
+        message: 'must not exceed HTTP_REQUEST_TIMEOUT_MS (the headers are part of the request)',
       });
     }
     if (!env.FIREBASE_AUTH_EMULATOR_HOST && !env.FIREBASE_API_KEY) {
@@ -99,5 +118,15 @@ function toConfig(env: z.infer<typeof envSchema>) {
     trustProxy: env.TRUST_PROXY,
     tokenRecheckMs: env.TOKEN_RECHECK_SECONDS * 1000,
     rateLimits: { lookupsPerMinute: env.RATE_LIMIT_LOOKUPS_PER_MINUTE },
+    tokenOutageGraceMs: env.TOKEN_OUTAGE_GRACE_SECONDS * 1000,
+    identityTimeoutMs: env.IDENTITY_TIMEOUT_MS,
+    databaseTimeouts: { connectMs: env.DATABASE_CONNECT_TIMEOUT_MS, queryMs: env.DATABASE_QUERY_TIMEOUT_MS },
+    http: {
+      headersTimeoutMs: env.HTTP_HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: env.HTTP_REQUEST_TIMEOUT_MS,
+      idleTimeoutMs: env.HTTP_IDLE_TIMEOUT_MS,
+      keepAliveTimeoutMs: env.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+    },
+    shutdownGraceMs: env.SHUTDOWN_GRACE_MS,
   };
 }

@@ -13,8 +13,13 @@ interface FirebaseErrorLike {
 
 const errorCode = (error: unknown) => (error as FirebaseErrorLike | undefined)?.code ?? '';
 
+/** The provider failing (or unreachable) is not the token's fault: those codes must never become a 401. */
+const PROVIDER_FAULT_CODES = new Set(['auth/internal-error', 'auth/quota-exceeded', 'auth/project-not-found']);
+
 function toTokenError(error: unknown): Error {
   const code = errorCode(error);
+  if (error instanceof IdentityProviderUnavailableError) return error;
+  if (PROVIDER_FAULT_CODES.has(code)) return toProviderError(error);
   if (code === 'auth/id-token-expired') return new InvalidTokenError('expired');
   if (code === 'auth/id-token-revoked' || code === 'auth/user-disabled' || code === 'auth/user-not-found')
     return new InvalidTokenError('revoked');
@@ -25,6 +30,7 @@ function toTokenError(error: unknown): Error {
 }
 
 function toProviderError(error: unknown): Error {
+  if (error instanceof IdentityProviderUnavailableError) return error;
   return new IdentityProviderUnavailableError(`Identity provider call failed (${errorCode(error) || 'no code'})`, {
     cause: error,
   });
@@ -34,7 +40,27 @@ function toProviderError(error: unknown): Error {
  * firebase-admin reads FIREBASE_AUTH_EMULATOR_HOST from the environment; the config module has already
  * refused an emulator host paired with a non-demo project.
  */
-export function createFirebaseIdentity(options: { projectId: string; emulatorHost?: string | undefined }) {
+/**
+ * Gives up waiting after `ms`: firebase-admin has no per-call timeout, so a provider that accepts the
+ * connection and never answers would otherwise hold the request (and its caller) for minutes.
+ */
+function within<T>(ms: number, call: () => Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new IdentityProviderUnavailableError(`The identity provider did not answer within ${ms} ms`)),
+      ms,
+    );
+  });
+  return Promise.race([call(), timeout]).finally(() => clearTimeout(timer));
+}
+
+export function createFirebaseIdentity(options: {
+  projectId: string;
+  emulatorHost?: string | undefined;
+  timeoutMs: number;
+}) {
+  const bounded = <T>(call: () => Promise<T>) => within(options.timeoutMs, call);
   if (options.emulatorHost) process.env.FIREBASE_AUTH_EMULATOR_HOST = options.emulatorHost;
   const app: App = initializeApp(
     { projectId: options.projectId },
@@ -45,11 +71,13 @@ export function createFirebaseIdentity(options: { projectId: string; emulatorHos
   /** Creates the account, or finds the one that already has this address (`created` says which). */
   async function createOrFind(properties: { email: string; emailVerified: boolean }) {
     try {
-      const user = await auth.createUser(properties);
+      const user = await bounded(() => auth.createUser(properties));
       return { uid: user.uid, created: true };
     } catch (error) {
       if (errorCode(error) !== 'auth/email-already-exists') throw toProviderError(error);
-      const existing = await auth.getUserByEmail(properties.email);
+      const existing = await bounded(() => auth.getUserByEmail(properties.email)).catch((lookupError: unknown) => {
+        throw toProviderError(lookupError);
+      });
       return { uid: existing.uid, created: false };
     }
   }
@@ -57,7 +85,7 @@ export function createFirebaseIdentity(options: { projectId: string; emulatorHos
   /** Deleting or revoking an account that is already gone has nothing left to do. */
   async function ignoringMissingUser(call: () => Promise<void>) {
     try {
-      await call();
+      await bounded(call);
     } catch (error) {
       if (errorCode(error) !== 'auth/user-not-found') throw toProviderError(error);
     }
@@ -66,7 +94,7 @@ export function createFirebaseIdentity(options: { projectId: string; emulatorHos
   const identity: IdentityProvider & { close(): Promise<void> } = {
     async verifyIdToken(token): Promise<VerifiedToken> {
       try {
-        const decoded = await auth.verifyIdToken(token, true);
+        const decoded = await bounded(() => auth.verifyIdToken(token, true));
         return { uid: decoded.uid, email: decoded.email, expiresAtMs: decoded.exp * 1000 };
       } catch (error) {
         throw toTokenError(error);
@@ -75,7 +103,7 @@ export function createFirebaseIdentity(options: { projectId: string; emulatorHos
     createUser: (email) => createOrFind({ email, emailVerified: false }),
     async findUserByEmail(email) {
       try {
-        const user = await auth.getUserByEmail(email);
+        const user = await bounded(() => auth.getUserByEmail(email));
         return { uid: user.uid };
       } catch (error) {
         if (errorCode(error) === 'auth/user-not-found') return undefined;

@@ -23,7 +23,13 @@ export default fp<AppDependencies>(
     app.decorate('database', services.database);
     app.decorate('identity', services.identity);
     app.decorate('blobStore', services.blobStore);
-    app.decorate('tokenCache', createTokenCache({ recheckMs: services.config.tokenRecheckMs }));
+    app.decorate(
+      'tokenCache',
+      createTokenCache({
+        recheckMs: services.config.tokenRecheckMs,
+        outageGraceMs: services.config.tokenOutageGraceMs,
+      }),
+    );
   },
   { name: 'services' },
 );
