@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import { createBoundedCache } from '../lib/bounded-cache.ts';
 import { IdentityProviderUnavailableError, type VerifiedToken } from './identity-provider.ts';
 
+const PROVIDER_RETRY_MS = 5000;
+
 /**
  * Remembers verified ID tokens by their hash (never the token itself) so a burst of requests costs one
  * verification; an entry is re-verified after `recheckMs`, which bounds how late a revocation is seen.
@@ -22,6 +24,8 @@ export function createTokenCache(options: {
     ttlMs: Math.max(options.recheckMs, outageGraceMs),
     now,
   });
+  // After the provider failed once, known tokens skip it for a while: no request waits for its timeout again.
+  let providerDownUntilMs = 0;
   const keyOf = (token: string) => createHash('sha256').update(token).digest('base64url');
 
   return {
@@ -31,11 +35,13 @@ export function createTokenCache(options: {
       const at = now();
       const unexpired = hit && at < hit.expiresAtMs ? hit : undefined;
       if (unexpired && at - unexpired.verifiedAtMs < options.recheckMs) return unexpired;
+      const withinGrace = unexpired && at - unexpired.verifiedAtMs < outageGraceMs;
+      if (withinGrace && at < providerDownUntilMs) return unexpired;
       let verified: VerifiedToken;
       try {
         verified = await verifyFresh(token);
       } catch (error) {
-        const withinGrace = unexpired && at - unexpired.verifiedAtMs < outageGraceMs;
+        if (error instanceof IdentityProviderUnavailableError) providerDownUntilMs = now() + PROVIDER_RETRY_MS;
         if (error instanceof IdentityProviderUnavailableError && withinGrace) return unexpired;
         entries.delete(key);
         throw error;

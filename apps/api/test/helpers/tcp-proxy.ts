@@ -68,11 +68,19 @@ export async function startTcpProxy(target: { host: string; port: number }) {
 export async function secondsUntil<T>(request: () => Promise<T>, ok: (answer: T) => boolean, timeoutMs = 30_000) {
   const started = performance.now();
   for (;;) {
-    if (ok(await request())) return (performance.now() - started) / 1000;
-    if (performance.now() - started > timeoutMs) throw new Error(`not back to normal after ${timeoutMs} ms`);
+    const answer = await request();
+    if (ok(answer)) return (performance.now() - started) / 1000;
+    if (performance.now() - started > timeoutMs) {
+      throw new Error(`not back to normal after ${timeoutMs} ms; last answer: ${describe(answer)}`);
+    }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
+
+const describe = (answer: unknown) => {
+  const { statusCode, body } = answer as { statusCode?: number; body?: string };
+  return statusCode === undefined ? String(answer) : `${statusCode} ${body?.slice(0, 200) ?? ''}`;
+};
 
 /** Runs `request` and returns its answer and how long it took, in seconds. */
 export async function timed<T>(request: () => Promise<T>): Promise<{ answer: T; seconds: number }> {
