@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
+import type { LightMyRequestResponse } from 'fastify';
 import { DATABASE_UNAVAILABLE_MESSAGE } from '../../src/plugins/errors.ts';
 import { fakePdf } from '../helpers/fixtures.ts';
 import { secondsUntil, startTcpProxy, timed } from '../helpers/tcp-proxy.ts';
@@ -31,7 +32,7 @@ describe('a PostgreSQL outage under a running server', () => {
     return { openInvoice, listUsers, readyz };
   }
 
-  async function assertUnavailable(label: string, request: () => ReturnType<typeof t.app.inject>) {
+  async function assertUnavailable(label: string, request: () => Promise<LightMyRequestResponse>) {
     const { answer, seconds } = await timed(request);
     assert.equal(answer.statusCode, 503, `${label}: ${answer.body}`);
     assert.ok(seconds < ANSWER_WITHIN_S, `${label} took ${seconds.toFixed(2)} s`);
