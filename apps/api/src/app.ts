@@ -12,7 +12,7 @@ import metrics from './observability/metrics.ts';
 import requestId, { requestIdGenerator } from './observability/request-id.ts';
 import invoicesRepository from './invoices/repository.ts';
 import invoiceRoutes from './invoices/routes.ts';
-import healthRoutes from './platform/health.ts';
+import healthRoutes, { readinessPlugin } from './platform/health.ts';
 import openapi from './platform/openapi.ts';
 import runtimeConfigRoute from './platform/runtime-config.ts';
 import authorization from './plugins/authorization.ts';
@@ -55,6 +55,7 @@ async function portalAppPlugin(app: FastifyInstance, deps: AppDependencies) {
   const runtimeConfig = runtimeConfigFor(config);
   await app.register(requestId);
   await app.register(errors, { reportError: deps.errorReporter.capture });
+  await app.register(readinessPlugin);
   await app.register(security, {
     connectOrigins: [...originOf(runtimeConfig.authEmulatorUrl), ...originOf(config.sentry?.dsn)],
   });
@@ -98,6 +99,16 @@ export async function createApp(deps: AppDependencies, options: FastifyServerOpt
     // E-mails of up to 254 characters travel in the path; longer ones get a 414 from the router.
     routerOptions: { maxParamLength: 320 },
     frameworkErrors: frameworkErrorHandler,
+    // A client that sends its headers or body slowly, or never, is cut off instead of holding a socket.
+    http: {
+      headersTimeout: deps.config.http.headersTimeoutMs,
+      requestTimeout: deps.config.http.requestTimeoutMs,
+      // Node checks the two timeouts above only this often (30 s by default).
+      connectionsCheckingInterval: Math.min(deps.config.http.headersTimeoutMs, 1000),
+    },
+    requestTimeout: deps.config.http.requestTimeoutMs,
+    connectionTimeout: deps.config.http.idleTimeoutMs,
+    keepAliveTimeout: deps.config.http.keepAliveTimeoutMs,
     ...options,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);

@@ -29,6 +29,9 @@ function parseTrustProxy(value: string): false | number | string[] | 'invalid' {
   return valid ? entries : 'invalid';
 }
 
+/** A timeout: at least 100 ms (anything shorter is a typo), at most ten minutes. */
+const milliseconds = (fallback: number) => z.coerce.number().int().min(100).max(600_000).default(fallback);
+
 const envSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -83,6 +86,15 @@ const envSchema = z
     RATE_LIMIT_DOWNLOADS_PER_HOUR: z.coerce.number().int().min(1).default(600),
     RATE_LIMIT_UNKNOWN_PARCELS_PER_HOUR: z.coerce.number().int().min(1).default(60),
     AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).default(400),
+    TOKEN_OUTAGE_GRACE_SECONDS: z.coerce.number().int().min(0).max(3600).default(900),
+    IDENTITY_TIMEOUT_MS: milliseconds(3000),
+    DATABASE_CONNECT_TIMEOUT_MS: milliseconds(2000),
+    DATABASE_QUERY_TIMEOUT_MS: milliseconds(3000),
+    HTTP_HEADERS_TIMEOUT_MS: milliseconds(10_000),
+    HTTP_REQUEST_TIMEOUT_MS: milliseconds(60_000),
+    HTTP_IDLE_TIMEOUT_MS: milliseconds(30_000),
+    HTTP_KEEP_ALIVE_TIMEOUT_MS: milliseconds(5000),
+    SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(120_000).default(5000),
   })
   .superRefine((env, ctx) => {
     if (env.FIREBASE_AUTH_EMULATOR_HOST && !env.FIREBASE_PROJECT_ID.startsWith('demo-')) {
@@ -100,6 +112,13 @@ const envSchema = z
         code: 'custom',
         path: ['DATABASE_URL'],
         message: `is required when ${env.INSTANCES > 1 ? `INSTANCES is ${env.INSTANCES}` : 'NODE_ENV is production'}: the embedded database (PGlite) serves one development process only`,
+      });
+    }
+    if (env.HTTP_HEADERS_TIMEOUT_MS > env.HTTP_REQUEST_TIMEOUT_MS) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['HTTP_HEADERS_TIMEOUT_MS'],
+        message: 'must not exceed HTTP_REQUEST_TIMEOUT_MS (the headers are part of the request)',
       });
     }
     if (!env.FIREBASE_AUTH_EMULATOR_HOST && !env.FIREBASE_API_KEY) {
@@ -163,5 +182,15 @@ function toConfig(env: z.infer<typeof envSchema>) {
       unknownParcelsPerHour: env.RATE_LIMIT_UNKNOWN_PARCELS_PER_HOUR,
     },
     auditRetentionDays: env.AUDIT_RETENTION_DAYS,
+    tokenOutageGraceMs: env.TOKEN_OUTAGE_GRACE_SECONDS * 1000,
+    identityTimeoutMs: env.IDENTITY_TIMEOUT_MS,
+    databaseTimeouts: { connectMs: env.DATABASE_CONNECT_TIMEOUT_MS, queryMs: env.DATABASE_QUERY_TIMEOUT_MS },
+    http: {
+      headersTimeoutMs: env.HTTP_HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: env.HTTP_REQUEST_TIMEOUT_MS,
+      idleTimeoutMs: env.HTTP_IDLE_TIMEOUT_MS,
+      keepAliveTimeoutMs: env.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+    },
+    shutdownGraceMs: env.SHUTDOWN_GRACE_MS,
   };
 }

@@ -27,12 +27,20 @@ async function main() {
   const app = await createApp(services);
 
   let closing = false;
+  /**
+   * Draining: readiness fails at once while the server keeps answering for the grace period, so a load
+   * balancer moves new work elsewhere; then the listener closes (new connections are refused), requests
+   * in flight finish, idle keep-alive connections are closed, and the process exits 0.
+   */
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
-    app.log.info({ signal }, 'shutting down');
-    const force = setTimeout(() => process.exit(1), 10_000).unref();
+    app.readiness.draining = true;
+    app.log.info({ signal, graceMs: config.shutdownGraceMs }, 'draining');
+    const force = setTimeout(() => process.exit(1), config.shutdownGraceMs + 15_000).unref();
     try {
+      await new Promise((resolve) => setTimeout(resolve, config.shutdownGraceMs));
+      app.log.info('closing');
       await app.close();
       await services.close();
       clearTimeout(force);

@@ -24,14 +24,17 @@ export interface OpenServicesOptions {
 }
 
 export async function openServices(config: Config, options: OpenServicesOptions = {}): Promise<Services> {
+  const blobStore = createFsBlobStore(config.invoiceDir);
+  // A live upload is cut off by the request timeout, so an older temporary file is a crashed writer's.
+  await blobStore.removeStaleTemporaryFiles(2 * config.http.requestTimeoutMs);
   const database = await openDatabase(options.databaseTarget ?? databaseTargetFor(config));
-  const firebase = createFirebaseIdentity(config.firebase);
+  const firebase = createFirebaseIdentity({ ...config.firebase, timeoutMs: config.identityTimeoutMs });
   const errorReporter = await openErrorReporter(config.sentry);
   return {
     config,
     database,
     identity: options.wrapIdentity ? options.wrapIdentity(firebase) : firebase,
-    blobStore: createFsBlobStore(config.invoiceDir),
+    blobStore,
     errorReporter,
     async close() {
       await errorReporter.flush(2000);

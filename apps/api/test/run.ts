@@ -1,6 +1,7 @@
 /**
  * Runs the API suite against PGlite, then again against PostgreSQL when DATABASE_URL is set; both
- * passes share one Auth emulator, which takes seconds to start.
+ * passes share one Auth emulator, which takes seconds to start. Files named `*.postgres.test.ts` test
+ * what only PostgreSQL has (a network connection to lose) and run in the PostgreSQL pass alone.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtemp, readdir } from 'node:fs/promises';
@@ -28,13 +29,17 @@ if (files.length === 0) {
     );
   }
 }
-const passes: [string, string | undefined][] = [['PGlite', undefined]];
-if (process.env.DATABASE_URL) passes.push(['PostgreSQL', process.env.DATABASE_URL]);
+const postgresOnly = (file: string) => file.endsWith('.postgres.test.ts');
+const passes: [string, string | undefined, string[]][] = [
+  ['PGlite', undefined, files.filter((file) => !postgresOnly(file))],
+];
+if (process.env.DATABASE_URL) passes.push(['PostgreSQL', process.env.DATABASE_URL, files]);
 
 let failed = false;
-for (const [label, databaseUrl] of passes) {
+for (const [label, databaseUrl, passFiles] of passes) {
+  if (passFiles.length === 0) continue;
   process.stdout.write(`\n# API tests on ${label}\n`);
-  const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=1', ...files], {
+  const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=1', ...passFiles], {
     stdio: 'inherit',
     env: {
       ...process.env,

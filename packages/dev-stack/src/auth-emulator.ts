@@ -164,6 +164,8 @@ function spawnEmulator(projectId: string, workDir: string, output: OutputTail, p
   const env: NodeJS.ProcessEnv = { ...process.env, CI: '1', NO_UPDATE_NOTIFIER: '1' };
   // Experiments change emulator behaviour; tests must see the defaults.
   delete env.FIREBASE_CLI_EXPERIMENTS;
+  // firebase-tools would export the accounts of the emulator this names (another one, in the API tests).
+  delete env.FIREBASE_AUTH_EMULATOR_HOST;
   const args = ['emulators:start', '--only', 'auth', '--project', projectId];
   if (persistDir) {
     if (existsSync(path.join(persistDir, 'firebase-export-metadata.json'))) args.push('--import', persistDir);

@@ -32,9 +32,13 @@ const MIGRATION_LOCK_KEY = 7_240_611_013n;
  * Several instances starting at once would race through the same migrations; the first to take the
  * advisory lock applies them, the next find them applied. The lock belongs to the session, so it is
  * taken and released on one connection, and released by PostgreSQL if this process dies holding it.
+ * Migrations may build indexes for longer than any request may wait, so that connection is a client of
+ * its own, without the pool's statement timeouts.
  */
-async function migrateUnderLock(pool: pg.Pool) {
-  const client = await pool.connect();
+async function migrateUnderLock(url: string, connectMs: number | undefined) {
+  const client = new pg.Client({ connectionString: url, ...(connectMs && { connectionTimeoutMillis: connectMs }) });
+  client.on('error', () => {});
+  await client.connect();
   try {
     await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
     try {
@@ -43,22 +47,28 @@ async function migrateUnderLock(pool: pg.Pool) {
       await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
     }
   } finally {
-    client.release();
+    await client.end();
   }
 }
 
 const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
 
+/** How long a connection attempt and a query may take before the caller gets an answer anyway. */
+export interface DatabaseTimeouts {
+  connectMs: number;
+  queryMs: number;
+}
+
 export type DatabaseTarget =
-  | { kind: 'postgres'; url: string }
+  | { kind: 'postgres'; url: string; timeouts?: DatabaseTimeouts /* none when absent (scratch databases) */ }
   | { kind: 'pglite'; dataDir?: string /* in memory when absent */; loadDataDir?: Blob };
 
 /** Opens the database and brings its schema up to date; one set of migrations serves both engines. */
 export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHandle> {
   if (target.kind === 'postgres') {
-    const pool = new pg.Pool({ connectionString: target.url, max: 10 });
+    await migrateUnderLock(target.url, target.timeouts?.connectMs);
+    const pool = openPool(target.url, target.timeouts);
     const db = drizzlePg(pool, { schema });
-    await migrateUnderLock(pool);
     const listeners = new Set<ChannelListener>();
     return {
       db: db as unknown as Database,
@@ -110,8 +120,61 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
   };
 }
 
-export function databaseTargetFor(config: { databaseUrl?: string | undefined; dataDir: string }): DatabaseTarget {
+/**
+ * A pool that survives its server going away: a connection that dies, idle or busy, is dropped instead of
+ * killing the process; connecting and querying give up in time, so a caller gets an error to answer with
+ * rather than a hang; and every later call opens a new connection, so service returns with the server.
+ */
+function openPool(url: string, timeouts: DatabaseTimeouts | undefined) {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    idleTimeoutMillis: 10_000,
+    keepAlive: true,
+    ...(timeouts && {
+      connectionTimeoutMillis: timeouts.connectMs,
+      // The server cancels the statement; the client stops waiting a little later should the server be silent.
+      statement_timeout: timeouts.queryMs,
+      query_timeout: timeouts.queryMs + 500,
+      idle_in_transaction_session_timeout: 10 * timeouts.queryMs,
+    }),
+  });
+  // An idle connection that dies is removed by the pool; the query that next needs one reports the outage.
+  pool.on('error', () => {});
+  // A connection lent out (a transaction) may die between two queries; the query fails, the process lives.
+  pool.on('connect', (client) => client.on('error', () => {}));
+  return pool;
+}
+
+const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND']);
+const UNREACHABLE_MESSAGES =
+  /connection terminated|timeout exceeded when trying to connect|query read timeout|connection timeout|client has encountered a connection error|cannot use a pool after calling end/i;
+
+/**
+ * True when an error means the database could not be reached or answer in time, rather than that it
+ * refused a statement: connection refused, reset or timed out (Node codes, pg's own messages), and the
+ * server's connection-exception, shutdown, too-many-connections and statement-timeout SQLSTATEs.
+ * Looks through `cause`, where the query builder keeps the driver's error.
+ */
+export function isDatabaseUnreachable(error: unknown): boolean {
+  for (let current = error, depth = 0; current && depth < 5; current = (current as Error).cause, depth++) {
+    const { code, message } = current as { code?: unknown; message?: unknown };
+    if (typeof code === 'string') {
+      if (UNREACHABLE_CODES.has(code)) return true;
+      if (/^(08|57P0|53300|57014)/.test(code)) return true;
+    }
+    if (typeof message === 'string' && UNREACHABLE_MESSAGES.test(message)) return true;
+    if (current instanceof AggregateError && current.errors.some(isDatabaseUnreachable)) return true;
+  }
+  return false;
+}
+
+export function databaseTargetFor(config: {
+  databaseUrl?: string | undefined;
+  dataDir: string;
+  databaseTimeouts: DatabaseTimeouts;
+}): DatabaseTarget {
   return config.databaseUrl
-    ? { kind: 'postgres', url: config.databaseUrl }
+    ? { kind: 'postgres', url: config.databaseUrl, timeouts: config.databaseTimeouts }
     : { kind: 'pglite', dataDir: `${config.dataDir}/db` };
 }

@@ -7,7 +7,7 @@ describe('createFirebaseIdentity', () => {
     const before = process.env.FIREBASE_AUTH_EMULATOR_HOST;
     process.env.FIREBASE_AUTH_EMULATOR_HOST = ' ';
     try {
-      const identity = createFirebaseIdentity({ projectId: 'real-project' });
+      const identity = createFirebaseIdentity({ projectId: 'real-project', timeoutMs: 3000 });
       assert.equal(process.env.FIREBASE_AUTH_EMULATOR_HOST, undefined);
       await identity.close();
     } finally {

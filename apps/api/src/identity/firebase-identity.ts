@@ -17,8 +17,13 @@ const PORTAL_UID_PREFIX = 'portal-';
 
 const errorCode = (error: unknown) => (error as FirebaseErrorLike | undefined)?.code ?? '';
 
+/** The provider failing (or unreachable) is not the token's fault: those codes must never become a 401. */
+const PROVIDER_FAULT_CODES = new Set(['auth/internal-error', 'auth/quota-exceeded', 'auth/project-not-found']);
+
 function toTokenError(error: unknown): Error {
   const code = errorCode(error);
+  if (error instanceof IdentityProviderUnavailableError) return error;
+  if (PROVIDER_FAULT_CODES.has(code)) return toProviderError(error);
   if (code === 'auth/id-token-expired') return new InvalidTokenError('expired');
   if (code === 'auth/id-token-revoked' || code === 'auth/user-disabled' || code === 'auth/user-not-found')
     return new InvalidTokenError('revoked');
@@ -29,6 +34,7 @@ function toTokenError(error: unknown): Error {
 }
 
 function toProviderError(error: unknown): Error {
+  if (error instanceof IdentityProviderUnavailableError) return error;
   return new IdentityProviderUnavailableError(`Identity provider call failed (${errorCode(error) || 'no code'})`, {
     cause: error,
   });
@@ -38,7 +44,27 @@ function toProviderError(error: unknown): Error {
  * firebase-admin reads FIREBASE_AUTH_EMULATOR_HOST from the environment; the config module has already
  * refused an emulator host paired with a non-demo project.
  */
-export function createFirebaseIdentity(options: { projectId: string; emulatorHost?: string | undefined }) {
+/**
+ * Gives up waiting after `ms`: firebase-admin has no per-call timeout, so a provider that accepts the
+ * connection and never answers would otherwise hold the request (and its caller) for minutes.
+ */
+function within<T>(ms: number, call: () => Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new IdentityProviderUnavailableError(`The identity provider did not answer within ${ms} ms`)),
+      ms,
+    );
+  });
+  return Promise.race([call(), timeout]).finally(() => clearTimeout(timer));
+}
+
+export function createFirebaseIdentity(options: {
+  projectId: string;
+  emulatorHost?: string | undefined;
+  timeoutMs: number;
+}) {
+  const bounded = <T>(call: () => Promise<T>) => within(options.timeoutMs, call);
   if (options.emulatorHost) process.env.FIREBASE_AUTH_EMULATOR_HOST = options.emulatorHost;
   // A blank value means "no emulator" to the configuration but "emulator, no signature checks" to firebase-admin.
   else if (process.env.FIREBASE_AUTH_EMULATOR_HOST?.trim() === '') delete process.env.FIREBASE_AUTH_EMULATOR_HOST;
@@ -57,10 +83,12 @@ export function createFirebaseIdentity(options: { projectId: string; emulatorHos
    */
   async function createReplacingForeign(properties: { email: string; emailVerified: boolean }) {
     const create = async () => {
-      const user = await auth.createUser({
-        ...properties,
-        uid: `${PORTAL_UID_PREFIX}${randomBytes(15).toString('base64url')}`,
-      });
+      const user = await bounded(() =>
+        auth.createUser({
+          ...properties,
+          uid: `${PORTAL_UID_PREFIX}${randomBytes(15).toString('base64url')}`,
+        }),
+      );
       return { uid: user.uid, created: true };
     };
     try {
@@ -69,10 +97,10 @@ export function createFirebaseIdentity(options: { projectId: string; emulatorHos
       if (errorCode(error) !== 'auth/email-already-exists') throw toProviderError(error);
     }
     try {
-      const existing = await auth.getUserByEmail(properties.email);
+      const existing = await bounded(() => auth.getUserByEmail(properties.email));
       if (existing.uid.startsWith(PORTAL_UID_PREFIX)) return { uid: existing.uid, created: false };
-      await auth.revokeRefreshTokens(existing.uid);
-      await auth.deleteUser(existing.uid);
+      await bounded(() => auth.revokeRefreshTokens(existing.uid));
+      await bounded(() => auth.deleteUser(existing.uid));
       return { ...(await create()), replaced: existing.uid };
     } catch (error) {
       throw toProviderError(error);
@@ -82,7 +110,7 @@ export function createFirebaseIdentity(options: { projectId: string; emulatorHos
   /** Deleting or revoking an account that is already gone has nothing left to do. */
   async function ignoringMissingUser(call: () => Promise<void>) {
     try {
-      await call();
+      await bounded(call);
     } catch (error) {
       if (errorCode(error) !== 'auth/user-not-found') throw toProviderError(error);
     }
@@ -91,7 +119,7 @@ export function createFirebaseIdentity(options: { projectId: string; emulatorHos
   const identity: IdentityProvider & { close(): Promise<void> } = {
     async verifyIdToken(token): Promise<VerifiedToken> {
       try {
-        const decoded = await auth.verifyIdToken(token, true);
+        const decoded = await bounded(() => auth.verifyIdToken(token, true));
         return {
           uid: decoded.uid,
           email: decoded.email,
@@ -106,7 +134,7 @@ export function createFirebaseIdentity(options: { projectId: string; emulatorHos
     createUser: (email) => createReplacingForeign({ email, emailVerified: false }),
     async findUserByEmail(email) {
       try {
-        const user = await auth.getUserByEmail(email);
+        const user = await bounded(() => auth.getUserByEmail(email));
         return { uid: user.uid };
       } catch (error) {
         if (errorCode(error) === 'auth/user-not-found') return undefined;

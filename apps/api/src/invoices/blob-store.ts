@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { type FileHandle, mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { type FileHandle, mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 
@@ -117,7 +117,16 @@ async function streamInto(file: FileHandle, body: AsyncIterable<Uint8Array> | Ui
   return { sha256: hash.digest('hex'), size };
 }
 
-export function createFsBlobStore(rootDir: string): BlobStore {
+export interface FsBlobStore extends BlobStore {
+  /**
+   * Deletes temporary files that a crashed writer left behind. Only those older than `olderThanMs`: the
+   * folder may be shared with a live process (the CLI beside the server) whose upload is still running.
+   * Returns how many were removed.
+   */
+  removeStaleTemporaryFiles(olderThanMs: number): Promise<number>;
+}
+
+export function createFsBlobStore(rootDir: string): FsBlobStore {
   const tmpDir = join(rootDir, 'tmp');
   const shardOf = (sha256: string) => join(rootDir, sha256.slice(0, 2));
   const pathOf = (sha256: string) => join(shardOf(sha256), sha256);
@@ -142,6 +151,22 @@ export function createFsBlobStore(rootDir: string): BlobStore {
   }
 
   return {
+    async removeStaleTemporaryFiles(olderThanMs) {
+      const names = await readdir(tmpDir).catch((error: unknown) => {
+        if (isNotFound(error)) return [];
+        throw error;
+      });
+      let removed = 0;
+      for (const name of names.filter((candidate) => candidate.endsWith('.part'))) {
+        const file = join(tmpDir, name);
+        const info = await stat(file).catch(() => undefined);
+        if (!info || Date.now() - info.mtimeMs < olderThanMs) continue;
+        await rm(file, { force: true });
+        removed += 1;
+      }
+      return removed;
+    },
+
     async put(body, options) {
       if (!Number.isSafeInteger(options.maxBytes) || options.maxBytes < 0) {
         throw new RangeError('maxBytes must be a non-negative integer');

@@ -1,7 +1,27 @@
+import fp from 'fastify-plugin';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponses } from '../http/error-responses.ts';
 import { sendError } from '../plugins/errors.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Set by the server on SIGTERM: readiness fails at once so a load balancer stops sending new work. */
+    readiness: { draining: boolean };
+  }
+}
+
+/** The process's readiness state, at the root so the server can flip it and every route sees it. */
+export const readinessPlugin = fp(
+  async (app) => {
+    app.decorate('readiness', { draining: false });
+    // While draining, each answer asks its client to reconnect, which then reaches another instance.
+    app.addHook('onSend', async (_request, reply) => {
+      if (app.readiness.draining) reply.header('connection', 'close');
+    });
+  },
+  { name: 'readiness' },
+);
 
 const statusSchema = z.object({ status: z.string() });
 
@@ -26,6 +46,7 @@ const healthRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
+      if (app.readiness.draining) return sendError(request, reply, 503, 'The server is shutting down.');
       try {
         await app.database.ping();
         return { status: 'ready' };

@@ -2,7 +2,11 @@ import type { ErrorBody } from '@portal/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { isDatabaseUnreachable } from '../db/client.ts';
 import { IdentityProviderUnavailableError } from '../identity/identity-provider.ts';
+
+export const DATABASE_UNAVAILABLE_MESSAGE = 'The portal cannot reach its database. Please try again in a minute.';
+export const IDENTITY_UNAVAILABLE_MESSAGE = 'The sign-in service is unavailable. Please try again in a minute.';
 
 /** Why the portal refuses a request; each kind has one HTTP status, given here and nowhere else. */
 const STATUS_OF_KIND = {
@@ -14,6 +18,7 @@ const STATUS_OF_KIND = {
   'too-large': 413,
   'unsupported-media-type': 415,
   'rate-limited': 429,
+  unavailable: 503,
 } as const;
 
 export type RefusalKind = keyof typeof STATUS_OF_KIND;
@@ -52,6 +57,19 @@ export class DomainError extends Error {
   get statusCode(): (typeof STATUS_OF_KIND)[RefusalKind] {
     return STATUS_OF_KIND[this.kind];
   }
+}
+
+/**
+ * A dependency that is down or too slow is nobody's mistake and no bug: it becomes the 'unavailable'
+ * refusal, so the caller learns to retry and nothing about the failure leaks. Undefined for anything else.
+ */
+export function asUnavailable(error: unknown): DomainError | undefined {
+  if (error instanceof DomainError) return error.kind === 'unavailable' ? error : undefined;
+  if (error instanceof IdentityProviderUnavailableError) {
+    return new DomainError('unavailable', IDENTITY_UNAVAILABLE_MESSAGE, 'identity-provider');
+  }
+  if (isDatabaseUnreachable(error)) return new DomainError('unavailable', DATABASE_UNAVAILABLE_MESSAGE, 'database');
+  return undefined;
 }
 
 function describeValidation(error: {
@@ -98,11 +116,12 @@ export default fp<{ reportError?: (error: unknown, request: FastifyRequest) => v
       if (hasZodFastifySchemaValidationErrors(error)) {
         return sendError(request, reply, 400, describeValidation(error));
       }
-      if (error instanceof DomainError) return sendError(request, reply, error.statusCode, error.message);
-      if (error instanceof IdentityProviderUnavailableError) {
-        request.log.error({ err: error }, 'identity provider unavailable');
-        return sendError(request, reply, 503, 'The sign-in service is unavailable. Please try again in a minute.');
+      const unavailable = asUnavailable(error);
+      if (unavailable) {
+        request.log.warn({ err: error }, `dependency unavailable: ${unavailable.reason ?? 'unknown'}`);
+        return sendError(request, reply, 503, unavailable.message);
       }
+      if (error instanceof DomainError) return sendError(request, reply, error.statusCode, error.message);
       const status = (error as { statusCode?: number }).statusCode;
       if (typeof status === 'number' && status >= 400 && status < 500) {
         return sendError(request, reply, status, (error as Error).message);

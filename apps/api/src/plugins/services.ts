@@ -28,6 +28,7 @@ export default fp<AppDependencies>(
       'tokenCache',
       createTokenCache({
         recheckMs: services.config.tokenRecheckMs,
+        outageGraceMs: services.config.tokenOutageGraceMs,
         onLookup: (outcome) => app.metrics.tokenCacheLookups.inc({ outcome }),
       }),
     );

@@ -40,6 +40,12 @@ export function createUsersRepository(db: Database) {
       return inserted;
     },
 
+    /** Puts a removed row back exactly as it was (a removal the identity provider refused to finish). */
+    async restore(row: UserRow): Promise<boolean> {
+      const restored = await db.insert(users).values(row).onConflictDoNothing().returning({ email: users.email });
+      return restored.length > 0;
+    },
+
     async remove(email: string): Promise<UserRow | undefined> {
       const [removed] = await db.delete(users).where(eq(users.email, email)).returning();
       return removed;

@@ -95,10 +95,10 @@ export function createUserAdmin(deps: UserAdminDeps) {
     },
 
     /**
-     * Deletes the row and the account in one database transaction that commits only after the identity
-     * provider has revoked the sessions and deleted the account: if it fails, the row comes back and the
-     * list still matches the accounts. Should the commit itself fail after the account is gone, the row
-     * is left for an account that no longer exists: it lets nobody in, and removing it again finishes the job.
+     * Deletes the row in a short transaction (it decides concurrent removals and the last-admin rule), then,
+     * with no database connection held, revokes the sessions and deletes the account. Should the identity
+     * provider fail, the row is put back as it was, so the list still matches the accounts; meanwhile the
+     * person was briefly not on the list, which only stops them sooner than the removal meant to.
      */
     async removeUser(input: { email: string; actor: string }): Promise<UserRow> {
       const { email, actor } = input;
@@ -110,9 +110,8 @@ export function createUserAdmin(deps: UserAdminDeps) {
       if (email === actor) return refuse('conflict', SELF_REMOVAL_MESSAGE);
 
       let removed: UserRow;
-      let uid: string | undefined;
       try {
-        ({ removed, uid } = await deps.db.transaction(async (tx) => {
+        removed = await deps.db.transaction(async (tx) => {
           // Inside the transaction every query goes through tx: PGlite has one connection, and tx holds it.
           const txUsers = createUsersRepository(tx as unknown as Database);
           const admins = await txUsers.lockAdmins();
@@ -121,17 +120,31 @@ export function createUserAdmin(deps: UserAdminDeps) {
           if (!row) throw new DomainError('not-found', notOnListMessage(email));
           if (row.admin && admins.every((other) => other === email))
             throw new DomainError('conflict', LAST_ADMIN_MESSAGE);
-          const accountUid = row.firebaseUid ?? (await identity.findUserByEmail(email))?.uid;
-          if (accountUid) {
-            // Sessions first: should the deletion then fail, the person is at least signed out everywhere.
-            await identity.revokeSessions(accountUid);
-            await identity.deleteUser(accountUid);
-          }
-          return { removed: row, uid: accountUid };
-        }));
+          return row;
+        });
       } catch (error) {
-        if (error instanceof DomainError) return refuse(error.kind, error.message);
+        if (error instanceof DomainError && error.kind !== 'unavailable') return refuse(error.kind, error.message);
         await audit({ ...event, outcome: 'failed', detail: `nothing was removed: ${describe(error)}` });
+        throw error;
+      }
+
+      let uid: string | undefined;
+      try {
+        uid = removed.firebaseUid ?? (await identity.findUserByEmail(email))?.uid;
+        if (uid) {
+          // Sessions first: should the deletion then fail, the person is at least signed out everywhere.
+          await identity.revokeSessions(uid);
+          await identity.deleteUser(uid);
+        }
+      } catch (error) {
+        const putBack = await users.restore(removed).then(
+          (restored) => (restored ? 'nothing was removed' : 'nothing was removed (the row was added again meanwhile)'),
+          (restoreError: unknown) => {
+            deps.log.error({ err: restoreError }, 'could not put back the row of a failed removal');
+            return 'the row is GONE but the account is not; add and remove the user again to finish';
+          },
+        );
+        await audit({ ...event, outcome: 'failed', detail: `${putBack}: ${describe(error)}` });
         throw error;
       }
       if (uid) deps.forgetSessions?.(uid);

@@ -41,7 +41,8 @@ const MAIL_FAILED_MESSAGE = 'The password reset email could not be sent. Please 
 
 /**
  * The lookup refused (any status): the spec's "check the address" message. A 429 instead passes on the
- * server's message (it says how long to wait), and no response at all is not the address's fault.
+ * server's message (it says how long to wait), as does a 503 (a dependency is down); and no response at
+ * all is not the address's fault either.
  */
 export function lookupFailureMessage(error: unknown): string {
   if (!(error instanceof ApiError)) {
@@ -50,6 +51,8 @@ export function lookupFailureMessage(error: unknown): string {
   }
   if (error.status === 429) return error.serverMessage ?? WAIT_MESSAGE;
   if (error.status === 0) return API_UNREACHABLE_MESSAGE;
+  // The portal's database or sign-in service is down: the address is fine, and the server says so.
+  if (error.status === 503) return error.serverMessage ?? API_UNREACHABLE_MESSAGE;
   return CHECK_EMAIL_MESSAGE;
 }
 

@@ -161,6 +161,15 @@ describe('the Forgot Password modal', () => {
     expect(auth.resets).toEqual([]);
   });
 
+  it("shows the server's message on a 503, not the address check, and sends no mail", async () => {
+    const down = 'The portal cannot reach its database. Please try again in a minute.';
+    accountApi({}, { lookup: HttpResponse.json({ message: down }, { status: 503 }) });
+    const { dialog, user, auth } = await openModal();
+    await submitWith(dialog, user, 'invited@example.com');
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(down);
+    expect(auth.resets).toEqual([]);
+  });
+
   it('says the portal could not be reached when the lookup gets no response', async () => {
     server.use(http.get(`${API}/users/:email`, () => HttpResponse.error()));
     const { dialog, user, auth } = await openModal();
