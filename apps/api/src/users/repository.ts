@@ -8,7 +8,15 @@ import { listUsers, type UserListOptions } from './list-query.ts';
 
 export type UserRow = typeof users.$inferSelect;
 
-export function createUsersRepository(db: Database) {
+/**
+ * `onChanged` hears every change this repository writes, once it is written: this process's allowlist cache
+ * forgets the row at once, without waiting for the database's change notice to come back to it.
+ */
+export function createUsersRepository(db: Database, options: { onChanged?: (email: string) => void } = {}) {
+  const changed = <T>(email: string, result: T): T => {
+    options.onChanged?.(email);
+    return result;
+  };
   // Every authenticated request runs this: prepared once, it skips rebuilding the SQL each time.
   const byEmail = db
     .select()
@@ -37,23 +45,23 @@ export function createUsersRepository(db: Database) {
       createdBy?: string | null;
     }) {
       const [inserted] = await db.insert(users).values(row).onConflictDoNothing().returning();
-      return inserted;
+      return changed(row.email, inserted);
     },
 
     /** Puts a removed row back exactly as it was (a removal the identity provider refused to finish). */
     async restore(row: UserRow): Promise<boolean> {
       const restored = await db.insert(users).values(row).onConflictDoNothing().returning({ email: users.email });
-      return restored.length > 0;
+      return changed(row.email, restored.length > 0);
     },
 
     async remove(email: string): Promise<UserRow | undefined> {
       const [removed] = await db.delete(users).where(eq(users.email, email)).returning();
-      return removed;
+      return changed(email, removed);
     },
 
     async update(email: string, changes: Partial<Pick<UserRow, 'activated' | 'registered' | 'firebaseUid' | 'admin'>>) {
       const [updated] = await db.update(users).set(changes).where(eq(users.email, email)).returning();
-      return updated;
+      return changed(email, updated);
     },
 
     /**
@@ -82,7 +90,9 @@ declare module 'fastify' {
 
 export default fp(
   async (app) => {
-    app.decorate('usersRepository', createUsersRepository(app.database.db));
+    // The allowlist cache is registered after this plugin; by the first write it is there.
+    const onChanged = (email: string) => app.allowlist?.onNotify(email);
+    app.decorate('usersRepository', createUsersRepository(app.database.db, { onChanged }));
   },
   { name: 'users-repository', dependencies: ['services'] },
 );

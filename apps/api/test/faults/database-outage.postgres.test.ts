@@ -52,7 +52,11 @@ describe('a PostgreSQL outage under a running server', () => {
         await assertUnavailable('readyz', readyz),
       );
       const answer = await openInvoice();
-      assert.deepEqual(answer.json(), { message: DATABASE_UNAVAILABLE_MESSAGE });
+      assert.deepEqual(answer.json(), {
+        message: DATABASE_UNAVAILABLE_MESSAGE,
+        code: 'unavailable',
+        requestId: answer.headers['x-request-id'],
+      });
       // Nothing about the failure leaks, and the process is still here to answer.
       assert.doesNotMatch(answer.body, /ECONN|terminated|timeout|postgres/i);
 

@@ -81,7 +81,11 @@ describe('an identity-provider outage under a running server', () => {
       const { answer, seconds } = await timed(call);
       answers.push({ answer, seconds });
       assert.equal(answer.statusCode, 503, `${answer.statusCode} ${answer.body}`);
-      assert.deepEqual(answer.json(), { message: IDENTITY_UNAVAILABLE_MESSAGE });
+      assert.deepEqual(answer.json(), {
+        message: IDENTITY_UNAVAILABLE_MESSAGE,
+        code: 'unavailable',
+        requestId: answer.headers['x-request-id'],
+      });
     }
     const longest = Math.max(...answers.map((entry) => entry.seconds));
     assert.ok(longest < ANSWER_WITHIN_S, `${label}: longest answer ${longest.toFixed(2)} s`);
