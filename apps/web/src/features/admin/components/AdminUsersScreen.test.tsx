@@ -225,9 +225,12 @@ describe('adding a user', () => {
     const error = await dialog('Error');
     expect(error).toHaveTextContent('user@example.com is already on the list.');
     expect(fake.summary()).not.toContain('POST /users');
-    // The add modal closed under the error: focus comes back to the button that opened it.
+    // The add modal stays open under the error with the typed address, ready to correct.
     await user.click(within(error).getByRole('button', { name: 'Continue' }));
-    await waitFor(() => expect(screen.getByRole('button', { name: 'Add User' })).toHaveFocus());
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Error' })).not.toBeInTheDocument());
+    const addModal = await dialog('Add User');
+    expect(within(addModal).getByLabelText('Email address')).toHaveValue('user@example.com');
+    await waitFor(() => expect(addModal).toContainElement(document.activeElement as HTMLElement));
   });
 
   it('shows the status text when registering fails', async () => {
@@ -240,6 +243,8 @@ describe('adding a user', () => {
     const modal = await dialog('Error');
     expect(modal).toHaveTextContent('Internal Server Error');
     expect(modal).not.toHaveTextContent('Something broke.');
+    await user.click(within(modal).getByRole('button', { name: 'Continue' }));
+    expect(within(await dialog('Add User')).getByLabelText('Email address')).toHaveValue('x@example.com');
   });
 });
 

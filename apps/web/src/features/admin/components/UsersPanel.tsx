@@ -40,7 +40,6 @@ export function UsersPanel() {
   const [addOpen, setAddOpen] = useState(false);
   const [bulkOpen, setBulkOpen] = useState(false);
   const [pendingDelete, setPendingDelete] = useState<string | null>(null);
-  const addButton = useRef<HTMLButtonElement>(null);
   // Where focus goes once an action's error is read: the modal that had it closed as the error opened.
   const focusAfterError = useRef<HTMLElement | null>(null);
   const failAction = (message: string, focusTarget: HTMLElement | null) => {
@@ -65,8 +64,9 @@ export function UsersPanel() {
       try {
         await addUserMutation.mutateAsync(email);
       } catch (error) {
-        setAddOpen(false);
-        failAction(error instanceof AddUserError ? error.message : statusTextOf(error), addButton.current);
+        // The add modal stays open under the error, keeping the typed address to correct or retry.
+        // The error modal hands focus back to the add modal's Submit on its own.
+        failAction(error instanceof AddUserError ? error.message : statusTextOf(error), null);
         return;
       }
       await delay(RELOAD_AFTER_REGISTER_MS);
@@ -125,7 +125,7 @@ export function UsersPanel() {
           </div>
         </Form.Group>
         <div className="d-flex gap-2">
-          <Button ref={addButton} variant="primary" onClick={() => setAddOpen(true)}>
+          <Button variant="primary" onClick={() => setAddOpen(true)}>
             Add User
           </Button>
           <Button variant="outline-primary" onClick={() => setBulkOpen(true)}>
