@@ -34,8 +34,13 @@ export function runtimeConfigFor(config: Config): RuntimeConfig {
     ...(config.firebase.emulatorHost ? { authEmulatorUrl: `http://${config.firebase.emulatorHost}` } : {}),
     ...(config.sentry ? { sentry: config.sentry } : {}),
     supportContact: config.supportContact,
+    support: withoutUndefined(config.support),
+    theme: withoutUndefined(config.theme),
   };
 }
+
+const withoutUndefined = <T extends object>(value: T): T =>
+  Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as T;
 
 /** The whole application as one plugin: the server and every test load exactly this. */
 async function portalAppPlugin(app: FastifyInstance, deps: AppDependencies) {
@@ -44,6 +49,7 @@ async function portalAppPlugin(app: FastifyInstance, deps: AppDependencies) {
   await app.register(errors);
   await app.register(security, {
     connectOrigins: [...originOf(runtimeConfig.authEmulatorUrl), ...originOf(config.sentry?.dsn)],
+    imageOrigins: originOf(config.theme.logoUrl?.startsWith('https://') ? config.theme.logoUrl : undefined),
   });
   await app.register(servicesPlugin, deps);
   await app.register(usersRepository);

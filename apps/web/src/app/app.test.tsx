@@ -14,7 +14,8 @@ const accounts = {
 describe('routing and the sign-in guard', () => {
   it('shows a centred "Loading..." while the sign-in state is unknown', async () => {
     renderApp('/invoice', { auth: createFakeAuthClient({ settle: false }) });
-    expect(await screen.findByRole('status')).toHaveTextContent('Loading...');
+    // The screen's code arrives behind a spinner first; then the guard waits for the sign-in state.
+    await waitFor(() => expect(screen.getByRole('status')).toHaveTextContent('Loading...'));
   });
 
   it('sends a signed-out visitor of a private route to /login, replacing the entry and carrying the location', async () => {
@@ -48,6 +49,8 @@ describe('routing and the sign-in guard', () => {
     const heading = await screen.findByRole('heading', { name: 'Error' });
     expect(heading).toHaveClass('bg-danger');
     expect(screen.getByText('Page Not Found')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Go to the portal home' })).toHaveAttribute('href', '/');
+    expect(document.title).toBe('Page Not Found · Parcel Invoice Portal');
   });
 });
 

@@ -8,11 +8,21 @@ interface InvoiceActionsProps {
   /** Download and Print sit in the toolbar only when the page shows the PDF itself. */
   inline: boolean;
   reloading: boolean;
+  /** Offered only where asking again can help (no answer or a server failure), not for an unknown code. */
+  canReload: boolean;
   onPrint: () => void;
   onReload: () => void;
 }
 
-export function InvoiceActions({ url, fileName, inline, reloading, onPrint, onReload }: InvoiceActionsProps) {
+export function InvoiceActions({
+  url,
+  fileName,
+  inline,
+  reloading,
+  canReload,
+  onPrint,
+  onReload,
+}: InvoiceActionsProps) {
   return (
     <div className="d-flex flex-wrap gap-2" role="group" aria-label="Invoice actions">
       {inline && (
@@ -31,10 +41,12 @@ export function InvoiceActions({ url, fileName, inline, reloading, onPrint, onRe
           </Button>
         </>
       )}
-      <Button variant="outline-dark" onClick={onReload} disabled={reloading}>
-        {reloading && <Spinner as="span" animation="border" size="sm" className="me-2" aria-hidden="true" />}
-        Reload
-      </Button>
+      {canReload && (
+        <Button variant="outline-dark" onClick={onReload} disabled={reloading}>
+          {reloading && <Spinner as="span" animation="border" size="sm" className="me-2" aria-hidden="true" />}
+          Reload
+        </Button>
+      )}
     </div>
   );
 }

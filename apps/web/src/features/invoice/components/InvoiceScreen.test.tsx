@@ -184,6 +184,55 @@ describe('the invoice screen: the error catalogue', () => {
   });
 });
 
+describe('the invoice screen: a way on from an error', () => {
+  it('keeps the reason after "Continue" and opens another parcel code from the field', async () => {
+    invoiceApi(({ parcelCode }) => (parcelCode === 'DEMO000002' ? pdfResponse() : errorResponse(404)));
+    const { user, router } = renderInvoice('/invoice?parcelCode=WRONG1');
+    await user.click(within(await expectErrorModal(DOUBLE_CHECK)).getByRole('button', { name: 'Continue' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(screen.getByText('The invoice could not be shown.').closest('.alert')).toHaveTextContent(DOUBLE_CHECK);
+    // Asking again cannot help with an unknown code.
+    expect(screen.queryByRole('button', { name: 'Reload' })).not.toBeInTheDocument();
+    const field = screen.getByLabelText('Parcel code');
+    expect(field).toHaveValue('WRONG1');
+    await user.clear(field);
+    await user.type(field, ' DEMO000002 ');
+    await user.click(screen.getByRole('button', { name: 'Open invoice' }));
+    await waitFor(() => expect(router.state.location.search).toBe('?parcelCode=DEMO000002'));
+    expect(await screen.findByTitle('DEMO000002')).toHaveAttribute('src', 'blob:test/1');
+  });
+
+  it('offers the parcel-code field when the link has no code', async () => {
+    invoiceApi();
+    const { user, router } = renderInvoice('/invoice');
+    await user.click(within(await expectErrorModal(DOUBLE_CHECK)).getByRole('button', { name: 'Continue' }));
+    await user.type(screen.getByLabelText('Parcel code'), 'DEMO000001');
+    await user.click(screen.getByRole('button', { name: 'Open invoice' }));
+    await waitFor(() => expect(router.state.location.search).toBe('?parcelCode=DEMO000001'));
+  });
+
+  it('shows the configured support e-mail and phone as links beside a "Please contact" reason', async () => {
+    invoiceApi(() => errorResponse(401));
+    const { user } = renderInvoice('/invoice?parcelCode=DEMO000001', {
+      config: { support: { email: 'it@example.com', phone: '+44 20 7946 0000' } },
+    });
+    await user.click(within(await expectErrorModal(NOT_AUTHORIZED)).getByRole('button', { name: 'Continue' }));
+    expect(await screen.findByRole('link', { name: 'it@example.com' })).toHaveAttribute(
+      'href',
+      'mailto:it@example.com',
+    );
+    expect(screen.getByRole('link', { name: '+44 20 7946 0000' })).toHaveAttribute('href', 'tel:+442079460000');
+    expect(screen.queryByRole('button', { name: 'Reload' })).not.toBeInTheDocument();
+  });
+
+  it('names the screen and the parcel code in the tab title', async () => {
+    invoiceApi();
+    renderInvoice('/invoice?parcelCode=DEMO000001');
+    await screen.findByTitle('DEMO000001');
+    expect(document.title).toBe('Invoice DEMO000001 · Parcel Invoice Portal');
+  });
+});
+
 describe('the invoice screen: loading, empty and loaded', () => {
   it('shows a spinner padded at the top inside the frame-sized box while loading', async () => {
     let release!: () => void;

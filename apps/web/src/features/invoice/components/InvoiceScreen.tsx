@@ -3,9 +3,11 @@ import Alert from 'react-bootstrap/Alert';
 import Spinner from 'react-bootstrap/Spinner';
 import { useLocation } from 'react-router';
 import { ErrorModal } from '@/components/ErrorModal';
+import { SupportLinks } from '@/components/SupportLinks';
 import { useRuntimeConfig } from '@/lib/runtime-config';
 import { readBeforeLogin } from '@/lib/storage';
 import { useObjectUrl } from '@/hooks/use-object-url';
+import { usePageTitle } from '@/hooks/use-page-title';
 import { useInvoice } from '../api/get-invoice';
 import {
   INVOICE_NOT_SHOWN_MESSAGE,
@@ -13,10 +15,13 @@ import {
   MISSING_PARCEL_CODE,
   NO_INVOICE_DATA_MESSAGE,
   NO_PARCEL_CODE_HINT,
+  TRY_ANOTHER_CODE_HINT,
+  canRetryInvoice,
 } from '../messages';
 import { readParcelCode } from '../parcel-code';
 import { InvoiceActions } from './InvoiceActions';
 import { InvoiceDocument } from './InvoiceDocument';
+import { ParcelCodeForm } from './ParcelCodeForm';
 
 /** The invoice screen (/ and /invoice): the PDF for the link's parcel code. */
 export default function InvoiceScreen() {
@@ -24,6 +29,7 @@ export default function InvoiceScreen() {
   const parcelCode = useMemo(() => readParcelCode({ search, hash }, readBeforeLogin()), [search, hash]);
   const { supportContact } = useRuntimeConfig();
   const invoice = useInvoice(parcelCode);
+  usePageTitle(parcelCode ? `Invoice ${parcelCode}` : 'Invoice');
   const url = useObjectUrl(invoice.data);
   const frameRef = useRef<HTMLIFrameElement>(null);
   // Phones report no built-in PDF viewer: an empty frame there would look like a broken page.
@@ -44,9 +50,25 @@ export default function InvoiceScreen() {
 
   let body;
   if (parcelCode === null) {
-    body = <p>{NO_PARCEL_CODE_HINT}</p>;
+    body = (
+      <div className="invoice-help">
+        <p>{NO_PARCEL_CODE_HINT}</p>
+        <ParcelCodeForm />
+      </div>
+    );
   } else if (invoice.isError && !invoice.isFetching) {
-    body = <p>{INVOICE_NOT_SHOWN_MESSAGE}</p>;
+    // The reason stays on the page after "Continue", with a way on: another code, or whom to ask.
+    body = (
+      <div className="invoice-help">
+        <Alert variant="danger">
+          <p className="mb-1 fw-semibold">{INVOICE_NOT_SHOWN_MESSAGE}</p>
+          <p className="mb-0">{invoiceErrorMessage(invoice.error, supportContact)}</p>
+        </Alert>
+        <SupportLinks />
+        <p className="mb-2">{TRY_ANOTHER_CODE_HINT}</p>
+        <ParcelCodeForm key={parcelCode} initialCode={parcelCode} />
+      </div>
+    );
   } else if (invoice.data?.size === 0) {
     body = <Alert variant="warning">{NO_INVOICE_DATA_MESSAGE}</Alert>;
   } else if (invoice.data && url) {
@@ -89,6 +111,7 @@ export default function InvoiceScreen() {
             fileName={fileName}
             inline={inline}
             reloading={invoice.isFetching}
+            canReload={!invoice.isError || canRetryInvoice(invoice.error)}
             onPrint={print}
             onReload={() => void invoice.refetch()}
           />
