@@ -7,6 +7,10 @@ export const NO_PARCEL_CODE_HINT =
 export const TRY_ANOTHER_CODE_HINT = 'Check the parcel code, or type another one:';
 export const INVOICE_NOT_SHOWN_MESSAGE = 'The invoice could not be shown.';
 export const NO_INVOICE_DATA_MESSAGE = 'No invoice data found.';
+export const PAGES_NOT_DRAWN_MESSAGE =
+  'This browser cannot show the invoice inside the page. Open it in your PDF viewer or download it.';
+export const invoicePageLabel = (parcelCode: string, page: number, count: number) =>
+  `Invoice ${parcelCode}, page ${page} of ${count}`;
 
 /** The error raised, without any request, when the link carries no parcel code. */
 export const MISSING_PARCEL_CODE = new Error('No parcel code in the link');

@@ -18,6 +18,7 @@ import {
   TRY_ANOTHER_CODE_HINT,
   canRetryInvoice,
 } from '../messages';
+import { chooseInvoiceView } from '../invoice-view';
 import { readParcelCode } from '../parcel-code';
 import { InvoiceActions } from './InvoiceActions';
 import { InvoiceDocument } from './InvoiceDocument';
@@ -32,8 +33,7 @@ export default function InvoiceScreen() {
   usePageTitle(parcelCode ? `Invoice ${parcelCode}` : 'Invoice');
   const url = useObjectUrl(invoice.data);
   const frameRef = useRef<HTMLIFrameElement>(null);
-  // Phones report no built-in PDF viewer: an empty frame there would look like a broken page.
-  const [inline] = useState(() => navigator.pdfViewerEnabled !== false);
+  const [view] = useState(chooseInvoiceView);
   // "Continue" clears the flag for the error on screen; a new error (e.g. after Reload) raises it again.
   const [dismissed, setDismissed] = useState<unknown>(null);
 
@@ -72,20 +72,11 @@ export default function InvoiceScreen() {
   } else if (invoice.data?.size === 0) {
     body = <Alert variant="warning">{NO_INVOICE_DATA_MESSAGE}</Alert>;
   } else if (invoice.data && url) {
-    body = (
-      <InvoiceDocument
-        url={url}
-        parcelCode={parcelCode}
-        fileName={fileName}
-        size={invoice.data.size}
-        inline={inline}
-        frameRef={frameRef}
-      />
-    );
+    body = <InvoiceDocument pdf={invoice.data} url={url} parcelCode={parcelCode} view={view} frameRef={frameRef} />;
   } else {
     // The frame's full height is held from the start, so the page does not jump when the PDF arrives.
     body = (
-      <div className={inline ? 'invoice-frame text-center pt-5' : 'text-center pt-5'}>
+      <div className={view === 'frame' ? 'invoice-frame text-center pt-5' : 'text-center pt-5'}>
         <Spinner animation="border" variant="primary" role="status">
           <span className="visually-hidden">Loading invoice</span>
         </Spinner>
@@ -109,7 +100,7 @@ export default function InvoiceScreen() {
           <InvoiceActions
             url={invoice.data?.size ? url : null}
             fileName={fileName}
-            inline={inline}
+            view={view}
             reloading={invoice.isFetching}
             canReload={!invoice.isError || canRetryInvoice(invoice.error)}
             onPrint={print}
