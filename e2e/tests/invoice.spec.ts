@@ -197,7 +197,6 @@ test.describe('the invoice screen', () => {
     await page.goto('/invoice?parcelCode=DEMO000001');
     await expect(page.getByRole('img', { name: 'Invoice DEMO000001, page 1 of 1' })).toBeVisible();
     testInfo.annotations.push({ type: 'link to first page drawn (ms)', description: String(Date.now() - started) });
-    console.log(`phone: link to first drawn page ${Date.now() - started} ms`);
     await expectPagesSpanTheScreen(page);
     await expect(page.getByRole('link', { name: 'Open PDF' })).toHaveAttribute('href', /^blob:/);
     await portal.expectAccessible(page);
