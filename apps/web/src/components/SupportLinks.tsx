@@ -6,9 +6,18 @@ export function SupportLinks({ className }: { className?: string }) {
   if (!support?.email && !support?.phone) return null;
   return (
     <p className={className}>
-      Contact {supportContact}: {support.email && <a href={`mailto:${support.email}`}>{support.email}</a>}
+      Contact {supportContact}:{' '}
+      {support.email && (
+        <a href={`mailto:${support.email}`} className="text-nowrap">
+          {support.email}
+        </a>
+      )}
       {support.email && support.phone && ' · '}
-      {support.phone && <a href={`tel:${support.phone.replace(/[^\d+]/g, '')}`}>{support.phone}</a>}
+      {support.phone && (
+        <a href={`tel:${support.phone.replace(/[^\d+]/g, '')}`} className="text-nowrap">
+          {support.phone}
+        </a>
+      )}
     </p>
   );
 }

@@ -32,3 +32,8 @@ export function canRetryInvoice(error: unknown): boolean {
   const status = error instanceof ApiError ? error.status : 0;
   return status === 0 || status >= 500;
 }
+
+/** Whether the reason ends with "Please contact …": then the support links belong beside it. */
+export function needsSupport(error: unknown): boolean {
+  return error instanceof ApiError ? error.status === 401 || canRetryInvoice(error) : canRetryInvoice(error);
+}

@@ -17,6 +17,7 @@ import {
   NO_PARCEL_CODE_HINT,
   TRY_ANOTHER_CODE_HINT,
   canRetryInvoice,
+  needsSupport,
 } from '../messages';
 import { chooseInvoiceView } from '../invoice-view';
 import { readParcelCode } from '../parcel-code';
@@ -64,7 +65,7 @@ export default function InvoiceScreen() {
           <p className="mb-1 fw-semibold">{INVOICE_NOT_SHOWN_MESSAGE}</p>
           <p className="mb-0">{invoiceErrorMessage(invoice.error, supportContact)}</p>
         </Alert>
-        <SupportLinks />
+        {needsSupport(invoice.error) && <SupportLinks />}
         <p className="mb-2">{TRY_ANOTHER_CODE_HINT}</p>
         <ParcelCodeForm key={parcelCode} initialCode={parcelCode} />
       </div>
@@ -96,7 +97,7 @@ export default function InvoiceScreen() {
             'Invoice'
           )}
         </h1>
-        {parcelCode && (
+        {parcelCode && !(invoice.isError && !invoice.isFetching && !canRetryInvoice(invoice.error)) && (
           <InvoiceActions
             url={invoice.data?.size ? url : null}
             fileName={fileName}
