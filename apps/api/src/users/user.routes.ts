@@ -2,6 +2,7 @@ import {
   activatedUserSchema,
   activateUserBodySchema,
   allowedUserSchema,
+  changeUserBodySchema,
   emailParamsSchema,
   removedUserSchema,
   userLookupSchema,
@@ -26,7 +27,7 @@ function adminEmail(request: FastifyRequest) {
   return request.caller.email;
 }
 
-/** One allowed address, /users/:email: look it up, add it, remove it, activate it. */
+/** One allowed address, /users/:email: look it up, add it, remove it, change its role, activate it. */
 const userRoutes: FastifyPluginAsyncZod<UserRoutesOptions> = async (app, options) => {
   acceptEmptyJsonBodies(app);
   const perMinute = options.unauthenticatedPerMinute;
@@ -79,6 +80,23 @@ const userRoutes: FastifyPluginAsyncZod<UserRoutesOptions> = async (app, options
     async (request) => {
       const row = await app.userAdmin.removeUser({ email: request.params.email, actor: adminEmail(request) });
       return { email: row.email };
+    },
+  );
+
+  app.patch(
+    '/users/:email',
+    {
+      config: { access: 'admin' },
+      schema: {
+        params: emailParamsSchema,
+        body: changeUserBodySchema,
+        response: { 200: allowedUserSchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { email } = request.params;
+      const row = await app.userAdmin.setAdmin({ email, admin: request.body.admin, actor: adminEmail(request) });
+      return toAllowedUser(row);
     },
   );
 
