@@ -7,17 +7,29 @@ import { ConfirmModal } from '@/components/ConfirmModal';
 import { ErrorModal } from '@/components/ErrorModal';
 import { LoadingOverlay } from '@/components/LoadingOverlay';
 import { useDebouncedValue } from '@/hooks/use-debounced-value';
+import { useCurrentUser } from '@/lib/auth';
 import { useQueryFailure } from '@/hooks/use-query-failure';
 import { AddUserError, useAddUser } from '../api/add-user';
 import { useDeleteUser } from '../api/delete-user';
-import { useUsersPage, type UsersPage } from '../api/get-users-page';
+import { useResendInvitation, useSetAdmin } from '../api/change-user';
+import { useUsersPage, type UsersPage, type UsersQuery } from '../api/get-users-page';
 import { PAGE_SIZE } from '../api/paging';
 import { adminKeys } from '../api/query-keys';
-import { confirmDeleteMessage, noUsersMessage, serverMessageOf, statusTextOf } from '../messages';
+import {
+  addedNotice,
+  adminNotice,
+  confirmDeleteMessage,
+  deletedNotice,
+  invitationNotice,
+  noUsersMessage,
+  serverMessageOf,
+  statusTextOf,
+} from '../messages';
 import { AddUserModal } from './AddUserModal';
 import { BulkAddModal } from './BulkAddModal';
 import { Pager } from './Pager';
 import { UsersTable } from './UsersTable';
+import { ListControls, type ListView } from './ListControls';
 
 /** The spec's pause between registering a new user and reloading the list. */
 export const RELOAD_AFTER_REGISTER_MS = 1000;
@@ -30,10 +42,20 @@ export function UsersPanel() {
   const queryClient = useQueryClient();
   const [searchInput, setSearchInput] = useState('');
   const search = useDebouncedValue(searchInput.trim(), SEARCH_DEBOUNCE_MS);
-  // The page belongs to the search it was chosen for: a new search starts at its first page.
-  const [paging, setPaging] = useState({ search: '', page: 0 });
-  const page = paging.search === search ? paging.page : 0;
-  const setPage = (next: number) => setPaging({ search, page: next });
+  const [view, setView] = useState<ListView>({ sort: 'email', status: undefined, pageSize: PAGE_SIZE });
+  // The page belongs to the search and view it was chosen for: a new one starts at its first page.
+  const listKey = JSON.stringify([search, view]);
+  const [paging, setPaging] = useState({ listKey: JSON.stringify(['', view]), page: 0 });
+  const page = paging.listKey === listKey ? paging.page : 0;
+  const section = useRef<HTMLElement>(null);
+  const setPage = (next: number) => {
+    setPaging({ listKey, page: next });
+    // The next page starts at its top, not where the pager left the reader.
+    section.current?.scrollIntoView?.({ block: 'start' });
+  };
+  const query: UsersQuery = { search, page, ...view };
+  const { email: currentEmail } = useCurrentUser();
+  const [notice, setNotice] = useState<{ text: string; show?: string } | null>(null);
 
   const [busy, setBusy] = useState(false);
   const [actionError, setActionError] = useState<string | null>(null);
@@ -47,7 +69,9 @@ export function UsersPanel() {
     setActionError(message);
   };
 
-  const list = useUsersPage({ search, page });
+  const list = useUsersPage(query);
+  const setAdminMutation = useSetAdmin();
+  const resendMutation = useResendInvitation();
   const addUserMutation = useAddUser();
   const deleteUserMutation = useDeleteUser();
   const listFailure = useQueryFailure(list.error, statusTextOf);
@@ -55,7 +79,7 @@ export function UsersPanel() {
   /** Reloads the list (and the audit view, which the change extended); answers the current page as reloaded. */
   const reload = async (): Promise<UsersPage | undefined> => {
     await queryClient.invalidateQueries({ queryKey: adminKeys.all });
-    return queryClient.getQueryData<UsersPage>(adminKeys.usersPage(search, page));
+    return queryClient.getQueryData<UsersPage>(adminKeys.usersPage(query));
   };
 
   const addUser = async (email: string) => {
@@ -72,6 +96,7 @@ export function UsersPanel() {
       await delay(RELOAD_AFTER_REGISTER_MS);
       setAddOpen(false);
       await reload();
+      setNotice({ text: addedNotice(email), show: email });
     } finally {
       setBusy(false);
     }
@@ -91,9 +116,10 @@ export function UsersPanel() {
     try {
       await deleteUserMutation.mutateAsync(email);
       const reloaded = await reload();
+      setNotice({ text: deletedNotice(email) });
       // Deleting the last row of the last page would leave an empty page behind.
       if (reloaded && reloaded.users.length === 0 && page > 0) {
-        setPage(Math.max(0, Math.ceil(reloaded.total / PAGE_SIZE) - 1));
+        setPage(Math.max(0, Math.ceil(reloaded.total / view.pageSize) - 1));
       }
     } catch (error) {
       failAction(serverMessageOf(error), deleteTrigger.current);
@@ -102,11 +128,36 @@ export function UsersPanel() {
     }
   };
 
+  /** Runs a row action under the overlay; its success is told in the notice, its failure in the error modal. */
+  const runAction = async (action: () => Promise<unknown>, success: string) => {
+    setBusy(true);
+    try {
+      await action();
+      setNotice({ text: success });
+    } catch (error) {
+      failAction(serverMessageOf(error), null);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const actions = {
+    onDelete: askToDelete,
+    onSetAdmin: (email: string, admin: boolean) =>
+      void runAction(
+        async () => {
+          await setAdminMutation.mutateAsync({ email, admin });
+          await reload();
+        },
+        adminNotice(email, admin),
+      ),
+    onResend: (email: string) => void runAction(() => resendMutation.mutateAsync(email), invitationNotice(email)),
+  };
+
   const errorMessage = actionError ?? listFailure.message;
   const closeError = () => (actionError !== null ? setActionError(null) : listFailure.dismiss());
 
   return (
-    <section aria-label="User list">
+    <section aria-label="User list" ref={section} className="users-panel">
       <div className="d-flex flex-column flex-sm-row gap-2 align-items-sm-end mb-3">
         <Form.Group controlId="admin-users-search" className="flex-grow-1 admin-search">
           <Form.Label className="small mb-1">Search by email</Form.Label>
@@ -134,13 +185,34 @@ export function UsersPanel() {
         </div>
       </div>
 
+      <ListControls view={view} onChange={setView} />
+
+      {notice && (
+        <div className="alert alert-success d-flex align-items-center gap-2 py-2" role="status">
+          <span className="flex-grow-1">{notice.text}</span>
+          {notice.show && (
+            <button
+              type="button"
+              className="btn btn-sm btn-outline-success"
+              onClick={() => setSearchInput(notice.show!)}
+            >
+              Show
+            </button>
+          )}
+          <button type="button" className="btn-close" aria-label="Dismiss" onClick={() => setNotice(null)} />
+        </div>
+      )}
+
       {list.data && (
         <div className="card shadow-sm">
-          <div className="table-responsive">
-            <UsersTable users={list.data.users} emptyText={noUsersMessage(search)} onDelete={askToDelete} />
-          </div>
+          <UsersTable
+            users={list.data.users}
+            currentEmail={currentEmail}
+            emptyText={noUsersMessage(search)}
+            actions={actions}
+          />
           <div className="card-footer bg-body">
-            <Pager page={page} pageSize={PAGE_SIZE} total={list.data.total} noun="users" onPage={setPage} />
+            <Pager page={page} pageSize={view.pageSize} total={list.data.total} noun="users" onPage={setPage} />
           </div>
         </div>
       )}
