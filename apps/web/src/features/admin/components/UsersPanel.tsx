@@ -193,7 +193,7 @@ export function UsersPanel() {
           {notice.show && (
             <button
               type="button"
-              className="btn btn-sm btn-outline-success"
+              className="btn btn-link btn-sm p-0 alert-link"
               onClick={() => setSearchInput(notice.show!)}
             >
               Show

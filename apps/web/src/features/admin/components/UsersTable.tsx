@@ -78,9 +78,7 @@ export function UsersTable({
                 </td>
                 <td data-label="Added" className="small">
                   <span className="text-nowrap">{dateAdded.format(new Date(user.createdAt))}</span>
-                  {user.createdBy && (
-                    <span className="d-block text-body-secondary text-break">by {user.createdBy}</span>
-                  )}
+                  {user.createdBy && <span className="d-block admin-note text-break">by {user.createdBy}</span>}
                 </td>
                 <td className="text-end actions-cell">
                   <div className="d-flex flex-wrap gap-1 justify-content-end">
@@ -114,7 +112,7 @@ export function UsersTable({
                     </Button>
                   </div>
                   {own && (
-                    <div id={reasonId} className="small text-body-secondary mt-1">
+                    <div id={reasonId} className="small admin-note mt-1">
                       {OWN_ACCOUNT_DELETE_REASON}
                     </div>
                   )}
