@@ -320,6 +320,26 @@ describe('the list for thousands', () => {
     await waitFor(() => expect(fake.calls.at(-1)?.path).toBe('/users?limit=100&offset=0&status=invited&sort=-added'));
   });
 
+  it('exports the filtered list as CSV, every page of it', async () => {
+    const fake = setup({ users: [ADMIN, 'user@example.com', 'x,"y"@example.com'] });
+    const files: Blob[] = [];
+    vi.spyOn(URL, 'createObjectURL').mockImplementation((blob) => (files.push(blob as Blob), 'blob:test/csv'));
+    vi.spyOn(URL, 'revokeObjectURL').mockImplementation(() => {});
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
+    const { user } = openAs();
+    await usersTable();
+    await user.click(screen.getByRole('button', { name: 'Export CSV' }));
+    await waitFor(() => expect(click).toHaveBeenCalledOnce());
+    expect(fake.calls.at(-1)?.path).toBe('/users?limit=1000&offset=0');
+    expect((await files[0]!.text()).split('\r\n')).toEqual([
+      'email,status,admin,added,added_by',
+      'admin@example.com,activated,yes,2025-01-01T00:00:00.000Z,admin@example.com',
+      'user@example.com,activated,no,2025-01-01T00:00:00.000Z,admin@example.com',
+      '"x,""y""@example.com",activated,no,2025-01-01T00:00:00.000Z,admin@example.com',
+      '',
+    ]);
+  });
+
   it('makes someone an administrator with PATCH and says so', async () => {
     const fake = setup();
     const { user } = openAs();

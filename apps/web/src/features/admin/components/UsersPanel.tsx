@@ -7,11 +7,13 @@ import { ConfirmModal } from '@/components/ConfirmModal';
 import { ErrorModal } from '@/components/ErrorModal';
 import { LoadingOverlay } from '@/components/LoadingOverlay';
 import { useDebouncedValue } from '@/hooks/use-debounced-value';
+import { useApiClient } from '@/lib/api-client';
 import { useCurrentUser } from '@/lib/auth';
 import { useQueryFailure } from '@/hooks/use-query-failure';
 import { AddUserError, useAddUser } from '../api/add-user';
 import { useDeleteUser } from '../api/delete-user';
 import { useResendInvitation, useSetAdmin } from '../api/change-user';
+import { exportUsers } from '../api/export-users';
 import { useUsersPage, type UsersPage, type UsersQuery } from '../api/get-users-page';
 import { PAGE_SIZE } from '../api/paging';
 import { adminKeys } from '../api/query-keys';
@@ -153,6 +155,23 @@ export function UsersPanel() {
     onResend: (email: string) => void runAction(() => resendMutation.mutateAsync(email), invitationNotice(email)),
   };
 
+  const api = useApiClient();
+  const exportCsv = async () => {
+    setBusy(true);
+    try {
+      const file = await exportUsers(api, { search, status: view.status, sort: view.sort });
+      const link = document.createElement('a');
+      link.href = URL.createObjectURL(file);
+      link.download = `users-${new Date().toISOString().slice(0, 10)}.csv`;
+      link.click();
+      setTimeout(() => URL.revokeObjectURL(link.href), 0);
+    } catch (error) {
+      failAction(statusTextOf(error), null);
+    } finally {
+      setBusy(false);
+    }
+  };
+
   const errorMessage = actionError ?? listFailure.message;
   const closeError = () => (actionError !== null ? setActionError(null) : listFailure.dismiss());
 
@@ -185,7 +204,12 @@ export function UsersPanel() {
         </div>
       </div>
 
-      <ListControls view={view} onChange={setView} />
+      <div className="d-flex flex-wrap align-items-end justify-content-between gap-2">
+        <ListControls view={view} onChange={setView} />
+        <Button variant="outline-secondary" size="sm" className="mb-3" onClick={() => void exportCsv()}>
+          Export CSV
+        </Button>
+      </div>
 
       {notice && (
         <div className="alert alert-success d-flex align-items-center gap-2 py-2" role="status">
