@@ -206,7 +206,7 @@ export function UsersPanel() {
 
       <div className="d-flex flex-wrap align-items-end justify-content-between gap-2">
         <ListControls view={view} onChange={setView} />
-        <Button variant="outline-secondary" size="sm" className="mb-3" onClick={() => void exportCsv()}>
+        <Button variant="outline-primary" size="sm" className="mb-3" onClick={() => void exportCsv()}>
           Export CSV
         </Button>
       </div>
