@@ -13,9 +13,24 @@ export default defineConfig({
   reporter: process.env.CI ? [['list']] : [['list'], ['html', { open: 'never' }]],
   outputDir: './test-results',
   use: {
-    ...devices['Desktop Chrome'],
     launchOptions: { executablePath: chromiumExecutable(), args: CHROMIUM_ARGS },
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
   },
+  projects: [
+    { name: 'desktop', grepInvert: /@phone/, use: { ...devices['Desktop Chrome'] } },
+    // The invoice as a phone shows it: narrow, touch, PDF.js drawing the pages instead of the frame.
+    {
+      name: 'phone',
+      testMatch: 'invoice.spec.ts',
+      grepInvert: /@desktop/,
+      use: {
+        ...devices['Desktop Chrome'],
+        viewport: { width: 390, height: 844 },
+        deviceScaleFactor: 3,
+        isMobile: true,
+        hasTouch: true,
+      },
+    },
+  ],
 });

@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config';
 import { productionAssets } from './build/production-assets.ts';
 
 const FIRST_LOAD_SHARED =
-  /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router|@tanstack)[\\/]|[\\/]src[\\/]lib[\\/](api-client|account|error-reporting|auth|storage|runtime-config|paths)\.tsx?$/;
+  /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router|@tanstack)[\\/]|[\\/]src[\\/]lib[\\/](api-client|account|error-reporting|auth|storage|runtime-config|paths)\.tsx?$|[\\/]src[\\/](hooks[\\/]use-page-title|components[\\/](PageSpinner|CenteredMessage))\.tsx?$/;
 
 export default defineConfig({
   plugins: [react(), productionAssets({ sourceMapsDir: fileURLToPath(new URL('./dist-sourcemaps', import.meta.url)) })],

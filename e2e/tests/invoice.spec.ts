@@ -22,18 +22,28 @@ async function recordObjectUrls(page: Page) {
   });
 }
 
-/** The sha256 of the bytes behind the invoice frame's `blob:` URL, read inside the page. */
-async function frameSha256(page: Page, parcelCode: string): Promise<string> {
-  const frame = page.locator(`iframe[title="${parcelCode}"]`);
-  await expect(frame).toBeVisible();
-  const src = await frame.getAttribute('src');
-  expect(src).toMatch(/^blob:/);
+/**
+ * The sha256 of the bytes the screen shows, read inside the page from the `blob:` URL behind Download; with it,
+ * that the invoice is on screen: in the frame (desktop) or drawn as pages (phone).
+ */
+async function shownSha256(page: Page, parcelCode: string, isMobile: boolean): Promise<string> {
+  const download = page.getByRole('link', { name: 'Download' });
+  await expect(download).toHaveAttribute('href', /^blob:/);
+  const src = (await download.getAttribute('href'))!;
+  if (isMobile) {
+    await expect(page.getByRole('img', { name: `Invoice ${parcelCode}, page 1 of 1` })).toBeVisible({
+      timeout: 25_000,
+    });
+    await expect(page.getByRole('link', { name: 'Open PDF' })).toHaveAttribute('href', src);
+  } else {
+    await expect(page.locator(`iframe[title="${parcelCode}"]`)).toHaveAttribute('src', src);
+  }
   return page.evaluate(async (url) => {
     const blob = (window as unknown as { __objectUrlBlobs: Map<string, Blob> }).__objectUrlBlobs.get(url);
     if (!blob) throw new Error(`no Blob was made into ${url}`);
     const digest = await crypto.subtle.digest('SHA-256', await blob.arrayBuffer());
     return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, '0')).join('');
-  }, src!);
+  }, src);
 }
 
 /** The sha256 of the stored invoice, fetched from the API with the same user's token. */
@@ -58,46 +68,53 @@ async function expectErrorModal(page: Page, message: string) {
 test.describe('the invoice screen', () => {
   test.beforeEach(async ({ page }) => recordObjectUrls(page));
 
-  test('a signed-out link to /invoice?parcelCode= leads, after sign-in, to that very PDF', async ({ page, portal }) => {
+  test('a signed-out link to /invoice?parcelCode= leads, after sign-in, to that very PDF', async ({
+    page,
+    portal,
+    isMobile,
+  }) => {
     await page.goto('/invoice?parcelCode=DEMO000001');
     await expect(page).toHaveURL(/\/login$/);
     await portal.signIn(page, DEMO.user);
     await expect(page).toHaveURL(/\/invoice\?parcelCode=DEMO000001$/);
     await expect(page.getByRole('heading', { level: 1, name: 'Invoice DEMO000001' })).toBeVisible();
 
-    expect(await frameSha256(page, 'DEMO000001')).toBe(await storedSha256(portal, 'DEMO000001'));
-    const frameBox = await page.locator('iframe[title="DEMO000001"]').boundingBox();
-    expect(frameBox?.height).toBe(800);
+    expect(await shownSha256(page, 'DEMO000001', isMobile)).toBe(await storedSha256(portal, 'DEMO000001'));
     const download = page.getByRole('link', { name: 'Download' });
     await expect(download).toHaveAttribute('download', 'DEMO000001.pdf');
-    await expect(download).toHaveAttribute('href', /^blob:/);
-    // Print reaches into the frame, which works only while it is same-origin (a blob: URL of this page).
-    // Headless Chromium cannot print a PDF (its renderer crashes), so the frame's print() is stood in for.
-    await page.evaluate(() => {
-      const frameWindow = document.querySelector('iframe')!.contentWindow!;
-      frameWindow.print = () => void document.body.setAttribute('data-printed', 'yes');
-    });
-    await page.getByRole('button', { name: 'Print' }).click();
-    await expect(page.locator('body')).toHaveAttribute('data-printed', 'yes');
+    if (isMobile) {
+      await expectPagesSpanTheScreen(page);
+    } else {
+      const frameBox = await page.locator('iframe[title="DEMO000001"]').boundingBox();
+      expect(frameBox?.height).toBe(800);
+      // Print reaches into the frame, which works only while it is same-origin (a blob: URL of this page).
+      // Headless Chromium cannot print a PDF (its renderer crashes), so the frame's print() is stood in for.
+      await page.evaluate(() => {
+        const frameWindow = document.querySelector('iframe')!.contentWindow!;
+        frameWindow.print = () => void document.body.setAttribute('data-printed', 'yes');
+      });
+      await page.getByRole('button', { name: 'Print' }).click();
+      await expect(page.locator('body')).toHaveAttribute('data-printed', 'yes');
+    }
     await portal.expectAccessible(page);
   });
 
-  test('a hash-route link /#/invoice?parcelCode= works the same', async ({ page, portal }) => {
+  test('a hash-route link /#/invoice?parcelCode= works the same', async ({ page, portal, isMobile }) => {
     await page.goto('/#/invoice?parcelCode=DEMO000002');
     await expect(page).toHaveURL(/\/login$/);
     await portal.signIn(page, DEMO.user);
     await expect(page).toHaveURL(/\/invoice\?parcelCode=DEMO000002$/);
-    expect(await frameSha256(page, 'DEMO000002')).toBe(await storedSha256(portal, 'DEMO000002'));
+    expect(await shownSha256(page, 'DEMO000002', isMobile)).toBe(await storedSha256(portal, 'DEMO000002'));
   });
 
-  test('Reload fetches the invoice again and shows the same bytes', async ({ page, portal }) => {
+  test('Reload fetches the invoice again and shows the same bytes', async ({ page, portal, isMobile }) => {
     await page.goto('/invoice?parcelCode=DEMO000003');
     await portal.signIn(page, DEMO.user);
-    const first = await frameSha256(page, 'DEMO000003');
+    const first = await shownSha256(page, 'DEMO000003', isMobile);
     const reloaded = page.waitForResponse((response) => response.url().includes('/api/invoice?parcelCode=DEMO000003'));
     await page.getByRole('button', { name: 'Reload' }).click();
     expect((await reloaded).status()).toBe(200);
-    expect(await frameSha256(page, 'DEMO000003')).toBe(first);
+    expect(await shownSha256(page, 'DEMO000003', isMobile)).toBe(first);
   });
 
   test('a signed-in account that is not on the list is told it is not authorized', async ({ page, portal }) => {
@@ -108,7 +125,11 @@ test.describe('the invoice screen', () => {
     await portal.expectAccessible(page);
     await dialog.getByRole('button', { name: 'Continue' }).click();
     await expect(dialog).toBeHidden();
-    await expect(page.locator('iframe')).toHaveCount(0);
+    await expect(page.locator('iframe, canvas')).toHaveCount(0);
+    // The reason stays, with a way on; asking again would not help.
+    await expect(page.getByRole('alert')).toContainText(NOT_AUTHORIZED);
+    await expect(page.getByRole('button', { name: 'Reload' })).toHaveCount(0);
+    await portal.expectAccessible(page);
   });
 
   test('an unknown parcel code asks to double-check it', async ({ page, portal }) => {
@@ -116,7 +137,13 @@ test.describe('the invoice screen', () => {
     await portal.signIn(page, DEMO.user);
     await expect(page.getByText(DEMO.user.email)).toBeVisible();
     await page.goto('/invoice?parcelCode=NOPE0000');
-    await expectErrorModal(page, DOUBLE_CHECK);
+    const dialog = await expectErrorModal(page, DOUBLE_CHECK);
+    await dialog.getByRole('button', { name: 'Continue' }).click();
+    // A way on: type the right code.
+    await page.getByLabel('Parcel code').fill('DEMO000002');
+    await page.getByRole('button', { name: 'Open invoice' }).click();
+    await expect(page).toHaveURL(/\/invoice\?parcelCode=DEMO000002$/);
+    await expect(page.getByRole('link', { name: 'Download' })).toHaveAttribute('href', /^blob:/);
   });
 
   test('a link without a parcel code asks to double-check it and calls nothing', async ({ page, portal }) => {
@@ -132,7 +159,7 @@ test.describe('the invoice screen', () => {
     expect(invoiceCalls).toEqual([]);
   });
 
-  test('looks right on a desktop and on a phone without a PDF viewer', async ({ page, portal }, testInfo) => {
+  test('looks right on a desktop and on a phone without a PDF viewer @desktop', async ({ page, portal }, testInfo) => {
     await page.setViewportSize({ width: 1280, height: 1000 });
     await page.goto('/invoice?parcelCode=DEMO000001');
     await portal.signIn(page, DEMO.user);
@@ -141,7 +168,7 @@ test.describe('the invoice screen', () => {
     await page.waitForTimeout(1500);
     await page.screenshot({ path: testInfo.outputPath('invoice-desktop.png') });
 
-    // Phones report no built-in viewer: the page offers the file instead of an empty frame.
+    // A browser without a PDF viewer (even a wide one): the pages are drawn instead of an empty frame.
     await page.addInitScript(() =>
       Object.defineProperty(Navigator.prototype, 'pdfViewerEnabled', { get: () => false }),
     );
@@ -150,6 +177,7 @@ test.describe('the invoice screen', () => {
     await expect(page.getByRole('link', { name: 'Open PDF' })).toHaveAttribute('href', /^blob:/);
     await expect(page.getByRole('link', { name: 'Download' })).toHaveAttribute('download', 'DEMO000001.pdf');
     await expect(page.locator('iframe')).toHaveCount(0);
+    await expectPagesSpanTheScreen(page);
     const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
     expect(scrollWidth).toBeLessThanOrEqual(375);
     await page.screenshot({ path: testInfo.outputPath('invoice-phone.png'), fullPage: true });
@@ -159,4 +187,34 @@ test.describe('the invoice screen', () => {
     await expectErrorModal(page, DOUBLE_CHECK);
     await page.screenshot({ path: testInfo.outputPath('invoice-phone-error.png') });
   });
+
+  test('on a phone every page is drawn fit-to-width, legibly, in the page’s own scroll @phone', async ({
+    page,
+    portal,
+  }, testInfo) => {
+    await page.goto('/login');
+    await portal.signIn(page, DEMO.user);
+    await expect(page.getByText(DEMO.user.email)).toBeVisible();
+    const started = Date.now();
+    await page.goto('/invoice?parcelCode=DEMO000001');
+    // Generous: PDF.js's worker is parsed on first use, slow on a busy two-core CI machine.
+    await expect(page.getByRole('img', { name: 'Invoice DEMO000001, page 1 of 1' })).toBeVisible({ timeout: 25_000 });
+    testInfo.annotations.push({ type: 'link to first page drawn (ms)', description: String(Date.now() - started) });
+    await expectPagesSpanTheScreen(page);
+    await expect(page.getByRole('link', { name: 'Open PDF' })).toHaveAttribute('href', /^blob:/);
+    await portal.expectAccessible(page);
+  });
 });
+
+/** The drawn pages fill the screen's width, sharper than the screen (for pinch-zoom), with no sideways scroll. */
+async function expectPagesSpanTheScreen(page: Page) {
+  const canvas = page.locator('canvas.invoice-page').first();
+  await expect(canvas).toBeVisible();
+  const box = (await canvas.boundingBox())!;
+  const viewportWidth = page.viewportSize()!.width;
+  expect(box.x).toBeLessThanOrEqual(0.5);
+  expect(box.width).toBeGreaterThanOrEqual(viewportWidth - 1);
+  const pixels = await canvas.evaluate((element: HTMLCanvasElement) => element.width);
+  expect(pixels).toBeGreaterThanOrEqual(2 * (viewportWidth - 1));
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewportWidth);
+}

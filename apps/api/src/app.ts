@@ -41,6 +41,8 @@ export function runtimeConfigFor(config: Config): RuntimeConfig {
     ...(config.firebase.emulatorHost ? { authEmulatorUrl: `http://${config.firebase.emulatorHost}` } : {}),
     ...(config.sentry ? { sentry: config.sentry } : {}),
     supportContact: config.supportContact,
+    support: withoutUndefined(config.support),
+    theme: withoutUndefined(config.theme),
   };
 }
 
@@ -48,6 +50,9 @@ export function runtimeConfigFor(config: Config): RuntimeConfig {
 function trustProxyOption(trust: Config['trustProxy']) {
   return typeof trust === 'number' ? (_address: string, hop: number) => hop < trust : trust;
 }
+
+const withoutUndefined = <T extends object>(value: T): T =>
+  Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as T;
 
 /** The whole application as one plugin: the server and every test load exactly this. */
 async function portalAppPlugin(app: FastifyInstance, deps: AppDependencies) {
@@ -58,6 +63,7 @@ async function portalAppPlugin(app: FastifyInstance, deps: AppDependencies) {
   await app.register(readinessPlugin);
   await app.register(security, {
     connectOrigins: [...originOf(runtimeConfig.authEmulatorUrl), ...originOf(config.sentry?.dsn)],
+    imageOrigins: originOf(config.theme.logoUrl?.startsWith('https://') ? config.theme.logoUrl : undefined),
   });
   await app.register(metrics, { token: config.metricsToken });
   await app.register(openapi);

@@ -11,6 +11,32 @@ describe('loadConfig', () => {
     assert.equal(config.sentry, undefined);
     assert.equal(config.supportContact, 'the UK IT team');
     assert.equal(config.databaseUrl, undefined);
+    assert.deepEqual(config.support, { email: undefined, phone: undefined });
+    assert.equal(config.theme.productName, 'Parcel Invoice Portal');
+  });
+
+  it('reads the support e-mail and phone and the theme, and refuses malformed ones', () => {
+    const config = loadConfig({
+      ...valid,
+      SUPPORT_EMAIL: 'it@example.com',
+      SUPPORT_PHONE: '+44 20 7946 0000',
+      PRODUCT_NAME: 'Acme Invoices',
+      THEME_PRIMARY_COLOR: '#aa3300',
+      LOGO_URL: '/brand/logo.svg',
+    });
+    assert.deepEqual(config.support, { email: 'it@example.com', phone: '+44 20 7946 0000' });
+    assert.deepEqual(config.theme, {
+      productName: 'Acme Invoices',
+      primaryColor: '#aa3300',
+      headerColor: '#162a4a',
+      logoUrl: '/brand/logo.svg',
+    });
+    assert.throws(
+      () => loadConfig({ ...valid, SUPPORT_EMAIL: 'nobody', THEME_PRIMARY_COLOR: 'red', LOGO_URL: 'http://x/y.png' }),
+      (error: unknown) =>
+        error instanceof ConfigError &&
+        ['SUPPORT_EMAIL', 'THEME_PRIMARY_COLOR', 'LOGO_URL'].every((name) => error.message.includes(name)),
+    );
   });
 
   it('lists every bad variable at once', () => {

@@ -32,6 +32,8 @@ function parseTrustProxy(value: string): false | number | string[] | 'invalid' {
 /** A timeout: at least 100 ms (anything shorter is a typo), at most ten minutes. */
 const milliseconds = (fallback: number) => z.coerce.number().int().min(100).max(600_000).default(fallback);
 
+const hexColour = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour like #0b5fa5');
+
 const envSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -64,6 +66,22 @@ const envSchema = z
     SENTRY_DSN: optionalString.pipe(z.url('must be a Sentry DSN URL').optional()),
     SENTRY_ENVIRONMENT: z.string().default('L1'),
     SUPPORT_CONTACT: z.string().min(1).default('the UK IT team'),
+    SUPPORT_EMAIL: optionalString.pipe(z.email('must be an e-mail address').optional()),
+    SUPPORT_PHONE: optionalString.pipe(
+      z
+        .string()
+        .regex(/^\+?[\d ()-]{5,24}$/, 'must be a phone number (digits, spaces, + ( ) -)')
+        .optional(),
+    ),
+    PRODUCT_NAME: z.string().trim().min(1).default('Parcel Invoice Portal'),
+    THEME_PRIMARY_COLOR: hexColour.default('#1f4e8c'),
+    THEME_HEADER_COLOR: hexColour.default('#162a4a'),
+    LOGO_URL: optionalString.pipe(
+      z
+        .string()
+        .regex(/^(\/|https:\/\/)\S+$/, 'must be a path on this server (/...) or an https:// URL')
+        .optional(),
+    ),
     WEB_DIST_DIR: z.string().default(path.join(repoRoot, 'apps/web/dist')),
     TRUST_PROXY: z
       .string()
@@ -173,6 +191,13 @@ function toConfig(env: z.infer<typeof envSchema>) {
     },
     sentry: env.SENTRY_DSN ? { dsn: env.SENTRY_DSN, environment: env.SENTRY_ENVIRONMENT } : undefined,
     supportContact: env.SUPPORT_CONTACT,
+    support: { email: env.SUPPORT_EMAIL, phone: env.SUPPORT_PHONE },
+    theme: {
+      productName: env.PRODUCT_NAME,
+      primaryColor: env.THEME_PRIMARY_COLOR,
+      headerColor: env.THEME_HEADER_COLOR,
+      logoUrl: env.LOGO_URL,
+    },
     webDistDir: path.resolve(env.WEB_DIST_DIR),
     trustProxy: env.TRUST_PROXY,
     tokenRecheckMs: env.TOKEN_RECHECK_SECONDS * 1000,

@@ -6,7 +6,8 @@ import { App } from './app/App';
 import { adoptHashRoute } from './app/hash-route';
 import { initErrorReporting } from './lib/error-reporting';
 import { createDeferredAuthClient } from './lib/deferred-auth-client';
-import { fetchRuntimeConfig } from './lib/runtime-config';
+import { applyTheme, fetchRuntimeConfig } from './lib/runtime-config';
+import { PageSpinner } from './components/PageSpinner';
 
 // The spec: any registered service worker is unregistered once ready, so no stale cached build lingers.
 void navigator.serviceWorker?.ready.then((registration) => registration.unregister());
@@ -14,20 +15,36 @@ void navigator.serviceWorker?.ready.then((registration) => registration.unregist
 adoptHashRoute();
 const root = createRoot(document.getElementById('root')!);
 
-try {
-  const config = await fetchRuntimeConfig();
-  void initErrorReporting(config.sentry);
-  root.render(
-    <StrictMode>
-      <App config={config} authClient={createDeferredAuthClient(config)} />
-    </StrictMode>,
-  );
-} catch (error) {
-  console.error(error);
-  root.render(
-    <main className="container py-5 text-center" role="alert">
-      <h1 className="h3">Oops! Something went wrong.</h1>
-      <p>The portal could not load its configuration. Please reload the page in a minute.</p>
-    </main>,
-  );
+/** Loads the configuration and starts the app; on failure says so and offers to try again. */
+async function boot() {
+  try {
+    const config = await fetchRuntimeConfig();
+    void initErrorReporting(config.sentry);
+    applyTheme(config.theme);
+    root.render(
+      <StrictMode>
+        <App config={config} authClient={createDeferredAuthClient(config)} />
+      </StrictMode>,
+    );
+  } catch (error) {
+    console.error(error);
+    root.render(
+      <main className="container py-5 text-center" role="alert">
+        <h1 className="h3">Oops! Something went wrong.</h1>
+        <p>The portal could not load its configuration. Please try again in a minute.</p>
+        <button
+          type="button"
+          className="btn btn-primary"
+          onClick={() => {
+            root.render(<PageSpinner />);
+            void boot();
+          }}
+        >
+          Try again
+        </button>
+      </main>,
+    );
+  }
 }
+
+await boot();

@@ -11,5 +11,16 @@ export const runtimeConfigSchema = z.object({
   authEmulatorUrl: z.string().optional(),
   sentry: z.object({ dsn: z.string(), environment: z.string() }).optional(),
   supportContact: z.string(),
+  /** Where "Please contact …" leads: shown as mailto:/tel: links beside the message. */
+  support: z.object({ email: z.string().optional(), phone: z.string().optional() }).optional(),
+  /** The deployment's brand; the web app has the same defaults built in. */
+  theme: z
+    .object({
+      productName: z.string(),
+      primaryColor: z.string(),
+      headerColor: z.string(),
+      logoUrl: z.string().optional(),
+    })
+    .optional(),
 });
 export type RuntimeConfig = z.infer<typeof runtimeConfigSchema>;

@@ -21,12 +21,21 @@ export type AllowedUser = z.infer<typeof allowedUserSchema>;
 
 export const allowedUserListSchema = z.array(allowedUserSchema);
 
+export const USER_SORTS = ['email', '-email', 'added', '-added'] as const;
+export type UserSort = (typeof USER_SORTS)[number];
+/** Admins; people who set a password (activated); people who have not yet (invited). */
+export const USER_STATUSES = ['admin', 'activated', 'invited'] as const;
+export type UserStatus = (typeof USER_STATUSES)[number];
+
 /** Optional search and paging for GET /users; without them the whole list comes back, as the spec's screen expects. */
 export const userListQuerySchema = z
   .object({
     search: z.string().trim().max(254).optional(),
     limit: z.coerce.number().int().min(1).max(1000).optional(),
     offset: z.coerce.number().int().min(0).max(10_000_000).optional(),
+    /** E-mail A–Z (the default), Z–A, or by date added, oldest or newest first. */
+    sort: z.enum(USER_SORTS).optional(),
+    status: z.enum(USER_STATUSES).optional(),
   })
   .strict();
 export type UserListQuery = z.infer<typeof userListQuerySchema>;
@@ -43,3 +52,7 @@ export type RemovedUser = z.infer<typeof removedUserSchema>;
 export const registerUserBodySchema = z.object({ userId: emailSchema }).strict();
 export const activateUserBodySchema = z.object({ activated: z.literal(true) }).strict();
 export const emailParamsSchema = z.object({ email: emailSchema });
+
+/** PATCH /users/:email: make someone an administrator, or stop them being one. */
+export const changeUserBodySchema = z.object({ admin: z.boolean() }).strict();
+export type ChangeUserBody = z.infer<typeof changeUserBodySchema>;

@@ -10,6 +10,7 @@ const USAGE = `Usage: npm run portal -- <command>
   users add <email> [--admin]        allow an address in (creates its sign-in account)
   users list                         print the allowed addresses
   users remove <email>               remove an address and its sign-in account
+  users admin <email> --on|--off     make an address an administrator, or stop it being one
   invoices import <file.pdf> --parcel-code <code>
   invoices import-dir <dir>          import every <parcel code>.pdf in a folder
 `;

@@ -78,6 +78,27 @@ describe('npm run portal -- users', () => {
     assert.match(last.err, /last administrator/);
   });
 
+  it('makes an address an administrator and back, audited, but never the last one', async () => {
+    await cli('add', 'boss@example.com', '--admin');
+    await cli('add', 'user@example.com');
+    const on = await cli('admin', 'user@example.com', '--on');
+    assert.equal(on.code, EXIT.ok, on.err);
+    assert.equal(on.out, 'user@example.com is now an administrator.\n');
+    assert.equal((await t.app.usersRepository.findByEmail('user@example.com'))?.admin, true);
+    assert.equal((await cli('admin', 'boss@example.com', '--off')).code, EXIT.ok);
+    const last = await cli('admin', 'user@example.com', '--off');
+    assert.equal(last.code, EXIT.refused);
+    assert.match(last.err, /last administrator/);
+    const [entry] = await t.app.auditRepository.list({ limit: 1, offset: 0 });
+    assert.deepEqual(
+      [entry?.action, entry?.outcome, entry?.target],
+      ['users.remove-admin', 'refused', 'user@example.com'],
+    );
+    assert.deepEqual(parseUsersArgs(['admin', 'a@example.com']), {
+      error: '"users admin" takes exactly one of --on or --off.',
+    });
+  });
+
   it('exits 69 and changes nothing when the identity provider is down', async () => {
     identity.fail('createUser');
     try {

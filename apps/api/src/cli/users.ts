@@ -1,4 +1,4 @@
-/** `npm run portal -- users ...`: the same add and remove as the admin screen, for operators and scripts. */
+/** `npm run portal -- users ...`: the same add, remove and role change as the admin screen, for operators and scripts. */
 import os from 'node:os';
 import { emailSchema } from '@portal/contract';
 import { IdentityProviderUnavailableError } from '../identity/identity-provider.ts';
@@ -13,13 +13,19 @@ const USAGE = `Usage:
   npm run portal -- users add <email> [--admin]   allow an address in (creates its sign-in account, no password)
   npm run portal -- users list                    print every allowed address and its status
   npm run portal -- users remove <email>          remove an address and delete its sign-in account
+  npm run portal -- users admin <email> --on|--off make an address an administrator, or stop it being one
 `;
 
 /** sysexits(3) codes, so scripts can tell a refusal from a typo or an outage. */
 export const EXIT = { ok: 0, refused: 1, usage: 64, unavailable: 69, software: 70 } as const;
 
 export type UsersCommand =
-  { name: 'add'; email: string; admin: boolean } | { name: 'list' } | { name: 'remove'; email: string };
+  | { name: 'add'; email: string; admin: boolean }
+  | { name: 'list' }
+  | { name: 'remove'; email: string }
+  | { name: 'admin'; email: string; admin: boolean };
+
+const FLAGS: Record<string, string[]> = { add: ['--admin'], admin: ['--on', '--off'] };
 
 export interface Io {
   out(text: string): void;
@@ -31,15 +37,19 @@ export function parseUsersArgs(args: string[]): UsersCommand | { error: string }
   const [name, ...rest] = args;
   const flags = rest.filter((arg) => arg.startsWith('--'));
   const positional = rest.filter((arg) => !arg.startsWith('--'));
-  const allowedFlags = name === 'add' ? ['--admin'] : [];
+  const allowedFlags = FLAGS[name ?? ''] ?? [];
   const unknownFlag = flags.find((flag) => !allowedFlags.includes(flag));
   if (unknownFlag) return { error: `Unknown option ${unknownFlag} for "users ${name ?? ''}".` };
   if (name === 'list') return positional.length === 0 ? { name } : { error: '"users list" takes no arguments.' };
-  if (name !== 'add' && name !== 'remove')
+  if (name !== 'add' && name !== 'remove' && name !== 'admin')
     return { error: name ? `Unknown command "users ${name}".` : 'Missing a command.' };
   if (positional.length !== 1) return { error: `"users ${name}" takes exactly one e-mail address.` };
   const email = emailSchema.safeParse(positional[0]);
   if (!email.success) return { error: `"${positional[0]}" is not a valid e-mail address.` };
+  if (name === 'admin') {
+    if (flags.length !== 1) return { error: '"users admin" takes exactly one of --on or --off.' };
+    return { name, email: email.data, admin: flags[0] === '--on' };
+  }
   return name === 'add' ? { name, email: email.data, admin: flags.includes('--admin') } : { name, email: email.data };
 }
 
@@ -76,6 +86,9 @@ export async function runUsersCommand(
       io.out(
         `Added ${command.email}${command.admin ? ' as an administrator' : ''}. They set a password with "Forgot Password" on the login screen.\n`,
       );
+    } else if (command.name === 'admin') {
+      await userAdmin.setAdmin({ email: command.email, admin: command.admin, actor });
+      io.out(`${command.email} is ${command.admin ? 'now' : 'no longer'} an administrator.\n`);
     } else {
       await userAdmin.removeUser({ email: command.email, actor });
       io.out(`Removed ${command.email} and deleted its sign-in account.\n`);

@@ -4,6 +4,8 @@ import fp from 'fastify-plugin';
 export interface SecurityOptions {
   /** Origins the browser may call besides this one: the identity provider, its emulator, error reporting. */
   connectOrigins: string[];
+  /** Origins images may come from besides this one: the configured logo's. */
+  imageOrigins?: string[];
 }
 
 const FIREBASE_ORIGINS = ['https://identitytoolkit.googleapis.com', 'https://securetoken.googleapis.com'];
@@ -27,7 +29,7 @@ export default fp<SecurityOptions>(
           scriptSrc: ["'self'"],
           // react-bootstrap positions overlays with style attributes.
           styleSrc: ["'self'", "'unsafe-inline'"],
-          imgSrc: ["'self'", 'data:', 'blob:'],
+          imgSrc: ["'self'", 'data:', 'blob:', ...(options.imageOrigins ?? [])],
           fontSrc: ["'self'", 'data:'],
           connectSrc: ["'self'", ...FIREBASE_ORIGINS, ...options.connectOrigins],
           // The invoice is shown from a blob: URL made of bytes fetched with the user's token.

@@ -20,6 +20,8 @@ export const alreadyOnListMessage = (email: string) => `${email} is already on t
 export const NO_ACCOUNT_MESSAGE = 'No account is registered for this e-mail address.';
 export const SELF_REMOVAL_MESSAGE = 'You cannot remove your own account. Ask another administrator to do it.';
 export const LAST_ADMIN_MESSAGE = 'You cannot remove the last administrator. Add another administrator first.';
+export const LAST_ADMIN_ROLE_MESSAGE =
+  'You cannot take the administrator role from the last administrator. Make someone else an administrator first.';
 
 /**
  * Adding and removing allowed users, shared by the HTTP routes and the CLI so both keep the allowlist row
@@ -150,6 +152,38 @@ export function createUserAdmin(deps: UserAdminDeps) {
       if (uid) deps.forgetSessions?.(uid);
       await audit({ ...event, outcome: 'ok', detail: removed.admin ? 'was an administrator' : null });
       return removed;
+    },
+
+    /**
+     * Makes someone an administrator or stops them being one; refused for the last administrator, checked
+     * under the same lock as a removal so two admins demoting each other cannot leave none.
+     */
+    async setAdmin(input: { email: string; admin: boolean; actor: string }): Promise<UserRow> {
+      const { email, admin, actor } = input;
+      const event = { actor, action: admin ? 'users.make-admin' : 'users.remove-admin', target: email };
+      let changed: UserRow;
+      try {
+        changed = await deps.db.transaction(async (tx) => {
+          const txUsers = createUsersRepository(tx as unknown as Database);
+          const admins = await txUsers.lockAdmins();
+          if (!admin && admins.length === 1 && admins[0] === email)
+            throw new DomainError('conflict', LAST_ADMIN_ROLE_MESSAGE);
+          const row = await txUsers.update(email, { admin });
+          if (!row) throw new DomainError('not-found', notOnListMessage(email));
+          return row;
+        });
+      } catch (error) {
+        if (error instanceof DomainError) {
+          await audit({ ...event, outcome: 'refused', detail: error.message });
+          throw error;
+        }
+        await audit({ ...event, outcome: 'failed', detail: `nothing was changed: ${describe(error)}` });
+        throw error;
+      }
+      // The caller's cached token verification carries the old role: forget it so the change holds at once.
+      if (changed.firebaseUid) deps.forgetSessions?.(changed.firebaseUid);
+      await audit({ ...event, outcome: 'ok', detail: null });
+      return changed;
     },
 
     /** Confirms a row an admin created, if there is one; creates nothing, and confirming twice changes nothing. */

@@ -2,6 +2,7 @@ import {
   activatedUserSchema,
   activateUserBodySchema,
   allowedUserSchema,
+  changeUserBodySchema,
   emailParamsSchema,
   removedUserSchema,
   userLookupSchema,
@@ -21,7 +22,7 @@ function adminEmail(request: FastifyRequest) {
   return request.caller.email;
 }
 
-/** One allowed address, /users/:email: look it up, add it, remove it, activate it. */
+/** One allowed address, /users/:email: look it up, add it, remove it, change its role, activate it. */
 const userRoutes: FastifyPluginAsyncZod = async (app) => {
   acceptEmptyJsonBodies(app);
 
@@ -88,6 +89,25 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const row = await app.userAdmin.removeUser({ email: request.params.email, actor: adminEmail(request) });
       return { email: row.email };
+    },
+  );
+
+  app.patch(
+    '/users/:email',
+    {
+      config: { access: 'admin' },
+      schema: {
+        summary: 'Make an address an administrator, or stop it being one',
+        tags: ['users'],
+        params: emailParamsSchema,
+        body: changeUserBodySchema,
+        response: { 200: allowedUserSchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { email } = request.params;
+      const row = await app.userAdmin.setAdmin({ email, admin: request.body.admin, actor: adminEmail(request) });
+      return toAllowedUser(row);
     },
   );
 

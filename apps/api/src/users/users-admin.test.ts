@@ -83,6 +83,96 @@ describe('admin user management', () => {
     }
   });
 
+  describe('GET /api/users: order and status', () => {
+    it('sorts by e-mail either way or by date added, filters by status, and counts the filtered list', async () => {
+      const headers = await asAdmin();
+      const repository = t.app.usersRepository;
+      await repository.insert({ email: 'carl@example.com', activated: true });
+      await repository.insert({ email: 'anna@example.com' });
+      await repository.insert({ email: 'bert@example.com', activated: true });
+      const emails = async (query: string) => {
+        const response = await t.app.inject({ url: `/api/users?${query}`, headers });
+        assert.equal(response.statusCode, 200, response.body);
+        return {
+          total: response.headers[TOTAL_COUNT_HEADER],
+          emails: response.json().map((u: { email: string }) => u.email),
+        };
+      };
+      assert.deepEqual((await emails('sort=-email')).emails, [
+        'carl@example.com',
+        'bert@example.com',
+        'anna@example.com',
+        'admin@example.com',
+      ]);
+      assert.deepEqual((await emails('sort=added')).emails, [
+        'admin@example.com',
+        'carl@example.com',
+        'anna@example.com',
+        'bert@example.com',
+      ]);
+      assert.deepEqual(await emails('sort=-added&limit=2&offset=1'), {
+        total: '4',
+        emails: ['anna@example.com', 'carl@example.com'],
+      });
+      assert.deepEqual(await emails('status=invited'), { total: '1', emails: ['anna@example.com'] });
+      assert.deepEqual(await emails('status=admin'), { total: '1', emails: ['admin@example.com'] });
+      assert.deepEqual(await emails('status=activated&sort=-added&limit=1'), {
+        total: '3',
+        emails: ['bert@example.com'],
+      });
+      const bad = await t.app.inject({ url: '/api/users?sort=name', headers });
+      assert.equal(bad.statusCode, 400);
+    });
+  });
+
+  describe('PATCH /api/users/:email (administrator role)', () => {
+    it('makes someone an administrator and back, audited; refuses the last administrator and non-admins', async () => {
+      const headers = await asAdmin();
+      const user = await t.createAccount('user@example.com');
+      const patch = (email: string, admin: boolean, as = headers) =>
+        t.app.inject({ method: 'PATCH', url: `/api/users/${email}`, headers: as, payload: { admin } });
+
+      const byUser = await patch('user@example.com', true, t.bearer(user.idToken));
+      assert.equal(byUser.statusCode, 403);
+
+      const on = await patch('user@example.com', true);
+      assert.equal(on.statusCode, 200, on.body);
+      assert.equal(on.json().admin, true);
+      assert.equal((await rowOf('user@example.com'))?.admin, true);
+      // The new admin's very next call is an admin's.
+      const list = await t.app.inject({ url: '/api/users', headers: t.bearer(user.idToken) });
+      assert.equal(list.statusCode, 200);
+
+      assert.equal((await patch('admin@example.com', false)).statusCode, 200);
+      // No longer an admin, the former one may not change roles any more.
+      assert.equal((await patch('admin@example.com', true)).statusCode, 403);
+      const last = await patch('user@example.com', false, t.bearer(user.idToken));
+      assert.equal(last.statusCode, 409);
+      assert.match(last.json().message, /last administrator/);
+      assert.equal((await rowOf('user@example.com'))?.admin, true);
+
+      assert.equal((await patch('nobody@example.com', true, t.bearer(user.idToken))).statusCode, 404);
+      const extra = await t.app.inject({
+        method: 'PATCH',
+        url: '/api/users/user@example.com',
+        headers: t.bearer(user.idToken),
+        payload: { admin: true, activated: true },
+      });
+      assert.equal(extra.statusCode, 400);
+
+      const entries = await t.app.auditRepository.list({ limit: 10, offset: 0 });
+      const roleEntries = entries
+        .filter((entry) => entry.action.endsWith('-admin'))
+        .map((entry) => [entry.action, entry.target, entry.outcome]);
+      assert.deepEqual(roleEntries.reverse(), [
+        ['users.make-admin', 'user@example.com', 'ok'],
+        ['users.remove-admin', 'admin@example.com', 'ok'],
+        ['users.remove-admin', 'user@example.com', 'refused'],
+        ['users.make-admin', 'nobody@example.com', 'refused'],
+      ]);
+    });
+  });
+
   describe('POST /api/users/:email', () => {
     it('creates the account without a password and the row, answers 201 and audits the add', async () => {
       const response = await t.app.inject({

@@ -1,8 +1,9 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
 import { createFakeAuthClient } from '@/testing/fake-auth-client';
 import { accountLookup } from '@/testing/handlers';
-import { server } from '@/testing/msw-server';
+import { API, server } from '@/testing/msw-server';
 import { renderApp } from '@/testing/render-app';
 
 const accounts = {
@@ -13,7 +14,8 @@ const accounts = {
 describe('routing and the sign-in guard', () => {
   it('shows a centred "Loading..." while the sign-in state is unknown', async () => {
     renderApp('/invoice', { auth: createFakeAuthClient({ settle: false }) });
-    expect(await screen.findByRole('status')).toHaveTextContent('Loading...');
+    // The screen's code arrives behind a spinner first; then the guard waits for the sign-in state.
+    await waitFor(() => expect(screen.getByRole('status')).toHaveTextContent('Loading...'));
   });
 
   it('sends a signed-out visitor of a private route to /login, replacing the entry and carrying the location', async () => {
@@ -47,6 +49,8 @@ describe('routing and the sign-in guard', () => {
     const heading = await screen.findByRole('heading', { name: 'Error' });
     expect(heading).toHaveClass('bg-danger');
     expect(screen.getByText('Page Not Found')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Go to the portal home' })).toHaveAttribute('href', '/');
+    expect(document.title).toBe('Page Not Found · Parcel Invoice Portal');
   });
 });
 
@@ -94,6 +98,23 @@ describe('the header', () => {
     expect(localStorage.getItem('userEmail')).toBeNull();
     expect(sessionStorage.getItem('beforeLogin')).toBeNull();
     expect(await screen.findByRole('heading', { name: 'Login' })).toBeInTheDocument();
+  });
+
+  it('after Sign Out, a private route opened later still carries the requested location to /login', async () => {
+    server.use(accountLookup({ 'user@example.com': {} }));
+    const auth = createFakeAuthClient({ accounts, signedInAs: 'user@example.com' });
+    const { user, router } = renderApp('/invoice', { auth });
+    await user.click(await screen.findByRole('button', { name: 'Sign Out' }));
+    await screen.findByRole('heading', { name: 'Login' });
+    await act(() => router.navigate('/invoice?parcelCode=DEMO000002'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    expect(router.state.location.state).toEqual({ from: { pathname: '/invoice', search: '?parcelCode=DEMO000002' } });
+  });
+
+  it('reads any truthy admin flag in the lookup as admin', async () => {
+    server.use(http.get(`${API}/users/:email`, () => HttpResponse.json({ email: 'admin@example.com', admin: 1 })));
+    renderApp('/invoice', { auth: createFakeAuthClient({ accounts, signedInAs: 'admin@example.com' }) });
+    expect(await screen.findByRole('link', { name: 'Admin Page' })).toHaveAttribute('href', '/admin');
   });
 });
 

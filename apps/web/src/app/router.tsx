@@ -1,4 +1,5 @@
 import { createBrowserRouter, type RouteObject } from 'react-router';
+import { PageSpinner } from '@/components/PageSpinner';
 import { LoginRoute } from '@/features/auth/components/LoginRoute';
 import { paths } from '@/lib/paths';
 import { AppLayout } from './layout/AppLayout';
@@ -16,6 +17,8 @@ export const routes: RouteObject[] = [
   {
     element: <AppLayout />,
     errorElement: <RouteErrorBoundary />,
+    // Shown while a lazily loaded screen arrives on the first load.
+    hydrateFallbackElement: <PageSpinner />,
     children: [
       {
         element: <PrivateRoute />,

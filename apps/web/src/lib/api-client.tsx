@@ -17,7 +17,7 @@ export class ApiError extends Error {
 }
 
 interface RequestOptions<T> {
-  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** Send the signed-in user's ID token as a bearer token. */
   auth?: boolean;
   /** JSON body; `null` sends the JSON content type with an empty body (the spec's create call). */

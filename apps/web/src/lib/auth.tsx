@@ -19,12 +19,15 @@ export interface AuthClient {
 export type AuthState =
   | { status: 'loading'; user: null }
   | { status: 'signed-in'; user: AuthUser }
+  /** `byUser` only until /login has been shown after the user's own Sign Out (see `settleSignOut`). */
   | { status: 'signed-out'; user: null; byUser: boolean };
 
 interface AuthContextValue {
   state: AuthState;
   client: AuthClient;
   signOut(): Promise<void>;
+  /** /login calls this once shown: later visits to private routes carry their location again. */
+  settleSignOut(): void;
 }
 
 const AuthContext = createContext<AuthContextValue | null>(null);
@@ -58,7 +61,15 @@ export function AuthProvider({ client, children }: { client: AuthClient; childre
     await client.signOut();
   }, [client]);
 
-  const value = useMemo(() => ({ state, client, signOut }), [state, client, signOut]);
+  const settleSignOut = useCallback(
+    () =>
+      setState((previous) =>
+        previous.status === 'signed-out' && previous.byUser ? { ...previous, byUser: false } : previous,
+      ),
+    [],
+  );
+
+  const value = useMemo(() => ({ state, client, signOut, settleSignOut }), [state, client, signOut, settleSignOut]);
   return <AuthContext value={value}>{children}</AuthContext>;
 }
 

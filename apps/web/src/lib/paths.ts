@@ -5,3 +5,6 @@ export const paths = {
   admin: '/admin',
   login: '/login',
 } as const;
+
+/** Where a password-reset mail's link leads: the in-app hash route /invoice (docs/product/screens-and-routes.md). */
+export const resetContinueUrl = () => `${window.location.origin}/#${paths.invoice}`;

@@ -24,6 +24,30 @@ export function checkRuntimeConfig(value: unknown): RuntimeConfig {
   return config as RuntimeConfig;
 }
 
+export type Theme = NonNullable<RuntimeConfig['theme']>;
+
+/** The built-in brand; the server sends the same defaults, so a missing theme looks the same. */
+export const DEFAULT_THEME: Theme = {
+  productName: 'Parcel Invoice Portal',
+  primaryColor: '#1f4e8c',
+  headerColor: '#162a4a',
+};
+
+const rgbOf = (hex: string) => [1, 3, 5].map((start) => parseInt(hex.slice(start, start + 2), 16)).join(', ');
+
+/** Puts the deployment's colours into the CSS variables the stylesheet reads (see styles.css). */
+export function applyTheme(theme: Theme = DEFAULT_THEME) {
+  const style = document.documentElement.style;
+  style.setProperty('--portal-primary', theme.primaryColor);
+  style.setProperty('--bs-primary-rgb', rgbOf(theme.primaryColor));
+  style.setProperty('--bs-link-color-rgb', rgbOf(theme.primaryColor));
+  style.setProperty('--portal-brand', theme.headerColor);
+  document.querySelector('meta[name="theme-color"]')?.setAttribute('content', theme.headerColor);
+}
+
+/** The configured brand, or the built-in one. */
+export const useTheme = (): Theme => useRuntimeConfig().theme ?? DEFAULT_THEME;
+
 const RuntimeConfigContext = createContext<RuntimeConfig | null>(null);
 
 export function RuntimeConfigProvider({ config, children }: { config: RuntimeConfig; children: ReactNode }) {

@@ -2,6 +2,7 @@ import { Link, useNavigate } from 'react-router';
 import { useAccount } from '@/lib/account';
 import { useAuth } from '@/lib/auth';
 import { paths } from '@/lib/paths';
+import { useTheme } from '@/lib/runtime-config';
 import { storedUser } from '@/lib/storage';
 import logo from './logo.svg';
 
@@ -16,7 +17,7 @@ function SignedInUser({ email }: { email: string }) {
   };
 
   return (
-    <div className="d-flex align-items-center gap-2 gap-sm-3 justify-content-end min-w-0">
+    <div className="d-flex flex-wrap align-items-center column-gap-2 column-gap-sm-3 row-gap-1 justify-content-end min-w-0">
       {account.data?.admin === true && (
         <>
           <Link to={paths.admin} className="link-light text-nowrap">
@@ -27,7 +28,7 @@ function SignedInUser({ email }: { email: string }) {
           </span>
         </>
       )}
-      <span className="text-white text-truncate header-email" title={email}>
+      <span className="text-white header-email" title={email}>
         {email}
       </span>
       {/* Bootstrap's markup without react-bootstrap: every page starts with the header. */}
@@ -40,6 +41,7 @@ function SignedInUser({ email }: { email: string }) {
 
 export function Header() {
   const { state } = useAuth();
+  const theme = useTheme();
   // The spec: the header shows the user only while a stored user value exists.
   const signedIn = state.status === 'signed-in' && storedUser() !== null;
   return (
@@ -48,11 +50,11 @@ export function Header() {
         {/* Signed in on a phone, only the logo shows, so the user's part of the header keeps one line. */}
         <Link
           to={paths.invoice}
-          aria-label="Parcel Invoice Portal"
+          aria-label={theme.productName}
           className="d-flex align-items-center gap-2 text-white text-decoration-none flex-shrink-0"
         >
-          <img src={logo} alt="" width={32} height={32} />
-          <span className={signedIn ? 'fw-semibold d-none d-md-inline' : 'fw-semibold'}>Parcel Invoice Portal</span>
+          <img src={theme.logoUrl ?? logo} alt="" height={32} className="header-logo" />
+          <span className={signedIn ? 'fw-semibold d-none d-md-inline' : 'fw-semibold'}>{theme.productName}</span>
         </Link>
         {signedIn && <SignedInUser email={state.user.email} />}
       </nav>

@@ -1,6 +1,10 @@
+import { usePageTitle } from '@/hooks/use-page-title';
 import Card from 'react-bootstrap/Card';
+import { Link } from 'react-router';
+import { paths } from '@/lib/paths';
 
 export function NotFoundScreen() {
+  usePageTitle('Page Not Found');
   return (
     <main className="container py-5" style={{ maxWidth: 560 }}>
       <Card border="danger">
@@ -9,6 +13,10 @@ export function NotFoundScreen() {
         </Card.Header>
         <Card.Body>
           <Card.Text>Page Not Found</Card.Text>
+          {/* A way back from a mistyped or outdated address. */}
+          <Link to={paths.root} className="btn btn-primary">
+            Go to the portal home
+          </Link>
         </Card.Body>
       </Card>
     </main>

@@ -9,6 +9,13 @@ export const confirmDeleteMessage = (email: string) => `Are you sure you want to
 
 export const noUsersMessage = (search: string) => (search ? `No users match "${search}".` : 'No users yet.');
 
+export const OWN_ACCOUNT_DELETE_REASON = 'You cannot delete your own account.';
+export const addedNotice = (email: string) => `${email} was added.`;
+export const deletedNotice = (email: string) => `${email} was deleted.`;
+export const adminNotice = (email: string, admin: boolean) =>
+  admin ? `${email} is now an administrator.` : `${email} is no longer an administrator.`;
+export const invitationNotice = (email: string) => `A new invitation (password mail) was sent to ${email}.`;
+
 export const NO_AUDIT_ENTRIES_MESSAGE = 'Nothing recorded yet.';
 
 export const fileUnreadableMessage = (fileName: string) => `Could not read ${fileName}.`;

@@ -2,9 +2,15 @@ import { ApiError } from '@/lib/api-client';
 
 /** Every sentence the invoice screen shows, kept together; the spec's are word for word. */
 
-export const NO_PARCEL_CODE_HINT = 'Open the invoice link you were sent to see an invoice here.';
+export const NO_PARCEL_CODE_HINT =
+  'Open the invoice link you were sent to see an invoice here, or type its parcel code.';
+export const TRY_ANOTHER_CODE_HINT = 'Check the parcel code, or type another one:';
 export const INVOICE_NOT_SHOWN_MESSAGE = 'The invoice could not be shown.';
 export const NO_INVOICE_DATA_MESSAGE = 'No invoice data found.';
+export const PAGES_NOT_DRAWN_MESSAGE =
+  'This browser cannot show the invoice inside the page. Open it in your PDF viewer or download it.';
+export const invoicePageLabel = (parcelCode: string, page: number, count: number) =>
+  `Invoice ${parcelCode}, page ${page} of ${count}`;
 
 /** The error raised, without any request, when the link carries no parcel code. */
 export const MISSING_PARCEL_CODE = new Error('No parcel code in the link');
@@ -18,4 +24,16 @@ export function invoiceErrorMessage(error: unknown, supportContact: string): str
   // 500 itself counts as a server error (docs/product/deliberate-readings.md); 0 is no response at all.
   if (status >= 500 || status === 0) return `Application error. Please contact ${supportContact}.`;
   return doubleCheck;
+}
+
+/** Whether Reload can help: only when the server failed or did not answer; a refused or unknown code stays so. */
+export function canRetryInvoice(error: unknown): boolean {
+  if (error === MISSING_PARCEL_CODE) return false;
+  const status = error instanceof ApiError ? error.status : 0;
+  return status === 0 || status >= 500;
+}
+
+/** Whether the reason ends with "Please contact …": then the support links belong beside it. */
+export function needsSupport(error: unknown): boolean {
+  return error instanceof ApiError ? error.status === 401 || canRetryInvoice(error) : canRetryInvoice(error);
 }

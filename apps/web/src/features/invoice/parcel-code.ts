@@ -1,3 +1,4 @@
+import { paths } from '@/lib/paths';
 import type { SavedLocation } from '@/lib/storage';
 
 const fromQuery = (query: string) => new URLSearchParams(query).get('parcelCode')?.trim() || null;
@@ -14,3 +15,7 @@ export function readParcelCode(
   const hashQuery = fragment.includes('?') ? fragment.slice(fragment.indexOf('?') + 1) : fragment;
   return fromQuery(location.search) ?? fromQuery(hashQuery) ?? (beforeLogin ? fromQuery(beforeLogin.search) : null);
 }
+
+/** The invoice screen's address for a parcel code, as the links in the mails have it. */
+export const invoicePathFor = (parcelCode: string) =>
+  `${paths.invoice}?${new URLSearchParams({ parcelCode: parcelCode.trim() }).toString()}`;

@@ -37,7 +37,7 @@ describe('the admin users screen for an admin', () => {
     const headers = within(table)
       .getAllByRole('columnheader')
       .map((header) => header.textContent);
-    expect(headers).toEqual(['Email', 'Status', 'Actions']);
+    expect(headers).toEqual(['Email', 'Status', 'Added', 'Actions']);
     const rows = bodyRows(table);
     expect(rows.map((row) => within(row).getAllByRole('cell')[0]?.textContent)).toEqual([
       ADMIN,
@@ -225,9 +225,12 @@ describe('adding a user', () => {
     const error = await dialog('Error');
     expect(error).toHaveTextContent('user@example.com is already on the list.');
     expect(fake.summary()).not.toContain('POST /users');
-    // The add modal closed under the error: focus comes back to the button that opened it.
+    // The add modal stays open under the error with the typed address, ready to correct.
     await user.click(within(error).getByRole('button', { name: 'Continue' }));
-    await waitFor(() => expect(screen.getByRole('button', { name: 'Add User' })).toHaveFocus());
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Error' })).not.toBeInTheDocument());
+    const addModal = await dialog('Add User');
+    expect(within(addModal).getByLabelText('Email address')).toHaveValue('user@example.com');
+    await waitFor(() => expect(addModal).toContainElement(document.activeElement as HTMLElement));
   });
 
   it('shows the status text when registering fails', async () => {
@@ -240,6 +243,8 @@ describe('adding a user', () => {
     const modal = await dialog('Error');
     expect(modal).toHaveTextContent('Internal Server Error');
     expect(modal).not.toHaveTextContent('Something broke.');
+    await user.click(within(modal).getByRole('button', { name: 'Continue' }));
+    expect(within(await dialog('Add User')).getByLabelText('Email address')).toHaveValue('x@example.com');
   });
 });
 
@@ -277,15 +282,105 @@ describe('deleting a user', () => {
 
   it("shows the server's reason when a delete is refused", async () => {
     const fake = setup();
-    fake.failNext.delete = { status: 409, statusText: 'Conflict', message: 'You cannot remove your own account.' };
+    fake.failNext.delete = {
+      status: 409,
+      statusText: 'Conflict',
+      message: 'You cannot remove the last administrator.',
+    };
     const { user } = openAs();
     await usersTable();
-    await user.click(screen.getByRole('button', { name: `Delete ${ADMIN}` }));
+    await user.click(screen.getByRole('button', { name: 'Delete user@example.com' }));
     await user.click(within(await dialog('Are you sure?')).getByRole('button', { name: 'Yes' }));
     const error = await dialog('Error');
-    expect(error).toHaveTextContent('You cannot remove your own account.');
+    expect(error).toHaveTextContent('You cannot remove the last administrator.');
     await user.click(within(error).getByRole('button', { name: 'Continue' }));
-    await waitFor(() => expect(screen.getByRole('button', { name: `Delete ${ADMIN}` })).toHaveFocus());
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Delete user@example.com' })).toHaveFocus());
+  });
+});
+
+describe('the list for thousands', () => {
+  it("keeps the admin's own Delete, disabled, with the reason", async () => {
+    setup();
+    openAs();
+    const table = await usersTable();
+    const own = within(table).getByRole('button', { name: `Delete ${ADMIN}` });
+    expect(own).toBeDisabled();
+    expect(own).toHaveAccessibleDescription('You cannot delete your own account.');
+    expect(within(table).getByRole('button', { name: 'Delete user@example.com' })).toBeEnabled();
+  });
+
+  it('shows the date added and by whom, and asks the server for the chosen status, order and page size', async () => {
+    const fake = setup();
+    const { user } = openAs();
+    const table = await usersTable();
+    expect(bodyRows(table)[1]).toHaveTextContent('1 Jan 2025by admin@example.com');
+    await user.selectOptions(screen.getByLabelText('Status'), 'Invited');
+    await user.selectOptions(screen.getByLabelText('Order'), 'Newest first');
+    await user.selectOptions(screen.getByLabelText('Per page'), '100');
+    await waitFor(() => expect(fake.calls.at(-1)?.path).toBe('/users?limit=100&offset=0&status=invited&sort=-added'));
+  });
+
+  it('exports the filtered list as CSV, every page of it', async () => {
+    const fake = setup({ users: [ADMIN, 'user@example.com', 'x,"y"@example.com'] });
+    const files: Blob[] = [];
+    vi.spyOn(URL, 'createObjectURL').mockImplementation((blob) => (files.push(blob as Blob), 'blob:test/csv'));
+    vi.spyOn(URL, 'revokeObjectURL').mockImplementation(() => {});
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
+    const { user } = openAs();
+    await usersTable();
+    await user.click(screen.getByRole('button', { name: 'Export CSV' }));
+    await waitFor(() => expect(click).toHaveBeenCalledOnce());
+    expect(fake.calls.at(-1)?.path).toBe('/users?limit=1000&offset=0');
+    expect((await files[0]!.text()).split('\r\n')).toEqual([
+      'email,status,admin,added,added_by',
+      'admin@example.com,activated,yes,2025-01-01T00:00:00.000Z,admin@example.com',
+      'user@example.com,activated,no,2025-01-01T00:00:00.000Z,admin@example.com',
+      '"x,""y""@example.com",activated,no,2025-01-01T00:00:00.000Z,admin@example.com',
+      '',
+    ]);
+  });
+
+  it('makes someone an administrator with PATCH and says so', async () => {
+    const fake = setup();
+    const { user } = openAs();
+    await usersTable();
+    await user.click(screen.getByRole('button', { name: 'Make admin user@example.com' }));
+    expect(await screen.findByText('user@example.com is now an administrator.')).toBeInTheDocument();
+    const patch = fake.calls.find((call) => call.method === 'PATCH');
+    expect(patch).toMatchObject({
+      path: '/users/user%40example.com',
+      authorization: `Bearer token-of-${ADMIN}`,
+      body: JSON.stringify({ admin: true }),
+    });
+    expect(await screen.findByRole('button', { name: 'Remove admin from user@example.com' })).toBeInTheDocument();
+  });
+
+  it('resends an invitation to someone who has not set a password: the reset mail', async () => {
+    const fake = createFakeAdminApi({
+      users: [makeUser(ADMIN, { admin: true }), makeUser('new@example.com', { activated: false })],
+    });
+    server.use(accountLookup({ [ADMIN]: { admin: true } }), ...fake.handlers);
+    const auth = createFakeAuthClient({ signedInAs: ADMIN });
+    const { user } = renderApp('/admin', { auth });
+    await usersTable();
+    expect(screen.queryByRole('button', { name: `Resend invitation to ${ADMIN}` })).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Resend invitation to new@example.com' }));
+    expect(
+      await screen.findByText('A new invitation (password mail) was sent to new@example.com.'),
+    ).toBeInTheDocument();
+    expect(auth.calls).toContain('reset:new@example.com');
+  });
+
+  it('confirms an add with a notice that shows the new row', async () => {
+    setup();
+    const { user } = openAs();
+    await usersTable();
+    await user.click(screen.getByRole('button', { name: 'Add User' }));
+    await user.type(within(await dialog('Add User')).getByLabelText('Email address'), 'zed@example.com');
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    const notice = await screen.findByText('zed@example.com was added.', {}, { timeout: 4000 });
+    await user.click(within(notice.closest('[role="status"]') as HTMLElement).getByRole('button', { name: 'Show' }));
+    expect(screen.getByLabelText('Search by email')).toHaveValue('zed@example.com');
   });
 });
 
@@ -311,6 +406,9 @@ describe('search and paging', () => {
       'GET /users?limit=50&offset=50',
       'GET /users?limit=50&offset=100',
     ]);
+    expect(screen.getByRole('button', { name: 'Page 3' })).toHaveAttribute('aria-current', 'page');
+    await user.click(screen.getByRole('button', { name: 'Page 1' }));
+    await screen.findByText('1–50 of 120 users');
   });
 
   it('searches on the server once typing pauses, from the first page', async () => {

@@ -1,3 +1,4 @@
+import { usePageTitle } from '@/hooks/use-page-title';
 import Tab from 'react-bootstrap/Tab';
 import Tabs from 'react-bootstrap/Tabs';
 import { ErrorModal } from '@/components/ErrorModal';
@@ -10,6 +11,7 @@ import { UsersPanel } from './UsersPanel';
 
 /** The admin users screen: nothing but the title until the lookup confirms the signed-in account as admin. */
 export default function AdminUsersScreen() {
+  usePageTitle('Users');
   const check = useAdminCheck();
   const denied = useQueryFailure(check.status === 'denied' ? check.failure : null, () => NO_PERMISSION_MESSAGE);
 

@@ -2,7 +2,15 @@ import Button from 'react-bootstrap/Button';
 
 const count = new Intl.NumberFormat('en-GB');
 
-/** "1–50 of 100,000" with Previous/Next; what a 100,000-row list needs once search narrows it down. */
+/** The page numbers worth a button: the first, the last, and the current one with its neighbours. */
+function pageNumbers(page: number, lastPage: number): (number | 'gap')[] {
+  const wanted = [...new Set([0, page - 1, page, page + 1, lastPage])]
+    .filter((n) => n >= 0 && n <= lastPage)
+    .sort((a, b) => a - b);
+  return wanted.flatMap((n, i) => (i > 0 && n - wanted[i - 1]! > 1 ? ['gap' as const, n] : [n]));
+}
+
+/** "1–50 of 100,000" with Previous, page numbers and Next. */
 export function Pager({
   page,
   pageSize,
@@ -25,10 +33,28 @@ export function Pager({
         {total === 0 ? `No ${noun}` : `${count.format(first)}–${count.format(last)} of ${count.format(total)} ${noun}`}
       </span>
       {lastPage > 0 && (
-        <div className="d-flex gap-2">
+        <div className="d-flex gap-1 flex-wrap">
           <Button variant="outline-secondary" size="sm" disabled={page === 0} onClick={() => onPage(page - 1)}>
             Previous
           </Button>
+          {pageNumbers(page, lastPage).map((n, i) =>
+            n === 'gap' ? (
+              <span key={`gap-${i}`} className="px-1 text-body-secondary" aria-hidden="true">
+                …
+              </span>
+            ) : (
+              <Button
+                key={n}
+                variant={n === page ? 'primary' : 'outline-secondary'}
+                size="sm"
+                aria-label={`Page ${n + 1}`}
+                aria-current={n === page ? 'page' : undefined}
+                onClick={() => onPage(n)}
+              >
+                {count.format(n + 1)}
+              </Button>
+            ),
+          )}
           <Button variant="outline-secondary" size="sm" disabled={page >= lastPage} onClick={() => onPage(page + 1)}>
             Next
           </Button>

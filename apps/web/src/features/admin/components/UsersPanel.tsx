@@ -8,17 +8,31 @@ import { ErrorModal } from '@/components/ErrorModal';
 import { requestIdOf } from '@/lib/api-client';
 import { LoadingOverlay } from '@/components/LoadingOverlay';
 import { useDebouncedValue } from '@/hooks/use-debounced-value';
+import { useApiClient } from '@/lib/api-client';
+import { useCurrentUser } from '@/lib/auth';
 import { useQueryFailure } from '@/hooks/use-query-failure';
 import { AddUserError, useAddUser } from '../api/add-user';
 import { useDeleteUser } from '../api/delete-user';
-import { useUsersPage, type UsersPage } from '../api/get-users-page';
+import { useResendInvitation, useSetAdmin } from '../api/change-user';
+import { exportUsers } from '../api/export-users';
+import { useUsersPage, type UsersPage, type UsersQuery } from '../api/get-users-page';
 import { PAGE_SIZE } from '../api/paging';
 import { adminKeys } from '../api/query-keys';
-import { confirmDeleteMessage, noUsersMessage, serverMessageOf, statusTextOf } from '../messages';
+import {
+  addedNotice,
+  adminNotice,
+  confirmDeleteMessage,
+  deletedNotice,
+  invitationNotice,
+  noUsersMessage,
+  serverMessageOf,
+  statusTextOf,
+} from '../messages';
 import { AddUserModal } from './AddUserModal';
 import { BulkAddModal } from './BulkAddModal';
 import { Pager } from './Pager';
 import { UsersTable } from './UsersTable';
+import { ListControls, type ListView } from './ListControls';
 
 /** The spec's pause between registering a new user and reloading the list. */
 export const RELOAD_AFTER_REGISTER_MS = 1000;
@@ -31,10 +45,20 @@ export function UsersPanel() {
   const queryClient = useQueryClient();
   const [searchInput, setSearchInput] = useState('');
   const search = useDebouncedValue(searchInput.trim(), SEARCH_DEBOUNCE_MS);
-  // The page belongs to the search it was chosen for: a new search starts at its first page.
-  const [paging, setPaging] = useState({ search: '', page: 0 });
-  const page = paging.search === search ? paging.page : 0;
-  const setPage = (next: number) => setPaging({ search, page: next });
+  const [view, setView] = useState<ListView>({ sort: 'email', status: undefined, pageSize: PAGE_SIZE });
+  // The page belongs to the search and view it was chosen for: a new one starts at its first page.
+  const listKey = JSON.stringify([search, view]);
+  const [paging, setPaging] = useState({ listKey: JSON.stringify(['', view]), page: 0 });
+  const page = paging.listKey === listKey ? paging.page : 0;
+  const section = useRef<HTMLElement>(null);
+  const setPage = (next: number) => {
+    setPaging({ listKey, page: next });
+    // The next page starts at its top, not where the pager left the reader.
+    section.current?.scrollIntoView?.({ block: 'start' });
+  };
+  const query: UsersQuery = { search, page, ...view };
+  const { email: currentEmail } = useCurrentUser();
+  const [notice, setNotice] = useState<{ text: string; show?: string } | null>(null);
 
   const [busy, setBusy] = useState(false);
   const [actionError, setActionError] = useState<string | null>(null);
@@ -42,7 +66,6 @@ export function UsersPanel() {
   const [addOpen, setAddOpen] = useState(false);
   const [bulkOpen, setBulkOpen] = useState(false);
   const [pendingDelete, setPendingDelete] = useState<string | null>(null);
-  const addButton = useRef<HTMLButtonElement>(null);
   // Where focus goes once an action's error is read: the modal that had it closed as the error opened.
   const focusAfterError = useRef<HTMLElement | null>(null);
   const failAction = (message: string, focusTarget: HTMLElement | null, error: unknown) => {
@@ -51,7 +74,9 @@ export function UsersPanel() {
     setActionReference(requestIdOf(error));
   };
 
-  const list = useUsersPage({ search, page });
+  const list = useUsersPage(query);
+  const setAdminMutation = useSetAdmin();
+  const resendMutation = useResendInvitation();
   const addUserMutation = useAddUser();
   const deleteUserMutation = useDeleteUser();
   const listFailure = useQueryFailure(list.error, statusTextOf);
@@ -59,7 +84,7 @@ export function UsersPanel() {
   /** Reloads the list (and the audit view, which the change extended); answers the current page as reloaded. */
   const reload = async (): Promise<UsersPage | undefined> => {
     await queryClient.invalidateQueries({ queryKey: adminKeys.all });
-    return queryClient.getQueryData<UsersPage>(adminKeys.usersPage(search, page));
+    return queryClient.getQueryData<UsersPage>(adminKeys.usersPage(query));
   };
 
   const addUser = async (email: string) => {
@@ -68,13 +93,15 @@ export function UsersPanel() {
       try {
         await addUserMutation.mutateAsync(email);
       } catch (error) {
-        setAddOpen(false);
-        failAction(error instanceof AddUserError ? error.message : statusTextOf(error), addButton.current, error);
+        // The add modal stays open under the error, keeping the typed address to correct or retry.
+        // The error modal hands focus back to the add modal's Submit on its own.
+        failAction(error instanceof AddUserError ? error.message : statusTextOf(error), null, error);
         return;
       }
       await delay(RELOAD_AFTER_REGISTER_MS);
       setAddOpen(false);
       await reload();
+      setNotice({ text: addedNotice(email), show: email });
     } finally {
       setBusy(false);
     }
@@ -94,12 +121,55 @@ export function UsersPanel() {
     try {
       await deleteUserMutation.mutateAsync(email);
       const reloaded = await reload();
+      setNotice({ text: deletedNotice(email) });
       // Deleting the last row of the last page would leave an empty page behind.
       if (reloaded && reloaded.users.length === 0 && page > 0) {
-        setPage(Math.max(0, Math.ceil(reloaded.total / PAGE_SIZE) - 1));
+        setPage(Math.max(0, Math.ceil(reloaded.total / view.pageSize) - 1));
       }
     } catch (error) {
       failAction(serverMessageOf(error), deleteTrigger.current, error);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  /** Runs a row action under the overlay; its success is told in the notice, its failure in the error modal. */
+  const runAction = async (action: () => Promise<unknown>, success: string) => {
+    setBusy(true);
+    try {
+      await action();
+      setNotice({ text: success });
+    } catch (error) {
+      failAction(serverMessageOf(error), null, error);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const actions = {
+    onDelete: askToDelete,
+    onSetAdmin: (email: string, admin: boolean) =>
+      void runAction(
+        async () => {
+          await setAdminMutation.mutateAsync({ email, admin });
+          await reload();
+        },
+        adminNotice(email, admin),
+      ),
+    onResend: (email: string) => void runAction(() => resendMutation.mutateAsync(email), invitationNotice(email)),
+  };
+
+  const api = useApiClient();
+  const exportCsv = async () => {
+    setBusy(true);
+    try {
+      const file = await exportUsers(api, { search, status: view.status, sort: view.sort });
+      const link = document.createElement('a');
+      link.href = URL.createObjectURL(file);
+      link.download = `users-${new Date().toISOString().slice(0, 10)}.csv`;
+      link.click();
+      setTimeout(() => URL.revokeObjectURL(link.href), 0);
+    } catch (error) {
+      failAction(statusTextOf(error), null, error);
     } finally {
       setBusy(false);
     }
@@ -109,7 +179,7 @@ export function UsersPanel() {
   const closeError = () => (actionError !== null ? setActionError(null) : listFailure.dismiss());
 
   return (
-    <section aria-label="User list">
+    <section aria-label="User list" ref={section} className="users-panel">
       <div className="d-flex flex-column flex-sm-row gap-2 align-items-sm-end mb-3">
         <Form.Group controlId="admin-users-search" className="flex-grow-1 admin-search">
           <Form.Label className="small mb-1">Search by email</Form.Label>
@@ -128,7 +198,7 @@ export function UsersPanel() {
           </div>
         </Form.Group>
         <div className="d-flex gap-2">
-          <Button ref={addButton} variant="primary" onClick={() => setAddOpen(true)}>
+          <Button variant="primary" onClick={() => setAddOpen(true)}>
             Add User
           </Button>
           <Button variant="outline-primary" onClick={() => setBulkOpen(true)}>
@@ -137,13 +207,39 @@ export function UsersPanel() {
         </div>
       </div>
 
+      <div className="d-flex flex-wrap align-items-end justify-content-between gap-2">
+        <ListControls view={view} onChange={setView} />
+        <Button variant="outline-primary" size="sm" className="mb-3" onClick={() => void exportCsv()}>
+          Export CSV
+        </Button>
+      </div>
+
+      {notice && (
+        <div className="alert alert-success d-flex align-items-center gap-2 py-2" role="status">
+          <span className="flex-grow-1">{notice.text}</span>
+          {notice.show && (
+            <button
+              type="button"
+              className="btn btn-link btn-sm p-0 alert-link"
+              onClick={() => setSearchInput(notice.show!)}
+            >
+              Show
+            </button>
+          )}
+          <button type="button" className="btn-close" aria-label="Dismiss" onClick={() => setNotice(null)} />
+        </div>
+      )}
+
       {list.data && (
         <div className="card shadow-sm">
-          <div className="table-responsive">
-            <UsersTable users={list.data.users} emptyText={noUsersMessage(search)} onDelete={askToDelete} />
-          </div>
+          <UsersTable
+            users={list.data.users}
+            currentEmail={currentEmail}
+            emptyText={noUsersMessage(search)}
+            actions={actions}
+          />
           <div className="card-footer bg-body">
-            <Pager page={page} pageSize={PAGE_SIZE} total={list.data.total} noun="users" onPage={setPage} />
+            <Pager page={page} pageSize={view.pageSize} total={list.data.total} noun="users" onPage={setPage} />
           </div>
         </div>
       )}

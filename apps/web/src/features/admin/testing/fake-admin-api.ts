@@ -36,7 +36,7 @@ export function createFakeAdminApi(options: { users?: AllowedUser[]; audit?: Aud
   const users = new Map((options.users ?? []).map((user) => [user.email, user]));
   const audit = options.audit ?? [];
   const calls: RecordedCall[] = [];
-  const failNext: Partial<Record<'list' | 'create' | 'register' | 'delete' | 'audit', Failure>> = {};
+  const failNext: Partial<Record<'list' | 'create' | 'register' | 'delete' | 'patch' | 'audit', Failure>> = {};
   /** A promise the list handler waits for before answering, to observe the screen mid-call. */
   const gates: { list?: Promise<void> } = {};
 
@@ -102,6 +102,19 @@ export function createFakeAdminApi(options: { users?: AllowedUser[]; audit?: Aud
       if (!user) return HttpResponse.json({ message: `${userId} is not on the list.` }, { status: 404 });
       users.set(userId, { ...user, registered: true });
       return HttpResponse.json({ email: userId, registered: true });
+    }),
+    http.patch(`${API}/users/:email`, async ({ request, params }) => {
+      const call = await record(request);
+      const refused = refuseWithoutBearer(call);
+      if (refused) return refused;
+      const failure = takeFailure('patch');
+      if (failure) return failureResponse(failure);
+      const email = decodeURIComponent(String(params.email));
+      const user = users.get(email);
+      if (!user) return HttpResponse.json({ message: `${email} is not on the list.` }, { status: 404 });
+      const changed = { ...user, admin: ((await request.json()) as { admin: boolean }).admin };
+      users.set(email, changed);
+      return HttpResponse.json(changed);
     }),
     http.delete(`${API}/users/:email`, async ({ request, params }) => {
       const call = await record(request);

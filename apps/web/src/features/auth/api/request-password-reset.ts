@@ -3,15 +3,12 @@ import { getAccount } from '@/lib/account';
 import { useApiClient, type ApiClient } from '@/lib/api-client';
 import { useAuth, type AuthClient } from '@/lib/auth';
 import { reportError } from '@/lib/error-reporting';
-import { paths } from '@/lib/paths';
+import { resetContinueUrl } from '@/lib/paths';
 import type { MutationConfig } from '@/lib/react-query';
 import { lookupFailureMessage, mailFailureMessage } from '../messages';
 
 /** A step of the reset that failed; `message` is written for the person in front of the modal. */
 export class PasswordResetError extends Error {}
-
-/** The reset link brings the person back to the in-app hash route /invoice (docs/product/screens-and-routes.md). */
-export const resetContinueUrl = () => `${window.location.origin}/#${paths.invoice}`;
 
 /**
  * The spec's sequence: look the account up without a bearer token, have the identity provider send the

@@ -8,13 +8,18 @@ import { LoginScreen } from './LoginScreen';
 
 /** /login: the login screen while signed out; once signed in, on to where the user was going. */
 export function LoginRoute() {
-  const { state } = useAuth();
+  const { state, settleSignOut } = useAuth();
   const location = useLocation();
   const from = readFromState(location.state);
 
   useEffect(() => {
     if (from) saveBeforeLogin(from);
   }, [from?.pathname, from?.search]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  const justSignedOut = state.status === 'signed-out' && state.byUser;
+  useEffect(() => {
+    if (justSignedOut) settleSignOut();
+  }, [justSignedOut, settleSignOut]);
 
   if (state.status === 'loading') return <CenteredMessage>Loading...</CenteredMessage>;
   if (state.status === 'signed-in') return <Navigate to={postLoginTarget(from, readBeforeLogin())} replace />;

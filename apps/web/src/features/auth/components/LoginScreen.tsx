@@ -1,4 +1,5 @@
 import { lazy, Suspense, useState, type FormEvent } from 'react';
+import { usePageTitle } from '@/hooks/use-page-title';
 import { useAuth } from '@/lib/auth';
 import { MISSING_CREDENTIALS_MESSAGE, signInErrorMessage } from '../messages';
 
@@ -12,6 +13,8 @@ export function LoginScreen() {
   const [error, setError] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
   const [forgotOpen, setForgotOpen] = useState(false);
+  const [showPassword, setShowPassword] = useState(false);
+  usePageTitle('Login');
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
@@ -52,6 +55,8 @@ export function LoginScreen() {
                 required
                 autoComplete="username"
                 inputMode="email"
+                // The one thing to do on this page: type the address.
+                autoFocus
                 value={form.email}
                 onChange={(event) => setForm({ ...form, email: event.target.value })}
               />
@@ -60,15 +65,27 @@ export function LoginScreen() {
               <label className="form-label" htmlFor="login-password">
                 Password
               </label>
-              <input
-                id="login-password"
-                className="form-control"
-                type="password"
-                required
-                autoComplete="current-password"
-                value={form.pass}
-                onChange={(event) => setForm({ ...form, pass: event.target.value })}
-              />
+              <div className="input-group">
+                <input
+                  id="login-password"
+                  className="form-control"
+                  type={showPassword ? 'text' : 'password'}
+                  required
+                  autoComplete="current-password"
+                  value={form.pass}
+                  onChange={(event) => setForm({ ...form, pass: event.target.value })}
+                />
+                <button
+                  type="button"
+                  className="btn btn-outline-secondary"
+                  aria-pressed={showPassword}
+                  aria-controls="login-password"
+                  onClick={() => setShowPassword(!showPassword)}
+                >
+                  {showPassword ? 'Hide' : 'Show'}
+                  <span className="visually-hidden"> password</span>
+                </button>
+              </div>
             </div>
             <div className="d-flex justify-content-between align-items-center">
               <button type="button" className="btn btn-link px-0" onClick={() => setForgotOpen(true)}>

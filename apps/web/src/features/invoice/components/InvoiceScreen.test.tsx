@@ -5,6 +5,11 @@ import { createFakeAuthClient } from '@/testing/fake-auth-client';
 import { accountLookup } from '@/testing/handlers';
 import { API, server } from '@/testing/msw-server';
 import { renderApp } from '@/testing/render-app';
+import type * as RenderPdf from '../pdf/render-pdf';
+
+// PDF.js needs a real canvas and a worker, which jsdom lacks: the drawing is an edge here (e2e draws for real).
+const { drawPdf } = vi.hoisted(() => ({ drawPdf: vi.fn<typeof RenderPdf.drawPdf>() }));
+vi.mock('../pdf/render-pdf', () => ({ drawPdf }));
 
 const PDF = new TextEncoder().encode('%PDF-1.7\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
 const NOT_AUTHORIZED = 'You are not authorized to see the invoice. Please contact the UK IT team.';
@@ -204,6 +209,55 @@ describe('the invoice screen: the error catalogue', () => {
   });
 });
 
+describe('the invoice screen: a way on from an error', () => {
+  it('keeps the reason after "Continue" and opens another parcel code from the field', async () => {
+    invoiceApi(({ parcelCode }) => (parcelCode === 'DEMO000002' ? pdfResponse() : errorResponse(404)));
+    const { user, router } = renderInvoice('/invoice?parcelCode=WRONG1');
+    await user.click(within(await expectErrorModal(DOUBLE_CHECK)).getByRole('button', { name: 'Continue' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(screen.getByText('The invoice could not be shown.').closest('.alert')).toHaveTextContent(DOUBLE_CHECK);
+    // Asking again cannot help with an unknown code.
+    expect(screen.queryByRole('button', { name: 'Reload' })).not.toBeInTheDocument();
+    const field = screen.getByLabelText('Parcel code');
+    expect(field).toHaveValue('WRONG1');
+    await user.clear(field);
+    await user.type(field, ' DEMO000002 ');
+    await user.click(screen.getByRole('button', { name: 'Open invoice' }));
+    await waitFor(() => expect(router.state.location.search).toBe('?parcelCode=DEMO000002'));
+    expect(await screen.findByTitle('DEMO000002')).toHaveAttribute('src', 'blob:test/1');
+  });
+
+  it('offers the parcel-code field when the link has no code', async () => {
+    invoiceApi();
+    const { user, router } = renderInvoice('/invoice');
+    await user.click(within(await expectErrorModal(DOUBLE_CHECK)).getByRole('button', { name: 'Continue' }));
+    await user.type(screen.getByLabelText('Parcel code'), 'DEMO000001');
+    await user.click(screen.getByRole('button', { name: 'Open invoice' }));
+    await waitFor(() => expect(router.state.location.search).toBe('?parcelCode=DEMO000001'));
+  });
+
+  it('shows the configured support e-mail and phone as links beside a "Please contact" reason', async () => {
+    invoiceApi(() => errorResponse(401));
+    const { user } = renderInvoice('/invoice?parcelCode=DEMO000001', {
+      config: { support: { email: 'it@example.com', phone: '+44 20 7946 0000' } },
+    });
+    await user.click(within(await expectErrorModal(NOT_AUTHORIZED)).getByRole('button', { name: 'Continue' }));
+    expect(await screen.findByRole('link', { name: 'it@example.com' })).toHaveAttribute(
+      'href',
+      'mailto:it@example.com',
+    );
+    expect(screen.getByRole('link', { name: '+44 20 7946 0000' })).toHaveAttribute('href', 'tel:+442079460000');
+    expect(screen.queryByRole('button', { name: 'Reload' })).not.toBeInTheDocument();
+  });
+
+  it('names the screen and the parcel code in the tab title', async () => {
+    invoiceApi();
+    renderInvoice('/invoice?parcelCode=DEMO000001');
+    await screen.findByTitle('DEMO000001');
+    expect(document.title).toBe('Invoice DEMO000001 · Parcel Invoice Portal');
+  });
+});
+
 describe('the invoice screen: loading, empty and loaded', () => {
   it('shows a spinner padded at the top inside the frame-sized box while loading', async () => {
     let release!: () => void;
@@ -262,16 +316,42 @@ describe('the invoice screen: loading, empty and loaded', () => {
     expect(revoked).toEqual(['blob:test/1']);
   });
 
-  it('offers "Open PDF" and "Download" instead of a frame where the browser has no PDF viewer', async () => {
+  it('draws the pages with Open PDF and Download where the browser has no PDF viewer', async () => {
     Object.defineProperty(navigator, 'pdfViewerEnabled', { value: false, configurable: true });
+    drawPdf.mockImplementation(async (_pdf, container, { describe, onPage }) => {
+      for (const page of [1, 2]) {
+        const canvas = document.createElement('canvas');
+        canvas.setAttribute('role', 'img');
+        canvas.setAttribute('aria-label', describe(page, 2));
+        container.append(canvas);
+        onPage(page, 2);
+      }
+    });
     invoiceApi();
     renderInvoice('/invoice?parcelCode=DEMO000001');
-    const open = await screen.findByRole('link', { name: 'Open PDF' });
+    const pages = await screen.findByRole('region', { name: 'Invoice DEMO000001' });
+    expect(
+      within(pages)
+        .getAllByRole('img')
+        .map((page) => page.getAttribute('aria-label')),
+    ).toEqual(['Invoice DEMO000001, page 1 of 2', 'Invoice DEMO000001, page 2 of 2']);
+    expect(Array.from(new Uint8Array(await drawPdf.mock.calls[0]![0].arrayBuffer()))).toEqual(Array.from(PDF));
+    const open = screen.getByRole('link', { name: 'Open PDF' });
     expect(open).toHaveAttribute('href', 'blob:test/1');
     expect(open).toHaveAttribute('target', '_blank');
     expect(screen.getByRole('link', { name: 'Download' })).toHaveAttribute('download', 'DEMO000001.pdf');
-    expect(screen.getByRole('heading', { name: 'DEMO000001.pdf' })).toBeInTheDocument();
     expect(screen.queryByTitle('DEMO000001')).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Print' })).not.toBeInTheDocument();
+    expect(screen.queryByText('Loading invoice')).not.toBeInTheDocument();
+  });
+
+  it('points to Open PDF and Download where the pages cannot be drawn', async () => {
+    Object.defineProperty(navigator, 'pdfViewerEnabled', { value: false, configurable: true });
+    drawPdf.mockRejectedValue(new Error('no canvas'));
+    invoiceApi();
+    renderInvoice('/invoice?parcelCode=DEMO000001');
+    expect(await screen.findByText(/cannot show the invoice inside the page/)).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Open PDF' })).toHaveAttribute('href', 'blob:test/1');
+    expect(screen.getByRole('link', { name: 'Download' })).toHaveAttribute('download', 'DEMO000001.pdf');
   });
 });

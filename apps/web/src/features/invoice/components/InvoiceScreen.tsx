@@ -3,10 +3,12 @@ import Alert from 'react-bootstrap/Alert';
 import Spinner from 'react-bootstrap/Spinner';
 import { useLocation } from 'react-router';
 import { ErrorModal } from '@/components/ErrorModal';
+import { SupportLinks } from '@/components/SupportLinks';
 import { requestIdOf } from '@/lib/api-client';
 import { useRuntimeConfig } from '@/lib/runtime-config';
 import { readBeforeLogin } from '@/lib/storage';
 import { useObjectUrl } from '@/hooks/use-object-url';
+import { usePageTitle } from '@/hooks/use-page-title';
 import { useInvoice } from '../api/get-invoice';
 import {
   INVOICE_NOT_SHOWN_MESSAGE,
@@ -14,10 +16,15 @@ import {
   MISSING_PARCEL_CODE,
   NO_INVOICE_DATA_MESSAGE,
   NO_PARCEL_CODE_HINT,
+  TRY_ANOTHER_CODE_HINT,
+  canRetryInvoice,
+  needsSupport,
 } from '../messages';
+import { chooseInvoiceView } from '../invoice-view';
 import { readParcelCode } from '../parcel-code';
 import { InvoiceActions } from './InvoiceActions';
 import { InvoiceDocument } from './InvoiceDocument';
+import { ParcelCodeForm } from './ParcelCodeForm';
 
 /** The invoice screen (/ and /invoice): the PDF for the link's parcel code. */
 export default function InvoiceScreen() {
@@ -25,10 +32,10 @@ export default function InvoiceScreen() {
   const parcelCode = useMemo(() => readParcelCode({ search, hash }, readBeforeLogin()), [search, hash]);
   const { supportContact } = useRuntimeConfig();
   const invoice = useInvoice(parcelCode);
+  usePageTitle(parcelCode ? `Invoice ${parcelCode}` : 'Invoice');
   const url = useObjectUrl(invoice.data);
   const frameRef = useRef<HTMLIFrameElement>(null);
-  // Phones report no built-in PDF viewer: an empty frame there would look like a broken page.
-  const [inline] = useState(() => navigator.pdfViewerEnabled !== false);
+  const [view] = useState(chooseInvoiceView);
   // "Continue" clears the flag for the error on screen; a new error (e.g. after Reload) raises it again.
   const [dismissed, setDismissed] = useState<unknown>(null);
 
@@ -45,26 +52,33 @@ export default function InvoiceScreen() {
 
   let body;
   if (parcelCode === null) {
-    body = <p>{NO_PARCEL_CODE_HINT}</p>;
+    body = (
+      <div className="invoice-help">
+        <p>{NO_PARCEL_CODE_HINT}</p>
+        <ParcelCodeForm />
+      </div>
+    );
   } else if (invoice.isError && !invoice.isFetching) {
-    body = <p>{INVOICE_NOT_SHOWN_MESSAGE}</p>;
+    // The reason stays on the page after "Continue", with a way on: another code, or whom to ask.
+    body = (
+      <div className="invoice-help">
+        <Alert variant="danger">
+          <p className="mb-1 fw-semibold">{INVOICE_NOT_SHOWN_MESSAGE}</p>
+          <p className="mb-0">{invoiceErrorMessage(invoice.error, supportContact)}</p>
+        </Alert>
+        {needsSupport(invoice.error) && <SupportLinks />}
+        <p className="mb-2">{TRY_ANOTHER_CODE_HINT}</p>
+        <ParcelCodeForm key={parcelCode} initialCode={parcelCode} />
+      </div>
+    );
   } else if (invoice.data?.size === 0) {
     body = <Alert variant="warning">{NO_INVOICE_DATA_MESSAGE}</Alert>;
   } else if (invoice.data && url) {
-    body = (
-      <InvoiceDocument
-        url={url}
-        parcelCode={parcelCode}
-        fileName={fileName}
-        size={invoice.data.size}
-        inline={inline}
-        frameRef={frameRef}
-      />
-    );
+    body = <InvoiceDocument pdf={invoice.data} url={url} parcelCode={parcelCode} view={view} frameRef={frameRef} />;
   } else {
     // The frame's full height is held from the start, so the page does not jump when the PDF arrives.
     body = (
-      <div className={inline ? 'invoice-frame text-center pt-5' : 'text-center pt-5'}>
+      <div className={view === 'frame' ? 'invoice-frame text-center pt-5' : 'text-center pt-5'}>
         <Spinner animation="border" variant="primary" role="status">
           <span className="visually-hidden">Loading invoice</span>
         </Spinner>
@@ -84,12 +98,13 @@ export default function InvoiceScreen() {
             'Invoice'
           )}
         </h1>
-        {parcelCode && (
+        {parcelCode && !(invoice.isError && !invoice.isFetching && !canRetryInvoice(invoice.error)) && (
           <InvoiceActions
             url={invoice.data?.size ? url : null}
             fileName={fileName}
-            inline={inline}
+            view={view}
             reloading={invoice.isFetching}
+            canReload={!invoice.isError || canRetryInvoice(invoice.error)}
             onPrint={print}
             onReload={() => void invoice.refetch()}
           />

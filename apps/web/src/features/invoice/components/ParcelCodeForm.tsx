@@ -1,0 +1,35 @@
+import { useState } from 'react';
+import Button from 'react-bootstrap/Button';
+import Form from 'react-bootstrap/Form';
+import { useNavigate } from 'react-router';
+import { invoicePathFor } from '../parcel-code';
+
+/** A way on from a missing or wrong parcel code: type one and open its invoice. */
+export function ParcelCodeForm({ initialCode = '' }: { initialCode?: string }) {
+  const navigate = useNavigate();
+  const [code, setCode] = useState(initialCode);
+  return (
+    <Form
+      className="parcel-code-form d-flex flex-column flex-sm-row align-items-sm-end gap-2"
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (code.trim()) void navigate(invoicePathFor(code));
+      }}
+    >
+      <Form.Group controlId="parcel-code-input" className="flex-grow-1">
+        <Form.Label className="mb-1">Parcel code</Form.Label>
+        <Form.Control
+          value={code}
+          onChange={(event) => setCode(event.target.value)}
+          autoComplete="off"
+          autoCapitalize="characters"
+          spellCheck={false}
+          required
+        />
+      </Form.Group>
+      <Button type="submit" variant="primary">
+        Open invoice
+      </Button>
+    </Form>
+  );
+}

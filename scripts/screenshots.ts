@@ -1,0 +1,109 @@
+/**
+ * `npm run screenshots [-- <folder>]`: every screen and state a person meets, at a laptop's size (1366×768) and a
+ * phone's (390×844, touch), as PNGs in <folder> (default: a fresh temporary folder), against the real stack on
+ * free ports with throwaway data. For looking at, not asserting: the e2e tests assert.
+ */
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { buildWeb, CHROMIUM_ARGS, chromiumExecutable, demoAccount, findFreePort, startStack } from '@portal/dev-stack';
+
+const outDir = path.resolve(process.argv[2] ?? (await mkdtemp(path.join(os.tmpdir(), 'portal-shots-'))));
+await mkdir(outDir, { recursive: true });
+const dataDir = await mkdtemp(path.join(os.tmpdir(), 'portal-shots-data-'));
+if (!process.env.SKIP_BUILD) buildWeb();
+const stack = await startStack({
+  port: Number(process.env.PORT ?? (await findFreePort())),
+  emulatorPort: Number(process.env.AUTH_EMULATOR_PORT ?? (await findFreePort())),
+  dataDir,
+  env: { LOG_LEVEL: 'warn', SUPPORT_EMAIL: 'it-support@example.com', SUPPORT_PHONE: '+44 20 7946 0000' },
+  log: () => {},
+});
+
+const sizes = {
+  desktop: { viewport: { width: 1366, height: 768 } },
+  phone: { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true },
+};
+
+async function signIn(page: Page, email: Parameters<typeof demoAccount>[0]) {
+  const account = demoAccount(email);
+  await page.getByLabel('Email address').fill(account.email);
+  await page.getByLabel('Password').fill(account.password!);
+  await page.getByRole('button', { name: 'Submit' }).click();
+}
+
+async function settle(page: Page) {
+  await page.waitForLoadState('networkidle');
+  await page.waitForFunction(() => document.getAnimations().every((animation) => animation.playState !== 'running'));
+}
+
+async function shoot(browser: Browser, size: keyof typeof sizes) {
+  const context = await browser.newContext(sizes[size]);
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error' || message.type() === 'warning')
+      problems.push(`${message.type()}: ${message.text()}`);
+  });
+  const snap = async (name: string) => {
+    await settle(page);
+    await page.screenshot({ path: path.join(outDir, `${size}-${name}.png`), fullPage: true });
+  };
+
+  await page.goto(`${stack.url}/login`);
+  await snap('login');
+  await page.getByRole('button', { name: 'Submit' }).click();
+  await snap('login-empty');
+
+  await page.goto(`${stack.url}/invoice?parcelCode=DEMO000001`);
+  await signIn(page, 'user@example.com');
+  await page.getByRole('link', { name: 'Download' }).and(page.locator('[href^="blob:"]')).waitFor();
+  await page.waitForTimeout(1500);
+  await snap('invoice');
+
+  await page.goto(`${stack.url}/invoice?parcelCode=NOPE0000`);
+  await page.getByRole('dialog', { name: 'Error' }).waitFor();
+  await snap('invoice-error-modal');
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await snap('invoice-error-after-continue');
+
+  await page.goto(`${stack.url}/no/such/page`);
+  await snap('not-found');
+
+  await page.getByRole('button', { name: 'Sign Out' }).click();
+  await page.goto(`${stack.url}/invoice?parcelCode=DEMO000001`);
+  await signIn(page, 'outsider@example.com');
+  await page.getByRole('dialog', { name: 'Error' }).waitFor();
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await snap('invoice-not-authorized');
+  await page.getByRole('button', { name: 'Sign Out' }).click();
+
+  await page.goto(`${stack.url}/admin`);
+  await signIn(page, 'admin@example.com');
+  await page.getByRole('table').waitFor();
+  await snap('admin');
+  await page.getByRole('button', { name: 'Add User' }).click();
+  await page.getByLabel('Email address').fill('user@example.com');
+  await page.getByRole('dialog', { name: 'Add User' }).getByRole('button', { name: 'Submit' }).click();
+  await page.getByRole('dialog', { name: 'Error' }).waitFor();
+  await snap('admin-add-failed');
+
+  await context.close();
+  return problems;
+}
+
+const browser = await chromium.launch({ executablePath: chromiumExecutable(), args: CHROMIUM_ARGS });
+try {
+  for (const size of Object.keys(sizes) as (keyof typeof sizes)[]) {
+    const problems = await shoot(browser, size);
+    process.stdout.write(
+      `${size}: ${problems.length ? `console:\n  ${problems.join('\n  ')}` : 'no console warnings or errors'}\n`,
+    );
+  }
+  process.stdout.write(`Screenshots in ${outDir}\n`);
+} finally {
+  await browser.close();
+  await stack.stop();
+  await rm(dataDir, { recursive: true, force: true });
+}
