@@ -12,6 +12,15 @@ export const noUsersMessage = (search: string) => (search ? `No users match "${s
 export const OWN_ACCOUNT_DELETE_REASON = 'You cannot delete your own account.';
 export const addedNotice = (email: string) => `${email} was added.`;
 export const deletedNotice = (email: string) => `${email} was deleted.`;
+const users = (count: number) => (count === 1 ? '1 user' : `${count} users`);
+export const bulkDeleteTitle = (count: number) => `Delete ${users(count)}?`;
+export const bulkDeleteMessage = (count: number) =>
+  `${count === 1 ? 'This user loses' : `These ${count} users lose`} access to the portal.`;
+export const bulkDeleteButton = (count: number) => `Delete ${users(count)}`;
+export const selectedCount = (count: number) => `${count} selected`;
+export const bulkDeletedNotice = (deleted: number, failed: number) =>
+  `${users(deleted)} deleted` + (failed > 0 ? `, ${failed} could not be deleted:` : '.');
+export const deleteFailure = (email: string, message: string) => `${email}: ${message}`;
 export const adminNotice = (email: string, admin: boolean) =>
   admin ? `${email} is now an administrator.` : `${email} is no longer an administrator.`;
 export const invitationNotice = (email: string) => `A new invitation (password mail) was sent to ${email}.`;

@@ -37,9 +37,9 @@ describe('the admin users screen for an admin', () => {
     const headers = within(table)
       .getAllByRole('columnheader')
       .map((header) => header.textContent);
-    expect(headers).toEqual(['Email', 'Status', 'Added', 'Actions']);
+    expect(headers).toEqual(['Select', 'Email', 'Status', 'Added', 'Actions']);
     const rows = bodyRows(table);
-    expect(rows.map((row) => within(row).getAllByRole('cell')[0]?.textContent)).toEqual([
+    expect(rows.map((row) => within(row).getAllByRole('cell')[1]?.textContent)).toEqual([
       ADMIN,
       'b@example.com',
       'c@example.com',

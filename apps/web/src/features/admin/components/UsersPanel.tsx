@@ -12,6 +12,7 @@ import { useCurrentUser } from '@/lib/auth';
 import { useQueryFailure } from '@/hooks/use-query-failure';
 import { AddUserError, useAddUser } from '../api/add-user';
 import { useDeleteUser } from '../api/delete-user';
+import { deleteUsersOneByOne } from '../api/delete-users';
 import { useResendInvitation, useSetAdmin } from '../api/change-user';
 import { exportUsers } from '../api/export-users';
 import { useUsersPage, type UsersPage, type UsersQuery } from '../api/get-users-page';
@@ -20,6 +21,11 @@ import { adminKeys } from '../api/query-keys';
 import {
   addedNotice,
   adminNotice,
+  bulkDeleteButton,
+  bulkDeletedNotice,
+  bulkDeleteMessage,
+  bulkDeleteTitle,
+  deleteFailure,
   confirmDeleteMessage,
   deletedNotice,
   invitationNotice,
@@ -30,6 +36,7 @@ import {
 import { AddUserModal } from './AddUserModal';
 import { BulkAddModal } from './BulkAddModal';
 import { Pager } from './Pager';
+import { SelectionBar } from './SelectionBar';
 import { UsersTable } from './UsersTable';
 import { ListControls, type ListView } from './ListControls';
 
@@ -57,7 +64,12 @@ export function UsersPanel() {
   };
   const query: UsersQuery = { search, page, ...view };
   const { email: currentEmail } = useCurrentUser();
-  const [notice, setNotice] = useState<{ text: string; show?: string } | null>(null);
+  const [notice, setNotice] = useState<{ text: string; show?: string; details?: string[] } | null>(null);
+  // Like the page, a selection belongs to the page it was made on: another page starts with none.
+  const pageKey = JSON.stringify([listKey, page]);
+  const [selection, setSelection] = useState({ pageKey, emails: new Set<string>() });
+  const select = (emails: Set<string>) => setSelection({ pageKey, emails });
+  const [bulkConfirmOpen, setBulkConfirmOpen] = useState(false);
 
   const [busy, setBusy] = useState(false);
   const [actionError, setActionError] = useState<string | null>(null);
@@ -77,6 +89,11 @@ export function UsersPanel() {
   const addUserMutation = useAddUser();
   const deleteUserMutation = useDeleteUser();
   const listFailure = useQueryFailure(list.error, statusTextOf);
+  const selectableEmails = (list.data?.users ?? []).map((user) => user.email).filter((email) => email !== currentEmail);
+  // Only rows still on the page count: a row deleted on its own leaves the selection.
+  const selected = new Set(
+    selection.pageKey === pageKey ? selectableEmails.filter((email) => selection.emails.has(email)) : [],
+  );
 
   /** Reloads the list (and the audit view, which the change extended); answers the current page as reloaded. */
   const reload = async (): Promise<UsersPage | undefined> => {
@@ -110,6 +127,14 @@ export function UsersPanel() {
     setPendingDelete(email);
   };
 
+  /** Reloads after deletes; deleting the last rows of the last page would leave an empty page behind. */
+  const reloadAfterDelete = async () => {
+    const reloaded = await reload();
+    if (reloaded && reloaded.users.length === 0 && page > 0) {
+      setPage(Math.max(0, Math.ceil(reloaded.total / view.pageSize) - 1));
+    }
+  };
+
   const confirmDelete = async () => {
     const email = pendingDelete;
     setPendingDelete(null);
@@ -117,14 +142,28 @@ export function UsersPanel() {
     setBusy(true);
     try {
       await deleteUserMutation.mutateAsync(email);
-      const reloaded = await reload();
+      await reloadAfterDelete();
       setNotice({ text: deletedNotice(email) });
-      // Deleting the last row of the last page would leave an empty page behind.
-      if (reloaded && reloaded.users.length === 0 && page > 0) {
-        setPage(Math.max(0, Math.ceil(reloaded.total / view.pageSize) - 1));
-      }
     } catch (error) {
       failAction(serverMessageOf(error), deleteTrigger.current);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const api = useApiClient();
+  const confirmBulkDelete = async () => {
+    const emails = [...selected];
+    setBulkConfirmOpen(false);
+    setBusy(true);
+    try {
+      const { deleted, failed } = await deleteUsersOneByOne(api, emails);
+      select(new Set());
+      await reloadAfterDelete();
+      setNotice({
+        text: bulkDeletedNotice(deleted.length, failed.length),
+        details: failed.map((failure) => deleteFailure(failure.email, failure.message)),
+      });
     } finally {
       setBusy(false);
     }
@@ -155,7 +194,6 @@ export function UsersPanel() {
     onResend: (email: string) => void runAction(() => resendMutation.mutateAsync(email), invitationNotice(email)),
   };
 
-  const api = useApiClient();
   const exportCsv = async () => {
     setBusy(true);
     try {
@@ -212,8 +250,20 @@ export function UsersPanel() {
       </div>
 
       {notice && (
-        <div className="alert alert-success d-flex align-items-center gap-2 py-2" role="status">
-          <span className="flex-grow-1">{notice.text}</span>
+        <div
+          className={`alert ${notice.details?.length ? 'alert-warning' : 'alert-success'} d-flex align-items-center gap-2 py-2`}
+          role="status"
+        >
+          <div className="flex-grow-1">
+            {notice.text}
+            {notice.details && notice.details.length > 0 && (
+              <ul className="mb-0 mt-1 ps-3 text-break">
+                {notice.details.map((detail) => (
+                  <li key={detail}>{detail}</li>
+                ))}
+              </ul>
+            )}
+          </div>
           {notice.show && (
             <button
               type="button"
@@ -229,11 +279,26 @@ export function UsersPanel() {
 
       {list.data && (
         <div className="card shadow-sm">
+          <SelectionBar
+            selectable={selectableEmails.length}
+            selected={selected.size}
+            onSelectAll={(all) => select(new Set(all ? selectableEmails : []))}
+            onDelete={() => setBulkConfirmOpen(true)}
+          />
           <UsersTable
             users={list.data.users}
             currentEmail={currentEmail}
             emptyText={noUsersMessage(search)}
             actions={actions}
+            selection={{
+              selected,
+              onToggle: (email, on) => {
+                const next = new Set(selected);
+                if (on) next.add(email);
+                else next.delete(email);
+                select(next);
+              },
+            }}
           />
           <div className="card-footer bg-body">
             <Pager page={page} pageSize={view.pageSize} total={list.data.total} noun="users" onPage={setPage} />
@@ -247,6 +312,13 @@ export function UsersPanel() {
         message={pendingDelete === null ? null : confirmDeleteMessage(pendingDelete)}
         onNo={() => setPendingDelete(null)}
         onYes={confirmDelete}
+      />
+      <ConfirmModal
+        title={bulkDeleteTitle(selected.size)}
+        message={bulkConfirmOpen ? bulkDeleteMessage(selected.size) : null}
+        yesLabel={bulkDeleteButton(selected.size)}
+        onNo={() => setBulkConfirmOpen(false)}
+        onYes={() => void confirmBulkDelete()}
       />
       <ErrorModal
         message={errorMessage}
