@@ -56,11 +56,10 @@ export function UsersPanel() {
   const listKey = JSON.stringify([search, view]);
   const [paging, setPaging] = useState({ listKey: JSON.stringify(['', view]), page: 0 });
   const page = paging.listKey === listKey ? paging.page : 0;
-  const section = useRef<HTMLElement>(null);
   const setPage = (next: number) => {
     setPaging({ listKey, page: next });
-    // The next page starts at its top, not where the pager left the reader.
-    section.current?.scrollIntoView?.({ block: 'start' });
+    // The next page starts at the top of the screen, not at the pager where the reader left the last one.
+    window.scrollTo({ top: 0 });
   };
   const query: UsersQuery = { search, page, ...view };
   const { email: currentEmail } = useCurrentUser();
@@ -214,7 +213,7 @@ export function UsersPanel() {
   const closeError = () => (actionError !== null ? setActionError(null) : listFailure.dismiss());
 
   return (
-    <section aria-label="User list" ref={section} className="users-panel">
+    <section aria-label="User list" className="users-panel">
       <div className="d-flex flex-column flex-sm-row gap-2 align-items-sm-end mb-3">
         <Form.Group controlId="admin-users-search" className="flex-grow-1 admin-search">
           <Form.Label className="small mb-1">Search by email</Form.Label>
