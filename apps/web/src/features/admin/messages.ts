@@ -14,8 +14,11 @@ export const addedNotice = (email: string) => `${email} was added.`;
 export const deletedNotice = (email: string) => `${email} was deleted.`;
 const users = (count: number) => (count === 1 ? '1 user' : `${count} users`);
 export const bulkDeleteTitle = (count: number) => `Delete ${users(count)}?`;
-export const bulkDeleteMessage = (count: number) =>
-  `${count === 1 ? 'This user loses' : `These ${count} users lose`} access to the portal.`;
+/** Names the addresses while the list reads at a glance; beyond that, the count says it. */
+const NAMED_IN_CONFIRMATION = 5;
+export const bulkDeleteMessage = (emails: readonly string[]) =>
+  `${emails.length === 1 ? 'This user loses' : `These ${emails.length} users lose`} access to the portal` +
+  (emails.length <= NAMED_IN_CONFIRMATION ? `: ${emails.join(', ')}.` : '.');
 export const bulkDeleteButton = (count: number) => `Delete ${users(count)}`;
 export const selectedCount = (count: number) => `${count} selected`;
 export const bulkDeletedNotice = (deleted: number, failed: number) =>

@@ -68,7 +68,7 @@ describe('deleting the selected users', () => {
     await user.click(checkbox('c@example.com'));
     await user.click(deleteSelected());
     const modal = await screen.findByRole('dialog', { name: 'Delete 2 users?' });
-    expect(modal).toHaveTextContent('These 2 users lose access to the portal.');
+    expect(modal).toHaveTextContent('These 2 users lose access to the portal: a@example.com, c@example.com.');
     expect(within(modal).getByRole('button', { name: 'Delete 2 users' })).toHaveClass('btn-danger');
     await user.click(within(modal).getByRole('button', { name: 'No' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());

@@ -68,7 +68,8 @@ export function UsersPanel() {
   const pageKey = JSON.stringify([listKey, page]);
   const [selection, setSelection] = useState({ pageKey, emails: new Set<string>() });
   const select = (emails: Set<string>) => setSelection({ pageKey, emails });
-  const [bulkConfirmOpen, setBulkConfirmOpen] = useState(false);
+  // The addresses stay after the modal closes, so its title does not change while it fades out.
+  const [bulkDelete, setBulkDelete] = useState({ open: false, emails: [] as string[] });
 
   const [busy, setBusy] = useState(false);
   const [actionError, setActionError] = useState<string | null>(null);
@@ -152,8 +153,8 @@ export function UsersPanel() {
 
   const api = useApiClient();
   const confirmBulkDelete = async () => {
-    const emails = [...selected];
-    setBulkConfirmOpen(false);
+    const { emails } = bulkDelete;
+    setBulkDelete({ open: false, emails });
     setBusy(true);
     try {
       const { deleted, failed } = await deleteUsersOneByOne(api, emails);
@@ -282,7 +283,7 @@ export function UsersPanel() {
             selectable={selectableEmails.length}
             selected={selected.size}
             onSelectAll={(all) => select(new Set(all ? selectableEmails : []))}
-            onDelete={() => setBulkConfirmOpen(true)}
+            onDelete={() => setBulkDelete({ open: true, emails: [...selected] })}
           />
           <UsersTable
             users={list.data.users}
@@ -313,10 +314,10 @@ export function UsersPanel() {
         onYes={confirmDelete}
       />
       <ConfirmModal
-        title={bulkDeleteTitle(selected.size)}
-        message={bulkConfirmOpen ? bulkDeleteMessage(selected.size) : null}
-        yesLabel={bulkDeleteButton(selected.size)}
-        onNo={() => setBulkConfirmOpen(false)}
+        title={bulkDeleteTitle(bulkDelete.emails.length)}
+        message={bulkDelete.open ? bulkDeleteMessage(bulkDelete.emails) : null}
+        yesLabel={bulkDeleteButton(bulkDelete.emails.length)}
+        onNo={() => setBulkDelete({ ...bulkDelete, open: false })}
         onYes={() => void confirmBulkDelete()}
       />
       <ErrorModal
