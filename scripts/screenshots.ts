@@ -83,6 +83,14 @@ async function shoot(browser: Browser, size: keyof typeof sizes) {
   await signIn(page, 'admin@example.com');
   await page.getByRole('table').waitFor();
   await snap('admin');
+  for (const email of ['user@example.com', 'invited@example.com'])
+    await page.getByRole('checkbox', { name: `Select ${email}` }).check();
+  await snap('admin-selection');
+  await page.getByRole('button', { name: 'Delete selected' }).click();
+  await page.getByRole('dialog', { name: 'Delete 2 users?' }).waitFor();
+  await snap('admin-bulk-delete-confirm');
+  await page.getByRole('dialog', { name: 'Delete 2 users?' }).getByRole('button', { name: 'No' }).click();
+  await page.getByRole('dialog').waitFor({ state: 'detached' });
   await page.getByRole('button', { name: 'Add User' }).click();
   await page.getByLabel('Email address').fill('user@example.com');
   await page.getByRole('dialog', { name: 'Add User' }).getByRole('button', { name: 'Submit' }).click();

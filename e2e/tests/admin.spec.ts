@@ -31,6 +31,18 @@ async function removeUsers(portal: Portal, emails: string[]) {
   }
 }
 
+/** Puts addresses on the list through the API, faster than the screen for a list long enough to page. */
+async function addUsers(portal: Portal, emails: string[]) {
+  const token = await portal.idToken(DEMO.admin);
+  for (const email of emails) {
+    const response = await fetch(`${portal.url}/api/users/${encodeURIComponent(email)}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(response.status, email).toBe(201);
+  }
+}
+
 async function screenshot(page: Page, name: string) {
   for (const [device, width] of [
     ['desktop', 1280],
@@ -123,6 +135,42 @@ test.describe('the admin users screen', () => {
       await expect(rowOf(page, second)).toBeVisible();
     } finally {
       await removeUsers(portal, [first, second]);
+    }
+  });
+
+  test('the next page starts at the top; a selection is deleted after one confirmation', async ({ page, portal }) => {
+    const prefix = uniqueEmail('many').replace('@example.com', '');
+    const emails = Array.from({ length: 50 }, (_, i) => `${prefix}-${String(i).padStart(2, '0')}@example.com`);
+    try {
+      await addUsers(portal, emails);
+      await openAdminAs(page, portal, DEMO.admin);
+      await page.getByLabel('Per page').selectOption('25');
+      await page.getByLabel('Search by email').fill(prefix);
+      await expect(page.getByText('1–25 of 50 users')).toBeVisible();
+
+      await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+      await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(300);
+      await page.getByRole('navigation', { name: 'users pages' }).getByRole('button', { name: 'Next' }).click();
+      // A full page follows: were the window left where it was, it would stay far down.
+      await expect(page.getByText('26–50 of 50 users')).toBeVisible();
+      await expect.poll(() => page.evaluate(() => window.scrollY)).toBeLessThan(10);
+
+      const [first, second] = [emails[25]!, emails[27]!];
+      await page.getByRole('checkbox', { name: `Select ${first}` }).check();
+      await page.getByRole('checkbox', { name: `Select ${second}` }).check();
+      await expect(page.getByText('2 selected')).toBeVisible();
+      await portal.expectAccessible(page);
+      await screenshot(page, 'selection');
+      await page.getByRole('button', { name: 'Delete selected' }).click();
+      const confirm = page.getByRole('dialog', { name: 'Delete 2 users?' });
+      await portal.expectAccessible(page);
+      await confirm.getByRole('button', { name: 'Delete 2 users' }).click();
+      await expect(page.getByRole('status').filter({ hasText: '2 users deleted.' })).toBeVisible();
+      await expect(rowOf(page, first)).toHaveCount(0);
+      await expect(rowOf(page, second)).toHaveCount(0);
+      await expect(page.getByText('26–48 of 48 users')).toBeVisible();
+    } finally {
+      await removeUsers(portal, emails);
     }
   });
 

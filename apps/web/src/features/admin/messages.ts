@@ -12,6 +12,18 @@ export const noUsersMessage = (search: string) => (search ? `No users match "${s
 export const OWN_ACCOUNT_DELETE_REASON = 'You cannot delete your own account.';
 export const addedNotice = (email: string) => `${email} was added.`;
 export const deletedNotice = (email: string) => `${email} was deleted.`;
+const users = (count: number) => (count === 1 ? '1 user' : `${count} users`);
+export const bulkDeleteTitle = (count: number) => `Delete ${users(count)}?`;
+/** Names the addresses while the list reads at a glance; beyond that, the count says it. */
+const NAMED_IN_CONFIRMATION = 5;
+export const bulkDeleteMessage = (emails: readonly string[]) =>
+  `${emails.length === 1 ? 'This user loses' : `These ${emails.length} users lose`} access to the portal` +
+  (emails.length <= NAMED_IN_CONFIRMATION ? `: ${emails.join(', ')}.` : '.');
+export const bulkDeleteButton = (count: number) => `Delete ${users(count)}`;
+export const selectedCount = (count: number) => `${count} selected`;
+export const bulkDeletedNotice = (deleted: number, failed: number) =>
+  `${users(deleted)} deleted` + (failed > 0 ? `, ${failed} could not be deleted:` : '.');
+export const deleteFailure = (email: string, message: string) => `${email}: ${message}`;
 export const adminNotice = (email: string, admin: boolean) =>
   admin ? `${email} is now an administrator.` : `${email} is no longer an administrator.`;
 export const invitationNotice = (email: string) => `A new invitation (password mail) was sent to ${email}.`;

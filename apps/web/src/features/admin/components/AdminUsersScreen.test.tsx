@@ -1,6 +1,6 @@
 import { configure, screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createFakeAuthClient } from '@/testing/fake-auth-client';
 import { accountLookup } from '@/testing/handlers';
 import { API, server } from '@/testing/msw-server';
@@ -37,9 +37,9 @@ describe('the admin users screen for an admin', () => {
     const headers = within(table)
       .getAllByRole('columnheader')
       .map((header) => header.textContent);
-    expect(headers).toEqual(['Email', 'Status', 'Added', 'Actions']);
+    expect(headers).toEqual(['Select', 'Email', 'Status', 'Added', 'Actions']);
     const rows = bodyRows(table);
-    expect(rows.map((row) => within(row).getAllByRole('cell')[0]?.textContent)).toEqual([
+    expect(rows.map((row) => within(row).getAllByRole('cell')[1]?.textContent)).toEqual([
       ADMIN,
       'b@example.com',
       'c@example.com',
@@ -385,6 +385,13 @@ describe('the list for thousands', () => {
 });
 
 describe('search and paging', () => {
+  // jsdom does not scroll; the browser's scrolling is checked end to end.
+  let scrollTo: ReturnType<typeof vi.spyOn>;
+  beforeEach(() => {
+    scrollTo = vi.spyOn(window, 'scrollTo').mockImplementation(() => {});
+  });
+  afterEach(() => scrollTo.mockRestore());
+
   const many = (count: number) =>
     Array.from({ length: count }, (_, index) => `user${String(index).padStart(3, '0')}@example.com`);
 
@@ -397,6 +404,8 @@ describe('search and paging', () => {
     expect(screen.getByRole('button', { name: 'Previous' })).toBeDisabled();
     await user.click(screen.getByRole('button', { name: 'Next' }));
     await screen.findByText('51–100 of 120 users');
+    // The next page starts at the top of the screen, not at the pager.
+    expect(scrollTo).toHaveBeenLastCalledWith({ top: 0 });
     await user.click(screen.getByRole('button', { name: 'Next' }));
     await screen.findByText('101–120 of 120 users');
     expect(bodyRows(screen.getByRole('table'))).toHaveLength(20);

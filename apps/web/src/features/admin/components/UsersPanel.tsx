@@ -13,6 +13,7 @@ import { useCurrentUser } from '@/lib/auth';
 import { useQueryFailure } from '@/hooks/use-query-failure';
 import { AddUserError, useAddUser } from '../api/add-user';
 import { useDeleteUser } from '../api/delete-user';
+import { deleteUsersOneByOne } from '../api/delete-users';
 import { useResendInvitation, useSetAdmin } from '../api/change-user';
 import { exportUsers } from '../api/export-users';
 import { useUsersPage, type UsersPage, type UsersQuery } from '../api/get-users-page';
@@ -21,6 +22,11 @@ import { adminKeys } from '../api/query-keys';
 import {
   addedNotice,
   adminNotice,
+  bulkDeleteButton,
+  bulkDeletedNotice,
+  bulkDeleteMessage,
+  bulkDeleteTitle,
+  deleteFailure,
   confirmDeleteMessage,
   deletedNotice,
   invitationNotice,
@@ -31,6 +37,7 @@ import {
 import { AddUserModal } from './AddUserModal';
 import { BulkAddModal } from './BulkAddModal';
 import { Pager } from './Pager';
+import { SelectionBar } from './SelectionBar';
 import { UsersTable } from './UsersTable';
 import { ListControls, type ListView } from './ListControls';
 
@@ -50,15 +57,20 @@ export function UsersPanel() {
   const listKey = JSON.stringify([search, view]);
   const [paging, setPaging] = useState({ listKey: JSON.stringify(['', view]), page: 0 });
   const page = paging.listKey === listKey ? paging.page : 0;
-  const section = useRef<HTMLElement>(null);
   const setPage = (next: number) => {
     setPaging({ listKey, page: next });
-    // The next page starts at its top, not where the pager left the reader.
-    section.current?.scrollIntoView?.({ block: 'start' });
+    // The next page starts at the top of the screen, not at the pager where the reader left the last one.
+    window.scrollTo({ top: 0 });
   };
   const query: UsersQuery = { search, page, ...view };
   const { email: currentEmail } = useCurrentUser();
-  const [notice, setNotice] = useState<{ text: string; show?: string } | null>(null);
+  const [notice, setNotice] = useState<{ text: string; show?: string; details?: string[] } | null>(null);
+  // Like the page, a selection belongs to the page it was made on: another page starts with none.
+  const pageKey = JSON.stringify([listKey, page]);
+  const [selection, setSelection] = useState({ pageKey, emails: new Set<string>() });
+  const select = (emails: Set<string>) => setSelection({ pageKey, emails });
+  // The addresses stay after the modal closes, so its title does not change while it fades out.
+  const [bulkDelete, setBulkDelete] = useState({ open: false, emails: [] as string[] });
 
   const [busy, setBusy] = useState(false);
   const [actionError, setActionError] = useState<string | null>(null);
@@ -80,6 +92,11 @@ export function UsersPanel() {
   const addUserMutation = useAddUser();
   const deleteUserMutation = useDeleteUser();
   const listFailure = useQueryFailure(list.error, statusTextOf);
+  const selectableEmails = (list.data?.users ?? []).map((user) => user.email).filter((email) => email !== currentEmail);
+  // Only rows still on the page count: a row deleted on its own leaves the selection.
+  const selected = new Set(
+    selection.pageKey === pageKey ? selectableEmails.filter((email) => selection.emails.has(email)) : [],
+  );
 
   /** Reloads the list (and the audit view, which the change extended); answers the current page as reloaded. */
   const reload = async (): Promise<UsersPage | undefined> => {
@@ -113,6 +130,14 @@ export function UsersPanel() {
     setPendingDelete(email);
   };
 
+  /** Reloads after deletes; deleting the last rows of the last page would leave an empty page behind. */
+  const reloadAfterDelete = async () => {
+    const reloaded = await reload();
+    if (reloaded && reloaded.users.length === 0 && page > 0) {
+      setPage(Math.max(0, Math.ceil(reloaded.total / view.pageSize) - 1));
+    }
+  };
+
   const confirmDelete = async () => {
     const email = pendingDelete;
     setPendingDelete(null);
@@ -120,14 +145,28 @@ export function UsersPanel() {
     setBusy(true);
     try {
       await deleteUserMutation.mutateAsync(email);
-      const reloaded = await reload();
+      await reloadAfterDelete();
       setNotice({ text: deletedNotice(email) });
-      // Deleting the last row of the last page would leave an empty page behind.
-      if (reloaded && reloaded.users.length === 0 && page > 0) {
-        setPage(Math.max(0, Math.ceil(reloaded.total / view.pageSize) - 1));
-      }
     } catch (error) {
       failAction(serverMessageOf(error), deleteTrigger.current, error);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const api = useApiClient();
+  const confirmBulkDelete = async () => {
+    const { emails } = bulkDelete;
+    setBulkDelete({ open: false, emails });
+    setBusy(true);
+    try {
+      const { deleted, failed } = await deleteUsersOneByOne(api, emails);
+      select(new Set());
+      await reloadAfterDelete();
+      setNotice({
+        text: bulkDeletedNotice(deleted.length, failed.length),
+        details: failed.map((failure) => deleteFailure(failure.email, failure.message)),
+      });
     } finally {
       setBusy(false);
     }
@@ -158,7 +197,6 @@ export function UsersPanel() {
     onResend: (email: string) => void runAction(() => resendMutation.mutateAsync(email), invitationNotice(email)),
   };
 
-  const api = useApiClient();
   const exportCsv = async () => {
     setBusy(true);
     try {
@@ -179,7 +217,7 @@ export function UsersPanel() {
   const closeError = () => (actionError !== null ? setActionError(null) : listFailure.dismiss());
 
   return (
-    <section aria-label="User list" ref={section} className="users-panel">
+    <section aria-label="User list" className="users-panel">
       <div className="d-flex flex-column flex-sm-row gap-2 align-items-sm-end mb-3">
         <Form.Group controlId="admin-users-search" className="flex-grow-1 admin-search">
           <Form.Label className="small mb-1">Search by email</Form.Label>
@@ -215,8 +253,20 @@ export function UsersPanel() {
       </div>
 
       {notice && (
-        <div className="alert alert-success d-flex align-items-center gap-2 py-2" role="status">
-          <span className="flex-grow-1">{notice.text}</span>
+        <div
+          className={`alert ${notice.details?.length ? 'alert-warning' : 'alert-success'} d-flex align-items-center gap-2 py-2`}
+          role="status"
+        >
+          <div className="flex-grow-1">
+            {notice.text}
+            {notice.details && notice.details.length > 0 && (
+              <ul className="mb-0 mt-1 ps-3 text-break">
+                {notice.details.map((detail) => (
+                  <li key={detail}>{detail}</li>
+                ))}
+              </ul>
+            )}
+          </div>
           {notice.show && (
             <button
               type="button"
@@ -232,11 +282,26 @@ export function UsersPanel() {
 
       {list.data && (
         <div className="card shadow-sm">
+          <SelectionBar
+            selectable={selectableEmails.length}
+            selected={selected.size}
+            onSelectAll={(all) => select(new Set(all ? selectableEmails : []))}
+            onDelete={() => setBulkDelete({ open: true, emails: [...selected] })}
+          />
           <UsersTable
             users={list.data.users}
             currentEmail={currentEmail}
             emptyText={noUsersMessage(search)}
             actions={actions}
+            selection={{
+              selected,
+              onToggle: (email, on) => {
+                const next = new Set(selected);
+                if (on) next.add(email);
+                else next.delete(email);
+                select(next);
+              },
+            }}
           />
           <div className="card-footer bg-body">
             <Pager page={page} pageSize={view.pageSize} total={list.data.total} noun="users" onPage={setPage} />
@@ -250,6 +315,13 @@ export function UsersPanel() {
         message={pendingDelete === null ? null : confirmDeleteMessage(pendingDelete)}
         onNo={() => setPendingDelete(null)}
         onYes={confirmDelete}
+      />
+      <ConfirmModal
+        title={bulkDeleteTitle(bulkDelete.emails.length)}
+        message={bulkDelete.open ? bulkDeleteMessage(bulkDelete.emails) : null}
+        yesLabel={bulkDeleteButton(bulkDelete.emails.length)}
+        onNo={() => setBulkDelete({ ...bulkDelete, open: false })}
+        onYes={() => void confirmBulkDelete()}
       />
       <ErrorModal
         message={errorMessage}

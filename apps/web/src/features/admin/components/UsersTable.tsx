@@ -24,6 +24,11 @@ function StatusBadges({ user }: { user: AllowedUser }) {
   );
 }
 
+export interface UserSelection {
+  selected: ReadonlySet<string>;
+  onToggle: (email: string, selected: boolean) => void;
+}
+
 export interface UserActions {
   onDelete: (email: string, trigger: HTMLButtonElement) => void;
   onSetAdmin: (email: string, admin: boolean) => void;
@@ -31,7 +36,8 @@ export interface UserActions {
 }
 
 /**
- * One row per allowed user, each with its delete button (the signed-in admin's own disabled, with the reason).
+ * One row per allowed user, each with a checkbox to select it and its delete button (the signed-in admin's own
+ * both disabled, with the reason).
  * On a phone each row becomes a card (styles.css), so nothing needs sideways scrolling.
  */
 export function UsersTable({
@@ -39,16 +45,21 @@ export function UsersTable({
   currentEmail,
   emptyText,
   actions,
+  selection,
 }: {
   users: AllowedUser[];
   currentEmail: string;
   emptyText: string;
   actions: UserActions;
+  selection: UserSelection;
 }) {
   return (
     <Table hover className="admin-table align-middle mb-0" aria-label={USERS_TABLE_LABEL}>
       <thead>
         <tr>
+          <th scope="col" className="select-cell">
+            <span className="visually-hidden">Select</span>
+          </th>
           <th scope="col">Email</th>
           <th scope="col">Status</th>
           <th scope="col">Added</th>
@@ -60,7 +71,7 @@ export function UsersTable({
       <tbody>
         {users.length === 0 ? (
           <tr>
-            <td colSpan={4} className="text-center text-body-secondary py-4">
+            <td colSpan={5} className="text-center text-body-secondary py-4">
               {emptyText}
             </td>
           </tr>
@@ -70,6 +81,17 @@ export function UsersTable({
             const reasonId = `own-account-${user.email}`;
             return (
               <tr key={user.email}>
+                <td className="select-cell">
+                  <input
+                    type="checkbox"
+                    className="form-check-input"
+                    aria-label={`Select ${user.email}`}
+                    checked={selection.selected.has(user.email)}
+                    disabled={own}
+                    aria-describedby={own ? reasonId : undefined}
+                    onChange={(event) => selection.onToggle(user.email, event.target.checked)}
+                  />
+                </td>
                 <td className="email-cell">
                   <EmailText email={user.email} />
                 </td>

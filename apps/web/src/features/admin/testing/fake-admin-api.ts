@@ -37,6 +37,10 @@ export function createFakeAdminApi(options: { users?: AllowedUser[]; audit?: Aud
   const audit = options.audit ?? [];
   const calls: RecordedCall[] = [];
   const failNext: Partial<Record<'list' | 'create' | 'register' | 'delete' | 'patch' | 'audit', Failure>> = {};
+  /** Deletes the server refuses, by address, every time they are asked for. */
+  const refuseDelete = new Map<string, Failure>();
+  /** How many deletes were in flight at once, at most: a bulk delete sends them one after another. */
+  const deletesInFlight = { now: 0, peak: 0 };
   /** A promise the list handler waits for before answering, to observe the screen mid-call. */
   const gates: { list?: Promise<void> } = {};
 
@@ -123,6 +127,12 @@ export function createFakeAdminApi(options: { users?: AllowedUser[]; audit?: Aud
       const failure = takeFailure('delete');
       if (failure) return failureResponse(failure);
       const email = decodeURIComponent(String(params.email));
+      deletesInFlight.now += 1;
+      deletesInFlight.peak = Math.max(deletesInFlight.peak, deletesInFlight.now);
+      await delay(5);
+      deletesInFlight.now -= 1;
+      const refusal = refuseDelete.get(email);
+      if (refusal) return failureResponse(refusal);
       users.delete(email);
       return HttpResponse.json({ email });
     }),
@@ -153,6 +163,8 @@ export function createFakeAdminApi(options: { users?: AllowedUser[]; audit?: Aud
     calls,
     users,
     failNext,
+    refuseDelete,
+    deletesInFlight,
     gates,
     /** The recorded calls other than the account lookup, as "METHOD path". */
     summary: () => calls.map((call) => `${call.method} ${call.path}`),
