@@ -35,6 +35,8 @@ function check(condition: boolean, message: string) {
   console.log(`ok  ${message}`);
 }
 
+const SHUTDOWN_GRACE_MS = 1000;
+
 /** npm does not pass SIGTERM on to the script it runs: the whole process group gets it, as under a supervisor. */
 async function stopGroup(child: ChildProcess) {
   if (child.exitCode !== null || child.signalCode !== null || !child.pid) return;
@@ -75,6 +77,8 @@ try {
       FIREBASE_PROJECT_ID: 'demo-production-check',
       FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9',
       LOG_LEVEL: 'warn',
+      // How long the server keeps answering, not ready, after SIGTERM before it drains and exits.
+      SHUTDOWN_GRACE_MS: String(SHUTDOWN_GRACE_MS),
     },
     stdio: ['ignore', 'inherit', 'inherit'],
     detached: true,
@@ -91,12 +95,22 @@ try {
     const map = await fetch(`${url}/assets/index.js.map`);
     check(map.status === 404, 'source maps answer 404');
     await stopGroup(server);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    const stillAnswering = await fetch(`${url}/api/healthz`).then(
-      () => true,
-      () => false,
+    // Draining: at once not ready (a proxy stops sending), then gone once the grace period is over.
+    const readiness = await fetch(`${url}/api/readyz`).then(
+      (response) => response.status,
+      () => 'gone',
     );
-    check(!stillAnswering, 'SIGTERM stops the server');
+    check(readiness === 503 || readiness === 'gone', 'SIGTERM makes the server not ready at once');
+    const deadline = performance.now() + SHUTDOWN_GRACE_MS + 5000;
+    let answering = true;
+    while (answering && performance.now() < deadline) {
+      answering = await fetch(`${url}/api/healthz`).then(
+        () => true,
+        () => false,
+      );
+      if (answering) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    check(!answering, 'SIGTERM stops the server after its grace period');
   } finally {
     await stopGroup(server);
   }
