@@ -1,6 +1,6 @@
 /**
- * `npm run test:topology`: builds, creates a fresh database beside the one in DATABASE_URL (<name>_topology)
- * and runs e2e/topology against nginx and two compiled API instances. Needs PostgreSQL and nginx
+ * `npm run test:topology`: builds, then runs each file of e2e/topology against nginx and two compiled API
+ * instances, each on a fresh database beside the one in DATABASE_URL (<name>_topology_<n>). Needs PostgreSQL and nginx
  * (Debian: nginx-light libnginx-mod-http-brotli-static); `.ci/run` provides both.
  */
 import { spawnSync } from 'node:child_process';
@@ -17,16 +17,22 @@ if (!databaseUrl) {
 }
 requireNginx();
 
-// Every run from an empty database: the instances also prove they can migrate it while starting together.
-const topologyDatabaseUrl = await freshDatabaseBeside(databaseUrl, 'topology');
-
 if (!process.env.TOPOLOGY_SKIP_BUILD) buildAll();
 // Files to run may be named on the command line (e2e/topology/...); by default the topology suite.
 const files = process.argv.slice(2);
 if (files.length === 0) files.push('e2e/topology/topology.test.ts', 'e2e/topology/shared-rate-limit.test.ts');
-const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=1', ...files], {
-  cwd: REPO_ROOT,
-  stdio: 'inherit',
-  env: { ...process.env, TOPOLOGY_DATABASE_URL: topologyDatabaseUrl },
-});
-process.exit(result.status ?? 1);
+
+// Each file starts its own topology (own emulator, own invoice store) on an empty database of its own: a
+// database left by another file would name accounts and files that topology does not have. Starting from
+// empty also proves the instances can migrate it while starting together.
+let failed = false;
+for (const [index, file] of files.entries()) {
+  const topologyDatabaseUrl = await freshDatabaseBeside(databaseUrl, `topology_${index + 1}`);
+  const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', file], {
+    cwd: REPO_ROOT,
+    stdio: 'inherit',
+    env: { ...process.env, TOPOLOGY_DATABASE_URL: topologyDatabaseUrl },
+  });
+  failed ||= result.status !== 0;
+}
+process.exit(failed ? 1 : 0);

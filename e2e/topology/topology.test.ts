@@ -39,6 +39,8 @@ describe('the production topology: nginx in front of two API instances', () => {
       databaseUrl,
       workDir,
       log: (line) => instanceLog.push(line),
+      // One account downloads in a tight loop in the SIGKILL case: the per-user hourly allowance would end it.
+      env: { RATE_LIMIT_DOWNLOADS_PER_HOUR: '1000000' },
       onInstanceExit: (index, code, signal) => unexpectedExits.push(`instance ${index + 1}: ${code ?? signal}`),
     });
   });
@@ -103,10 +105,11 @@ describe('the production topology: nginx in front of two API instances', () => {
     await client.connect();
     try {
       const email = 'leaver@example.com';
-      const { idToken } = await identityToolkit(topology.emulator.url).signUp(email, 'leaver-password-1');
+      const { idToken, uid } = await identityToolkit(topology.emulator.url).signUp(email, 'leaver-password-1');
+      // A row is bound to its account's uid, as an admin's add through the portal would bind it.
       await client.query(
-        `insert into users (email, activated, registered, created_by) values ($1, true, true, 'test')`,
-        [email],
+        `insert into users (email, activated, registered, created_by, firebase_uid) values ($1, true, true, 'test', $2)`,
+        [email, uid],
       );
       const [first, second] = [topology.instances[0]!, topology.instances[1]!];
       // Both instances have seen the user (and cached the allowlist row and the verified token).
