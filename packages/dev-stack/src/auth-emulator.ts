@@ -41,6 +41,9 @@ const HOST = '127.0.0.1';
 const READY_TIMEOUT_MS = 90_000;
 const READY_POLL_MS = 250;
 const STOP_GRACE_MS = 5_000;
+// Exporting the accounts on the way out takes firebase-tools seconds more on a busy machine; killed before
+// it is done, every account is lost.
+const STOP_GRACE_EXPORTING_MS = 30_000;
 const OUTPUT_TAIL_LINES = 30;
 
 export async function startAuthEmulator(options: StartAuthEmulatorOptions): Promise<AuthEmulator> {
@@ -55,7 +58,7 @@ export async function startAuthEmulator(options: StartAuthEmulatorOptions): Prom
   const output = new OutputTail(OUTPUT_TAIL_LINES, options.log);
   const child = spawnEmulator(projectId, workDir, output, options.persistDir);
   const url = `http://${HOST}:${port}`;
-  const stop = once(() => stopProcessGroup(child));
+  const stop = once(() => stopProcessGroup(child, options.persistDir ? STOP_GRACE_EXPORTING_MS : STOP_GRACE_MS));
 
   try {
     await waitUntilReady(child, url);
@@ -237,14 +240,14 @@ async function enableImprovedEmailPrivacy(url: string, projectId: string): Promi
   }
 }
 
-async function stopProcessGroup(child: ChildProcess): Promise<void> {
+async function stopProcessGroup(child: ChildProcess, graceMs: number): Promise<void> {
   const pid = child.pid;
   if (pid === undefined) return;
   const exited = exitPromise(child);
   if (!hasExited(child)) {
     signalGroup(pid, 'SIGTERM');
     // Unref'd so a quick shutdown does not keep the caller alive for the rest of the grace period.
-    const escalate = setTimeout(() => signalGroup(pid, 'SIGKILL'), STOP_GRACE_MS).unref();
+    const escalate = setTimeout(() => signalGroup(pid, 'SIGKILL'), graceMs).unref();
     await exited;
     clearTimeout(escalate);
   }
