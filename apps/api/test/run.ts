@@ -3,7 +3,7 @@
  * passes share one Auth emulator, which takes seconds to start. Files named `*.postgres.test.ts` test
  * what only PostgreSQL has (a network connection to lose) and run in the PostgreSQL pass alone.
  */
-import { spawn } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtemp, readdir } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -35,13 +35,12 @@ const passes: [string, string | undefined, string[]][] = [
 ];
 if (process.env.DATABASE_URL) passes.push(['PostgreSQL', process.env.DATABASE_URL, files]);
 
-/** V8's banner when the engine itself aborts a process (a bug of Node's, not a failing test). */
-const ENGINE_CRASH = '# Fatal error in';
-
-/** Runs one pass, echoing its output as it comes; says whether it passed and whether the engine crashed. */
-function runPass(passFiles: string[], databaseUrl: string | undefined) {
-  const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=1', ...passFiles], {
-    stdio: ['ignore', 'pipe', 'pipe'],
+let failed = false;
+for (const [label, databaseUrl, passFiles] of passes) {
+  if (passFiles.length === 0) continue;
+  process.stdout.write(`\n# API tests on ${label}\n`);
+  const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=1', ...passFiles], {
+    stdio: 'inherit',
     env: {
       ...process.env,
       FIREBASE_AUTH_EMULATOR_HOST: emulator.host,
@@ -49,30 +48,7 @@ function runPass(passFiles: string[], databaseUrl: string | undefined) {
       DATABASE_URL: databaseUrl ?? '',
     },
   });
-  let engineCrashed = false;
-  const echo = (target: NodeJS.WriteStream) => (chunk: Buffer) => {
-    if (chunk.includes(ENGINE_CRASH)) engineCrashed = true;
-    target.write(chunk);
-  };
-  child.stdout.on('data', echo(process.stdout));
-  child.stderr.on('data', echo(process.stderr));
-  return new Promise<{ passed: boolean; engineCrashed: boolean }>((resolve) =>
-    child.on('close', (code) => resolve({ passed: code === 0, engineCrashed })),
-  );
-}
-
-let failed = false;
-for (const [label, databaseUrl, passFiles] of passes) {
-  if (passFiles.length === 0) continue;
-  process.stdout.write(`\n# API tests on ${label}\n`);
-  let result = await runPass(passFiles, databaseUrl);
-  // Node 24's V8 has been seen to abort a test process at random ("Check failed: jit_page.has_value()").
-  // That says nothing about the portal: run the pass once more, and fail only if it fails again.
-  if (!result.passed && result.engineCrashed) {
-    process.stdout.write(`\n# The JavaScript engine crashed during the ${label} pass; running it once more\n`);
-    result = await runPass(passFiles, databaseUrl);
-  }
-  failed ||= !result.passed;
+  failed ||= result.status !== 0;
 }
 await emulator.stop();
 process.exit(failed ? 1 : 0);

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { TOTAL_COUNT_HEADER } from '@portal/contract';
@@ -87,8 +88,12 @@ describe('admin user management', () => {
     it('sorts by e-mail either way or by date added, filters by status, and counts the filtered list', async () => {
       const headers = await asAdmin();
       const repository = t.app.usersRepository;
+      // A few ms apart: the embedded database's clock can give rows added back to back the same time.
+      await sleep(5);
       await repository.insert({ email: 'carl@example.com', activated: true });
+      await sleep(5);
       await repository.insert({ email: 'anna@example.com' });
+      await sleep(5);
       await repository.insert({ email: 'bert@example.com', activated: true });
       const emails = async (query: string) => {
         const response = await t.app.inject({ url: `/api/users?${query}`, headers });
