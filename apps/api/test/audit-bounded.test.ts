@@ -43,6 +43,26 @@ describe('a bounded audit log', () => {
     assert.equal(entries.find((entry) => entry.client === '*')?.count, 45);
   });
 
+  it('folds repeated downloads of one invoice by one person into a row a minute, across two writers', async () => {
+    let at = Date.UTC(2030, 0, 1, 12, 0, 10);
+    const writers = [1, 2].map(() =>
+      createAuditWriter({ repository: t.app.auditRepository, log: t.app.log, now: () => at }),
+    );
+    const download = { actor: 'jane@example.com', action: 'invoice.download', target: 'P1', outcome: 'ok' as const };
+    for (let i = 0; i < 30; i++) writers[i % 2]?.add({ ...download, detail: 'sha256 aa' });
+    writers[0]?.add({ ...download, target: 'P2', detail: 'sha256 bb' });
+    await Promise.all(writers.map((writer) => writer.flush()));
+    at += 60_000;
+    writers[1]?.add({ ...download, detail: 'sha256 aa' });
+    await Promise.all(writers.map((writer) => writer.close()));
+    const entries = (await rows()).map((entry) => [entry.at, entry.target, entry.count]);
+    assert.deepEqual(entries, [
+      ['2030-01-01T12:01:00.000Z', 'P1', 1],
+      ['2030-01-01T12:00:00.000Z', 'P2', 1],
+      ['2030-01-01T12:00:00.000Z', 'P1', 30],
+    ]);
+  });
+
   it('deletes entries older than the retention in batches, keeping newer ones', async () => {
     await t.database.db.execute(sql`
       insert into audit_log (at, actor, action, outcome)

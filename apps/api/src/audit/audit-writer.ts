@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import type { AggregatedRefusal, AuditEvent, AuditRepository } from './repository.ts';
+import type { AuditEvent, AuditRepository, FoldedEntry } from './repository.ts';
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 24 * 60 * MINUTE_MS;
@@ -16,61 +16,74 @@ export interface AuditWriterOptions {
 
 /**
  * Audit entries from the hot paths (downloads, refusals), queued in memory and written in batches so a
- * request never waits for the audit log. Refusals are folded per client, reason and minute, and the number
- * of rows a minute may add is capped, so a flood of anonymous requests adds a bounded number of rows.
+ * request never waits for the audit log. Identical entries of one minute are folded into one row with a
+ * count: a person downloading one invoice again and again adds a row a minute, not a row a request.
+ * Refusals are folded per client too, and the number of rows a minute may add for them is capped, so a
+ * flood of anonymous requests adds a bounded number of rows.
  */
 export function createAuditWriter(options: AuditWriterOptions) {
   const now = options.now ?? Date.now;
   const maxRows = options.maxRefusalRowsPerMinute ?? 1_000;
-  let events: AuditEvent[] = [];
-  let refusals = new Map<string, AggregatedRefusal>();
+  let folded = new Map<string, FoldedEntry>();
   let minute = -1;
-  const keysThisMinute = new Set<string>();
+  const refusalKeysThisMinute = new Set<string>();
   let flushing: Promise<void> = Promise.resolve();
 
   async function write() {
-    const batch = events;
-    const folded = [...refusals.values()];
-    events = [];
-    refusals = new Map();
+    const batch = [...folded.values()];
+    folded = new Map();
     try {
-      await options.repository.recordMany(batch);
-      await options.repository.recordRefusals(folded);
+      await options.repository.recordFolded(batch);
     } catch (error) {
-      options.log.error({ err: error, entries: batch.length + folded.length }, 'could not write the audit log');
+      options.log.error({ err: error, entries: batch.length }, 'could not write the audit log');
     }
   }
 
   const flush = () => (flushing = flushing.then(write));
+
+  type Entry = Omit<FoldedEntry, 'key' | 'at' | 'count'>;
+  const keyOf = (minuteNumber: number, entry: Entry) =>
+    JSON.stringify([minuteNumber, entry.client, entry.actor, entry.action, entry.target, entry.outcome, entry.detail]);
+
+  function fold(minuteNumber: number, entry: Entry) {
+    const key = keyOf(minuteNumber, entry);
+    const existing = folded.get(key);
+    if (existing) {
+      existing.count += 1;
+      return;
+    }
+    folded.set(key, { ...entry, key, at: new Date(minuteNumber * MINUTE_MS), count: 1 });
+    if (folded.size >= 500) void flush();
+  }
   const timer = setInterval(() => void flush(), options.flushMs ?? 1_000);
   timer.unref();
 
   return {
-    add(event: AuditEvent) {
-      events.push({ ...event, at: event.at ?? new Date(now()) });
-      if (events.length >= 500) void flush();
+    /** One entry, folded with the identical ones of its minute. */
+    add(event: Omit<AuditEvent, 'at'>) {
+      fold(Math.floor(now() / MINUTE_MS), {
+        client: null,
+        actor: event.actor,
+        action: event.action,
+        target: event.target ?? null,
+        outcome: event.outcome,
+        detail: event.detail ?? null,
+      });
     },
     refuse(refusal: { client: string; actor: string | null; action: string; detail: string }) {
-      const at = now();
-      const thisMinute = Math.floor(at / MINUTE_MS);
+      const thisMinute = Math.floor(now() / MINUTE_MS);
       if (thisMinute !== minute) {
         minute = thisMinute;
-        keysThisMinute.clear();
+        refusalKeysThisMinute.clear();
       }
-      const keyOf = (client: string) =>
-        JSON.stringify([thisMinute, client, refusal.actor, refusal.action, refusal.detail]);
-      let key = keyOf(refusal.client);
-      let client = refusal.client;
-      if (!keysThisMinute.has(key)) {
-        if (keysThisMinute.size >= maxRows) {
-          client = '*';
-          key = keyOf(client);
-        }
-        keysThisMinute.add(key);
+      const entry = { ...refusal, target: null, outcome: 'refused' as const };
+      const key = keyOf(thisMinute, entry);
+      if (!refusalKeysThisMinute.has(key)) {
+        // Over the cap, the rest of the minute's refusals are counted together under client "*".
+        if (refusalKeysThisMinute.size >= maxRows) entry.client = '*';
+        refusalKeysThisMinute.add(keyOf(thisMinute, entry));
       }
-      const existing = refusals.get(key);
-      if (existing) existing.count += 1;
-      else refusals.set(key, { ...refusal, client, key, at: new Date(thisMinute * MINUTE_MS), count: 1 });
+      fold(thisMinute, entry);
     },
     /** Writes everything queued; resolves when it is in the database. */
     flush,

@@ -15,14 +15,19 @@ export interface AuditEvent {
   at?: Date;
 }
 
-/** A minute of identical refusals from one client, written as one row with its count. */
-export interface AggregatedRefusal {
+/**
+ * A minute of identical entries (refusals from one client, downloads of one invoice by one person), written
+ * as one row with its count; `key` folds them, in this process and across instances.
+ */
+export interface FoldedEntry {
   key: string;
   at: Date;
-  client: string;
+  client: string | null;
   actor: string | null;
   action: string;
-  detail: string;
+  target: string | null;
+  outcome: AuditEvent['outcome'];
+  detail: string | null;
   count: number;
 }
 
@@ -65,28 +70,13 @@ export function createAuditRepository(db: Database, options: { onWritten?: (seco
     async record(event: AuditEvent) {
       await timed(() => db.insert(auditLog).values(toRow(event)));
     },
-    /** Many events in one statement: how the download path's entries are written. */
-    async recordMany(events: AuditEvent[]) {
-      if (events.length > 0) await timed(() => db.insert(auditLog).values(events.map(toRow)));
-    },
-    /** Adds each refusal's count to its minute's row, creating the row the first time. */
-    async recordRefusals(refusals: AggregatedRefusal[]) {
-      if (refusals.length === 0) return;
+    /** Adds each entry's count to its minute's row, creating the row the first time; one statement. */
+    async recordFolded(entries: FoldedEntry[]) {
+      if (entries.length === 0) return;
       await timed(() =>
         db
           .insert(auditLog)
-          .values(
-            refusals.map((refusal) => ({
-              at: refusal.at,
-              actor: refusal.actor,
-              action: refusal.action,
-              outcome: 'refused' as const,
-              detail: refusal.detail,
-              client: refusal.client,
-              count: refusal.count,
-              aggregateKey: refusal.key,
-            })),
-          )
+          .values(entries.map(({ key, ...entry }) => ({ ...entry, aggregateKey: key })))
           .onConflictDoUpdate({
             target: auditLog.aggregateKey,
             set: { count: sql`${auditLog.count} + excluded.count` },

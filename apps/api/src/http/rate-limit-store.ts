@@ -16,25 +16,36 @@ export interface WindowCount {
 export function createRateLimitStore(db: Database, options: { now?: () => number } = {}) {
   const now = options.now ?? Date.now;
 
+  /** Adds each amount to its key's current window in one statement; keys must be distinct. */
+  async function hitMany(
+    hits: { key: string; amount: number }[],
+    windowMs: number,
+  ): Promise<(WindowCount & { key: string })[]> {
+    if (hits.length === 0) return [];
+    const windowStart = new Date(Math.floor(now() / windowMs) * windowMs);
+    const expiresAt = new Date(windowStart.getTime() + windowMs);
+    const rows = await db
+      .insert(rateLimitWindows)
+      .values(hits.map(({ key, amount }) => ({ key, windowStart, hits: amount, expiresAt })))
+      .onConflictDoUpdate({
+        target: rateLimitWindows.key,
+        set: {
+          hits: sql`case when ${rateLimitWindows.windowStart} = excluded.window_start
+            then ${rateLimitWindows.hits} + excluded.hits else excluded.hits end`,
+          windowStart: sql`excluded.window_start`,
+          expiresAt: sql`excluded.expires_at`,
+        },
+      })
+      .returning({ key: rateLimitWindows.key, hits: rateLimitWindows.hits });
+    return rows.map((row) => ({ ...row, resetAtMs: expiresAt.getTime() }));
+  }
+
   return {
+    hitMany,
+
     async hit(key: string, windowMs: number, amount = 1): Promise<WindowCount> {
-      const at = now();
-      const windowStart = new Date(Math.floor(at / windowMs) * windowMs);
-      const expiresAt = new Date(windowStart.getTime() + windowMs);
-      const [row] = await db
-        .insert(rateLimitWindows)
-        .values({ key, windowStart, hits: amount, expiresAt })
-        .onConflictDoUpdate({
-          target: rateLimitWindows.key,
-          set: {
-            hits: sql`case when ${rateLimitWindows.windowStart} = excluded.window_start
-              then ${rateLimitWindows.hits} + excluded.hits else excluded.hits end`,
-            windowStart: sql`excluded.window_start`,
-            expiresAt: sql`excluded.expires_at`,
-          },
-        })
-        .returning({ hits: rateLimitWindows.hits });
-      return { hits: row?.hits ?? amount, resetAtMs: expiresAt.getTime() };
+      const [count] = await hitMany([{ key, amount }], windowMs);
+      return count ?? { hits: amount, resetAtMs: Math.floor(now() / windowMs + 1) * windowMs };
     },
 
     /** The current window's hits without counting one (0 when the window has ended). */

@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../config.ts';
 import { DomainError } from '../plugins/errors.ts';
+import { createBatchedLimit } from './batched-limit.ts';
 import { clientKey } from './client-key.ts';
 import { createRateLimitStore, type RateLimitStore } from './rate-limit-store.ts';
 
@@ -10,6 +11,9 @@ const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
 /** How long a lookup or activation of an address that is asked about too often waits: slowed, never refused. */
 export const BUSY_ADDRESS_DELAY_MS = 1_000;
+
+/** How often the download path's allowances send what they counted: the most they lag behind other instances. */
+export const DOWNLOAD_LIMIT_FLUSH_MS = 500;
 
 /** A fixed-window allowance over the shared store: `hit` counts one call and answers the wait when over. */
 function createLimit(store: RateLimitStore, name: string, max: number, windowMs: number) {
@@ -34,8 +38,9 @@ export function createRateLimits(store: RateLimitStore, limits: Config['rateLimi
     anonymous: createLimit(store, 'anonymous', limits.lookupsPerMinute, MINUTE_MS),
     /** Per address asked about: over it, answers are delayed, so nobody can lock a chosen person out. */
     address: createLimit(store, 'address', limits.lookupsPerMinute, MINUTE_MS),
-    downloads: createLimit(store, 'downloads', limits.downloadsPerHour, HOUR_MS),
-    unknownParcels: createLimit(store, 'unknown-parcels', limits.unknownParcelsPerHour, HOUR_MS),
+    // Checked on every download: counted in this process and sent in batches (batched-limit.ts).
+    downloads: createBatchedLimit(store, 'downloads', limits.downloadsPerHour, HOUR_MS),
+    unknownParcels: createBatchedLimit(store, 'unknown-parcels', limits.unknownParcelsPerHour, HOUR_MS),
   };
 }
 
@@ -73,16 +78,31 @@ export function limitUnauthenticated(options: { perAddress: boolean }) {
   };
 }
 
-/** The shared limits on the app, and a sweep of ended windows once a minute. */
+/**
+ * The shared limits on the app, the download path's counts sent twice a second (and at close), and a sweep
+ * of ended windows once a minute.
+ */
 export const rateLimitsPlugin = fp<{ limits: Config['rateLimits'] }>(
   async (app, options) => {
     const store = createRateLimitStore(app.database.db);
-    app.decorate('rateLimits', createRateLimits(store, options.limits));
+    const limits = createRateLimits(store, options.limits);
+    app.decorate('rateLimits', limits);
+    const flushDownloadLimits = () =>
+      Promise.all([limits.downloads.flush(), limits.unknownParcels.flush()]).then(
+        () => undefined,
+        (error: unknown) => app.log.warn({ err: error }, 'could not send download counts; they are kept for later'),
+      );
+    const flusher = setInterval(() => void flushDownloadLimits(), DOWNLOAD_LIMIT_FLUSH_MS);
+    flusher.unref();
     const sweeper = setInterval(() => {
       store.sweep().catch((error: unknown) => app.log.warn({ err: error }, 'could not sweep rate-limit windows'));
     }, MINUTE_MS);
     sweeper.unref();
-    app.addHook('onClose', async () => clearInterval(sweeper));
+    app.addHook('onClose', async () => {
+      clearInterval(flusher);
+      clearInterval(sweeper);
+      await flushDownloadLimits();
+    });
   },
   { name: 'rate-limits', dependencies: ['services'] },
 );

@@ -84,6 +84,9 @@ export function useTestApp(options: TestAppOptions = {}): TestContext {
     await context.database.db.execute(
       sql`truncate table users, invoices, invoice_versions, audit_log, rate_limit_windows restart identity`,
     );
+    // The download path counts in memory too (batched-limit.ts): emptied with the table it feeds.
+    context.app.rateLimits.downloads.reset();
+    context.app.rateLimits.unknownParcels.reset();
     await emulator().clearAccounts(TEST_PROJECT_ID);
   });
 
