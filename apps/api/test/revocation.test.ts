@@ -47,7 +47,6 @@ describe('a removed user is refused on the next call, with an unexpired token', 
     );
     // Another process: no access to this server's token cache, only to the database and the provider.
     const cli = createUserAdmin({
-      db: t.database.db,
       users: t.app.usersRepository,
       audit: t.app.auditRepository,
       identity: t.identity,

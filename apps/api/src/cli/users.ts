@@ -65,7 +65,6 @@ export async function runUsersCommand(
 ) {
   const users = createUsersRepository(services.database.db);
   const userAdmin = createUserAdmin({
-    db: services.database.db,
     users,
     audit: createAuditRepository(services.database.db),
     identity: services.identity,

@@ -12,7 +12,10 @@ export type UserRow = typeof users.$inferSelect;
  * `onChanged` hears every change this repository writes, once it is written: this process's allowlist cache
  * forgets the row at once, without waiting for the database's change notice to come back to it.
  */
-export function createUsersRepository(db: Database, options: { onChanged?: (email: string) => void } = {}) {
+export function createUsersRepository(
+  db: Database,
+  options: { onChanged?: (email: string) => void } = {},
+): UsersRepository {
   const changed = <T>(email: string, result: T): T => {
     options.onChanged?.(email);
     return result;
@@ -65,6 +68,19 @@ export function createUsersRepository(db: Database, options: { onChanged?: (emai
     },
 
     /**
+     * Runs `work` in one transaction, on a repository bound to it (PGlite has one connection, and the
+     * transaction holds it); the changes made there are announced once they are committed, not before.
+     */
+    async transaction<T>(work: (inTransaction: UsersRepository) => Promise<T>): Promise<T> {
+      const touched = new Set<string>();
+      const result = await db.transaction((tx) =>
+        work(createUsersRepository(tx as unknown as Database, { onChanged: (email) => touched.add(email) })),
+      );
+      for (const email of touched) options.onChanged?.(email);
+      return result;
+    },
+
+    /**
      * Locks every admin row until the transaction ends, in one order, so two admins removing each other at
      * once cannot both see "another admin remains" and leave none.
      */
@@ -80,7 +96,26 @@ export function createUsersRepository(db: Database, options: { onChanged?: (emai
   };
 }
 
-export type UsersRepository = ReturnType<typeof createUsersRepository>;
+export interface UsersRepository {
+  findByEmail(email: string): Promise<UserRow | undefined>;
+  list(options?: UserListOptions): ReturnType<typeof listUsers>;
+  insert(row: {
+    email: string;
+    admin?: boolean;
+    activated?: boolean;
+    registered?: boolean;
+    firebaseUid?: string | null;
+    createdBy?: string | null;
+  }): Promise<UserRow | undefined>;
+  restore(row: UserRow): Promise<boolean>;
+  remove(email: string): Promise<UserRow | undefined>;
+  update(
+    email: string,
+    changes: Partial<Pick<UserRow, 'activated' | 'registered' | 'firebaseUid' | 'admin'>>,
+  ): Promise<UserRow | undefined>;
+  transaction<T>(work: (inTransaction: UsersRepository) => Promise<T>): Promise<T>;
+  lockAdmins(): Promise<string[]>;
+}
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -1,12 +1,10 @@
 import fp from 'fastify-plugin';
-import type { Database } from '../db/client.ts';
 import type { IdentityProvider } from '../identity/identity-provider.ts';
 import { DomainError, type RefusalKind } from '../plugins/errors.ts';
 import type { AuditEvent, AuditRepository } from '../audit/repository.ts';
-import { createUsersRepository, type UserRow, type UsersRepository } from './repository.ts';
+import type { UserRow, UsersRepository } from './repository.ts';
 
 export interface UserAdminDeps {
-  db: Database;
   users: UsersRepository;
   audit: AuditRepository;
   identity: IdentityProvider;
@@ -113,9 +111,7 @@ export function createUserAdmin(deps: UserAdminDeps) {
 
       let removed: UserRow;
       try {
-        removed = await deps.db.transaction(async (tx) => {
-          // Inside the transaction every query goes through tx: PGlite has one connection, and tx holds it.
-          const txUsers = createUsersRepository(tx as unknown as Database);
+        removed = await users.transaction(async (txUsers) => {
           const admins = await txUsers.lockAdmins();
           const row = await txUsers.remove(email);
           // Throwing rolls the removal back.
@@ -163,8 +159,7 @@ export function createUserAdmin(deps: UserAdminDeps) {
       const event = { actor, action: admin ? 'users.make-admin' : 'users.remove-admin', target: email };
       let changed: UserRow;
       try {
-        changed = await deps.db.transaction(async (tx) => {
-          const txUsers = createUsersRepository(tx as unknown as Database);
+        changed = await users.transaction(async (txUsers) => {
           const admins = await txUsers.lockAdmins();
           if (!admin && admins.length === 1 && admins[0] === email)
             throw new DomainError('conflict', LAST_ADMIN_ROLE_MESSAGE);
@@ -211,7 +206,6 @@ export const userAdminPlugin = fp(
     app.decorate(
       'userAdmin',
       createUserAdmin({
-        db: app.database.db,
         users: app.usersRepository,
         audit: app.auditRepository,
         identity: app.identity,

@@ -13,7 +13,6 @@ describe('DELETE /api/users/:email', () => {
     t.app.inject({ method: 'DELETE', url: `/api/users/${email}`, headers });
   const userAdmin = () =>
     createUserAdmin({
-      db: t.database.db,
       users: t.app.usersRepository,
       audit: t.app.auditRepository,
       identity: t.identity,
