@@ -1,6 +1,6 @@
 import type { AuditEntry } from '@portal/contract';
 import { configure, screen, within } from '@testing-library/react';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { createFakeAuthClient } from '@/testing/fake-auth-client';
 import { accountLookup } from '@/testing/handlers';
 import { server } from '@/testing/msw-server';
@@ -68,12 +68,16 @@ describe('the audit log tab', () => {
     expect(screen.getByText('1–3 of 3 entries')).toBeInTheDocument();
   });
 
-  it('pages through a long log', async () => {
+  it('pages through a long log, each page read from the top of the screen', async () => {
+    // jsdom does not scroll; the browser's scrolling is checked end to end on the user list's pager.
+    const scrollTo = vi.spyOn(window, 'scrollTo').mockImplementation(() => {});
     const { user, fake } = openAuditLog(Array.from({ length: 60 }, (_, index) => entry(60 - index)));
     await user.click(await screen.findByRole('tab', { name: 'Audit log' }));
     await screen.findByText('1–50 of 60 entries');
     await user.click(screen.getByRole('button', { name: 'Next' }));
     await screen.findByText('51–60 of 60 entries');
+    expect(scrollTo).toHaveBeenLastCalledWith({ top: 0 });
+    scrollTo.mockRestore();
     expect(fake.summary().filter((call) => call.includes('/audit'))).toEqual([
       'GET /audit?limit=50&offset=0',
       'GET /audit?limit=50&offset=50',

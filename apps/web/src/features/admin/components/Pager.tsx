@@ -10,7 +10,7 @@ function pageNumbers(page: number, lastPage: number): (number | 'gap')[] {
   return wanted.flatMap((n, i) => (i > 0 && n - wanted[i - 1]! > 1 ? ['gap' as const, n] : [n]));
 }
 
-/** "1–50 of 100,000" with Previous, page numbers and Next. */
+/** "1–50 of 100,000" with Previous, page numbers and Next; a new page is read from the top of the screen. */
 export function Pager({
   page,
   pageSize,
@@ -25,6 +25,11 @@ export function Pager({
   onPage: (page: number) => void;
 }) {
   const lastPage = Math.max(0, Math.ceil(total / pageSize) - 1);
+  const go = (next: number) => {
+    onPage(next);
+    // The next page starts at the top of the screen, not at the pager where the reader left the last one.
+    window.scrollTo({ top: 0 });
+  };
   const first = total === 0 ? 0 : page * pageSize + 1;
   const last = Math.min(total, (page + 1) * pageSize);
   return (
@@ -34,7 +39,7 @@ export function Pager({
       </span>
       {lastPage > 0 && (
         <div className="d-flex gap-1 flex-wrap">
-          <Button variant="outline-secondary" size="sm" disabled={page === 0} onClick={() => onPage(page - 1)}>
+          <Button variant="outline-secondary" size="sm" disabled={page === 0} onClick={() => go(page - 1)}>
             Previous
           </Button>
           {pageNumbers(page, lastPage).map((n, i) =>
@@ -49,13 +54,13 @@ export function Pager({
                 size="sm"
                 aria-label={`Page ${n + 1}`}
                 aria-current={n === page ? 'page' : undefined}
-                onClick={() => onPage(n)}
+                onClick={() => go(n)}
               >
                 {count.format(n + 1)}
               </Button>
             ),
           )}
-          <Button variant="outline-secondary" size="sm" disabled={page >= lastPage} onClick={() => onPage(page + 1)}>
+          <Button variant="outline-secondary" size="sm" disabled={page >= lastPage} onClick={() => go(page + 1)}>
             Next
           </Button>
         </div>

@@ -57,11 +57,7 @@ export function UsersPanel() {
   const listKey = JSON.stringify([search, view]);
   const [paging, setPaging] = useState({ listKey: JSON.stringify(['', view]), page: 0 });
   const page = paging.listKey === listKey ? paging.page : 0;
-  const setPage = (next: number) => {
-    setPaging({ listKey, page: next });
-    // The next page starts at the top of the screen, not at the pager where the reader left the last one.
-    window.scrollTo({ top: 0 });
-  };
+  const setPage = (next: number) => setPaging({ listKey, page: next });
   const query: UsersQuery = { search, page, ...view };
   const { email: currentEmail } = useCurrentUser();
   const [notice, setNotice] = useState<{ text: string; show?: string; details?: string[] } | null>(null);
