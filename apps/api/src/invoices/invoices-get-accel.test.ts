@@ -6,8 +6,10 @@ import { fakePdf } from '../../test/helpers/fixtures.ts';
 import { useTestApp } from '../../test/helpers/test-app.ts';
 import { ACCEL_BLOB_LOCATION } from './routes.ts';
 
+const METRICS_TOKEN = 'metrics-token-0123456789-0123456789';
+
 describe('GET /api/invoice behind nginx (INVOICE_DELIVERY=x-accel-redirect)', () => {
-  const t = useTestApp({ env: { INVOICE_DELIVERY: 'x-accel-redirect' } });
+  const t = useTestApp({ env: { INVOICE_DELIVERY: 'x-accel-redirect', METRICS_TOKEN } });
 
   it('answers with the internal path of the blob and the download headers, and no body', async () => {
     const pdf = fakePdf('accel');
@@ -25,6 +27,10 @@ describe('GET /api/invoice behind nginx (INVOICE_DELIVERY=x-accel-redirect)', ()
     assert.equal(response.headers['cache-control'], 'no-store');
     assert.equal(response.headers['content-disposition'], 'inline; filename="ACCEL-1.pdf"');
     assert.equal(response.rawPayload.length, 0);
+    // nginx sends the bytes, but they are the portal's downloads all the same.
+    const metrics = await t.app.inject({ url: '/metrics', headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+    assert.match(metrics.body, /^invoice_downloads_total 1$/m);
+    assert.match(metrics.body, new RegExp(`^invoice_download_bytes_total ${pdf.length}$`, 'm'));
   });
 
   it('still refuses without a session and still answers 404 for an unknown code', async () => {

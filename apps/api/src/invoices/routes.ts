@@ -4,6 +4,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { FastifyRequest } from 'fastify';
 import type {} from '../audit/audit-writer.ts';
+import type {} from '../observability/metrics.ts';
 import { errorResponses } from '../http/error-responses.ts';
 import { tooManyRequests } from '../http/rate-limits.ts';
 import { DomainError } from '../plugins/errors.ts';
@@ -85,6 +86,9 @@ const invoiceRoutes: FastifyPluginAsyncZod<InvoiceRoutesOptions> = async (app, o
         outcome: 'ok',
         detail: `sha256 ${found.sha256}`,
       });
+      // Counted here, not from the answer: behind nginx the answer has no body and nginx sends the bytes.
+      app.metrics.invoiceDownloads.inc();
+      app.metrics.invoiceDownloadBytes.inc(found.size);
       // Set only once the invoice is found: a refusal is JSON like every other.
       const download = reply
         .type('application/pdf')

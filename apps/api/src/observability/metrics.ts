@@ -86,10 +86,6 @@ export default fp<{ token: string | undefined }>(
         reply.elapsedTime / 1000,
       );
       if (status === 429) metrics.rateLimitRefusals.inc({ route });
-      if (route === '/api/invoice' && status === 200) {
-        metrics.invoiceDownloads.inc();
-        metrics.invoiceDownloadBytes.inc(Number(reply.getHeader('content-length') ?? 0) || 0);
-      }
     });
 
     app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
