@@ -1,10 +1,11 @@
-// `npm run bench:invoice`: the same ~100 KB PDF, from one run, under wrk from three servers — nginx serving it
-// as a plain static file (the ceiling), the production topology (nginx in front of the API instances, bytes
-// by X-Accel-Redirect) and the embedded server (`npm run serve` alone, sending the bytes itself) — with
-// requests/s, p99 and the ratio to nginx. Needs DATABASE_URL (PostgreSQL), wrk and nginx. A tool for
+// `npm run bench:invoice`: the same ~100 KB PDF, from one run, under wrk from four servers — nginx serving it
+// as a plain static file (the ceiling), the same nginx configuration in front of two bare responders (what
+// any API asked per download can reach), the production topology (nginx in front of the API instances,
+// bytes by X-Accel-Redirect) and the embedded server (`npm run serve` alone, sending the bytes itself) —
+// with requests/s, p99 and the ratio to nginx. Needs DATABASE_URL (PostgreSQL), wrk and nginx. A tool for
 // people, not a timed test: figures depend on the machine. `--no-build` reuses the last `npm run build`.
 import { spawn, spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { openSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -14,6 +15,7 @@ import {
   findFreePort,
   locateProgram,
   REPO_ROOT,
+  renderPortalSite,
   requireNginx,
   startNginx,
   startTopology,
@@ -37,6 +39,8 @@ interface WrkResult {
 }
 
 const cleanups: (() => Promise<void> | void)[] = [];
+// BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles every API process while it is under load.
+const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
 function requireTools() {
@@ -103,13 +107,59 @@ async function startStaticNginx(workDir: string, pdf: Uint8Array) {
   return url;
 }
 
+/**
+ * What any API behind this nginx could reach on this machine: the portal's nginx configuration in front of
+ * two Node processes that do nothing but compare the Authorization header with one string and answer the
+ * X-Accel-Redirect. The topology's distance to this row is the portal's own cost; this row's distance to
+ * static nginx is the cost of asking a Node process at all (nginx proxying, loopback TCP, Node's HTTP).
+ */
+const BARE_RESPONDER = `
+const http = require('node:http');
+const [port, authorization, accelPath] = process.argv.slice(1);
+http.createServer((request, response) => {
+  if (request.url === '/ready') return response.end();
+  if (request.headers.authorization !== authorization) return response.writeHead(401).end();
+  response.writeHead(200, { 'content-type': 'application/pdf', 'cache-control': 'no-store', 'content-length': '0', 'x-accel-redirect': accelPath });
+  response.end();
+}).listen(Number(port), '127.0.0.1');`;
+
+async function startCeiling(topology: Topology, workDir: string, authorization: string, pdf: Uint8Array) {
+  const sha256 = createHash('sha256').update(pdf).digest('hex');
+  const servers: string[] = [];
+  for (let i = 0; i < 2; i++) {
+    const port = await findFreePort();
+    const child = spawn(
+      process.execPath,
+      ['-e', BARE_RESPONDER, String(port), authorization, `/_invoice-blobs/${sha256.slice(0, 2)}/${sha256}`],
+      {
+        stdio: 'ignore',
+      },
+    );
+    cleanups.push(() => stopChild(child, 'SIGTERM', 2000));
+    await waitForHttp(`http://127.0.0.1:${port}/ready`, child, 'a bare responder');
+    servers.push(`server 127.0.0.1:${port} max_fails=1 fail_timeout=5s;`);
+  }
+  const port = await findFreePort();
+  const nginx = await startNginx({
+    workDir: path.join(workDir, 'ceiling-nginx'),
+    httpConfig: await renderPortalSite({
+      listen: `listen 127.0.0.1:${port};`,
+      upstreamServers: servers,
+      webRoot: path.join(REPO_ROOT, 'apps/web/dist'),
+      invoiceDir: topology.invoiceDir,
+      maxBody: '10m',
+    }),
+    readyUrl: `http://127.0.0.1:${port}/favicon.svg`,
+  });
+  cleanups.push(() => nginx.stop());
+  return `http://127.0.0.1:${port}/api/invoice?parcelCode=${PARCEL_CODE}`;
+}
+
 /** The compiled server alone, as `npm run serve` runs it, on the topology's database and invoice store. */
 async function startEmbedded(topology: Topology, workDir: string) {
   const port = await findFreePort();
   const logFile = path.join(workDir, 'embedded.log');
   const out = openSync(logFile, 'a');
-  // BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles it while it is under load.
-  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const child = spawn(process.execPath, [...nodeArgs, '--enable-source-maps', 'apps/api/dist/server.js'], {
     cwd: REPO_ROOT,
     env: { ...topology.env, PORT: String(port), INSTANCES: '1', INVOICE_DELIVERY: 'direct' },
@@ -137,6 +187,7 @@ async function main() {
 
   log('starting the topology (auth emulator, 2 API instances, nginx)...');
   const topology = await startTopology({
+    nodeArgs,
     port: await findFreePort(),
     instances: 2,
     databaseUrl,
@@ -144,6 +195,8 @@ async function main() {
     env: {
       INGEST_TOKEN: ingestToken,
       LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
+      // Stopped at the end without a drain: a profiled process writes its profile as it exits.
+      SHUTDOWN_GRACE_MS: '0',
       // One account downloads as fast as it can here: the per-user allowance would end the run.
       RATE_LIMIT_DOWNLOADS_PER_HOUR: '1000000000',
     },
@@ -163,8 +216,14 @@ async function main() {
   log('starting the embedded server and nginx for the static file...');
   const embeddedBase = await startEmbedded(topology, workDir);
   const nginxUrl = await startStaticNginx(path.join(workDir, 'static'), pdf);
+  const ceilingUrl = await startCeiling(topology, workDir, `Bearer ${idToken}`, pdf);
   const targets = {
     nginx: { label: 'nginx (static file)', url: nginxUrl, headers: [] as string[] },
+    ceiling: {
+      label: 'nginx + 2 bare responders',
+      url: ceilingUrl,
+      headers: [`Authorization: Bearer ${idToken}`],
+    },
     topology: {
       label: 'topology (nginx + 2 APIs)',
       url: `${topology.url}/api/invoice?parcelCode=${PARCEL_CODE}`,
@@ -203,7 +262,14 @@ async function main() {
   log('');
   for (const [name, target] of Object.entries(targets) as [keyof typeof targets, (typeof targets)['nginx']][]) {
     const ratio = results[name].requestsPerSecond / results.nginx.requestsPerSecond;
-    const goal = name === 'nginx' ? '' : targetNote(ratio, TARGETS[name]);
+    const goal =
+      name === 'topology'
+        ? `${targetNote(ratio, TARGETS.topology)}; ${(results.topology.requestsPerSecond / results.ceiling.requestsPerSecond).toFixed(2)} of the bare responders`
+        : name === 'embedded'
+          ? targetNote(ratio, TARGETS.embedded)
+          : name === 'ceiling'
+            ? '(the most any API answering through this nginx reaches here)'
+            : '';
     log(`${formatRow(target.label, results[name])}   ${ratio.toFixed(2)} of nginx ${goal}`);
   }
   let failed = false;

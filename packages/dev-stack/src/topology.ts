@@ -26,6 +26,8 @@ export interface TopologyOptions {
   emulatorPort?: number;
   /** Extra environment for every instance (e.g. rate limits, LOG_LEVEL). */
   env?: Record<string, string>;
+  /** Extra Node.js options for every instance (e.g. --cpu-prof to profile them under load). */
+  nodeArgs?: string[];
   log?: (line: string) => void;
   /** Called when an instance exits without being asked to. */
   onInstanceExit?: (index: number, code: number | null, signal: NodeJS.Signals | null) => void;
@@ -95,7 +97,7 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
         const port = await findFreePort();
         const child = spawn(
           process.execPath,
-          ['--enable-source-maps', path.join(REPO_ROOT, 'apps/api/dist/server.js')],
+          [...(options.nodeArgs ?? []), '--enable-source-maps', path.join(REPO_ROOT, 'apps/api/dist/server.js')],
           {
             cwd: REPO_ROOT,
             env: { ...env, PORT: String(port) },
