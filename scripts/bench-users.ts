@@ -34,6 +34,9 @@ const CALLS: [string, string, number][] = [
   ['search "olivia.evans1234"', '?search=olivia.evans1234&limit=50', RUNS],
   ['search "zz" (no match)', '?search=zz&limit=50', RUNS],
   ['search ".co.uk", page 1', '?search=.co.uk&limit=50', RUNS],
+  ['newest first, page 1', '?sort=-added&limit=50', RUNS],
+  ['oldest first, page 20', '?sort=added&limit=50&offset=950', RUNS],
+  ['invited, newest first', '?status=invited&sort=-added&limit=50', RUNS],
 ];
 const SEARCHED = (name: string) => name.startsWith('search');
 
