@@ -1,4 +1,5 @@
 import type { FastifyServerOptions } from 'fastify';
+import fp from 'fastify-plugin';
 import type { Config } from '../config.ts';
 import { maskPersonalData, maskPersonalDataDeep } from '../lib/personal-data.ts';
 
@@ -39,3 +40,17 @@ export function loggerOptions(
     },
   };
 }
+
+/**
+ * One line per request, once it is answered (method, masked URL, status, time, `reqId`), like an access
+ * log; Fastify's own request logging (turned off in `createApp`) writes two, and at `info` under load the
+ * second line cost a tenth of a download's time.
+ */
+export const requestLogPlugin = fp(
+  async (app) => {
+    app.addHook('onResponse', async (request, reply) => {
+      request.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
+    });
+  },
+  { name: 'request-log' },
+);
