@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { createBoundedCache } from '../lib/bounded-cache.ts';
 import { IdentityProviderUnavailableError, type VerifiedToken } from './identity-provider.ts';
 
@@ -28,7 +28,8 @@ export function createTokenCache(options: {
   });
   // After the provider failed once, known tokens skip it for a while: no request waits for its timeout again.
   let providerDownUntilMs = 0;
-  const keyOf = (token: string) => createHash('sha256').update(token).digest('base64url');
+  // The one-shot hash: half the cost of a Hash object, on every signed-in request.
+  const keyOf = (token: string) => hash('sha256', token, 'base64url');
 
   return {
     async verify(token: string, verifyFresh: (token: string) => Promise<VerifiedToken>): Promise<VerifiedToken> {
