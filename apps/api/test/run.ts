@@ -4,10 +4,11 @@
  * what only PostgreSQL has (a network connection to lose) and run in the PostgreSQL pass alone.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtemp, readdir } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { findFreePort, startAuthEmulator } from '@portal/dev-stack';
+import { writePgliteTemplate } from './helpers/pglite-template.ts';
 
 const projectId = 'demo-portal-test';
 const emulator = await startAuthEmulator({
@@ -35,6 +36,10 @@ const passes: [string, string | undefined, string[]][] = [
 ];
 if (process.env.DATABASE_URL) passes.push(['PostgreSQL', process.env.DATABASE_URL, files]);
 
+// Every test file opens PGlite databases (both passes: some test the embedded database alone).
+const templateDir = await mkdtemp(path.join(os.tmpdir(), 'portal-pglite-template-'));
+const templateEnv = await writePgliteTemplate(path.join(templateDir, 'empty-database.tar'));
+
 let failed = false;
 for (const [label, databaseUrl, passFiles] of passes) {
   if (passFiles.length === 0) continue;
@@ -49,6 +54,7 @@ for (const [label, databaseUrl, passFiles] of passes) {
     stdio: 'inherit',
     env: {
       ...process.env,
+      ...templateEnv,
       FIREBASE_AUTH_EMULATOR_HOST: emulator.host,
       FIREBASE_PROJECT_ID: projectId,
       DATABASE_URL: databaseUrl ?? '',
@@ -57,4 +63,5 @@ for (const [label, databaseUrl, passFiles] of passes) {
   failed ||= result.status !== 0;
 }
 await emulator.stop();
+await rm(templateDir, { recursive: true, force: true });
 process.exit(failed ? 1 : 0);

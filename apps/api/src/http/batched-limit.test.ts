@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { openDatabase, type DatabaseHandle } from '../db/client.ts';
+import { testPgliteTarget } from '../../test/helpers/pglite-template.ts';
 import { createBatchedLimit } from './batched-limit.ts';
 import { createRateLimitStore, type RateLimitStore } from './rate-limit-store.ts';
 
@@ -14,7 +15,7 @@ describe('createBatchedLimit', () => {
   const now = () => at;
 
   before(async () => {
-    database = await openDatabase({ kind: 'pglite' });
+    database = await openDatabase(await testPgliteTarget());
   });
   after(() => database.close());
   beforeEach(async () => {

@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { openDatabase, type DatabaseHandle } from '../db/client.ts';
+import { testPgliteTarget } from '../../test/helpers/pglite-template.ts';
 import { createUsersRepository } from './repository.ts';
 
 describe('the users repository', () => {
   let database: DatabaseHandle;
   before(async () => {
-    database = await openDatabase({ kind: 'pglite' });
+    database = await openDatabase(await testPgliteTarget());
   });
   after(() => database.close());
 

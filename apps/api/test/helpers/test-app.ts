@@ -12,6 +12,7 @@ import type { BlobStore } from '../../src/invoices/blob-store.ts';
 import { loggerOptions } from '../../src/observability/logging.ts';
 import type { ErrorReporter } from '../../src/observability/error-reporting.ts';
 import { openServices, type Services } from '../../src/services.ts';
+import { testPgliteTarget } from './pglite-template.ts';
 import { emulator, signUp } from './tokens.ts';
 
 export const TEST_PROJECT_ID = process.env.FIREBASE_PROJECT_ID ?? 'demo-portal-test';
@@ -61,7 +62,7 @@ export function useTestApp(options: TestAppOptions = {}): TestContext {
     });
     services = await openServices(context.config, {
       // PGlite in memory unless the pass runs on PostgreSQL: fast, and gone with the process.
-      ...(context.config.databaseUrl ? {} : { databaseTarget: { kind: 'pglite' } }),
+      ...(context.config.databaseUrl ? {} : { databaseTarget: await testPgliteTarget() }),
       ...(options.wrapIdentity ? { wrapIdentity: options.wrapIdentity } : {}),
     });
     Object.assign(context, {
