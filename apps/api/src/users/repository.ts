@@ -29,40 +29,33 @@ export function createUsersRepository(
     .prepare('users_find_by_email');
 
   return {
-    async findByEmail(email: string): Promise<UserRow | undefined> {
+    async findByEmail(email) {
       const [row] = await byEmail.execute({ email });
       return row;
     },
 
-    list(options: UserListOptions = {}) {
+    list(options = {}) {
       return listUsers(db, options);
     },
 
     /** Inserts a row; returns undefined when the e-mail is already on the list (no duplicate, no error). */
-    async insert(row: {
-      email: string;
-      admin?: boolean;
-      activated?: boolean;
-      registered?: boolean;
-      firebaseUid?: string | null;
-      createdBy?: string | null;
-    }) {
+    async insert(row) {
       const [inserted] = await db.insert(users).values(row).onConflictDoNothing().returning();
       return changed(row.email, inserted);
     },
 
     /** Puts a removed row back exactly as it was (a removal the identity provider refused to finish). */
-    async restore(row: UserRow): Promise<boolean> {
+    async restore(row) {
       const restored = await db.insert(users).values(row).onConflictDoNothing().returning({ email: users.email });
       return changed(row.email, restored.length > 0);
     },
 
-    async remove(email: string): Promise<UserRow | undefined> {
+    async remove(email) {
       const [removed] = await db.delete(users).where(eq(users.email, email)).returning();
       return changed(email, removed);
     },
 
-    async update(email: string, changes: Partial<Pick<UserRow, 'activated' | 'registered' | 'firebaseUid' | 'admin'>>) {
+    async update(email, changes) {
       const [updated] = await db.update(users).set(changes).where(eq(users.email, email)).returning();
       return changed(email, updated);
     },
@@ -96,6 +89,7 @@ export function createUsersRepository(
   };
 }
 
+/** The repository's calls, declared once: `createUsersRepository` is typed by it, transactions included. */
 export interface UsersRepository {
   findByEmail(email: string): Promise<UserRow | undefined>;
   list(options?: UserListOptions): ReturnType<typeof listUsers>;
