@@ -84,8 +84,11 @@ export function useTestApp(options: TestAppOptions = {}): TestContext {
   });
 
   beforeEach(async () => {
-    // Entries the previous test queued would otherwise land in this test's empty table.
+    // Entries and download counts the previous test queued would otherwise land in this test's empty tables
+    // (the limits' own timer sends counts twice a second; flush waits for a send already under way).
     await context.app.domain.auditWriter.flush();
+    const { downloads, unknownParcels } = context.app.domain.rateLimits;
+    await Promise.all([downloads.flush(), unknownParcels.flush()]).catch(() => undefined);
     await context.database.db.execute(
       sql`truncate table users, invoices, invoice_versions, audit_log, rate_limit_windows restart identity`,
     );
