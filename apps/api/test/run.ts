@@ -1,5 +1,6 @@
 /**
- * Runs the API suite against PGlite, then again against PostgreSQL when DATABASE_URL is set; both
+ * Runs the API suite against PGlite, then again against PostgreSQL (DATABASE_URL, else the local test
+ * database that scripts/setup-machine.sh makes; unreachable, the run stops at once saying so); both
  * passes share one Auth emulator, which takes seconds to start. Files named `*.postgres.test.ts` test
  * what only PostgreSQL has (a network connection to lose) and run in the PostgreSQL pass alone.
  */
@@ -7,8 +8,11 @@ import { spawnSync } from 'node:child_process';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { findFreePort, startAuthEmulator } from '@portal/dev-stack';
+import { findFreePort, requireTestDatabase, startAuthEmulator, testDatabaseUrl } from '@portal/dev-stack';
 import { writePgliteTemplate } from './helpers/pglite-template.ts';
+
+const databaseUrl = testDatabaseUrl();
+await requireTestDatabase(databaseUrl);
 
 const projectId = 'demo-portal-test';
 const emulator = await startAuthEmulator({
@@ -34,7 +38,7 @@ const postgresOnly = (file: string) => file.endsWith('.postgres.test.ts');
 const passes: [string, string | undefined, string[]][] = [
   ['PGlite', undefined, files.filter((file) => !postgresOnly(file))],
 ];
-if (process.env.DATABASE_URL) passes.push(['PostgreSQL', process.env.DATABASE_URL, files]);
+passes.push(['PostgreSQL', databaseUrl, files]);
 
 // Every test file opens PGlite databases (both passes: some test the embedded database alone).
 const templateDir = await mkdtemp(path.join(os.tmpdir(), 'portal-pglite-template-'));
