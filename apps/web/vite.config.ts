@@ -16,6 +16,9 @@ export default defineConfig({
     target: 'es2022',
     chunkSizeWarningLimit: 600,
     rolldownOptions: {
+      // Rolldown warns about slow plugins when a build is slow, which on a shared, busy machine says
+      // nothing about the plugins; bench:bundle and the build's own time are where build speed is watched.
+      checks: { bundlerTimings: false },
       output: {
         // What every page starts with, in one file: the libraries and the small app modules the lazily
         // loaded screens share with the first page. One request (with its headers) instead of half a dozen.

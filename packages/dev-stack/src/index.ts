@@ -9,7 +9,9 @@ export {
   type SignedIn,
   type ToolkitResponse,
 } from './identity-toolkit.ts';
-export { buildWeb, DEMO_PROJECT_ID, REPO_ROOT, startStack, type Stack, type StackOptions } from './stack.ts';
+export { DEMO_PROJECT_ID, REPO_ROOT, startStack, type Stack, type StackOptions } from './stack.ts';
+export { buildApi, buildWeb, compileApi } from './builds.ts';
+export { buildIfChanged, hashInputs, type BuildOutcome } from './input-hash.ts';
 export { fillTemplate, locateProgram, nginxProblem, renderPortalSite, requireNginx, startNginx } from './nginx.ts';
 export {
   checkTestDatabase,
