@@ -2,13 +2,9 @@ import { loadConfig } from '@portal/api/config.ts';
 import type { IdentityProvider } from '@portal/api/identity/identity-provider.ts';
 import type { BlobStore } from '@portal/api/invoices/blob-store.ts';
 import { requirePdfHead } from '@portal/api/invoices/ingest.ts';
-import {
-  createInvoicesRepository,
-  type InvoicesRepository,
-  type RecordOutcome,
-} from '@portal/api/invoices/repository.ts';
-import { withServices, type Services } from '@portal/api/services.ts';
-import { createUsersRepository, type UsersRepository } from '@portal/api/users/repository.ts';
+import type { InvoicesRepository, RecordOutcome } from '@portal/api/invoices/repository.ts';
+import { withDomain, type Domain } from '@portal/api/domain.ts';
+import type { UsersRepository } from '@portal/api/users/repository.ts';
 import { identityToolkit, toolkitErrorCode, type IdentityToolkit } from '../identity-toolkit.ts';
 import { DEMO_ACCOUNTS, DEMO_PARCEL_CODES } from './accounts.ts';
 import { renderDemoInvoicePdf } from './invoice-pdf.ts';
@@ -77,18 +73,20 @@ export async function seedDemoInvoices(blobStore: BlobStore, invoicesRepository:
 }
 
 /**
- * The demo data `npm start` shows, into services opened on the Auth emulator; the invoices first, so the
+ * The demo data `npm start` shows, through a domain built on the Auth emulator; the invoices first, so the
  * database's part can go on while the emulator is still starting (`emulatorReady`). Resolves to the demo
  * accounts' uids.
  */
-export async function seedDemoData(services: Omit<Services, 'close'>, emulatorReady?: Promise<unknown>) {
-  const emulatorHost = services.config.firebase.emulatorHost;
+export async function seedDemoData(
+  domain: Pick<Domain, 'config' | 'identity' | 'users' | 'invoices' | 'blobStore'>,
+  emulatorReady?: Promise<unknown>,
+) {
+  const emulatorHost = domain.config.firebase.emulatorHost;
   // Demo accounts have published passwords: never against a real identity provider.
   if (!emulatorHost) throw new Error('Demo data is seeded only with the Auth emulator (FIREBASE_AUTH_EMULATOR_HOST)');
-  const db = services.database.db;
-  await seedDemoInvoices(services.blobStore, createInvoicesRepository(db));
+  await seedDemoInvoices(domain.blobStore, domain.invoices);
   await emulatorReady;
-  return seedDemoUsers(services.identity, createUsersRepository(db), identityToolkit(`http://${emulatorHost}`));
+  return seedDemoUsers(domain.identity, domain.users, identityToolkit(`http://${emulatorHost}`));
 }
 
 /**
@@ -96,5 +94,5 @@ export async function seedDemoData(services: Omit<Services, 'close'>, emulatorRe
  * belongs to one process at a time, so the seed opens it, fills it and closes it again first.
  */
 export async function seedDemoDataFromEnv(env: NodeJS.ProcessEnv, emulatorReady?: Promise<unknown>) {
-  return withServices(loadConfig(env), (services) => seedDemoData(services, emulatorReady));
+  return withDomain(loadConfig(env), (domain) => seedDemoData(domain, emulatorReady));
 }
