@@ -42,6 +42,8 @@ const stack = await startStack({
   port: await findFreePort(),
   emulatorPort: await findFreePort(),
   dataDir,
+  // The compiled API, as production runs it (built first when its sources changed).
+  api: 'compiled',
   env: { LOG_LEVEL: 'warn', ...(webDistDir ? { WEB_DIST_DIR: webDistDir } : {}) },
 });
 const debuggingPort = await findFreePort();
