@@ -216,7 +216,8 @@ async function waitUntilReady(child: ChildProcess, url: string): Promise<void> {
 
 async function answersAsAuthEmulator(url: string): Promise<boolean> {
   try {
-    const response = await fetch(`${url}/`, { signal: AbortSignal.timeout(2_000) });
+    // Generous: on a busy shared machine a first answer has been seen to take seconds; the deadline still holds.
+    const response = await fetch(`${url}/`, { signal: AbortSignal.timeout(10_000) });
     if (!response.ok) return false;
     const body = (await response.json()) as { authEmulator?: { ready?: boolean } };
     return body.authEmulator?.ready === true;
