@@ -33,12 +33,13 @@ export async function timeInvoiceLink(
     await page.waitForFunction(() => (window as unknown as { frameAt?: number }).frameAt !== undefined, null, {
       timeout: 30_000,
     });
-    return await page.evaluate((stages) => {
-      const at = (name: string) => performance.getEntriesByName(name)[0]?.startTime ?? Number.NaN;
-      const timing = Object.fromEntries(stages.map((stage) => [stage, at(stage)]));
-      timing.frame = (window as unknown as { frameAt: number }).frameAt;
-      return timing as LinkTiming;
-    }, LINK_STAGES);
+    // A string, not a function: tsx compiles functions with a helper (__name) the page does not have.
+    const timing = (await page.evaluate(`({
+      ...Object.fromEntries(${JSON.stringify(LINK_STAGES)}.map((stage) =>
+        [stage, performance.getEntriesByName(stage)[0]?.startTime ?? Number.NaN])),
+      frame: window.frameAt,
+    })`)) as LinkTiming;
+    return timing;
   } finally {
     await page.close();
   }
