@@ -9,7 +9,7 @@ export const E2E_LOOKUP_LIMIT = 30;
 /** Starts the stack the way `npm start` does, on free ports with a throwaway data folder. */
 export default async function globalSetup() {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'portal-e2e-'));
-  if (!process.env.E2E_SKIP_BUILD) buildWeb();
+  if (!process.env.E2E_SKIP_BUILD) await buildWeb();
   const sentry = await startSentryReceiver();
   const apiLog: string[] = [];
   const stack = await startStack({

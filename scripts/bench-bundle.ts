@@ -18,7 +18,7 @@ interface ManifestChunk {
 const LOGIN_BUDGET_KB = 160;
 const dist = path.join(REPO_ROOT, 'apps/web/dist');
 
-if (!process.argv.includes('--no-build')) buildWeb();
+if (!process.argv.includes('--no-build')) await buildWeb();
 const manifest = JSON.parse(readFileSync(path.join(dist, '.vite/manifest.json'), 'utf8')) as Record<
   string,
   ManifestChunk

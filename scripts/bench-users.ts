@@ -287,7 +287,7 @@ async function benchAdminScreen(): Promise<boolean> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'portal-bench-screen-'));
   try {
     await withDomain(benchConfig(dataDir), ({ database }) => seed(database));
-    buildWeb();
+    await buildWeb();
     const stack = await startStack({ port: await findFreePort(), emulatorPort: await findFreePort(), dataDir });
     try {
       const result = await measureAdminFirstRows({

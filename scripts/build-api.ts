@@ -1,37 +1,4 @@
-/**
- * Compiles the API server and the CLI to JavaScript (apps/api/dist), so production runs on plain Node
- * without tsx. Each entry is bundled with the workspace's own TypeScript sources (@portal/contract
- * included); packages from node_modules stay imports, installed by `npm ci --omit=dev`.
- * The bundles sit at the same folder depth as apps/api/src, so paths resolved from import.meta.url
- * (the repository root, the migrations) hold in both.
- */
-import { cp, rm } from 'node:fs/promises';
-import path from 'node:path';
-import { build } from 'esbuild';
-import { REPO_ROOT } from '@portal/dev-stack';
+/** `npm run build`'s second half: the API server and the CLI as JavaScript in apps/api/dist (see compileApi). */
+import { compileApi } from '@portal/dev-stack';
 
-const apiDir = path.join(REPO_ROOT, 'apps/api');
-const outDir = path.join(apiDir, 'dist');
-
-await rm(outDir, { recursive: true, force: true });
-await build({
-  entryPoints: { server: path.join(apiDir, 'src/server.ts'), cli: path.join(apiDir, 'src/cli/index.ts') },
-  outdir: outDir,
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node22',
-  sourcemap: true,
-  logLevel: 'warning',
-  plugins: [
-    {
-      name: 'node-modules-stay-external',
-      setup(builder) {
-        builder.onResolve({ filter: /^[^./]/ }, (args) =>
-          args.path.startsWith('@portal/') ? undefined : { path: args.path, external: true },
-        );
-      },
-    },
-  ],
-});
-await cp(path.join(apiDir, 'src/db/migrations'), path.join(outDir, 'migrations'), { recursive: true });
+await compileApi();

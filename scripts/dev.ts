@@ -17,7 +17,7 @@ const stack = await startStack({
   emulatorPort,
   dataDir,
   persistAccounts: true,
-  watchApi: true,
+  api: 'watch',
   log: (line) => process.stdout.write(`[api] ${line}\n`),
   env: { LOG_LEVEL: process.env.LOG_LEVEL ?? 'info' },
 });

@@ -12,7 +12,7 @@ import { buildWeb, CHROMIUM_ARGS, chromiumExecutable, demoAccount, findFreePort,
 const outDir = path.resolve(process.argv[2] ?? (await mkdtemp(path.join(os.tmpdir(), 'portal-shots-'))));
 await mkdir(outDir, { recursive: true });
 const dataDir = await mkdtemp(path.join(os.tmpdir(), 'portal-shots-data-'));
-if (!process.env.SKIP_BUILD) buildWeb();
+if (!process.env.SKIP_BUILD) await buildWeb();
 const stack = await startStack({
   port: Number(process.env.PORT ?? (await findFreePort())),
   emulatorPort: Number(process.env.AUTH_EMULATOR_PORT ?? (await findFreePort())),

@@ -1,27 +1,44 @@
 /**
- * `npm start`: builds the SPA, starts the Auth emulator and the API on http://localhost:8080 with demo
- * data under .data/, prints the URL and the demo accounts; Ctrl-C stops everything.
+ * `npm start`: the SPA and the API built when their sources changed, the Auth emulator, the demo data
+ * when the data folder lacks it, and the compiled API on http://localhost:8080 with its data under .data/;
+ * prints the URL and the demo accounts; Ctrl-C stops everything. `npm start -- --verbose` also prints
+ * when each step finished.
  */
 import path from 'node:path';
-import { buildWeb, DEMO_ACCOUNTS, DEMO_PARCEL_CODES, REPO_ROOT, startStack } from '@portal/dev-stack';
+// The stack's own module, not the package's index: that brings Playwright, pg and more, seconds of
+// loading on a busy machine that `npm start` does not use.
+import { DEMO_ACCOUNTS, DEMO_PARCEL_CODES } from '@portal/dev-stack/demo/accounts';
+import { REPO_ROOT, startStack } from '@portal/dev-stack/stack';
 
 const port = Number(process.env.PORT ?? 8080);
 const emulatorPort = Number(process.env.AUTH_EMULATOR_PORT ?? 9099);
 const dataDir = path.resolve(process.env.DATA_DIR ?? path.join(REPO_ROOT, '.data'));
-const startedAt = performance.now();
+const verbose = process.argv.includes('--verbose');
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
-buildWeb();
 const stack = await startStack({
   port,
   emulatorPort,
   dataDir,
   persistAccounts: true,
+  api: 'compiled',
+  buildWeb: true,
+  seed: 'when-missing',
+  onStep: (step, ms, detail) => {
+    if (verbose)
+      process.stdout.write(`  ${step.padEnd(14)} done at ${seconds(ms).padStart(7)}${detail ? `  (${detail})` : ''}\n`);
+  },
   onApiExit: (code) => {
     process.stderr.write(`\n  The API stopped unexpectedly (exit code ${code}); stopping the emulator too.\n`);
     void stop(1);
   },
   log: (line) => process.stdout.write(`${line}\n`),
-  env: { LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' },
+  // Ctrl-C on a laptop: no load balancer to drain for.
+  env: { LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn', SHUTDOWN_GRACE_MS: process.env.SHUTDOWN_GRACE_MS ?? '0' },
+}).catch((error: unknown) => {
+  // What failed says what to do (a port in use, a build error above); its stack trace would not.
+  process.stderr.write(`\n  npm start failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
 });
 
 const accounts = DEMO_ACCOUNTS.map((account) => {
@@ -37,7 +54,7 @@ const accounts = DEMO_ACCOUNTS.map((account) => {
 }).join('\n');
 
 process.stdout.write(`
-  Parcel Invoice Portal is running at ${stack.url}  (ready in ${((performance.now() - startedAt) / 1000).toFixed(1)} s)
+  Parcel Invoice Portal is running at ${stack.url}  (ready in ${seconds(performance.now())})
 
   Demo accounts (Auth emulator ${stack.emulator.url}, project ${stack.emulator.projectId}):
 ${accounts}

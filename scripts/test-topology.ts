@@ -1,20 +1,15 @@
 /**
  * `npm run test:topology`: builds, then runs each file of e2e/topology against nginx and two compiled API
- * instances, each on a fresh database beside the one in DATABASE_URL (<name>_topology_<n>). Needs PostgreSQL and nginx
- * (Debian: nginx-light libnginx-mod-http-brotli-static); `.ci/run` provides both.
+ * instances, each on a fresh database beside the test database (<name>_topology_<n>). Needs PostgreSQL and nginx
+ * (Debian: nginx-light libnginx-mod-http-brotli-static); `scripts/setup-machine.sh` provides both.
  */
 import { spawnSync } from 'node:child_process';
-import { buildAll, REPO_ROOT, requireNginx } from '@portal/dev-stack';
+import { buildAll, REPO_ROOT, requireNginx, requireTestDatabase, testDatabaseUrl } from '@portal/dev-stack';
 import { freshDatabaseBeside } from './lib/fresh-database.ts';
 
-const databaseUrl = process.env.DATABASE_URL;
-if (!databaseUrl) {
-  process.stderr.write(
-    'test:topology needs DATABASE_URL (PostgreSQL; its role must be allowed to create databases).\n' +
-      'Example: DATABASE_URL=postgres://portal_ci:portal_ci@127.0.0.1:5432/portal_ci npm run test:topology\n',
-  );
-  process.exit(1);
-}
+// DATABASE_URL, else the local test database of scripts/setup-machine.sh; its role must create databases.
+const databaseUrl = testDatabaseUrl();
+await requireTestDatabase(databaseUrl);
 requireNginx();
 
 if (!process.env.TOPOLOGY_SKIP_BUILD) buildAll();

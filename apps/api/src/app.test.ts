@@ -2,8 +2,19 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { useTestApp } from '../test/helpers/test-app.ts';
 
+// Listening before the first app is built: Node emits each deprecation once per process.
+const warnings: Error[] = [];
+process.on('warning', (warning) => warnings.push(warning));
+
 describe('the application shell', () => {
   const t = useTestApp({ env: { SENTRY_DSN: 'https://key@errors.example.com/7' } });
+
+  it('starts without a warning (a deprecated option prints one on every start)', () => {
+    assert.deepEqual(
+      warnings.map((warning) => `${warning.name}: ${warning.message}`),
+      [],
+    );
+  });
 
   it('reports health and readiness', async () => {
     assert.deepEqual((await t.app.inject({ url: '/api/healthz' })).json(), { status: 'ok' });

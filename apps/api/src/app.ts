@@ -1,6 +1,6 @@
 import type { RuntimeConfig } from '@portal/contract';
 import fp from 'fastify-plugin';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Logger } from 'pino';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import auditRoutes from './audit/routes.ts';
@@ -88,7 +88,7 @@ export async function createApp(domain: Domain, log: Logger, options: FastifySer
   const app = Fastify({
     loggerInstance: log,
     // requestLogPlugin writes one line per request instead of Fastify's two.
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     genReqId: requestIdGenerator({ trustProxy: config.trustProxy }),
     trustProxy: trustProxyOption(config.trustProxy),
     // E-mails of up to 254 characters travel in the path; longer ones get a 414 from the router.

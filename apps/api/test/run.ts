@@ -1,5 +1,6 @@
 /**
- * Runs the API suite against PGlite, and again against PostgreSQL when DATABASE_URL is set, several test
+ * Runs the API suite against PGlite, and again against PostgreSQL (DATABASE_URL, else the local test
+ * database scripts/setup-machine.sh makes; unreachable, the run stops at once saying so), several test
  * files at a time. Each concurrent slot has an Auth emulator and a PostgreSQL database of its own, and every
  * test file empties both before each test, so files never see each other's accounts or rows. Files named
  * `*.postgres.test.ts` test what only PostgreSQL has (a network connection to lose) and run in the PostgreSQL
@@ -14,11 +15,18 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { findFreePort, startAuthEmulator, type AuthEmulator } from '@portal/dev-stack';
+import {
+  findFreePort,
+  requireTestDatabase,
+  startAuthEmulator,
+  testDatabaseUrl,
+  type AuthEmulator,
+} from '@portal/dev-stack';
 import { writePgliteTemplate } from './helpers/pglite-template.ts';
 
 const concurrency = Math.max(1, Number(process.env.API_TEST_CONCURRENCY) || os.availableParallelism() + 1);
-const databaseUrl = process.env.DATABASE_URL || undefined;
+const databaseUrl = testDatabaseUrl();
+await requireTestDatabase(databaseUrl);
 
 // Node 20's --test takes no glob patterns (21+ does), and finds only .js files on its own: list them here.
 const files = process.argv.slice(2);
@@ -36,7 +44,7 @@ interface Job {
   file: string;
 }
 const jobs: Job[] = files.filter((file) => !postgresOnly(file)).map((file) => ({ pass: 'PGlite' as const, file }));
-if (databaseUrl) jobs.push(...files.map((file) => ({ pass: 'PostgreSQL' as const, file })));
+jobs.push(...files.map((file) => ({ pass: 'PostgreSQL' as const, file })));
 
 interface Slot {
   /** firebase-tools finds a running emulator by its project id: one of its own per slot. */

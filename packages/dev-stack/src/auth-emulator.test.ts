@@ -15,12 +15,18 @@ const PASSWORD = 'correct horse battery staple';
 let emulator: AuthEmulator;
 let port: number;
 let workDir: string;
+const emulatorOutput: string[] = [];
 
 before(async () => {
   workDir = await mkdtemp(path.join(tmpdir(), 'auth-emulator-test-'));
   port = await findFreePort();
   const startedAt = performance.now();
-  emulator = await startAuthEmulator({ port, projectId: PROJECT_ID, workDir });
+  emulator = await startAuthEmulator({
+    port,
+    projectId: PROJECT_ID,
+    workDir,
+    log: (line) => emulatorOutput.push(line),
+  });
   console.log(`auth emulator started in ${((performance.now() - startedAt) / 1000).toFixed(1)} s`);
 });
 
@@ -33,6 +39,20 @@ test('exposes host and url for FIREBASE_AUTH_EMULATOR_HOST', () => {
   assert.equal(emulator.host, `127.0.0.1:${port}`);
   assert.equal(emulator.url, `http://127.0.0.1:${port}`);
   assert.equal(emulator.projectId, PROJECT_ID);
+});
+
+test('validators compile on first use, and still refuse what the API description refuses', async () => {
+  assert.deepEqual(
+    emulatorOutput.filter((line) => line.includes('validators compile at start')),
+    [],
+    'the lazy-validation preload did not apply',
+  );
+  const invalid = await identityToolkit(emulator.url).call('signUp', {
+    email: ['not', 'a string'],
+    password: PASSWORD,
+  });
+  assert.equal(invalid.status, 400);
+  assert.match(String(errorCode(invalid.body)), /Invalid JSON payload received\. \/email must be string/);
 });
 
 test('signs up and signs in with e-mail and password', async () => {

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { identityToolkit } from './identity-toolkit.ts';
+import { NODE_COMPILE_CACHE } from './paths.ts';
 
 export interface AuthEmulator {
   /** "127.0.0.1:PORT", the value for FIREBASE_AUTH_EMULATOR_HOST. */
@@ -37,6 +38,7 @@ export interface StartAuthEmulatorOptions {
 const FIREBASE_BIN = fileURLToPath(
   new URL('../../../tools/firebase-emulator/node_modules/.bin/firebase', import.meta.url),
 );
+const LAZY_VALIDATION = fileURLToPath(new URL('./emulator-lazy-validation.cjs', import.meta.url));
 const HOST = '127.0.0.1';
 const READY_TIMEOUT_MS = 90_000;
 const READY_POLL_MS = 250;
@@ -155,8 +157,8 @@ async function writeFirebaseJson(workDir: string, port: number): Promise<void> {
 // whole group when that pipe closes, which the kernel does however we die.
 const WATCHDOG = `
 const { spawn } = require('node:child_process');
-const [bin, ...args] = process.argv.slice(1);
-const emulator = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'inherit', 'inherit'] });
+const [preload, bin, ...args] = process.argv.slice(1);
+const emulator = spawn(process.execPath, ['--require', preload, bin, ...args], { stdio: ['ignore', 'inherit', 'inherit'] });
 process.stdin.on('end', () => process.kill(0, 'SIGKILL')).resume();
 // stop() signals the whole group: firebase-tools shuts itself down and we exit right after it.
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => {});
@@ -164,7 +166,7 @@ emulator.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 `;
 
 function spawnEmulator(projectId: string, workDir: string, output: OutputTail, persistDir?: string): ChildProcess {
-  const env: NodeJS.ProcessEnv = { ...process.env, CI: '1', NO_UPDATE_NOTIFIER: '1' };
+  const env: NodeJS.ProcessEnv = { NODE_COMPILE_CACHE, ...process.env, CI: '1', NO_UPDATE_NOTIFIER: '1' };
   // Experiments change emulator behaviour; tests must see the defaults.
   delete env.FIREBASE_CLI_EXPERIMENTS;
   // firebase-tools would export the accounts of the emulator this names (another one, in the API tests).
@@ -176,7 +178,7 @@ function spawnEmulator(projectId: string, workDir: string, output: OutputTail, p
   }
   // cwd is workDir so firebase.json is found there and a crash's firebase-debug.log does not land in the repo.
   // process.execPath keeps the emulator on the caller's Node, whatever `node` is on PATH.
-  const child = spawn(process.execPath, ['-e', WATCHDOG, FIREBASE_BIN, ...args], {
+  const child = spawn(process.execPath, ['-e', WATCHDOG, LAZY_VALIDATION, FIREBASE_BIN, ...args], {
     cwd: workDir,
     env,
     stdio: ['pipe', 'pipe', 'pipe'],
@@ -214,7 +216,8 @@ async function waitUntilReady(child: ChildProcess, url: string): Promise<void> {
 
 async function answersAsAuthEmulator(url: string): Promise<boolean> {
   try {
-    const response = await fetch(`${url}/`, { signal: AbortSignal.timeout(2_000) });
+    // Generous: on a busy shared machine a first answer has been seen to take seconds; the deadline still holds.
+    const response = await fetch(`${url}/`, { signal: AbortSignal.timeout(10_000) });
     if (!response.ok) return false;
     const body = (await response.json()) as { authEmulator?: { ready?: boolean } };
     return body.authEmulator?.ready === true;

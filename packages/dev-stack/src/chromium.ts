@@ -8,7 +8,8 @@ export function chromiumExecutable(): string | undefined {
   if (found) return found;
   if (existsSync(chromium.executablePath())) return undefined;
   throw new Error(
-    'No Chromium found for the e2e tests. Install one with `sudo apt-get install chromium` (Debian/Ubuntu), ' +
+    'No Chromium found for the e2e tests. Install one with `apt-get install chromium` (Debian/Ubuntu; ' +
+      '`bash scripts/setup-machine.sh` installs it with the rest), ' +
       'set CHROMIUM_PATH to a Chromium/Chrome binary, or run `npx playwright install chromium`.',
   );
 }

@@ -9,7 +9,17 @@ export {
   type SignedIn,
   type ToolkitResponse,
 } from './identity-toolkit.ts';
-export { buildWeb, DEMO_PROJECT_ID, REPO_ROOT, startStack, type Stack, type StackOptions } from './stack.ts';
-export { fillTemplate, locateProgram, renderPortalSite, requireNginx, startNginx } from './nginx.ts';
+export { DEMO_PROJECT_ID, REPO_ROOT, startStack, type Stack, type StackOptions } from './stack.ts';
+export { buildApi, buildWeb, compileApi } from './builds.ts';
+export { buildIfChanged, hashInputs, type BuildOutcome } from './input-hash.ts';
+export { fillTemplate, locateProgram, nginxProblem, renderPortalSite, requireNginx, startNginx } from './nginx.ts';
+export {
+  checkTestDatabase,
+  describeDatabaseUrl,
+  LOCAL_TEST_DATABASE_URL,
+  requireTestDatabase,
+  SETUP_COMMAND,
+  testDatabaseUrl,
+} from './test-database.ts';
 export { buildAll, startTopology, type ApiInstance, type Topology, type TopologyOptions } from './topology.ts';
 export { startSentryReceiver, type ReceivedEvent } from './sentry-receiver.ts';

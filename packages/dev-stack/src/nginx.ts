@@ -24,8 +24,18 @@ export function locateProgram(program: string): string | undefined {
   return undefined;
 }
 
-const INSTALL_HINT = 'On Debian/Ubuntu: sudo apt-get install nginx-light libnginx-mod-http-brotli-static';
+const INSTALL_HINT =
+  'On Debian/Ubuntu: `apt-get install nginx-light libnginx-mod-http-brotli-static` (or `bash scripts/setup-machine.sh`)';
 const BROTLI_STATIC_MODULE = '/usr/lib/nginx/modules/ngx_http_brotli_static_module.so';
+
+/** What is missing for the nginx the topology suite runs, as a message; undefined when nothing is. */
+export function nginxProblem(): string | undefined {
+  if (!locateProgram('nginx')) return `nginx is not installed. ${INSTALL_HINT}`;
+  if (!existsSync(BROTLI_STATIC_MODULE)) {
+    return `nginx's brotli_static module is missing (${BROTLI_STATIC_MODULE}). ${INSTALL_HINT}`;
+  }
+  return undefined;
+}
 
 export function requireNginx(): string {
   const nginx = locateProgram('nginx');

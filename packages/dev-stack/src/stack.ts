@@ -1,17 +1,23 @@
 /**
  * The whole portal on this machine: the Auth emulator, the demo data, then the API serving the built SPA.
- * `npm start` runs it on the well-known ports; the e2e suite on free ports with a throwaway data folder;
- * `npm run dev` with the API in watch mode behind Vite's dev server.
+ * `npm start` runs it on the well-known ports with the compiled API and builds skipped when unchanged;
+ * the e2e suite on free ports with a throwaway data folder; `npm run dev` with the API in watch mode
+ * behind Vite's dev server.
+ *
+ * What does not depend on something else runs at once: the builds, the emulator's start and the
+ * database's part of the seed overlap; the API starts as soon as the seed has let go of the embedded
+ * database, at the very start when there is nothing to seed.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { startAuthEmulator, type AuthEmulator } from './auth-emulator.ts';
+import { buildApi, buildWeb } from './builds.ts';
 import { stopChild, waitForHttp } from './child-process.ts';
+import { NODE_COMPILE_CACHE, REPO_ROOT } from './paths.ts';
 
-export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+export { REPO_ROOT } from './paths.ts';
 export const DEMO_PROJECT_ID = 'demo-parcel-portal';
 
 export interface StackOptions {
@@ -24,8 +30,20 @@ export interface StackOptions {
   log?: (line: string) => void;
   /** Keep the emulator's accounts in DATA_DIR/auth-emulator between runs (npm start). */
   persistAccounts?: boolean;
-  /** Run the API with `tsx watch`: it restarts whenever one of its source files changes (npm run dev). */
-  watchApi?: boolean;
+  /**
+   * How the API runs: from its TypeScript sources (default), restarted on every change of them (`watch`,
+   * npm run dev), or from apps/api/dist, compiled first when its sources changed (`compiled`, npm start).
+   */
+  api?: 'source' | 'watch' | 'compiled';
+  /** Build the SPA first when its sources changed since the last build (alongside everything else). */
+  buildWeb?: boolean;
+  /**
+   * `always` (default) runs the idempotent seed on every start; `when-missing` only when the data folder
+   * lacks what an earlier seed made (demo/seed-record.ts), so a second start opens the database once.
+   */
+  seed?: 'always' | 'when-missing';
+  /** Called as each step ends, with the time since this process started: `npm start --verbose` prints them. */
+  onStep?: (step: string, ms: number, detail?: string) => void;
   /** Called when the API exits without being asked to (a crash), so the caller can stop the rest. */
   onApiExit?: (code: number | null) => void;
 }
@@ -36,50 +54,53 @@ export interface Stack {
   stop(): Promise<void>;
 }
 
-export function buildWeb() {
-  const result = spawnSync('npm', ['run', 'build', '--workspace', 'apps/web', '--silent'], {
-    cwd: REPO_ROOT,
-    stdio: 'inherit',
-  });
-  if (result.status !== 0) throw new Error('Building the web app failed (see the output above)');
-}
-
 export async function startStack(options: StackOptions): Promise<Stack> {
+  const step = <T>(name: string, work: Promise<T>, detail?: (result: T) => string | undefined): Promise<T> =>
+    work.then((result) => {
+      options.onStep?.(name, performance.now(), detail?.(result));
+      return result;
+    });
   await mkdir(options.dataDir, { recursive: true });
-  const emulator = await startAuthEmulator({
-    port: options.emulatorPort,
-    projectId: DEMO_PROJECT_ID,
-    workDir: path.join(options.dataDir, 'emulator'),
-    ...(options.persistAccounts ? { persistDir: path.join(options.dataDir, 'auth-emulator') } : {}),
-  });
+  const persistDir = options.persistAccounts ? path.join(options.dataDir, 'auth-emulator') : undefined;
+  const emulatorHost = `127.0.0.1:${options.emulatorPort}`;
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(options.port),
+    HOST: '127.0.0.1',
+    DATA_DIR: options.dataDir,
+    FIREBASE_PROJECT_ID: DEMO_PROJECT_ID,
+    FIREBASE_AUTH_EMULATOR_HOST: emulatorHost,
+    DATABASE_URL: '',
+    NODE_COMPILE_CACHE,
+    ...options.env,
+  };
+
+  // Started together; each is awaited where it is needed. `settled` keeps a failure from going unhandled
+  // while another step is awaited, and lets the clean-up below stop whatever did start.
+  const emulatorStart = step(
+    'auth emulator',
+    startAuthEmulator({
+      port: options.emulatorPort,
+      projectId: DEMO_PROJECT_ID,
+      workDir: path.join(options.dataDir, 'emulator'),
+      ...(persistDir ? { persistDir } : {}),
+    }),
+  );
+  const builds = Promise.all([
+    options.buildWeb ? step('web build', buildWeb(), (outcome) => outcome) : undefined,
+    options.api === 'compiled' ? step('api build', buildApi(), (outcome) => outcome) : undefined,
+  ]);
+  const seeding = seedWhenNeeded(options, env, emulatorStart, persistDir, step);
+  const settled = Promise.allSettled([emulatorStart, builds, seeding]);
+
   let api: ChildProcess | undefined;
   try {
-    const env = {
-      ...process.env,
-      PORT: String(options.port),
-      HOST: '127.0.0.1',
-      DATA_DIR: options.dataDir,
-      FIREBASE_PROJECT_ID: DEMO_PROJECT_ID,
-      FIREBASE_AUTH_EMULATOR_HOST: emulator.host,
-      DATABASE_URL: '',
-      ...options.env,
-    };
-    // Loaded only here: the seed brings the API's database and identity code with it.
-    const { seedDemoDataFromEnv } = await import('./demo/seed.ts');
-    await seedDemoDataFromEnv(env);
-    options.log?.('demo data seeded');
-    const server = path.join(REPO_ROOT, 'apps/api/src/server.ts');
-    const args = options.watchApi
-      ? [createRequire(import.meta.url).resolve('tsx/cli'), 'watch', '--clear-screen=false', server]
-      : ['--import', 'tsx', server];
-    api = spawn(process.execPath, args, {
-      cwd: REPO_ROOT,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    await Promise.all([builds, seeding]);
+    api = spawnApi(options, env);
     pipeLines(api, options.log);
     const url = `http://localhost:${options.port}`;
-    await waitForHttp(`${url}/api/readyz`, api, 'The API');
+    await Promise.all([step('api', waitForHttp(`${url}/api/readyz`, api, 'The API')), emulatorStart]);
+    const emulator = await emulatorStart;
     const running = api;
     let stopping = false;
     running.once('exit', (code) => {
@@ -96,9 +117,51 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     };
   } catch (error) {
     if (api) await stopChild(api);
-    await emulator.stop();
+    const [emulator] = await settled;
+    if (emulator.status === 'fulfilled') await emulator.value.stop();
     throw error;
   }
+}
+
+async function seedWhenNeeded(
+  options: StackOptions,
+  env: NodeJS.ProcessEnv,
+  emulatorStart: Promise<AuthEmulator>,
+  persistDir: string | undefined,
+  step: <T>(name: string, work: Promise<T>, detail?: (result: T) => string | undefined) => Promise<T>,
+): Promise<void> {
+  const record = await import('./demo/seed-record.ts');
+  if (options.seed === 'when-missing' && persistDir) {
+    const missing = await record.missingDemoData(options.dataDir, persistDir);
+    if (missing.length === 0) {
+      await step('demo data', Promise.resolve(), () => 'nothing missing');
+      return;
+    }
+    options.log?.(`seeding the demo data: ${missing.join(', ')}`);
+  }
+  await record.forgetDemoSeed(options.dataDir);
+  // Loaded only here: the seed brings the API's database and identity code with it.
+  const { seedDemoDataFromEnv } = await import('./demo/seed.ts');
+  // The seed's calls meet an emulator still starting beside a build: a slow answer is not an outage here.
+  const seedEnv = { ...env, IDENTITY_TIMEOUT_MS: env.IDENTITY_TIMEOUT_MS ?? '30000' };
+  const accounts = await step('demo data', seedDemoDataFromEnv(seedEnv, emulatorStart), () => 'seeded');
+  await record.recordDemoSeed(options.dataDir, accounts);
+  options.log?.('demo data seeded');
+}
+
+function spawnApi(options: StackOptions, env: NodeJS.ProcessEnv): ChildProcess {
+  const args =
+    options.api === 'compiled'
+      ? ['--enable-source-maps', path.join(REPO_ROOT, 'apps/api/dist/server.js')]
+      : options.api === 'watch'
+        ? [
+            createRequire(import.meta.url).resolve('tsx/cli'),
+            'watch',
+            '--clear-screen=false',
+            path.join(REPO_ROOT, 'apps/api/src/server.ts'),
+          ]
+        : ['--import', 'tsx', path.join(REPO_ROOT, 'apps/api/src/server.ts')];
+  return spawn(process.execPath, args, { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
 function pipeLines(child: ChildProcess, log?: (line: string) => void) {

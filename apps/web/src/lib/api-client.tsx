@@ -69,6 +69,7 @@ export function createApiClient(
     const headers = new Headers();
     if (options.auth) {
       const token = await getIdToken(forceRefresh);
+      performance.mark('portal:token');
       if (token) headers.set('authorization', `Bearer ${token}`);
     }
     if (options.json !== undefined) headers.set('content-type', 'application/json');

@@ -9,6 +9,14 @@ type Listener = (user: AuthUser | null) => void;
  */
 export const firebaseUserKey = (config: RuntimeConfig) => `firebase:authUser:${config.firebase.apiKey}:[DEFAULT]`;
 
+/** Before the configuration (and so the API key) is known: is anyone of any project signed in here? */
+export function mayBeSignedIn(storage: Pick<Storage, 'length' | 'key'>): boolean {
+  for (let index = 0; index < storage.length; index++) {
+    if (storage.key(index)?.startsWith('firebase:authUser:')) return true;
+  }
+  return false;
+}
+
 /**
  * The Firebase client, loaded only when needed: at once when a user may be signed in (the spec's
  * "Loading..." stays until Firebase says who), otherwise on the first sign-in or password reset.

@@ -1,9 +1,19 @@
 import type { RuntimeConfig } from '@portal/contract';
 import { render } from '@testing-library/react';
+import { useLayoutEffect } from 'react';
 import userEvent from '@testing-library/user-event';
-import { createMemoryRouter, parsePath, RouterProvider } from 'react-router';
+import {
+  MemoryRouter,
+  parsePath,
+  useLocation,
+  useNavigate,
+  useNavigationType,
+  type Location,
+  type NavigationType,
+  type To,
+} from 'react-router';
 import { AppProvider } from '@/app/provider';
-import { routes } from '@/app/router';
+import { AppRoutes } from '@/app/router';
 import { API } from './msw-server';
 import { createFakeAuthClient, type FakeAuthClient } from './fake-auth-client';
 
@@ -19,14 +29,50 @@ export function renderApp(
   options: { auth?: FakeAuthClient; state?: unknown; config?: Partial<RuntimeConfig> } = {},
 ) {
   const auth = options.auth ?? createFakeAuthClient();
-  const router = createMemoryRouter(routes, {
-    initialEntries: [{ ...parsePath(path), state: options.state }],
-  });
+  const router = createRouterProbe();
   const user = userEvent.setup();
   const view = render(
     <AppProvider config={{ ...testConfig, ...options.config }} authClient={auth}>
-      <RouterProvider router={router} />
+      <MemoryRouter initialEntries={[{ ...parsePath(path), state: options.state }]}>
+        <AppRoutes />
+        <RouterProbe probe={router} />
+      </MemoryRouter>
     </AppProvider>,
   );
   return { ...view, user, auth, router };
+}
+
+interface RouterProbeState {
+  state: { location: Location; historyAction: NavigationType };
+  navigateTo?: (to: To) => void;
+  navigate(to: To): void;
+  record(state: RouterProbeState['state'], navigateTo: (to: To) => void): void;
+}
+
+/** Where the app's router is, and a way to navigate it from a test, as the app sees them. */
+function createRouterProbe(): RouterProbeState {
+  return {
+    state: {
+      location: { pathname: '', search: '', hash: '', state: null, key: '' },
+      historyAction: 'POP' as NavigationType,
+    },
+    navigate(to) {
+      if (!this.navigateTo) throw new Error('the router has not rendered yet');
+      this.navigateTo(to);
+    },
+    record(state, navigateTo) {
+      this.state = state;
+      this.navigateTo = navigateTo;
+    },
+  };
+}
+
+function RouterProbe({ probe }: { probe: RouterProbeState }) {
+  const location = useLocation();
+  const historyAction = useNavigationType();
+  const navigate = useNavigate();
+  useLayoutEffect(() => {
+    probe.record({ location, historyAction }, (to) => void navigate(to));
+  });
+  return null;
 }

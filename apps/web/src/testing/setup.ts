@@ -3,8 +3,9 @@ import { cleanup, configure } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, beforeEach, vi } from 'vitest';
 import { server } from './msw-server';
 
-// Lazily loaded screens are imported on first use; on a loaded 2-core machine that can take over 1 s.
-configure({ asyncUtilTimeout: 3000 });
+// Lazily loaded screens (and TanStack Query, loaded with the first private screen) are imported on first
+// use; on a 2-core machine shared by a team that has been seen to take several seconds.
+configure({ asyncUtilTimeout: 10_000 });
 
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 

@@ -16,11 +16,17 @@ const MAX_DEMO_BYTES = 5 * 1024 * 1024;
  * password are signed up through the emulator's REST API, as a person would; the invited one gets no
  * password, as an admin's add would leave it.
  */
-export async function seedDemoUsers(identity: IdentityProvider, users: UsersRepository, toolkit: IdentityToolkit) {
+export async function seedDemoUsers(
+  identity: IdentityProvider,
+  users: UsersRepository,
+  toolkit: IdentityToolkit,
+): Promise<Record<string, string>> {
+  const uids: Record<string, string> = {};
   for (const account of DEMO_ACCOUNTS) {
     const uid = account.password
       ? await signUpOrFind(identity, toolkit, account.email, account.password)
       : (await identity.createUser(account.email)).uid;
+    uids[account.email] = uid;
     if (!account.allowlisted) continue;
     const existing = await users.findByEmail(account.email);
     if (existing) {
@@ -36,6 +42,7 @@ export async function seedDemoUsers(identity: IdentityProvider, users: UsersRepo
       createdBy: 'demo seed',
     });
   }
+  return uids;
 }
 
 async function signUpOrFind(identity: IdentityProvider, toolkit: IdentityToolkit, email: string, password: string) {
@@ -65,19 +72,27 @@ export async function seedDemoInvoices(blobStore: BlobStore, invoicesRepository:
   return outcomes;
 }
 
-/** The demo data `npm start` shows, through a domain built on the Auth emulator. */
-export async function seedDemoData(domain: Pick<Domain, 'config' | 'identity' | 'users' | 'invoices' | 'blobStore'>) {
+/**
+ * The demo data `npm start` shows, through a domain built on the Auth emulator; the invoices first, so the
+ * database's part can go on while the emulator is still starting (`emulatorReady`). Resolves to the demo
+ * accounts' uids.
+ */
+export async function seedDemoData(
+  domain: Pick<Domain, 'config' | 'identity' | 'users' | 'invoices' | 'blobStore'>,
+  emulatorReady?: Promise<unknown>,
+) {
   const emulatorHost = domain.config.firebase.emulatorHost;
   // Demo accounts have published passwords: never against a real identity provider.
   if (!emulatorHost) throw new Error('Demo data is seeded only with the Auth emulator (FIREBASE_AUTH_EMULATOR_HOST)');
-  await seedDemoUsers(domain.identity, domain.users, identityToolkit(`http://${emulatorHost}`));
   await seedDemoInvoices(domain.blobStore, domain.invoices);
+  await emulatorReady;
+  return seedDemoUsers(domain.identity, domain.users, identityToolkit(`http://${emulatorHost}`));
 }
 
 /**
  * Seeds with the configuration the server is about to get, before it starts: an embedded database
  * belongs to one process at a time, so the seed opens it, fills it and closes it again first.
  */
-export async function seedDemoDataFromEnv(env: NodeJS.ProcessEnv) {
-  await withDomain(loadConfig(env), seedDemoData);
+export async function seedDemoDataFromEnv(env: NodeJS.ProcessEnv, emulatorReady?: Promise<unknown>) {
+  return withDomain(loadConfig(env), (domain) => seedDemoData(domain, emulatorReady));
 }

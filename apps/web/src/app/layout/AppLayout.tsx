@@ -1,11 +1,16 @@
+import { Suspense } from 'react';
 import { Outlet } from 'react-router';
+import { PageSpinner } from '@/components/PageSpinner';
 import { Header } from './Header';
 
 export function AppLayout() {
   return (
     <>
       <Header />
-      <Outlet />
+      {/* While a screen's code arrives; a render error in it reaches the app's error boundary. */}
+      <Suspense fallback={<PageSpinner />}>
+        <Outlet />
+      </Suspense>
     </>
   );
 }

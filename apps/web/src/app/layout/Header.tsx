@@ -1,15 +1,18 @@
+import { lazy } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { useAccount } from '@/lib/account';
 import { useAuth } from '@/lib/auth';
 import { paths } from '@/lib/paths';
+import { QueryBoundary } from '@/lib/query-boundary';
 import { useTheme } from '@/lib/runtime-config';
 import { storedUser } from '@/lib/storage';
 import logo from './logo.svg';
 
+// The account lookup (TanStack Query) arrives with the signed-in header, not with the login page.
+const AdminLink = lazy(() => import('./AdminLink'));
+
 function SignedInUser({ email }: { email: string }) {
   const { signOut } = useAuth();
   const navigate = useNavigate();
-  const account = useAccount(email);
 
   const onSignOut = async () => {
     await signOut();
@@ -18,16 +21,9 @@ function SignedInUser({ email }: { email: string }) {
 
   return (
     <div className="d-flex flex-wrap align-items-center column-gap-2 column-gap-sm-3 row-gap-1 justify-content-end min-w-0">
-      {account.data?.admin === true && (
-        <>
-          <Link to={paths.admin} className="link-light text-nowrap">
-            Admin Page
-          </Link>
-          <span className="text-white-50" aria-hidden="true">
-            |
-          </span>
-        </>
-      )}
+      <QueryBoundary>
+        <AdminLink email={email} />
+      </QueryBoundary>
       <span className="text-white header-email" title={email}>
         {email}
       </span>

@@ -2,6 +2,8 @@ import { Navigate, Outlet, useLocation } from 'react-router';
 import { CenteredMessage } from '@/components/CenteredMessage';
 import { useAuth } from '@/lib/auth';
 import { paths } from '@/lib/paths';
+import { QueryBoundary } from '@/lib/query-boundary';
+import { PageSpinner } from '@/components/PageSpinner';
 
 /** Signed-out visitors go to /login; the page they asked for travels along as state. */
 export function PrivateRoute() {
@@ -15,5 +17,10 @@ export function PrivateRoute() {
       <Navigate to={paths.login} replace state={{ from: { pathname: location.pathname, search: location.search } }} />
     );
   }
-  return <Outlet />;
+  // Every private screen reads the server through TanStack Query.
+  return (
+    <QueryBoundary fallback={<PageSpinner />}>
+      <Outlet />
+    </QueryBoundary>
+  );
 }

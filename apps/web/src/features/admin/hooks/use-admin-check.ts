@@ -1,4 +1,4 @@
-import { useAccount } from '@/lib/account';
+import { useAccount } from '@/lib/account-query';
 import { useCurrentUser } from '@/lib/auth';
 
 export type AdminCheck =

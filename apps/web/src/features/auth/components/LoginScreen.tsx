@@ -1,6 +1,7 @@
-import { lazy, Suspense, useState, type FormEvent } from 'react';
+import { lazy, useState, type FormEvent } from 'react';
 import { usePageTitle } from '@/hooks/use-page-title';
 import { useAuth } from '@/lib/auth';
+import { QueryBoundary } from '@/lib/query-boundary';
 import { MISSING_CREDENTIALS_MESSAGE, signInErrorMessage } from '../messages';
 
 // Plain Bootstrap markup rather than react-bootstrap components: the first page a phone loads carries no
@@ -99,9 +100,9 @@ export function LoginScreen() {
         </div>
       </div>
       {forgotOpen && (
-        <Suspense fallback={null}>
+        <QueryBoundary>
           <ForgotPasswordModal initialEmail={form.email.trim()} onClose={() => setForgotOpen(false)} />
-        </Suspense>
+        </QueryBoundary>
       )}
     </main>
   );

@@ -11,6 +11,7 @@ export async function getInvoice(api: ApiClient, parcelCode: string, signal?: Ab
       blob: true,
       signal,
     });
+    performance.mark('portal:invoice');
     // Typed as PDF whatever the response said, so the frame never renders the bytes as a same-origin page.
     return data.slice(0, data.size, 'application/pdf');
   } catch (error) {

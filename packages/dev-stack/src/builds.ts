@@ -1,0 +1,86 @@
+/**
+ * The SPA's and the API's builds, each skipped when its inputs are those of the last successful build
+ * (input-hash.ts). `npm start`, the e2e set-up and the benchmarks share them; `npm run build` (what is
+ * shipped) always builds.
+ */
+import { spawn } from 'node:child_process';
+import { cp, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { buildIfChanged, type BuildOutcome } from './input-hash.ts';
+import { REPO_ROOT } from './paths.ts';
+
+const SHARED_INPUTS = ['package-lock.json', 'tsconfig.base.json', 'packages/contract'];
+const WEB_INPUTS = [...SHARED_INPUTS, 'apps/web'];
+const API_INPUTS = [...SHARED_INPUTS, 'apps/api/package.json', 'apps/api/src', 'packages/dev-stack/src/builds.ts'];
+
+const webDir = path.join(REPO_ROOT, 'apps/web');
+const apiDir = path.join(REPO_ROOT, 'apps/api');
+
+/** `vite build` in apps/web, run by this Node without npm in between; its output goes to ours. */
+function runViteBuild(): Promise<void> {
+  const vitePackage = createRequire(path.join(webDir, 'package.json')).resolve('vite/package.json');
+  const vite = path.join(path.dirname(vitePackage), 'bin/vite.js');
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [vite, 'build', '--logLevel', 'warn'], { cwd: webDir, stdio: 'inherit' });
+    child.once('error', reject);
+    child.once('exit', (code, signal) =>
+      code === 0 ? resolve() : reject(new Error(`Building the web app failed (${signal ?? `exit code ${code}`})`)),
+    );
+  });
+}
+
+export function buildWeb(): Promise<BuildOutcome> {
+  return buildIfChanged({
+    name: 'web',
+    root: REPO_ROOT,
+    inputs: WEB_INPUTS,
+    output: path.join(webDir, 'dist/index.html'),
+    build: runViteBuild,
+  });
+}
+
+/**
+ * Compiles the API server and the CLI to JavaScript (apps/api/dist), so they run on plain Node without
+ * tsx. Each entry is bundled with the workspace's own TypeScript sources (@portal/contract included);
+ * packages from node_modules stay imports, installed by `npm ci --omit=dev`. The bundles sit at the same
+ * folder depth as apps/api/src, so paths resolved from import.meta.url (the repository root, the
+ * migrations) hold in both.
+ */
+export async function compileApi(): Promise<void> {
+  // Loaded here: esbuild is a dev dependency of the root, and most callers only need the web build.
+  const { build } = await import('esbuild');
+  const outDir = path.join(apiDir, 'dist');
+  await rm(outDir, { recursive: true, force: true });
+  await build({
+    entryPoints: { server: path.join(apiDir, 'src/server.ts'), cli: path.join(apiDir, 'src/cli/index.ts') },
+    outdir: outDir,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node22',
+    sourcemap: true,
+    logLevel: 'warning',
+    plugins: [
+      {
+        name: 'node-modules-stay-external',
+        setup(builder) {
+          builder.onResolve({ filter: /^[^./]/ }, (args) =>
+            args.path.startsWith('@portal/') ? undefined : { path: args.path, external: true },
+          );
+        },
+      },
+    ],
+  });
+  await cp(path.join(apiDir, 'src/db/migrations'), path.join(outDir, 'migrations'), { recursive: true });
+}
+
+export function buildApi(): Promise<BuildOutcome> {
+  return buildIfChanged({
+    name: 'api',
+    root: REPO_ROOT,
+    inputs: API_INPUTS,
+    output: path.join(apiDir, 'dist/server.js'),
+    build: compileApi,
+  });
+}

@@ -1,0 +1,55 @@
+/**
+ * What `npm start` seeded into a data folder, so a later start seeds only what has gone missing and, when
+ * nothing has, starts the API at once instead of opening the embedded database twice (the seed and then
+ * the server: it belongs to one process at a time). Read without opening the database: the record, the
+ * database folder, and the Auth emulator's saved accounts.
+ */
+import { existsSync } from 'node:fs';
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { DEMO_ACCOUNTS } from './accounts.ts';
+
+const RECORD_FILE = 'demo-seed.json';
+
+interface SeedRecord {
+  /** e-mail → uid of each demo account when it was seeded. */
+  accounts: Record<string, string>;
+}
+
+/** The emulator's export (firebase-tools' format): one entry per account. */
+interface EmulatorExport {
+  users?: { localId?: string; email?: string }[];
+}
+
+/**
+ * Why the demo data must be seeded (again) into `dataDir`, or an empty list when everything the last seed
+ * made is still there. `accountsDir` is where the emulator exports its accounts on the way out.
+ */
+export async function missingDemoData(dataDir: string, accountsDir: string): Promise<string[]> {
+  const record = await readJson<SeedRecord>(path.join(dataDir, RECORD_FILE));
+  if (!record) return ['no demo data yet'];
+  if (!existsSync(path.join(dataDir, 'db', 'PG_VERSION'))) return ['no database'];
+  const saved = await readJson<EmulatorExport>(path.join(accountsDir, 'auth_export', 'accounts.json'));
+  const uids = new Set((saved?.users ?? []).map((user) => `${user.email}\0${user.localId}`));
+  // A demo account deleted in the portal, or accounts lost with an emulator that could not save them.
+  return DEMO_ACCOUNTS.filter((account) => !uids.has(`${account.email}\0${record.accounts[account.email]}`)).map(
+    (account) => `${account.email} has no sign-in account`,
+  );
+}
+
+export async function recordDemoSeed(dataDir: string, accounts: Record<string, string>): Promise<void> {
+  await writeFile(path.join(dataDir, RECORD_FILE), `${JSON.stringify({ accounts } satisfies SeedRecord, null, 2)}\n`);
+}
+
+/** Before a seed: a seed cut short must not leave the record of an earlier, complete one. */
+export async function forgetDemoSeed(dataDir: string): Promise<void> {
+  await rm(path.join(dataDir, RECORD_FILE), { force: true });
+}
+
+async function readJson<T>(file: string): Promise<T | undefined> {
+  try {
+    return JSON.parse(await readFile(file, 'utf8')) as T;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,58 @@
+/**
+ * The PostgreSQL the test suites use: DATABASE_URL, else the role `scripts/setup-machine.sh` creates on
+ * this machine. A suite that needs it and cannot reach it stops with what to run, never skips its pass.
+ */
+import pg from 'pg';
+
+export const SETUP_COMMAND = 'bash scripts/setup-machine.sh';
+export const LOCAL_TEST_DATABASE_URL = 'postgres://portal_test:portal_test@127.0.0.1:5432/portal_test';
+
+export function testDatabaseUrl(env: NodeJS.ProcessEnv = process.env): string {
+  return env.DATABASE_URL || LOCAL_TEST_DATABASE_URL;
+}
+
+/** Where the URL points, without its password: for messages. */
+export function describeDatabaseUrl(databaseUrl: string): string {
+  try {
+    const url = new URL(databaseUrl);
+    return `${url.username || '(default role)'}@${url.host}${url.pathname}`;
+  } catch {
+    return '(an unreadable DATABASE_URL)';
+  }
+}
+
+/**
+ * Connects once and checks the role may create databases (the topology suite and the benchmarks make
+ * their own beside it). Resolves to a problem to show a person, or undefined when all is well.
+ */
+export async function checkTestDatabase(databaseUrl: string, timeoutMs = 3000): Promise<string | undefined> {
+  const where = describeDatabaseUrl(databaseUrl);
+  const fromEnv = databaseUrl !== LOCAL_TEST_DATABASE_URL;
+  const client = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: timeoutMs });
+  try {
+    await client.connect();
+    const { rows } = await client.query<{ rolcreatedb: boolean }>(
+      'select rolcreatedb from pg_roles where rolname = current_user',
+    );
+    if (rows[0]?.rolcreatedb !== true) {
+      return `PostgreSQL: the role in ${where} may not create databases (ALTER ROLE … CREATEDB)`;
+    }
+    return undefined;
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return fromEnv
+      ? `PostgreSQL: cannot use DATABASE_URL (${where}): ${reason}`
+      : `PostgreSQL: DATABASE_URL is not set and the local test database (${where}) answers: ${reason}. ` +
+          `\`${SETUP_COMMAND}\` installs and starts PostgreSQL 15 and creates it, or set DATABASE_URL`;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+/** For a suite's runner, before anything starts: the problem, if any, on one line and exit 1. */
+export async function requireTestDatabase(databaseUrl: string): Promise<void> {
+  const problem = await checkTestDatabase(databaseUrl);
+  if (!problem) return;
+  process.stderr.write(`${problem}\n`);
+  process.exit(1);
+}

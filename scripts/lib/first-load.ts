@@ -1,0 +1,36 @@
+/** The script a page loads before it can draw: index.html's entry chunk and its static imports (Vite's manifest). */
+import { readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+
+export interface ManifestChunk {
+  file: string;
+  isEntry?: boolean;
+  imports?: string[];
+  dynamicImports?: string[];
+}
+
+export function readManifest(dist: string): Record<string, ManifestChunk> {
+  return JSON.parse(readFileSync(path.join(dist, '.vite/manifest.json'), 'utf8')) as Record<string, ManifestChunk>;
+}
+
+/** A chunk and everything it imports statically, once each. */
+export function closure(manifest: Record<string, ManifestChunk>, key: string, seen = new Set<string>()): Set<string> {
+  const chunk = manifest[key];
+  if (!chunk || seen.has(chunk.file)) return seen;
+  seen.add(chunk.file);
+  for (const imported of chunk.imports ?? []) closure(manifest, imported, seen);
+  return seen;
+}
+
+export function firstLoadFiles(manifest: Record<string, ManifestChunk>): Set<string> {
+  const entryKey = Object.keys(manifest).find((key) => manifest[key]?.isEntry);
+  if (!entryKey) throw new Error('no entry chunk in the Vite manifest');
+  return closure(manifest, entryKey);
+}
+
+/** Bytes of the brotli twins the server sends (the build writes a .br beside every text file). */
+export function brotliBytes(dist: string, files: Iterable<string>): number {
+  return [...files]
+    .filter((file) => file.endsWith('.js'))
+    .reduce((sum, file) => sum + statSync(path.join(dist, `${file}.br`)).size, 0);
+}
