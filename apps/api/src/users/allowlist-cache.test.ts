@@ -114,7 +114,8 @@ describe('the allowlist cache in the app', () => {
       assert.equal((await invoiceAs(user.idToken)).statusCode, 404);
       await t.database.db.execute(
         sql`select pg_terminate_backend(pid) from pg_stat_activity
-          where datname = current_database() and pid <> pg_backend_pid() and query ilike 'LISTEN%'`,
+          where datname = current_database() and pid <> pg_backend_pid()
+            and (query ilike 'LISTEN%' or query ilike 'select pg_notify(%')`,
       );
       await createUsersRepository(t.database.db).remove('user@example.com');
       await msUntilRefused(user.idToken, 1000);
