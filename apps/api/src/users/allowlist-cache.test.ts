@@ -51,6 +51,26 @@ describe('createAllowlistCache', () => {
     assert.equal(loads.length, 6);
   });
 
+  it('believes a remembered row for 5 s at most, even while notices arrive', async () => {
+    let clock = 0;
+    const loads: string[] = [];
+    const cache = createAllowlistCache(
+      async (email) => {
+        loads.push(email);
+        return row(email);
+      },
+      { now: () => clock },
+    );
+    cache.onLive(true);
+    await cache.find('in@example.com');
+    clock = 4_999;
+    await cache.find('in@example.com');
+    assert.equal(loads.length, 1, 'still fresh');
+    clock = 5_000;
+    await cache.find('in@example.com');
+    assert.equal(loads.length, 2, 'read again once 5 s old');
+  });
+
   it('does not remember a lookup that a notice overtook', async () => {
     let release: (value: UserRow) => void = () => {};
     let loads = 0;
