@@ -7,6 +7,7 @@ export const STATUS_OF_CODE = {
   forbidden: 403,
   'not-found': 404,
   conflict: 409,
+  'foreign-account': 409,
   'too-large': 413,
   'unsupported-media-type': 415,
   'rate-limited': 429,

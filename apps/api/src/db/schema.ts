@@ -103,7 +103,10 @@ export const accountCleanups = pgTable(
     requestedBy: text('requested_by').notNull(),
     requestedAt: timestamp('requested_at', { withTimezone: true }).notNull().defaultNow(),
     attempts: integer('attempts').notNull().default(0),
+    /** Not before this: the back-off after a failed attempt. */
     nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    /** An instance is at it until then; after, anyone may take it up again (its process may have died). */
+    leasedUntil: timestamp('leased_until', { withTimezone: true }),
     lastError: text('last_error'),
   },
   (table) => [index('account_cleanups_next_attempt_at_idx').on(table.nextAttemptAt)],

@@ -6,6 +6,7 @@ CREATE TABLE "account_cleanups" (
 	"requested_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"attempts" integer DEFAULT 0 NOT NULL,
 	"next_attempt_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"leased_until" timestamp with time zone,
 	"last_error" text
 );
 --> statement-breakpoint
