@@ -11,6 +11,8 @@ export class ApiError extends Error {
     readonly serverMessage: string | undefined,
     /** The server's X-Request-Id for this call: the reference a person quotes to support. */
     readonly requestId?: string,
+    /** The `code` of the server's error body: what kind of refusal, for a screen that offers a next step. */
+    readonly code?: string,
   ) {
     super(serverMessage ?? (statusText || (status === 0 ? 'No response from the server' : `HTTP ${status}`)));
   }
@@ -38,12 +40,15 @@ export interface ApiClient {
   request<T = undefined>(path: string, options?: RequestOptions<T>): Promise<ApiResponse<T>>;
 }
 
-async function readServerMessage(response: Response): Promise<string | undefined> {
+async function readErrorBody(response: Response): Promise<{ message?: string; code?: string }> {
   try {
-    const body = (await response.json()) as { message?: unknown };
-    return typeof body.message === 'string' ? body.message : undefined;
+    const body = (await response.json()) as { message?: unknown; code?: unknown };
+    return {
+      ...(typeof body.message === 'string' ? { message: body.message } : {}),
+      ...(typeof body.code === 'string' ? { code: body.code } : {}),
+    };
   } catch {
-    return undefined;
+    return {};
   }
 }
 
@@ -79,7 +84,8 @@ export function createApiClient(
         response = await send(path, options as RequestOptions<unknown>, true);
       if (!response.ok) {
         const requestId = response.headers.get('x-request-id') ?? undefined;
-        throw new ApiError(response.status, response.statusText, await readServerMessage(response), requestId);
+        const body = await readErrorBody(response);
+        throw new ApiError(response.status, response.statusText, body.message, requestId, body.code);
       }
       let data: unknown = undefined;
       if (options.blob) data = await response.blob();
