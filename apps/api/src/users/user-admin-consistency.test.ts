@@ -16,6 +16,9 @@ describe('allowlist and identity provider stay consistent', () => {
   const remove = (email: string, headers: Record<string, string>) =>
     t.app.inject({ method: 'DELETE', url: `/api/users/${email}`, headers });
   const lastAudit = async () => (await t.app.domain.audit.list({ limit: 1, offset: 0 }))[0];
+  /** The newest entries of these actions, newest first. */
+  const auditOf = async (...actions: string[]) =>
+    (await t.app.domain.audit.list({ limit: 20, offset: 0 })).filter((entry) => actions.includes(entry.action));
 
   it('adds nothing when the identity provider cannot create the account', async () => {
     const headers = await asAdmin();
@@ -106,7 +109,8 @@ describe('allowlist and identity provider stay consistent', () => {
       assert.equal(pending.json().total, 1);
       assert.equal(pending.json().items[0].email, 'user@example.com');
       assert.match(pending.json().items[0].lastError, /forced/);
-      const [cleanup, removal] = await t.app.domain.audit.list({ limit: 2, offset: 0 });
+      // The refused call above is audited too, by the batched writer, whenever it flushes: left out here.
+      const [cleanup, removal] = await auditOf('users.remove', 'users.account-cleanup');
       assert.deepEqual(
         [removal?.action, removal?.outcome, cleanup?.action, cleanup?.outcome],
         ['users.remove', 'ok', 'users.account-cleanup', 'failed'],
@@ -118,7 +122,7 @@ describe('allowlist and identity provider stay consistent', () => {
       assert.deepEqual(await t.app.domain.accountCleaner.runAll(), { done: 1, pending: 0 });
       assert.equal(await t.identity.findUserByEmail('user@example.com'), undefined);
       assert.equal((await t.app.inject({ url: '/api/account-cleanups', headers })).json().total, 0);
-      const done = await lastAudit();
+      const [done] = await auditOf('users.remove', 'users.account-cleanup');
       assert.deepEqual([done?.action, done?.outcome], ['users.account-cleanup', 'ok']);
       assert.match(done?.detail ?? '', new RegExp(`deleted \\(uid ${user.uid}\\) \\(attempt 2\\)`));
     });
