@@ -81,10 +81,9 @@ export function listenOnPostgres(
     let beat = 0;
     let awaited: { payload: string; deadline: NodeJS.Timeout } | undefined;
     let lastHeardMs = performance.now();
-    const beats = setInterval(sendHeartbeat, heartbeat.intervalMs);
-    beats.unref();
+    const timers: { beats?: NodeJS.Timeout } = {};
     stopHeartbeats = () => {
-      clearInterval(beats);
+      clearInterval(timers.beats);
       clearTimeout(awaited?.deadline);
     };
 
@@ -141,6 +140,9 @@ export function listenOnPostgres(
     client = next;
     retryMs = RETRY_MIN_MS;
     lastHeardMs = performance.now();
+    // Started only now: a heartbeat queued before the LISTEN would go out first and never be heard.
+    timers.beats = setInterval(sendHeartbeat, heartbeat.intervalMs);
+    timers.beats.unref();
     // Live once the first heartbeat comes back, not on LISTEN alone: that proves the way back works too.
     sendHeartbeat();
   }
