@@ -52,7 +52,7 @@ describe('createAllowlistCache', () => {
   });
 
   it('believes a remembered row for 5 s at most, even while notices arrive', async () => {
-    let clock = 0;
+    let clock = 1_000_000;
     const loads: string[] = [];
     const cache = createAllowlistCache(
       async (email) => {
@@ -63,10 +63,10 @@ describe('createAllowlistCache', () => {
     );
     cache.onLive(true);
     await cache.find('in@example.com');
-    clock = 4_999;
+    clock += 4_999;
     await cache.find('in@example.com');
     assert.equal(loads.length, 1, 'still fresh');
-    clock = 5_000;
+    clock += 2;
     await cache.find('in@example.com');
     assert.equal(loads.length, 2, 'read again once 5 s old');
   });
