@@ -96,9 +96,51 @@ async function shoot(browser: Browser, size: keyof typeof sizes) {
   await page.getByRole('dialog', { name: 'Add User' }).getByRole('button', { name: 'Submit' }).click();
   await page.getByRole('dialog', { name: 'Error' }).waitFor();
   await snap('admin-add-failed');
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.getByRole('dialog', { name: 'Error' }).waitFor({ state: 'detached' });
+  // The demo outsider has a sign-in account the portal did not make: refused, then offered the take-over.
+  await page.getByLabel('Email address').fill('outsider@example.com');
+  await page.getByRole('dialog', { name: 'Add User' }).getByRole('button', { name: 'Submit' }).click();
+  await page.getByRole('dialog', { name: 'Error' }).waitFor();
+  await snap('admin-add-foreign-account');
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.getByRole('checkbox', { name: /Take over the existing account/ }).waitFor();
+  await snap('admin-add-take-over-offered');
 
   await context.close();
   return problems;
+}
+
+/**
+ * Deletes while the identity provider is stopped, at both sizes: the notice, and the audit tab's pending
+ * clean-ups. Last, since the emulator stays stopped; the admins signed in before, so the outage grace
+ * keeps their sessions.
+ */
+async function shootPendingCleanups(browser: Browser) {
+  const pages: [keyof typeof sizes, Page][] = [];
+  for (const size of Object.keys(sizes) as (keyof typeof sizes)[]) {
+    const page = await (await browser.newContext(sizes[size])).newPage();
+    await page.goto(`${stack.url}/admin`);
+    await signIn(page, 'admin@example.com');
+    await page.getByRole('table').waitFor();
+    pages.push([size, page]);
+  }
+  await stack.emulator.stop();
+  for (const [[size, page], email] of pages.map(
+    (entry, i) => [entry, ['user@example.com', 'invited@example.com'][i]!] as const,
+  )) {
+    const snap = async (name: string) => {
+      await settle(page);
+      await page.screenshot({ path: path.join(outDir, `${size}-${name}.png`), fullPage: true });
+    };
+    await page.getByRole('button', { name: `Delete ${email}` }).click();
+    await page.getByRole('dialog', { name: 'Are you sure?' }).getByRole('button', { name: 'Yes' }).click();
+    await page.getByRole('status').filter({ hasText: 'can no longer sign in' }).waitFor();
+    await snap('admin-deleted-cleanup-pending');
+    await page.getByRole('tab', { name: 'Audit log' }).click();
+    await page.getByRole('alert').filter({ hasText: 'pending' }).waitFor();
+    await snap('admin-audit-cleanups-pending');
+  }
 }
 
 const browser = await chromium.launch({ executablePath: chromiumExecutable(), args: CHROMIUM_ARGS });
@@ -109,6 +151,7 @@ try {
       `${size}: ${problems.length ? `console:\n  ${problems.join('\n  ')}` : 'no console warnings or errors'}\n`,
     );
   }
+  await shootPendingCleanups(browser);
   process.stdout.write(`Screenshots in ${outDir}\n`);
 } finally {
   await browser.close();

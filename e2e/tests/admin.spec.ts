@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test';
+import { identityToolkit } from '@portal/dev-stack';
 import { DEMO, expect, test, type Portal } from '../fixtures.ts';
 
 const NO_PERMISSION = 'You do not have permissions to view this page. Please contact the website administrator.';
@@ -55,6 +56,51 @@ async function screenshot(page: Page, name: string) {
 }
 
 test.describe('the admin users screen', () => {
+  test('an address with a sign-in account the portal did not make is refused, then taken over only once confirmed', async ({
+    page,
+    portal,
+  }) => {
+    const email = uniqueEmail('foreign');
+    // Someone signs up with the address before the invite (the web API key is public).
+    const squatter = await identityToolkit(portal.emulatorUrl).signUp(email, 'squatter-password');
+    try {
+      await openAdminAs(page, portal, DEMO.admin);
+      await page.getByRole('button', { name: 'Add User' }).click();
+      const addModal = page.getByRole('dialog', { name: 'Add User' });
+      await addModal.getByLabel('Email address').fill(email);
+      await addModal.getByRole('button', { name: 'Submit' }).click();
+      const error = page.getByRole('dialog', { name: 'Error' });
+      await expect(error).toContainText('already has a sign-in account that this portal did not make');
+      await error.getByRole('button', { name: 'Continue' }).click();
+      await expect(error).toBeHidden();
+
+      const takeOver = addModal.getByRole('checkbox', { name: /Take over the existing account/ });
+      await expect(takeOver).not.toBeChecked();
+      await portal.expectAccessible(page);
+      await screenshot(page, 'add-take-over-offered');
+      // Submitting again without ticking it is refused again: nothing is deleted by accident.
+      await addModal.getByRole('button', { name: 'Submit' }).click();
+      await expect(error).toBeVisible();
+      await error.getByRole('button', { name: 'Continue' }).click();
+      await takeOver.check();
+      await addModal.getByRole('button', { name: 'Submit' }).click();
+      await expect(addModal).toBeHidden();
+      await page.getByLabel('Search by email').fill(email);
+      await expect(rowOf(page, email)).toContainText('Invited');
+      // The account someone else made is gone: its password no longer signs in.
+      await expect(identityToolkit(portal.emulatorUrl).signIn(email, 'squatter-password')).rejects.toThrow();
+      expect(squatter.uid).toBeTruthy();
+
+      await page.getByRole('tab', { name: 'Audit log' }).click();
+      const audit = page.getByRole('table', { name: 'Audit entries' });
+      await expect(
+        audit.getByRole('row').filter({ hasText: email }).filter({ hasText: 'Take over sign-in account of' }),
+      ).toContainText(`deleting the sign-in account uid ${squatter.uid}`);
+    } finally {
+      await removeUsers(portal, [email]);
+    }
+  });
+
   test('an admin adds a user who appears in the table, then deletes them after confirming', async ({
     page,
     portal,

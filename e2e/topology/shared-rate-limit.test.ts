@@ -1,17 +1,21 @@
 /**
  * The limit on calls made without signing in holds for the whole topology, whichever instance answers:
- * the instances share one budget in PostgreSQL (with counts per process, two instances would let twice the
- * limit through).
+ * each instance decides in memory (a refusal costs no database round trip) and they share their counts in
+ * PostgreSQL every half second. Until an instance has heard the shared count it allows its share (the
+ * limit over INSTANCES), so a burst spread over both gets the limit, give or take one flush's overshoot.
  */
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
 import { findFreePort, startTopology, type Topology } from '@portal/dev-stack';
 
 const databaseUrl = process.env.TOPOLOGY_DATABASE_URL ?? '';
 const LIMIT = 6;
+/** Longer than the instances' flush interval (500 ms): by then each has heard the other's count. */
+const SHARED_WITHIN_MS = 1500;
 
 describe('the limit on calls without signing in, across two instances behind nginx', () => {
   let topology: Topology;
@@ -34,14 +38,19 @@ describe('the limit on calls without signing in, across two instances behind ngi
     if (workDir) await rm(workDir, { recursive: true, force: true });
   });
 
-  it(`lets ${LIMIT} lookups from one address through in a minute, whichever instance answers, then 429`, async () => {
+  it(`lets about ${LIMIT} lookups from one address through in a minute, whichever instance answers, then 429`, async () => {
     const statuses: number[] = [];
     // nginx spreads these round-robin over both instances.
     for (let i = 0; i < LIMIT * 2; i++) {
       const response = await fetch(`${topology.url}/api/users/nobody-${i}@example.com`);
       statuses.push(response.status);
     }
-    assert.equal(statuses.filter((status) => status !== 429).length, LIMIT, `statuses: ${statuses.join(' ')}`);
-    assert.deepEqual(statuses.slice(LIMIT), Array(LIMIT).fill(429));
+    const through = statuses.filter((status) => status !== 429).length;
+    // At most one instance's share beyond the limit, should a flush fall in the middle of the burst.
+    assert.ok(through >= LIMIT && through <= LIMIT * 1.5, `statuses: ${statuses.join(' ')}`);
+    await sleep(SHARED_WITHIN_MS);
+    const later: number[] = [];
+    for (let i = 0; i < 4; i++) later.push((await fetch(`${topology.url}/api/users/later-${i}@example.com`)).status);
+    assert.deepEqual(later, [429, 429, 429, 429], 'both instances know the shared count');
   });
 });

@@ -75,11 +75,26 @@ describe('loadConfig', () => {
   it('takes TRUST_PROXY as a hop count or a list of proxy addresses/CIDRs, never "trust everyone"', () => {
     assert.equal(loadConfig(valid).trustProxy, false);
     assert.equal(loadConfig({ ...valid, TRUST_PROXY: '1' }).trustProxy, 1);
-    assert.deepEqual(loadConfig({ ...valid, TRUST_PROXY: '10.0.0.0/8, ::1' }).trustProxy, ['10.0.0.0/8', '::1']);
+    assert.deepEqual(loadConfig({ ...valid, TRUST_PROXY: '10.0.4.21, ::1' }).trustProxy, ['10.0.4.21', '::1']);
+    assert.deepEqual(loadConfig({ ...valid, TRUST_PROXY: '10.0.4.0/24,fd00::/64' }).trustProxy, [
+      '10.0.4.0/24',
+      'fd00::/64',
+    ]);
     for (const value of ['true', '10.0.0.0/33', 'proxy.example', '1.2.3']) {
       assert.throws(
         () => loadConfig({ ...valid, TRUST_PROXY: value }),
         (error: unknown) => error instanceof ConfigError && /TRUST_PROXY/.test(error.message),
+        value,
+      );
+    }
+  });
+
+  it('refuses to trust a whole internal network to name client addresses', () => {
+    for (const value of ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '10.0.4.21,10.1.0.0/20', 'fd00::/8']) {
+      assert.throws(
+        () => loadConfig({ ...valid, TRUST_PROXY: value }),
+        (error: unknown) =>
+          error instanceof ConfigError && /TRUST_PROXY names a network wider than \/24/.test(error.message),
         value,
       );
     }
@@ -100,14 +115,33 @@ describe('loadConfig', () => {
     assert.equal(loadConfig({ ...valid, AUDIT_RETENTION_DAYS: '30' }).auditRetentionDays, 30);
   });
 
+  it('refuses the Auth emulator in production mode, even for a demo- project', () => {
+    const emulator = { FIREBASE_PROJECT_ID: 'demo-portal', FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9099' };
+    const database = { DATABASE_URL: 'postgres://u:p@127.0.0.1:5432/db' };
+    assert.throws(
+      () => loadConfig({ ...emulator, ...database, NODE_ENV: 'production' }),
+      (error: unknown) =>
+        error instanceof ConfigError &&
+        /FIREBASE_AUTH_EMULATOR_HOST must not be set when NODE_ENV is production/.test(error.message),
+    );
+    // The same settings outside production are the local and test setup.
+    assert.equal(loadConfig({ ...emulator, ...database, NODE_ENV: 'test' }).firebase.emulatorHost, '127.0.0.1:9099');
+    assert.equal(loadConfig({ ...emulator, ...database }).firebase.emulatorHost, '127.0.0.1:9099');
+  });
+
   it('refuses the embedded database in production mode or for more than one instance', () => {
-    for (const env of [{ NODE_ENV: 'production' }, { INSTANCES: '2' }]) {
+    // Production also refuses the emulator, so it is tried with a real project's settings.
+    const realProject = { FIREBASE_PROJECT_ID: 'real-project', FIREBASE_API_KEY: 'k' };
+    for (const env of [
+      { ...realProject, NODE_ENV: 'production' },
+      { ...valid, INSTANCES: '2' },
+    ]) {
       assert.throws(
-        () => loadConfig({ ...valid, ...env }),
+        () => loadConfig(env),
         (error: unknown) =>
           error instanceof ConfigError && /DATABASE_URL is required when .*PGlite\) serves one/.test(error.message),
       );
-      const config = loadConfig({ ...valid, ...env, DATABASE_URL: 'postgres://u:p@127.0.0.1:5432/db' });
+      const config = loadConfig({ ...env, DATABASE_URL: 'postgres://u:p@127.0.0.1:5432/db' });
       assert.equal(config.databaseUrl, 'postgres://u:p@127.0.0.1:5432/db');
     }
   });

@@ -18,7 +18,7 @@ const CIDR = /^[\da-f.:]+(\/\d{1,3})?$/i;
  * Which proxies may name the client in X-Forwarded-For: none (empty or "false"), the nearest N hops, or the
  * listed addresses/networks. Never all: a client could then pick its own address and budget.
  */
-function parseTrustProxy(value: string): false | number | string[] | 'invalid' {
+function parseTrustProxy(value: string): false | number | string[] | 'invalid' | 'too-wide' {
   if (value === '' || value === 'false' || value === '0') return false;
   if (/^\d+$/.test(value)) return Number(value);
   const entries = value.split(',').map((entry) => entry.trim());
@@ -27,8 +27,18 @@ function parseTrustProxy(value: string): false | number | string[] | 'invalid' {
     if (!CIDR.test(entry) || isIP(address) === 0) return false;
     return bits === undefined || Number(bits) <= (isIP(address) === 4 ? 32 : 128);
   });
-  return valid ? entries : 'invalid';
+  if (!valid) return 'invalid';
+  // Every machine in a trusted network may name any client address: a whole internal network is too many.
+  const tooWide = entries.some((entry) => {
+    const [address = '', bits] = entry.split('/');
+    return bits !== undefined && Number(bits) < (isIP(address) === 4 ? NARROWEST_IPV4_BITS : NARROWEST_IPV6_BITS);
+  });
+  return tooWide ? 'too-wide' : entries;
 }
+
+/** The widest networks TRUST_PROXY may name: one subnet of proxies (256 IPv4 addresses, one IPv6 /64). */
+const NARROWEST_IPV4_BITS = 24;
+const NARROWEST_IPV6_BITS = 64;
 
 /** A timeout: at least 100 ms (anything shorter is a typo), at most ten minutes. */
 const milliseconds = (fallback: number) => z.coerce.number().int().min(100).max(600_000).default(fallback);
@@ -90,11 +100,18 @@ const envSchema = z
       .default('')
       .transform((value, ctx) => {
         const trust = parseTrustProxy(value);
+        if (trust === 'too-wide') {
+          ctx.addIssue({
+            code: 'custom',
+            message: `names a network wider than /${NARROWEST_IPV4_BITS} (IPv6: /${NARROWEST_IPV6_BITS}): every machine in it could name its own client address (and so its rate-limit budget and what the audit log records); list your proxies' exact addresses, or give a hop count (1) and let only the proxy reach the instances`,
+          });
+          return z.NEVER;
+        }
         if (trust === 'invalid') {
           ctx.addIssue({
             code: 'custom',
             message:
-              'must be a number of proxy hops (e.g. 1) or a comma-separated list of proxy addresses/CIDRs (e.g. 10.0.0.0/8); "true" would trust any client\'s own X-Forwarded-For',
+              'must be a number of proxy hops (e.g. 1) or a comma-separated list of your proxies\' exact addresses (e.g. 10.0.4.21,10.0.4.22); "true" would trust any client\'s own X-Forwarded-For',
           });
           return z.NEVER;
         }
@@ -123,6 +140,15 @@ const envSchema = z
         path: ['FIREBASE_PROJECT_ID'],
         message:
           'must begin with "demo-" while FIREBASE_AUTH_EMULATOR_HOST is set (the emulator does not check token signatures)',
+      });
+    }
+    if (env.FIREBASE_AUTH_EMULATOR_HOST && env.NODE_ENV === 'production') {
+      // A demo- project id is no proof of intent: production must verify every signature, whatever the id.
+      ctx.addIssue({
+        code: 'custom',
+        path: ['FIREBASE_AUTH_EMULATOR_HOST'],
+        message:
+          'must not be set when NODE_ENV is production: the Auth emulator accepts unsigned tokens, so anyone could sign in as anyone; unset it and configure the real Firebase project',
       });
     }
     if (!env.DATABASE_URL && (env.NODE_ENV === 'production' || env.INSTANCES > 1)) {

@@ -13,6 +13,8 @@ import { createRateLimits } from './rate-limits/rate-limits.ts';
 import { createRateLimitStore } from './rate-limits/rate-limit-store.ts';
 import { ALLOWLIST_CHANNEL, createAllowlistCache } from './users/allowlist-cache.ts';
 import { createFindUserByEmail, createUsersRepository } from './users/repository.ts';
+import { createAccountCleaner } from './users/account-cleaner.ts';
+import { createAccountCleanupsRepository } from './users/account-cleanups.ts';
 import { createUserAdmin } from './users/user-admin.ts';
 
 const MINUTE_MS = 60_000;
@@ -50,14 +52,21 @@ export function buildDomain(infrastructure: Omit<Infrastructure, 'close'>, optio
   const audit = createAuditRepository(db, { onWritten: (seconds) => metrics.auditWriteSeconds.observe(seconds) });
   const auditWriter = createAuditWriter({ repository: audit, log });
   const invoices = createInvoicesRepository(db);
-  const rateLimits = createRateLimits(createRateLimitStore(db), config.rateLimits, log);
-  const userAdmin = createUserAdmin({
+  const rateLimits = createRateLimits(createRateLimitStore(db), config.rateLimits, log, {
+    instances: config.instances,
+  });
+  const forgetSessions = (uid: string) => tokenCache.evictUid(uid);
+  const accountCleanups = createAccountCleanupsRepository(db);
+  const accountCleaner = createAccountCleaner({
+    cleanups: accountCleanups,
     users,
-    audit,
     identity,
-    forgetSessions: (uid) => tokenCache.evictUid(uid),
+    audit: (event) =>
+      audit.record(event).catch((error: unknown) => log.error({ err: error, event }, 'could not write the audit log')),
+    forgetSessions,
     log,
   });
+  const userAdmin = createUserAdmin({ users, audit, identity, cleaner: accountCleaner, forgetSessions, log });
   const openInvoice = createOpenInvoice({ invoicesRepository: invoices, blobStore });
   const ingest = (input: IngestInput) =>
     ingestInvoice(
@@ -88,6 +97,8 @@ export function buildDomain(infrastructure: Omit<Infrastructure, 'close'>, optio
     auditWriter,
     invoices,
     rateLimits,
+    accountCleanups,
+    accountCleaner,
     userAdmin,
     openInvoice,
     ingestInvoice: ingest,
@@ -97,6 +108,7 @@ export function buildDomain(infrastructure: Omit<Infrastructure, 'close'>, optio
       started = true;
       allowlistListener = await database.listen(ALLOWLIST_CHANNEL, allowlist);
       rateLimits.start();
+      accountCleaner.start();
       void expireAudit();
       auditSweeper = setInterval(() => void expireAudit(), 60 * MINUTE_MS);
       auditSweeper.unref();
@@ -104,6 +116,7 @@ export function buildDomain(infrastructure: Omit<Infrastructure, 'close'>, optio
 
     async close() {
       clearInterval(auditSweeper);
+      await accountCleaner.stop();
       await auditWriter.close();
       await rateLimits.close();
       await allowlistListener?.close();

@@ -23,14 +23,18 @@ async function resetPasswordThroughMailbox(email: string, newPassword: string) {
 
 /**
  * An account made at the identity provider before the invitation (self sign-up with the web API key, or an
- * outside account that changed its address) must not get in: the invite takes it over.
+ * outside account that changed its address) must not get in. The invite refuses it and leaves it alone;
+ * only when the admin confirms the take-over is it deleted and a new one made.
  */
 describe('accounts made before the invitation', () => {
   const t = useTestApp();
 
   async function invite(email: string) {
     const admin = t.bearer((await t.createAccount('admin@example.com', { admin: true })).idToken);
-    const response = await t.app.inject({ method: 'POST', url: `/api/users/${email}`, headers: admin });
+    const refused = await t.app.inject({ method: 'POST', url: `/api/users/${email}`, headers: admin });
+    assert.equal(refused.statusCode, 409, refused.body);
+    assert.equal(refused.json().code, 'foreign-account');
+    const response = await t.app.inject({ method: 'POST', url: `/api/users/${email}?takeOver=true`, headers: admin });
     assert.equal(response.statusCode, 201, response.body);
   }
 
@@ -45,14 +49,14 @@ describe('accounts made before the invitation', () => {
     assert.equal(allowed.statusCode, 200, allowed.body);
   }
 
-  it('signed up with the staff address before the invite: password replaced, sessions ended', async () => {
+  it('signed up with the staff address before the invite: refused, then taken over: password replaced, sessions ended', async () => {
     const squatter = await signUp(STAFF, 'squatter-password');
     await invite(STAFF);
     assert.notEqual((await t.app.domain.users.findByEmail(STAFF))?.firebaseUid, squatter.uid);
     await expectLockedOut(squatter.idToken, 'squatter-password');
   });
 
-  it('an outside account that changed its e-mail to the staff address: taken over the same way', async () => {
+  it('an outside account that changed its e-mail to the staff address: refused, then taken over the same way', async () => {
     const outside = await signUp('outside@example.com', 'outside-password');
     const changed = await emulator().call('update', {
       idToken: outside.idToken,

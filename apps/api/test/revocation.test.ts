@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { useTestApp } from './helpers/test-app.ts';
+import { createAccountCleaner } from '../src/users/account-cleaner.ts';
 import { createUserAdmin } from '../src/users/user-admin.ts';
 
 /** A removed user holds an ID token valid for up to an hour; the server must stop honouring it at once. */
@@ -50,6 +51,13 @@ describe('a removed user is refused on the next call, with an unexpired token', 
       users: t.app.domain.users,
       audit: t.app.domain.audit,
       identity: t.identity,
+      cleaner: createAccountCleaner({
+        cleanups: t.app.domain.accountCleanups,
+        users: t.app.domain.users,
+        identity: t.identity,
+        audit: (event) => t.app.domain.audit.record(event),
+        log: t.app.log,
+      }),
       log: t.app.log,
     });
     await cli.removeUser({ email: 'user@example.com', actor: 'cli:test' });

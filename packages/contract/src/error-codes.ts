@@ -10,6 +10,8 @@ export const STATUS_OF_CODE = {
   forbidden: 403,
   'not-found': 404,
   conflict: 409,
+  /** A sign-in account the portal did not make holds the address: an add can offer to take it over. */
+  'foreign-account': 409,
   'too-large': 413,
   'unsupported-media-type': 415,
   'rate-limited': 429,

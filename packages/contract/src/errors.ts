@@ -7,8 +7,9 @@ export const errorCodeSchema = z
   .enum(ERROR_CODES)
   .describe(
     'Stable machine-readable kind: invalid (400), unauthenticated (401), forbidden (403), not-found (404), ' +
-      'conflict (409), too-large (413), unsupported-media-type (415), rate-limited (429), unavailable (503), ' +
-      'internal (500).',
+      'conflict (409), foreign-account (409: a sign-in account the portal did not make holds the address; ' +
+      'adding it again with takeOver=true deletes that account), too-large (413), unsupported-media-type (415), ' +
+      'rate-limited (429), unavailable (503), internal (500).',
   );
 
 /**

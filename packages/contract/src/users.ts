@@ -46,8 +46,35 @@ export const registeredUserSchema = z.object({ email: z.string(), registered: z.
 export type RegisteredUser = z.infer<typeof registeredUserSchema>;
 export const activatedUserSchema = z.object({ email: z.string(), activated: z.boolean() });
 export type ActivatedUser = z.infer<typeof activatedUserSchema>;
-export const removedUserSchema = z.object({ email: z.string() });
+/**
+ * `accountCleanup`: 'done' when the sign-in account is signed out and deleted too; 'pending' when the identity
+ * provider did not answer: the removal holds all the same (the person is refused at once), and the account
+ * is deleted by a retry, listed meanwhile in GET /account-cleanups.
+ */
+export const removedUserSchema = z.object({ email: z.string(), accountCleanup: z.enum(['done', 'pending']) });
 export type RemovedUser = z.infer<typeof removedUserSchema>;
+
+/**
+ * POST /users/:email?takeOver=true: only after a `foreign-account` refusal, once the admin confirmed that
+ * the sign-in account someone else made for the address may be deleted. Without it, the spec's call as is.
+ */
+export const addUserQuerySchema = z
+  .object({ takeOver: z.enum(['true', 'false']).transform((value) => value === 'true') })
+  .partial()
+  .strict();
+
+/** A removed user's sign-in account the identity provider has not yet confirmed deleted; retried until done. */
+export const accountCleanupSchema = z.object({
+  email: z.string(),
+  requestedBy: z.string(),
+  requestedAt: z.string(),
+  attempts: z.number().int(),
+  nextAttemptAt: z.string(),
+  lastError: z.string().nullable(),
+});
+export type AccountCleanupItem = z.infer<typeof accountCleanupSchema>;
+export const accountCleanupListSchema = z.object({ total: z.number().int(), items: z.array(accountCleanupSchema) });
+export type AccountCleanupList = z.infer<typeof accountCleanupListSchema>;
 
 export const registerUserBodySchema = z.object({ userId: emailSchema }).strict();
 export const activateUserBodySchema = z.object({ activated: z.literal(true) }).strict();

@@ -73,7 +73,9 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
     stops.push(() => emulator.stop());
     const env: NodeJS.ProcessEnv = {
       ...process.env,
-      NODE_ENV: 'production',
+      // Not production: production mode refuses the Auth emulator (it accepts unsigned tokens). INSTANCES
+      // above 1 refuses the embedded database all the same.
+      NODE_ENV: 'test',
       HOST: '127.0.0.1',
       DATABASE_URL: options.databaseUrl,
       DATA_DIR: path.join(options.workDir, 'data'),

@@ -7,10 +7,13 @@ import { DatabaseInUseError } from '../db/pglite-lock.ts';
 
 const USAGE = `Usage: npm run portal -- <command>
 
-  users add <email> [--admin]        allow an address in (creates its sign-in account)
+  users add <email> [--admin] [--take-over]
+                                     allow an address in (creates its sign-in account; --take-over deletes
+                                     an account of the address the portal did not make)
   users list                         print the allowed addresses
   users remove <email>               remove an address and its sign-in account
   users admin <email> --on|--off     make an address an administrator, or stop it being one
+  users cleanups                     finish removals whose sign-in account is not deleted yet
   invoices import <file.pdf> --parcel-code <code>
   invoices import-dir <dir>          import every <parcel code>.pdf in a folder
 `;

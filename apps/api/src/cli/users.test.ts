@@ -29,9 +29,14 @@ describe('npm run portal -- users', () => {
     assert.match(entry?.actor ?? '', /^cli:/);
   });
 
-  it('takes over an account someone signed up for before the add, as the API does', async () => {
+  it('refuses an account someone signed up for before the add, and takes it over with --take-over', async () => {
     const squatter = await signUp('early@example.com', 'squatter-password');
-    const result = await cli('add', 'early@example.com');
+    const refused = await cli('add', 'early@example.com');
+    assert.equal(refused.code, EXIT.refused);
+    assert.match(refused.err, /did not make .* --take-over/s);
+    assert.equal((await t.identity.findUserByEmail('early@example.com'))?.uid, squatter.uid, 'left alone');
+
+    const result = await cli('add', 'early@example.com', '--take-over');
     assert.equal(result.code, EXIT.ok, result.err);
     const row = await t.app.domain.users.findByEmail('early@example.com');
     assert.equal(row?.firebaseUid, (await t.identity.findUserByEmail('early@example.com'))?.uid);
@@ -40,6 +45,28 @@ describe('npm run portal -- users', () => {
       signIn('early@example.com', 'squatter-password'),
       /INVALID_LOGIN_CREDENTIALS|INVALID_PASSWORD/,
     );
+  });
+
+  it('removes an address while the identity provider is down, and "users cleanups" finishes the job', async () => {
+    await cli('add', 'user@example.com');
+    identity.fail('deleteUser');
+    try {
+      const removed = await cli('remove', 'user@example.com');
+      assert.equal(removed.code, EXIT.ok, removed.err);
+      assert.match(removed.out, /they can no longer sign in.*deleted later/s);
+      assert.equal(await t.app.domain.users.findByEmail('user@example.com'), undefined);
+      const stillDown = await cli('cleanups');
+      assert.equal(stillDown.code, EXIT.unavailable);
+      assert.match(stillDown.out, /user@example\.com .*forced deleteUser failure/);
+      assert.match(stillDown.err, /1 account clean-up pending/);
+    } finally {
+      identity.heal();
+    }
+    const finished = await cli('cleanups');
+    assert.equal(finished.code, EXIT.ok, finished.err);
+    assert.match(finished.out, /Deleted the sign-in accounts of 1 removed user/);
+    assert.match(finished.err, /0 account clean-ups pending/);
+    assert.equal(await t.identity.findUserByEmail('user@example.com'), undefined);
   });
 
   it('lists every address with its status, the count on stderr', async () => {
@@ -120,6 +147,8 @@ describe('npm run portal -- users', () => {
     [['add', 'a@example.com', '--root'], /Unknown option --root/],
     [['remove', 'a@example.com', '--admin'], /Unknown option --admin/],
     [['list', 'extra'], /takes no arguments/],
+    [['cleanups', 'a@example.com'], /takes no arguments/],
+    [['remove', 'a@example.com', '--take-over'], /Unknown option --take-over/],
   ] as const) {
     it(`exits 64 for "users ${args.join(' ')}"`, async () => {
       const result = await cli(...args);

@@ -8,22 +8,26 @@ import { withDomain, type Domain } from '../domain.ts';
 import type { UserRow } from '../users/repository.ts';
 
 const USAGE = `Usage:
-  npm run portal -- users add <email> [--admin]   allow an address in (creates its sign-in account, no password)
+  npm run portal -- users add <email> [--admin] [--take-over]
+                                                  allow an address in (creates its sign-in account, no password);
+                                                  --take-over deletes a sign-in account the portal did not make
   npm run portal -- users list                    print every allowed address and its status
   npm run portal -- users remove <email>          remove an address and delete its sign-in account
   npm run portal -- users admin <email> --on|--off make an address an administrator, or stop it being one
+  npm run portal -- users cleanups                finish removals whose sign-in account is not deleted yet
 `;
 
 /** sysexits(3) codes, so scripts can tell a refusal from a typo or an outage. */
 export const EXIT = { ok: 0, refused: 1, usage: 64, unavailable: 69, software: 70 } as const;
 
 export type UsersCommand =
-  | { name: 'add'; email: string; admin: boolean }
+  | { name: 'add'; email: string; admin: boolean; takeOver: boolean }
   | { name: 'list' }
+  | { name: 'cleanups' }
   | { name: 'remove'; email: string }
   | { name: 'admin'; email: string; admin: boolean };
 
-const FLAGS: Record<string, string[]> = { add: ['--admin'], admin: ['--on', '--off'] };
+const FLAGS: Record<string, string[]> = { add: ['--admin', '--take-over'], admin: ['--on', '--off'] };
 
 export interface Io {
   out(text: string): void;
@@ -38,7 +42,8 @@ export function parseUsersArgs(args: string[]): UsersCommand | { error: string }
   const allowedFlags = FLAGS[name ?? ''] ?? [];
   const unknownFlag = flags.find((flag) => !allowedFlags.includes(flag));
   if (unknownFlag) return { error: `Unknown option ${unknownFlag} for "users ${name ?? ''}".` };
-  if (name === 'list') return positional.length === 0 ? { name } : { error: '"users list" takes no arguments.' };
+  if (name === 'list' || name === 'cleanups')
+    return positional.length === 0 ? { name } : { error: `"users ${name}" takes no arguments.` };
   if (name !== 'add' && name !== 'remove' && name !== 'admin')
     return { error: name ? `Unknown command "users ${name}".` : 'Missing a command.' };
   if (positional.length !== 1) return { error: `"users ${name}" takes exactly one e-mail address.` };
@@ -48,7 +53,8 @@ export function parseUsersArgs(args: string[]): UsersCommand | { error: string }
     if (flags.length !== 1) return { error: '"users admin" takes exactly one of --on or --off.' };
     return { name, email: email.data, admin: flags[0] === '--on' };
   }
-  return name === 'add' ? { name, email: email.data, admin: flags.includes('--admin') } : { name, email: email.data };
+  if (name === 'remove') return { name, email: email.data };
+  return { name, email: email.data, admin: flags.includes('--admin'), takeOver: flags.includes('--take-over') };
 }
 
 const describeRow = (row: UserRow) =>
@@ -58,7 +64,7 @@ const describeRow = (row: UserRow) =>
 
 export async function runUsersCommand(
   command: UsersCommand,
-  domain: Pick<Domain, 'users' | 'userAdmin'>,
+  domain: Pick<Domain, 'users' | 'userAdmin' | 'accountCleaner' | 'accountCleanups'>,
   io: Io = processIo,
 ) {
   const { users, userAdmin } = domain;
@@ -71,18 +77,29 @@ export async function runUsersCommand(
       for (const row of items) io.out(`${row.email.padEnd(width)}  ${describeRow(row)}\n`);
       io.err(`${items.length} allowed ${items.length === 1 ? 'user' : 'users'}\n`);
     } else if (command.name === 'add') {
-      await userAdmin.addUser({ email: command.email, admin: command.admin, actor });
-      // The screen confirms with a second call (register); the CLI has no second step to wait for.
-      await userAdmin.registerUser(command.email);
+      await userAdmin.addUser({ email: command.email, admin: command.admin, actor, takeOver: command.takeOver });
       io.out(
         `Added ${command.email}${command.admin ? ' as an administrator' : ''}. They set a password with "Forgot Password" on the login screen.\n`,
       );
+    } else if (command.name === 'cleanups') {
+      const { done, pending } = await domain.accountCleaner.runAll();
+      const left = await domain.accountCleanups.pending(100);
+      if (done > 0) io.out(`Deleted the sign-in accounts of ${done} removed ${done === 1 ? 'user' : 'users'}.\n`);
+      for (const item of left.items) {
+        io.out(`${item.email}  removed by ${item.requestedBy}, ${item.attempts} attempts: ${item.lastError ?? ''}\n`);
+      }
+      io.err(`${left.total} account clean-up${left.total === 1 ? '' : 's'} pending\n`);
+      if (pending > 0) return EXIT.unavailable;
     } else if (command.name === 'admin') {
       await userAdmin.setAdmin({ email: command.email, admin: command.admin, actor });
       io.out(`${command.email} is ${command.admin ? 'now' : 'no longer'} an administrator.\n`);
     } else {
-      await userAdmin.removeUser({ email: command.email, actor });
-      io.out(`Removed ${command.email} and deleted its sign-in account.\n`);
+      const { accountCleanup } = await userAdmin.removeUser({ email: command.email, actor });
+      io.out(
+        accountCleanup === 'done'
+          ? `Removed ${command.email} and deleted its sign-in account.\n`
+          : `Removed ${command.email}: they can no longer sign in. The identity provider did not answer, so its sign-in account is deleted later: the server retries until done, or run "users cleanups".\n`,
+      );
     }
     return EXIT.ok;
   } catch (error) {

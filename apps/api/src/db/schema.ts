@@ -24,6 +24,8 @@ export const users = pgTable(
     // The list sorted by date added (either way; the e-mail breaks ties) reads a page instead of sorting
     // every row: at 100,000 rows a page cost 30–55 ms without it.
     index('users_created_at_idx').on(table.createdAt, table.email),
+    // One sign-in account admits one row: two rows bound to it would both let its holder in.
+    uniqueIndex('users_firebase_uid_idx').on(table.firebaseUid),
   ],
 );
 
@@ -86,4 +88,28 @@ export const rateLimitWindows = pgTable(
   (table) => [index('rate_limit_windows_expires_at_idx').on(table.expiresAt)],
 );
 
-export const schema = { users, invoices, invoiceVersions, auditLog, rateLimitWindows };
+/**
+ * Sign-in accounts of removed users still to be signed out and deleted at the identity provider: a removal
+ * commits with its row gone and its clean-up here, and is finished from here (at once, or retried) whatever
+ * the identity provider does meanwhile. A finished clean-up is deleted; the audit log keeps the history.
+ */
+export const accountCleanups = pgTable(
+  'account_cleanups',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    email: text('email').notNull(),
+    /** The account to delete; null when the row had none bound, and then it is looked up by e-mail. */
+    firebaseUid: text('firebase_uid'),
+    requestedBy: text('requested_by').notNull(),
+    requestedAt: timestamp('requested_at', { withTimezone: true }).notNull().defaultNow(),
+    attempts: integer('attempts').notNull().default(0),
+    /** Not before this: the back-off after a failed attempt. */
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    /** An instance is at it until then; after, anyone may take it up again (its process may have died). */
+    leasedUntil: timestamp('leased_until', { withTimezone: true }),
+    lastError: text('last_error'),
+  },
+  (table) => [index('account_cleanups_next_attempt_at_idx').on(table.nextAttemptAt)],
+);
+
+export const schema = { users, invoices, invoiceVersions, auditLog, rateLimitWindows, accountCleanups };

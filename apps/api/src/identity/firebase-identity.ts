@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { type App, deleteApp, initializeApp } from 'firebase-admin/app';
 import { getAuth } from 'firebase-admin/auth';
 import {
+  ForeignAccountError,
   IdentityProviderUnavailableError,
   InvalidTokenError,
   type IdentityProvider,
@@ -76,13 +77,13 @@ export function createFirebaseIdentity(options: {
 
   /**
    * Creates the account under a uid only the portal gives (a self sign-up gets a random one). An account that
-   * already has the address under such a uid is the portal's own (a concurrent add) and is returned as it is.
-   * Any other was made by someone else (a self sign-up, or an outside account that took this address), who
-   * may know its password, have linked another sign-in method or hold sessions: it is deleted and a fresh one
-   * made, so its old tokens name a uid that no longer exists and that no row is bound to.
+   * already has the address under such a uid is the portal's own (a concurrent add, or a leftover of a failed
+   * one, whose password nobody knows) and is answered as it is. Any other was made by someone else (a self
+   * sign-up, another app of the same project, an outside account that took this address): it is refused
+   * with its uid and left as it is.
    */
-  async function createReplacingForeign(properties: { email: string; emailVerified: boolean }) {
-    const create = async () => {
+  async function createPortalAccount(properties: { email: string; emailVerified: boolean }) {
+    try {
       const user = await bounded(() =>
         auth.createUser({
           ...properties,
@@ -90,21 +91,17 @@ export function createFirebaseIdentity(options: {
         }),
       );
       return { uid: user.uid, created: true };
-    };
-    try {
-      return await create();
     } catch (error) {
       if (errorCode(error) !== 'auth/email-already-exists') throw toProviderError(error);
     }
+    let existing;
     try {
-      const existing = await bounded(() => auth.getUserByEmail(properties.email));
-      if (existing.uid.startsWith(PORTAL_UID_PREFIX)) return { uid: existing.uid, created: false };
-      await bounded(() => auth.revokeRefreshTokens(existing.uid));
-      await bounded(() => auth.deleteUser(existing.uid));
-      return { ...(await create()), replaced: existing.uid };
+      existing = await bounded(() => auth.getUserByEmail(properties.email));
     } catch (error) {
       throw toProviderError(error);
     }
+    if (existing.uid.startsWith(PORTAL_UID_PREFIX)) return { uid: existing.uid, created: false };
+    throw new ForeignAccountError(existing.uid);
   }
 
   /** Deleting or revoking an account that is already gone has nothing left to do. */
@@ -131,7 +128,7 @@ export function createFirebaseIdentity(options: {
         throw toTokenError(error);
       }
     },
-    createUser: (email) => createReplacingForeign({ email, emailVerified: false }),
+    createUser: (email) => createPortalAccount({ email, emailVerified: false }),
     async findUserByEmail(email) {
       try {
         const user = await bounded(() => auth.getUserByEmail(email));

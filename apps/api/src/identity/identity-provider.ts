@@ -13,12 +13,12 @@ export interface IdentityProvider {
   /** Verifies signature, audience, expiry and revocation; throws InvalidTokenError when any fails. */
   verifyIdToken(token: string): Promise<VerifiedToken>;
   /**
-   * Creates an account without a password (the user sets one through the reset mail). An account that
-   * already has the address was not made by the portal: it is deleted (sessions first) and replaced, so only
-   * the mailbox owner gets in, through "Forgot Password"; `replaced` names its uid. `created` tells a caller
-   * that rolls back whether the account is its to delete.
+   * Creates an account without a password (the user sets one through the reset mail). An account the portal
+   * made earlier for the address is answered as it is (`created: false`: not the caller's to delete on a
+   * rollback). Any other account with the address throws ForeignAccountError and is left alone: deleting
+   * it is the caller's decision, to be audited first (user-admin.ts).
    */
-  createUser(email: string): Promise<{ uid: string; created: boolean; replaced?: string }>;
+  createUser(email: string): Promise<{ uid: string; created: boolean }>;
   findUserByEmail(email: string): Promise<{ uid: string } | undefined>;
   /** Deletes the account; deleting one that is already gone is not an error. */
   deleteUser(uid: string): Promise<void>;
@@ -33,3 +33,10 @@ export class InvalidTokenError extends Error {
 }
 
 export class IdentityProviderUnavailableError extends Error {}
+
+/** The address already has a sign-in account the portal did not make (a self sign-up, another app's user). */
+export class ForeignAccountError extends Error {
+  constructor(readonly uid: string) {
+    super(`An account the portal did not make holds this address (uid ${uid})`);
+  }
+}

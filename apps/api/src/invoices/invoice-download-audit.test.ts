@@ -96,6 +96,16 @@ describe('invoice downloads: audited, limited per user, searchable', () => {
     );
   });
 
+  it('stops guesses sent all at once as well: an attempt in flight holds its share of the allowance', async () => {
+    const user = await t.createAccount('user@example.com');
+    const codes = Array.from({ length: 10 }, (_unused, i) => `GUESS${i}`);
+    const statuses = (await Promise.all(codes.map((code) => download(code, user.idToken)))).map(
+      (response) => response.statusCode,
+    );
+    assert.equal(statuses.filter((status) => status === 404).length, 3, statuses.join(' '));
+    assert.equal(statuses.filter((status) => status === 429).length, 7, statuses.join(' '));
+  });
+
   it('answers 415, not 500, to an upload sent as JSON', async () => {
     const response = await t.app.inject({
       method: 'PUT',

@@ -50,21 +50,27 @@ const invoiceRoutes: FastifyPluginAsyncZod<InvoiceRoutesOptions> = async (app, o
       const { parcelCode } = request.query;
       const user = signedInEmail(request);
       const limits = app.domain.rateLimits;
-      // Counted in parallel with each other: the allowances cost one round trip, not two.
-      const [downloadWaitMs, guessingWaitMs] = await Promise.all([
+      // Counted in parallel with each other: the allowances cost one round trip, not two. This attempt holds
+      // one of the unknown-parcel allowance until it is known to be found: concurrent guesses cannot all pass
+      // a check that none of them has counted yet.
+      const [downloadWaitMs, guess] = await Promise.all([
         limits.downloads.hit(user),
-        limits.unknownParcels.spentFor(user),
+        limits.unknownParcels.reserve(user),
       ]);
-      const waitMs = downloadWaitMs ?? guessingWaitMs;
-      if (waitMs !== undefined) throw tooManyRequests(reply, waitMs);
+      const waitMs = downloadWaitMs ?? guess.waitMs;
+      if (waitMs !== undefined) {
+        guess.settle(false);
+        throw tooManyRequests(reply, waitMs);
+      }
       // Behind nginx with X-Accel-Redirect, nginx sends the bytes: only the row is needed here.
       const viaProxy = options.invoiceDelivery === 'x-accel-redirect';
       let found;
       try {
         found = viaProxy ? await findCurrentInvoice(app.domain.invoices, parcelCode) : await openInvoice(parcelCode);
       } catch (error) {
-        if (error instanceof DomainError && error.kind === 'not-found') {
-          await limits.unknownParcels.hit(user);
+        const unknown = error instanceof DomainError && error.kind === 'not-found';
+        guess.settle(unknown);
+        if (unknown) {
           app.domain.auditWriter.add({
             actor: user,
             action: 'invoice.download',
@@ -75,6 +81,7 @@ const invoiceRoutes: FastifyPluginAsyncZod<InvoiceRoutesOptions> = async (app, o
         }
         throw error;
       }
+      guess.settle(false);
       // Queued, written in batches: the download never waits for the audit log.
       app.domain.auditWriter.add({
         actor: user,

@@ -64,4 +64,24 @@ describe('the OpenAPI description', () => {
     assert.equal(page.statusCode, 200);
     assert.match(String(page.headers['content-type']), /text\/html/);
   });
+
+  it('makes only the docs page public: other routes under /api/docs keep the access they declare', async () => {
+    const app = Fastify();
+    app.setValidatorCompiler(validatorCompiler);
+    app.setSerializerCompiler(serializerCompiler);
+    await app.register(portalApp, t);
+    for (const url of ['/api/docs-private', '/api/docs/private']) {
+      app.get(url, { config: { access: 'admin' } }, async () => ({ secret: true }));
+    }
+    try {
+      await app.ready();
+      for (const url of ['/api/docs-private', '/api/docs/private']) {
+        const anonymous = await app.inject({ url });
+        assert.equal(anonymous.statusCode, 401, `${url}: ${anonymous.body}`);
+      }
+      assert.equal((await app.inject({ url: '/api/docs/' })).statusCode, 200);
+    } finally {
+      await app.close();
+    }
+  });
 });

@@ -73,11 +73,15 @@ export default fp(
     // The description itself, public like the routes it describes.
     app.get('/api/openapi.json', { config: { access: 'public' }, schema: { hide: true } }, async () => app.swagger());
 
-    // The docs page's own routes declare no access; they are public like the description they show.
-    app.addHook('onRoute', (route) => {
-      if (route.url.startsWith(DOCS_PREFIX)) route.config = { ...route.config, access: 'public' };
+    // The docs page's own routes declare no access; they are public like the description they show. The
+    // hook lives in the page's own context, so it reaches those routes and no other: a route elsewhere whose
+    // path merely starts with /api/docs keeps the access it declares (or fails start-up without one).
+    await app.register(async (docs) => {
+      docs.addHook('onRoute', (route) => {
+        route.config = { ...route.config, access: route.config?.access ?? 'public' };
+      });
+      await docs.register(swaggerUi, { routePrefix: DOCS_PREFIX, staticCSP: false });
     });
-    await app.register(swaggerUi, { routePrefix: DOCS_PREFIX, staticCSP: false });
   },
   { name: 'openapi' },
 );

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { sql } from 'drizzle-orm';
+import { count, sql } from 'drizzle-orm';
 import { openDatabase, type DatabaseHandle } from '../db/client.ts';
+import { rateLimitWindows } from '../db/schema.ts';
 import { testPgliteTarget } from '../../test/helpers/pglite-template.ts';
 import { createBatchedLimit } from './batched-limit.ts';
 import { createRateLimitStore, type RateLimitStore } from './rate-limit-store.ts';
@@ -32,9 +33,9 @@ describe('createBatchedLimit', () => {
     assert.equal(waits[3], HOUR_MS - 60_000, 'the fourth waits until the hour ends');
     assert.equal(await store.peek('downloads:jane@example.com', HOUR_MS), 0, 'nothing written yet');
     await limit.flush();
-    assert.equal(await store.peek('downloads:jane@example.com', HOUR_MS), 4);
+    assert.equal(await store.peek('downloads:jane@example.com', HOUR_MS), 3, 'the refused fourth counts nothing');
     await limit.flush();
-    assert.equal(await store.peek('downloads:jane@example.com', HOUR_MS), 4, 'a flush with nothing new adds nothing');
+    assert.equal(await store.peek('downloads:jane@example.com', HOUR_MS), 3, 'a flush with nothing new adds nothing');
   });
 
   it('shares one allowance between instances: each starts from the shared count and learns the others at its flush', async () => {
@@ -53,7 +54,57 @@ describe('createBatchedLimit', () => {
     await first.hit('jane@example.com');
     await first.flush();
     assert.ok((await first.spentFor('jane@example.com')) !== undefined, 'after its flush the first knows as well');
-    assert.equal(await store.peek('downloads:jane@example.com', HOUR_MS), 7);
+    // 2 + 3 from the second + 1 the first allowed before it learned the second's: one flush's overshoot.
+    assert.equal(await store.peek('downloads:jane@example.com', HOUR_MS), 6);
+  });
+
+  it('decides the calls anyone may make in memory alone: no read, no write, until the batch', async () => {
+    let reads = 0;
+    let writes = 0;
+    const counting: RateLimitStore = {
+      ...store,
+      peek: (...args) => (reads++, store.peek(...args)),
+      hitMany: (...args) => (writes++, store.hitMany(...args)),
+    };
+    const limit = createBatchedLimit(counting, 'anonymous', 4, 60_000, { now, sharedBy: 1 });
+    const waits = Array.from({ length: 10 }, () => limit.hitNow('192.0.2.1'));
+    assert.deepEqual(waits.slice(0, 4), [undefined, undefined, undefined, undefined]);
+    assert.ok(waits.slice(4).every((wait) => wait !== undefined));
+    assert.deepEqual([reads, writes], [0, 0]);
+    await limit.flush();
+    assert.equal(writes, 1, 'one statement for every key');
+    assert.equal(await store.peek('anonymous:192.0.2.1', 60_000), 4, 'refusals are not counted');
+    for (let i = 0; i < 100; i++) limit.hitNow('192.0.2.1');
+    await limit.flush();
+    assert.equal(writes, 1, 'a flood of refusals has nothing to send');
+  });
+
+  it('allows each of N instances its share until the shared count comes back, then the whole allowance', async () => {
+    const first = createBatchedLimit(store, 'anonymous', 6, 60_000, { now, sharedBy: 2 });
+    const second = createBatchedLimit(store, 'anonymous', 6, 60_000, { now, sharedBy: 2 });
+    const allowed = (limit: typeof first, times: number) =>
+      Array.from({ length: times }, () => limit.hitNow('192.0.2.9')).filter((wait) => wait === undefined).length;
+    assert.equal(allowed(first, 5), 3, 'half of six before anything is known');
+    assert.equal(allowed(second, 5), 3);
+    await first.flush();
+    await second.flush();
+    assert.equal(await store.peek('anonymous:192.0.2.9', 60_000), 6);
+    assert.equal(allowed(second, 5), 0, 'the second flushed last: it knows both halves are spent');
+  });
+
+  it('holds a reserved hit until it is settled, so concurrent attempts cannot all pass', async () => {
+    const limit = createBatchedLimit(store, 'unknown-parcels', 2, HOUR_MS, { now });
+    const attempts = await Promise.all([1, 2, 3].map(() => limit.reserve('jane@example.com')));
+    assert.deepEqual(
+      attempts.map((attempt) => attempt.waitMs === undefined),
+      [true, true, false],
+    );
+    attempts[0]!.settle(false);
+    attempts[0]!.settle(true);
+    assert.equal((await limit.reserve('jane@example.com')).waitMs, undefined, 'a settled miss gives its hit back');
+    attempts[1]!.settle(true);
+    await limit.flush();
+    assert.equal(await store.peek('unknown-parcels:jane@example.com', HOUR_MS), 1, 'only the first settle counts');
   });
 
   it('starts again when the window ends, and does not carry an ended window into the new one', async () => {
@@ -95,6 +146,14 @@ describe('createBatchedLimit', () => {
     await assert.rejects(limit.hit('jane@example.com'), /connection refused/);
     failing = false;
     assert.ok((await limit.hit('jane@example.com')) !== undefined, 'the ten hits made elsewhere count');
+  });
+
+  it('stays within maxKeys under a flood of keys, even when every key has hits to send', async () => {
+    const limit = createBatchedLimit(store, 'anonymous', 5, 60_000, { now, sharedBy: 1, maxKeys: 100 });
+    for (let i = 0; i < 10_000; i++) limit.hitNow(`198.51.${i >> 8}.${i & 255}`);
+    await limit.flush();
+    const [row] = await database.db.select({ keys: count() }).from(rateLimitWindows);
+    assert.ok((row?.keys ?? 0) <= 100, `${row?.keys} keys sent`);
   });
 
   it('remembers at most maxKeys keys, dropping the oldest that have nothing left to send', async () => {

@@ -5,26 +5,43 @@ interface Tally {
   window: number;
   /** Every instance's hits, as the store last answered. */
   shared: number;
+  /** Whether `shared` was read or answered by the store in this window (else it is this instance's guess, 0). */
+  known: boolean;
   /** Hits counted here and not yet sent. */
   pending: number;
   /** Hits on their way to the store. */
   sending: number;
+  /** Attempts under way that count as hits until they are settled (`reserve`). */
+  reserved: number;
   /** The first read of the shared count, while it is under way. */
   loading: Promise<void> | undefined;
 }
 
 export interface BatchedLimitOptions {
-  /** Most keys remembered; beyond it the least recently started tally with nothing to send is dropped. */
+  /**
+   * Most keys remembered, the least recently used dropped first: one with nothing to send if there is one
+   * among the oldest, else the oldest anyway (its unsent hits are lost: memory stays bounded under a flood).
+   */
   maxKeys?: number;
+  /**
+   * Decide a key's first hits without reading the store: until the first flush answers the shared count,
+   * this instance allows its share of the allowance, `max / sharedBy` (the number of instances). For the
+   * calls anyone may make, whose every refusal must cost no database round trip at all.
+   */
+  sharedBy?: number;
   now?: () => number;
 }
 
+/** How many of the least recently used tallies are looked at for one with nothing to send. */
+const EVICTION_SCAN = 64;
+
 /**
- * A fixed-window allowance for the download path, which must not wait for the database, let alone write to
- * it, on every request. The first use of a key in a window reads the shared count; from then on hits are
- * counted here and `flush` adds them to the store in one statement, learning every instance's total in the
- * same round trip. One instance counts exactly; N instances can together overshoot an allowance by what the
- * others counted since their last flush (one flush interval of downloads).
+ * A fixed-window allowance that does not wait for the database, let alone write to it, on every request.
+ * The first use of a key in a window reads the shared count (or, with `sharedBy`, assumes this instance's
+ * share of it); from then on hits are counted here and `flush` adds them to the store in one statement,
+ * learning every instance's total in the same round trip. A refused hit is not counted: it changes no
+ * answer, so a flood of refusals has nothing to send. One instance counts exactly; N instances can together
+ * overshoot an allowance by what the others counted since their last flush (one flush interval).
  */
 export function createBatchedLimit(
   store: RateLimitStore,
@@ -35,29 +52,56 @@ export function createBatchedLimit(
 ) {
   const now = options.now ?? Date.now;
   const maxKeys = options.maxKeys ?? 50_000;
+  const sharedBy = options.sharedBy;
   const tallies = new Map<string, Tally>();
   let lastFlush: Promise<void> = Promise.resolve();
 
   const storeKey = (key: string) => `${name}:${key}`;
-  const totalOf = (tally: Tally) => tally.shared + tally.pending + tally.sending;
+  const totalOf = (tally: Tally) => tally.shared + tally.pending + tally.sending + tally.reserved;
   const windowEndMs = (tally: Tally) => (tally.window + 1) * windowMs;
+  const waitOf = (tally: Tally) => Math.max(windowEndMs(tally) - now(), 1_000);
+  /** What this instance may allow: all of it once the shared count is known, else its share. */
+  const allowanceOf = (tally: Tally) => (tally.known || !sharedBy ? max : Math.max(1, Math.ceil(max / sharedBy)));
+  const idle = (tally: Tally) => tally.pending === 0 && tally.sending === 0 && tally.reserved === 0 && !tally.loading;
 
-  function forgetOldest() {
+  function makeRoom() {
+    let scanned = 0;
     for (const [key, tally] of tallies) {
       if (tallies.size < maxKeys) return;
-      if (tally.pending === 0 && tally.sending === 0 && !tally.loading) tallies.delete(key);
+      if (idle(tally)) tallies.delete(key);
+      if (++scanned >= EVICTION_SCAN) break;
+    }
+    // Every old one has something to send: bounded memory comes first, and its unsent hits are lost.
+    for (const key of tallies.keys()) {
+      if (tallies.size < maxKeys) return;
+      tallies.delete(key);
     }
   }
 
-  async function tallyOf(key: string): Promise<Tally> {
+  /** The key's tally for the current window, most recently used from now on (`loading` while it reads). */
+  function currentTally(key: string): Tally {
     const window = Math.floor(now() / windowMs);
-    let tally = tallies.get(key);
-    if (!tally || tally.window !== window) {
-      if (!tally && tallies.size >= maxKeys) forgetOldest();
-      const fresh: Tally = { window, shared: 0, pending: 0, sending: 0, loading: undefined };
+    const tally = tallies.get(key);
+    if (tally && tally.window === window) {
+      tallies.delete(key);
+      tallies.set(key, tally);
+      return tally;
+    }
+    if (!tally && tallies.size >= maxKeys) makeRoom();
+    const fresh: Tally = {
+      window,
+      shared: 0,
+      known: false,
+      pending: 0,
+      sending: 0,
+      reserved: 0,
+      loading: undefined,
+    };
+    if (!sharedBy) {
       fresh.loading = store.peek(storeKey(key), windowMs).then(
         (hits) => {
           fresh.shared = hits;
+          fresh.known = true;
           fresh.loading = undefined;
         },
         (error: unknown) => {
@@ -66,11 +110,23 @@ export function createBatchedLimit(
           throw error;
         },
       );
-      tallies.set(key, fresh);
-      tally = fresh;
     }
+    tallies.delete(key);
+    tallies.set(key, fresh);
+    return fresh;
+  }
+
+  async function tallyOf(key: string): Promise<Tally> {
+    const tally = currentTally(key);
     if (tally.loading) await tally.loading;
     return tally;
+  }
+
+  /** Counts one hit when it is within the allowance; the wait (ms) when it is not (and then counts nothing). */
+  function take(tally: Tally): number | undefined {
+    if (totalOf(tally) >= allowanceOf(tally)) return waitOf(tally);
+    tally.pending += 1;
+    return undefined;
   }
 
   async function send() {
@@ -96,7 +152,9 @@ export function createBatchedLimit(
       const hitsByKey = new Map(counts.map((count) => [count.key, count.hits]));
       for (const { key, tally, amount } of batch) {
         tally.sending -= amount;
-        tally.shared = hitsByKey.get(storeKey(key)) ?? tally.shared + amount;
+        const hits = hitsByKey.get(storeKey(key));
+        tally.shared = hits ?? tally.shared + amount;
+        tally.known ||= hits !== undefined;
       }
     } catch (error) {
       // Kept for the next flush: an outage delays the shared count, it does not lose it.
@@ -110,16 +168,42 @@ export function createBatchedLimit(
 
   return {
     max,
-    /** Counts one hit; the wait (ms) when that goes beyond the allowance. */
+    /** Counts one hit; the wait (ms) when it goes beyond the allowance (then nothing is counted). */
     async hit(key: string): Promise<number | undefined> {
-      const tally = await tallyOf(key);
-      tally.pending += 1;
-      return totalOf(tally) > max ? Math.max(windowEndMs(tally) - now(), 1_000) : undefined;
+      return take(await tallyOf(key));
+    },
+    /**
+     * The same, decided in memory there and then, for a limit made with `sharedBy` (which never reads the
+     * store): no promise, no database, whatever the answer.
+     */
+    hitNow(key: string): number | undefined {
+      if (!sharedBy) throw new Error(`${name}: hitNow needs sharedBy (it never waits for the store)`);
+      return take(currentTally(key));
     },
     /** Without counting: the wait (ms) when the allowance is already spent. */
     async spentFor(key: string): Promise<number | undefined> {
       const tally = await tallyOf(key);
-      return totalOf(tally) >= max ? Math.max(windowEndMs(tally) - now(), 1_000) : undefined;
+      return totalOf(tally) >= allowanceOf(tally) ? waitOf(tally) : undefined;
+    },
+    /**
+     * Holds one hit while an attempt whose outcome decides whether it counts is under way, so concurrent
+     * attempts cannot all pass a check made before any of them counted. `settle(true)` counts it, `false`
+     * gives it back; only the first settle counts.
+     */
+    async reserve(key: string): Promise<{ waitMs: number | undefined; settle(counts: boolean): void }> {
+      const tally = await tallyOf(key);
+      if (totalOf(tally) >= allowanceOf(tally)) return { waitMs: waitOf(tally), settle: () => {} };
+      tally.reserved += 1;
+      let settled = false;
+      return {
+        waitMs: undefined,
+        settle(counts) {
+          if (settled) return;
+          settled = true;
+          tally.reserved -= 1;
+          if (counts) tally.pending += 1;
+        },
+      };
     },
     /** Forgets everything counted here, unsent hits included: for a store that was emptied under it. */
     reset() {

@@ -5,13 +5,28 @@ import type { UserRow } from './repository.ts';
 export const ALLOWLIST_CHANNEL = 'allowlist_changed';
 
 /**
- * The allowlist row of each recent caller (or its absence), so a signed-in request needs no database round
- * trip. Correct only while change notices arrive: when the listening connection is down the cache steps
- * aside and every lookup reads the database, and when it is back everything remembered is dropped, since
- * notices sent in between are lost. A lookup that began before a notice is not remembered after it.
+ * How long a remembered row is believed, however healthy the change notices look: the bound on how late a
+ * removal or a lost role is seen should every other safeguard fail (a notice lost in a way nothing noticed).
  */
-export function createAllowlistCache(load: (email: string) => Promise<UserRow | undefined>) {
-  const rows = createBoundedCache<{ row: UserRow | undefined }>({ maxEntries: 20_000 });
+export const ALLOWLIST_TTL_MS = 5_000;
+
+/**
+ * The allowlist row of each recent caller (or its absence), so a signed-in request needs no database round
+ * trip. Correct only while change notices arrive: when the listening connection is down, or has not proved
+ * itself lately (db/notifications.ts: its heartbeat), the cache steps aside and every lookup reads the
+ * database, and when it is back everything remembered is dropped, since notices sent in between may be
+ * lost. A lookup that began before a notice is not remembered after it. Fails closed: no row is believed for
+ * longer than `ttlMs` (5 s) even while everything looks healthy.
+ */
+export function createAllowlistCache(
+  load: (email: string) => Promise<UserRow | undefined>,
+  options: { ttlMs?: number; now?: () => number } = {},
+) {
+  const rows = createBoundedCache<{ row: UserRow | undefined }>({
+    maxEntries: 20_000,
+    ttlMs: options.ttlMs ?? ALLOWLIST_TTL_MS,
+    ...(options.now ? { now: options.now } : {}),
+  });
   let live = false;
   let generation = 0;
 
@@ -32,6 +47,8 @@ export function createAllowlistCache(load: (email: string) => Promise<UserRow | 
       return row;
     },
     onNotify: forget,
+    /** Whether remembered rows are used at all (change notices are known to arrive). */
+    isLive: () => live,
     onLive(isLive: boolean) {
       live = isLive;
       forget('');

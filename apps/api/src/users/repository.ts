@@ -1,6 +1,7 @@
 import { asc, eq, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
-import { users } from '../db/schema.ts';
+import { accountCleanups, users } from '../db/schema.ts';
+import { CLEANUP_LEASE_MS, type AccountCleanup } from './account-cleanups.ts';
 import { listUsers, type UserListOptions } from './list-query.ts';
 
 export type UserRow = typeof users.$inferSelect;
@@ -44,16 +45,36 @@ export function createUsersRepository(
       return listUsers(db, options);
     },
 
-    /** Inserts a row; returns undefined when the e-mail is already on the list (no duplicate, no error). */
+    async findByFirebaseUid(uid) {
+      const [row] = await db.select().from(users).where(eq(users.firebaseUid, uid)).limit(1);
+      return row;
+    },
+
+    /**
+     * Inserts a row; returns undefined when the e-mail is already on the list (no duplicate, no error). A
+     * sign-in account already bound to another row is an error (`users_firebase_uid_idx`), not a duplicate.
+     */
     async insert(row) {
-      const [inserted] = await db.insert(users).values(row).onConflictDoNothing().returning();
+      const [inserted] = await db.insert(users).values(row).onConflictDoNothing({ target: users.email }).returning();
       return changed(row.email, inserted);
     },
 
-    /** Puts a removed row back exactly as it was (a removal the identity provider refused to finish). */
-    async restore(row) {
-      const restored = await db.insert(users).values(row).onConflictDoNothing().returning({ email: users.email });
-      return changed(row.email, restored.length > 0);
+    async removeQueuingCleanup(email, requestedBy) {
+      const [removed] = await db.delete(users).where(eq(users.email, email)).returning();
+      if (!removed) return changed(email, undefined);
+      // Leased to the caller, who tries it at once: no other instance takes it up meanwhile.
+      const [cleanup] = await db
+        .insert(accountCleanups)
+        .values({
+          email,
+          firebaseUid: removed.firebaseUid,
+          requestedBy,
+          attempts: 1,
+          leasedUntil: sql`now() + make_interval(secs => ${CLEANUP_LEASE_MS / 1000})`,
+        })
+        .returning();
+      if (!cleanup) throw new Error(`the clean-up of ${email}'s account was not queued`);
+      return changed(email, { row: removed, cleanup });
     },
 
     async remove(email) {
@@ -107,7 +128,15 @@ export interface UsersRepository {
     firebaseUid?: string | null;
     createdBy?: string | null;
   }): Promise<UserRow | undefined>;
-  restore(row: UserRow): Promise<boolean>;
+  findByFirebaseUid(uid: string): Promise<UserRow | undefined>;
+  /**
+   * Deletes the row and queues the clean-up of its sign-in account (account-cleanups.ts), leased to the
+   * caller; call it inside `transaction`, so both happen or neither does.
+   */
+  removeQueuingCleanup(
+    email: string,
+    requestedBy: string,
+  ): Promise<{ row: UserRow; cleanup: AccountCleanup } | undefined>;
   remove(email: string): Promise<UserRow | undefined>;
   update(
     email: string,

@@ -1,12 +1,16 @@
-import type { IdentityProvider } from '../identity/identity-provider.ts';
+import { ForeignAccountError, type IdentityProvider } from '../identity/identity-provider.ts';
 import { DomainError, type RefusalKind } from '../domain-error.ts';
 import type { AuditEvent, AuditRepository } from '../audit/repository.ts';
+import type { AccountCleaner } from './account-cleaner.ts';
+import type { AccountCleanup } from './account-cleanups.ts';
 import type { UserRow, UsersRepository } from './repository.ts';
 
 export interface UserAdminDeps {
   users: UsersRepository;
   audit: AuditRepository;
   identity: IdentityProvider;
+  /** Finishes removals at the identity provider (account-cleaner.ts). */
+  cleaner: Pick<AccountCleaner, 'attempt' | 'finishFor'>;
   /** Makes this process forget an account's cached tokens, so its removal is seen on the very next call. */
   forgetSessions?: (uid: string) => void;
   log: { error(details: object, message: string): void };
@@ -19,6 +23,27 @@ export const SELF_REMOVAL_MESSAGE = 'You cannot remove your own account. Ask ano
 export const LAST_ADMIN_MESSAGE = 'You cannot remove the last administrator. Add another administrator first.';
 export const LAST_ADMIN_ROLE_MESSAGE =
   'You cannot take the administrator role from the last administrator. Make someone else an administrator first.';
+export const foreignAccountMessage = (email: string) =>
+  `${email} already has a sign-in account that this portal did not make (someone signed up with it, or another ` +
+  'app of the same Firebase project uses it). Nothing was added. If that account is not meant to be kept, add ' +
+  'the address again and confirm taking the account over (the CLI: --take-over): it is then deleted, with its ' +
+  'password and sessions, and a new one is made. Otherwise ask whoever runs the Firebase project.';
+export const cleanupPendingMessage = (email: string) =>
+  `${email} was removed recently and the sign-in service has not yet confirmed that its old account is deleted. ` +
+  'Please try adding it again in a few minutes.';
+export const accountTakenMessage = (email: string, holder: string) =>
+  `The sign-in account of ${email} is already the account of ${holder}, who is on the list (its address was ` +
+  `changed at the identity provider). Remove ${holder} first, or change the account's address back.`;
+
+/** A sign-in account bound to a row already: the unique index on users.firebase_uid said no. */
+function isAccountAlreadyBound(error: unknown): boolean {
+  for (let current = error, depth = 0; current && depth < 5; current = (current as Error).cause, depth++) {
+    const { code, constraint, message } = current as { code?: unknown; constraint?: unknown; message?: unknown };
+    if (code === '23505' && (constraint === 'users_firebase_uid_idx' || String(message).includes('firebase_uid')))
+      return true;
+  }
+  return false;
+}
 
 /**
  * Adding and removing allowed users, shared by the HTTP routes and the CLI so both keep the allowlist row
@@ -50,8 +75,66 @@ export function createUserAdmin(deps: UserAdminDeps) {
     }
   }
 
+  /**
+   * The portal's account for the address: created, or one it made before. An account someone else made is
+   * refused, unless the admin confirmed taking it over: then its deletion is audited first, and only then
+   * are its sessions ended, it is deleted and a new one made.
+   */
+  async function portalAccount(email: string, actor: string, takeOver: boolean) {
+    const event = { actor, action: 'users.add', target: email };
+    try {
+      return { ...(await identity.createUser(email)), replaced: undefined };
+    } catch (error) {
+      if (!(error instanceof ForeignAccountError)) {
+        await audit({
+          ...event,
+          outcome: 'failed',
+          detail: 'the identity provider did not create the account; nothing was added',
+        });
+        throw error;
+      }
+      if (!takeOver) {
+        await audit({
+          ...event,
+          outcome: 'refused',
+          detail: `a sign-in account the portal did not make has this address (uid ${error.uid}); left as it is`,
+        });
+        throw new DomainError('foreign-account', foreignAccountMessage(email), 'foreign account');
+      }
+      const foreign = error.uid;
+      // Written before the deletion, and not best-effort: a deletion that cannot be audited does not happen.
+      await deps.audit.record({
+        actor,
+        action: 'users.take-over-account',
+        target: email,
+        outcome: 'ok',
+        detail: `deleting the sign-in account uid ${foreign}, which the portal did not make, as confirmed by ${actor}`,
+      });
+      try {
+        await identity.revokeSessions(foreign);
+        await identity.deleteUser(foreign);
+        deps.forgetSessions?.(foreign);
+        return { ...(await identity.createUser(email)), replaced: foreign };
+      } catch (failure) {
+        await audit({
+          ...event,
+          outcome: 'failed',
+          detail: `taking over uid ${foreign} did not finish (${describe(failure)}); nothing was added`,
+        });
+        if (failure instanceof ForeignAccountError)
+          throw new DomainError('foreign-account', foreignAccountMessage(email), 'foreign account again');
+        throw failure;
+      }
+    }
+  }
+
   return {
-    async addUser(input: { email: string; admin?: boolean; actor: string }): Promise<UserRow> {
+    /**
+     * Allows an address in: its sign-in account (the portal's, see `portalAccount`), then its row. A removal
+     * of the same address whose account clean-up is still pending is finished first, or the add is refused:
+     * otherwise the new row would adopt the old account, which the clean-up then deletes.
+     */
+    async addUser(input: { email: string; admin?: boolean; actor: string; takeOver?: boolean }): Promise<UserRow> {
       const { email, actor } = input;
       const admin = input.admin ?? false;
       const event = { actor, action: 'users.add', target: email };
@@ -60,24 +143,23 @@ export function createUserAdmin(deps: UserAdminDeps) {
         await audit({ ...event, outcome: 'refused', detail: 'already on the list' });
         throw new DomainError('conflict', alreadyOnListMessage(email));
       }
-      let account: { uid: string; created: boolean; replaced?: string };
-      try {
-        account = await identity.createUser(email);
-      } catch (error) {
-        await audit({
-          ...event,
-          outcome: 'failed',
-          detail: 'the identity provider did not create the account; nothing was added',
-        });
-        throw error;
+      if ((await deps.cleaner.finishFor(email)) > 0) {
+        await audit({ ...event, outcome: 'refused', detail: 'the clean-up of its earlier removal is still pending' });
+        throw new DomainError('unavailable', cleanupPendingMessage(email), 'account clean-up pending');
       }
-      if (account.replaced) deps.forgetSessions?.(account.replaced);
+      const account = await portalAccount(email, actor, input.takeOver ?? false);
+      const holder = account.created ? undefined : await users.findByFirebaseUid(account.uid);
+      if (holder && holder.email !== email) {
+        await audit({ ...event, outcome: 'refused', detail: `its sign-in account is bound to ${holder.email}` });
+        throw new DomainError('conflict', accountTakenMessage(email, holder.email));
+      }
       let row: UserRow | undefined;
       try {
-        row = await users.insert({ email, admin, firebaseUid: account.uid, createdBy: actor });
+        row = await users.insert({ email, admin, registered: true, firebaseUid: account.uid, createdBy: actor });
       } catch (error) {
         const fate = await undoAccount(email, account);
         await audit({ ...event, outcome: 'failed', detail: `the database refused the row; the account was ${fate}` });
+        if (isAccountAlreadyBound(error)) throw new DomainError('conflict', accountTakenMessage(email, 'another user'));
         throw error;
       }
       if (!row) {
@@ -87,19 +169,23 @@ export function createUserAdmin(deps: UserAdminDeps) {
       }
       const details = [
         admin && 'as administrator',
-        account.replaced && `replaced an account the portal had not made (uid ${account.replaced})`,
+        account.replaced && `took over an account the portal had not made (uid ${account.replaced})`,
       ].filter(Boolean);
       await audit({ ...event, outcome: 'ok', detail: details.length > 0 ? details.join('; ') : null });
       return row;
     },
 
     /**
-     * Deletes the row in a short transaction (it decides concurrent removals and the last-admin rule), then,
-     * with no database connection held, revokes the sessions and deletes the account. Should the identity
-     * provider fail, the row is put back as it was, so the list still matches the accounts; meanwhile the
-     * person was briefly not on the list, which only stops them sooner than the removal meant to.
+     * Deletes the row and queues its account's clean-up in one short transaction (it decides concurrent
+     * removals and the last-admin rule). Committed, the removal holds whatever the identity provider does:
+     * the row alone decides access. Then, with no database connection held, the clean-up (end the sessions,
+     * delete the account) is tried once; if the provider fails or is slow, it stays queued and is retried
+     * until done (account-cleaner.ts), and `accountCleanup` says 'pending'.
      */
-    async removeUser(input: { email: string; actor: string }): Promise<UserRow> {
+    async removeUser(input: {
+      email: string;
+      actor: string;
+    }): Promise<{ row: UserRow; accountCleanup: 'done' | 'pending' }> {
       const { email, actor } = input;
       const event = { actor, action: 'users.remove', target: email };
       const refuse = async (kind: RefusalKind, message: string): Promise<never> => {
@@ -108,45 +194,26 @@ export function createUserAdmin(deps: UserAdminDeps) {
       };
       if (email === actor) return refuse('conflict', SELF_REMOVAL_MESSAGE);
 
-      let removed: UserRow;
+      let removed: { row: UserRow; cleanup: AccountCleanup };
       try {
         removed = await users.transaction(async (txUsers) => {
           const admins = await txUsers.lockAdmins();
-          const row = await txUsers.remove(email);
-          // Throwing rolls the removal back.
-          if (!row) throw new DomainError('not-found', notOnListMessage(email));
-          if (row.admin && admins.every((other) => other === email))
+          const done = await txUsers.removeQueuingCleanup(email, actor);
+          // Throwing rolls the removal back, and its queued clean-up with it.
+          if (!done) throw new DomainError('not-found', notOnListMessage(email));
+          if (done.row.admin && admins.every((other) => other === email))
             throw new DomainError('conflict', LAST_ADMIN_MESSAGE);
-          return row;
+          return done;
         });
       } catch (error) {
         if (error instanceof DomainError && error.kind !== 'unavailable') return refuse(error.kind, error.message);
         await audit({ ...event, outcome: 'failed', detail: `nothing was removed: ${describe(error)}` });
         throw error;
       }
-
-      let uid: string | undefined;
-      try {
-        uid = removed.firebaseUid ?? (await identity.findUserByEmail(email))?.uid;
-        if (uid) {
-          // Sessions first: should the deletion then fail, the person is at least signed out everywhere.
-          await identity.revokeSessions(uid);
-          await identity.deleteUser(uid);
-        }
-      } catch (error) {
-        const putBack = await users.restore(removed).then(
-          (restored) => (restored ? 'nothing was removed' : 'nothing was removed (the row was added again meanwhile)'),
-          (restoreError: unknown) => {
-            deps.log.error({ err: restoreError }, 'could not put back the row of a failed removal');
-            return 'the row is GONE but the account is not; add and remove the user again to finish';
-          },
-        );
-        await audit({ ...event, outcome: 'failed', detail: `${putBack}: ${describe(error)}` });
-        throw error;
-      }
-      if (uid) deps.forgetSessions?.(uid);
-      await audit({ ...event, outcome: 'ok', detail: removed.admin ? 'was an administrator' : null });
-      return removed;
+      const { row, cleanup } = removed;
+      if (row.firebaseUid) deps.forgetSessions?.(row.firebaseUid);
+      await audit({ ...event, outcome: 'ok', detail: row.admin ? 'was an administrator' : null });
+      return { row, accountCleanup: await deps.cleaner.attempt(cleanup) };
     },
 
     /**
@@ -178,11 +245,6 @@ export function createUserAdmin(deps: UserAdminDeps) {
       if (changed.firebaseUid) deps.forgetSessions?.(changed.firebaseUid);
       await audit({ ...event, outcome: 'ok', detail: null });
       return changed;
-    },
-
-    /** Confirms a row an admin created, if there is one; creates nothing, and confirming twice changes nothing. */
-    async registerUser(email: string): Promise<void> {
-      await users.update(email, { registered: true });
     },
   };
 }

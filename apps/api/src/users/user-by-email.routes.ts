@@ -1,5 +1,6 @@
 import {
   activatedUserSchema,
+  addUserQuerySchema,
   activateUserBodySchema,
   allowedUserSchema,
   changeUserBodySchema,
@@ -57,8 +58,12 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: 'admin' },
       schema: {
         summary: 'Allow an address in',
+        description:
+          'Creates the sign-in account (no password) and the row. An account the portal did not make is refused ' +
+          '(409, code foreign-account) and left alone, unless `takeOver=true` confirms that it may be deleted.',
         tags: ['users'],
         params: emailParamsSchema,
+        querystring: addUserQuerySchema,
         response: { 201: allowedUserSchema, ...errorResponses },
       },
     },
@@ -70,7 +75,11 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
           'Adding a user takes no body: the e-mail address in the path is all it needs.',
         );
       }
-      const row = await app.domain.userAdmin.addUser({ email: request.params.email, actor: adminEmail(request) });
+      const row = await app.domain.userAdmin.addUser({
+        email: request.params.email,
+        actor: adminEmail(request),
+        takeOver: request.query.takeOver ?? false,
+      });
       return reply.code(201).send(toAllowedUser(row));
     },
   );
@@ -81,14 +90,20 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: 'admin' },
       schema: {
         summary: 'Remove an address and its sign-in account',
+        description:
+          'The removal holds once answered; `accountCleanup` says whether the sign-in account is deleted too or ' +
+          'still pending at the identity provider (retried until done, see GET /account-cleanups).',
         tags: ['users'],
         params: emailParamsSchema,
         response: { 200: removedUserSchema, ...errorResponses },
       },
     },
     async (request) => {
-      const row = await app.domain.userAdmin.removeUser({ email: request.params.email, actor: adminEmail(request) });
-      return { email: row.email };
+      const { row, accountCleanup } = await app.domain.userAdmin.removeUser({
+        email: request.params.email,
+        actor: adminEmail(request),
+      });
+      return { email: row.email, accountCleanup };
     },
   );
 

@@ -192,7 +192,7 @@ describe('admin user management', () => {
           email: 'new@example.com',
           admin: false,
           activated: false,
-          registered: false,
+          registered: true,
           createdAt: undefined,
           createdBy: 'admin@example.com',
         },
@@ -247,17 +247,66 @@ describe('admin user management', () => {
       assert.equal(items[0]?.firebaseUid, (await accountOf('twice@example.com'))?.uid);
     });
 
-    it('lists an address that already has a sign-in account the portal did not make, replacing that account', async () => {
+    it('refuses an address whose sign-in account the portal did not make, leaving that account alone', async () => {
       const outsider = await signUp('outsider@example.com');
       const response = await t.app.inject({
         method: 'POST',
         url: '/api/users/outsider@example.com',
         headers: await asAdmin(),
       });
-      assert.equal(response.statusCode, 201);
+      assert.equal(response.statusCode, 409);
+      assert.equal(response.json().code, 'foreign-account');
+      assert.match(response.json().message, /already has a sign-in account that this portal did not make/);
+      assert.match(response.json().message, /confirm taking the account over/);
+      assert.equal((await accountOf('outsider@example.com'))?.uid, outsider.uid, 'not deleted');
+      assert.equal(await rowOf('outsider@example.com'), undefined);
+      const [entry] = await t.app.domain.audit.list({ limit: 1, offset: 0 });
+      assert.deepEqual([entry?.action, entry?.outcome], ['users.add', 'refused']);
+      assert.match(entry?.detail ?? '', new RegExp(`uid ${outsider.uid}\\); left as it is`));
+    });
+
+    it('takes such an account over once the admin confirms it, writing the deletion down before it happens', async () => {
+      const outsider = await signUp('outsider@example.com');
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/api/users/outsider@example.com?takeOver=true',
+        headers: await asAdmin(),
+      });
+      assert.equal(response.statusCode, 201, response.body);
       const uid = (await rowOf('outsider@example.com'))?.firebaseUid;
       assert.equal(uid, (await accountOf('outsider@example.com'))?.uid);
       assert.notEqual(uid, outsider.uid);
+      const [added, takeOver] = await t.app.domain.audit.list({ limit: 2, offset: 0 });
+      assert.deepEqual(
+        [takeOver?.action, takeOver?.outcome, added?.action, added?.outcome],
+        ['users.take-over-account', 'ok', 'users.add', 'ok'],
+      );
+      assert.match(takeOver?.detail ?? '', new RegExp(`deleting the sign-in account uid ${outsider.uid}`));
+      assert.match(added?.detail ?? '', /took over an account the portal had not made/);
+    });
+
+    it('takes nothing over for an address without such an account, and refuses a malformed confirmation', async () => {
+      const headers = await asAdmin();
+      const plain = await t.app.inject({ method: 'POST', url: '/api/users/new@example.com?takeOver=true', headers });
+      assert.equal(plain.statusCode, 201);
+      const malformed = await t.app.inject({
+        method: 'POST',
+        url: '/api/users/other@example.com?takeOver=yes',
+        headers,
+      });
+      assert.equal(malformed.statusCode, 400);
+      assert.equal(await accountOf('other@example.com'), undefined);
+    });
+
+    it('refuses an address whose portal-made account is bound to another row', async () => {
+      const headers = await asAdmin();
+      // As if first@'s account had had its address changed to second@ at the identity provider.
+      const account = await t.identity.createUser('second@example.com');
+      await t.app.domain.users.insert({ email: 'first@example.com', firebaseUid: account.uid });
+      const response = await t.app.inject({ method: 'POST', url: '/api/users/second@example.com', headers });
+      assert.equal(response.statusCode, 409);
+      assert.match(response.json().message, /already the account of first@example\.com/);
+      assert.equal(await rowOf('second@example.com'), undefined);
     });
 
     it('refuses a body, creating nothing', async () => {
@@ -287,14 +336,15 @@ describe('admin user management', () => {
   });
 
   describe('POST /api/users (register)', () => {
-    it('confirms a row an admin created, idempotently, without a token and creating nothing', async () => {
+    it('accepts the confirmation of an add without a token, changing and creating nothing', async () => {
       await t.app.domain.users.insert({ email: 'new@example.com' });
       for (const userId of ['new@example.com', ' New@Example.com']) {
         const response = await t.app.inject({ method: 'POST', url: '/api/users', payload: { userId } });
         assert.equal(response.statusCode, 200);
         assert.deepEqual(response.json(), { email: 'new@example.com', registered: true });
       }
-      assert.equal((await rowOf('new@example.com'))?.registered, true);
+      // An add is complete on the server: the screen's confirmation changes nothing, and writes nothing.
+      assert.equal((await rowOf('new@example.com'))?.registered, false);
       assert.equal((await t.app.domain.users.list()).total, 1);
       assert.equal(await accountOf('new@example.com'), undefined);
     });

@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { signUp } from '../../test/helpers/tokens.ts';
 import { useTestApp } from '../../test/helpers/test-app.ts';
 import { BAD_EMAIL_ADDRESSES } from '../../test/helpers/bad-email-addresses.ts';
+import { createAccountCleaner } from './account-cleaner.ts';
 import { createUserAdmin, LAST_ADMIN_MESSAGE, SELF_REMOVAL_MESSAGE } from './user-admin.ts';
 import { adminCount } from '../../test/helpers/fixtures.ts';
 
@@ -16,6 +17,13 @@ describe('DELETE /api/users/:email', () => {
       users: t.app.domain.users,
       audit: t.app.domain.audit,
       identity: t.identity,
+      cleaner: createAccountCleaner({
+        cleanups: t.app.domain.accountCleanups,
+        users: t.app.domain.users,
+        identity: t.identity,
+        audit: (event) => t.app.domain.audit.record(event),
+        log: t.app.log,
+      }),
       log: t.app.log,
     });
 
@@ -24,14 +32,19 @@ describe('DELETE /api/users/:email', () => {
     await t.createAccount('user@example.com');
     const response = await remove('%20USER@example.com', headers);
     assert.equal(response.statusCode, 200);
-    assert.deepEqual(response.json(), { email: 'user@example.com' });
+    assert.deepEqual(response.json(), { email: 'user@example.com', accountCleanup: 'done' });
     assert.equal(await t.app.domain.users.findByEmail('user@example.com'), undefined);
     assert.equal(await t.identity.findUserByEmail('user@example.com'), undefined);
-    const [entry] = await t.app.domain.audit.list({ limit: 1, offset: 0 });
+    const [cleanup, removal] = await t.app.domain.audit.list({ limit: 2, offset: 0 });
     assert.deepEqual(
-      [entry?.actor, entry?.action, entry?.target, entry?.outcome],
+      [removal?.actor, removal?.action, removal?.target, removal?.outcome],
       ['admin@example.com', 'users.remove', 'user@example.com', 'ok'],
     );
+    assert.deepEqual(
+      [cleanup?.actor, cleanup?.action, cleanup?.target, cleanup?.outcome],
+      ['admin@example.com', 'users.account-cleanup', 'user@example.com', 'ok'],
+    );
+    assert.equal((await t.app.domain.accountCleanups.pending(10)).total, 0, 'nothing left in the queue');
   });
 
   it('finds the account by e-mail when the row does not know its uid', async () => {

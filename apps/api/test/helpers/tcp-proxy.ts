@@ -6,24 +6,42 @@ import net from 'node:net';
  * - cut(): drops every open connection (a server restart, a failover);
  * - refuse(): also stops listening, so new connections are refused (the server is down);
  * - stall(): accepts connections and swallows bytes, never answering (a black-holed network);
+ * - stallConnectionsThatSent(text): the open connections whose client ever sent `text` (e.g. "LISTEN") go
+ *   silent, both ways, and stay open, as behind a firewall that dropped them; every other connection, and
+ *   every new one, carries on (an idle timeout in a middlebox, a pooler that lost a session);
  * - restore(): forwards again on the same port.
  */
 export async function startTcpProxy(target: { host: string; port: number }) {
   const sockets = new Set<net.Socket>();
+  const links = new Set<Link>();
   let forwarding = true;
   const track = (socket: net.Socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
     socket.on('error', () => socket.destroy());
   };
+  interface Link {
+    /** What the client has sent so far, as text (protocol messages are mostly readable). */
+    sent: string;
+    silent: boolean;
+  }
   const server = net.createServer((client) => {
     track(client);
     if (!forwarding) return client.resume();
     const upstream = net.connect(target.port, target.host);
     track(upstream);
-    client.on('data', (bytes) => forwarding && upstream.write(bytes));
-    upstream.on('data', (bytes) => forwarding && client.write(bytes));
-    client.on('close', () => upstream.destroy());
+    const link: Link = { sent: '', silent: false };
+    links.add(link);
+    const flows = () => forwarding && !link.silent;
+    client.on('data', (bytes) => {
+      if (link.sent.length < 1_000_000) link.sent += bytes.toString('latin1');
+      if (flows()) upstream.write(bytes);
+    });
+    upstream.on('data', (bytes) => flows() && client.write(bytes));
+    client.on('close', () => {
+      links.delete(link);
+      upstream.destroy();
+    });
     upstream.on('close', () => client.destroy());
   });
   const listen = (port: number) =>
@@ -49,6 +67,17 @@ export async function startTcpProxy(target: { host: string; port: number }) {
     },
     stall() {
       forwarding = false;
+    },
+    /** How many open connections went silent. */
+    stallConnectionsThatSent(text: string): number {
+      let stalled = 0;
+      for (const link of links) {
+        if (link.sent.includes(text) && !link.silent) {
+          link.silent = true;
+          stalled++;
+        }
+      }
+      return stalled;
     },
     async restore() {
       // Connections that lived through a stall lost bytes; they must not carry on as if nothing happened.

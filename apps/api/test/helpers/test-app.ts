@@ -90,11 +90,10 @@ export function useTestApp(options: TestAppOptions = {}): TestContext {
     const { downloads, unknownParcels } = context.app.domain.rateLimits;
     await Promise.all([downloads.flush(), unknownParcels.flush()]).catch(() => undefined);
     await context.database.db.execute(
-      sql`truncate table users, invoices, invoice_versions, audit_log, rate_limit_windows restart identity`,
+      sql`truncate table users, invoices, invoice_versions, audit_log, rate_limit_windows, account_cleanups restart identity`,
     );
-    // The download path counts in memory too (batched-limit.ts): emptied with the table it feeds.
-    context.app.domain.rateLimits.downloads.reset();
-    context.app.domain.rateLimits.unknownParcels.reset();
+    // The limits count in memory too (batched-limit.ts): emptied with the table they feed.
+    context.app.domain.rateLimits.reset();
     await emulator().clearAccounts(TEST_PROJECT_ID);
   });
 

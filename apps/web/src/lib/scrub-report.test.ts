@@ -44,4 +44,43 @@ describe('scrubbing error reports', () => {
     expect(JSON.stringify(event)).not.toMatch(/SECRET1|x@y\.example|jane@example\.com/);
     expect(event.request?.query_string).toBeUndefined();
   });
+
+  it('masks exception messages, extra, contexts, tags and console arguments, Errors logged to the console too', () => {
+    const token = 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJl';
+    const event = scrubEvent({
+      type: undefined,
+      exception: { values: [{ type: 'Error', value: 'lookup failed for jane@example.com' }] },
+      extra: { email: 'jane@example.com', nested: { url: '/invoice?parcelCode=SECRET2' } },
+      contexts: { response: { body: 'Bearer ' + token }, react: { componentStack: 'at Invoice' } },
+      tags: { link: '/invoice?parcelCode=SECRET2' },
+      breadcrumbs: [
+        {
+          category: 'console',
+          message: 'failed jane@example.com',
+          data: { arguments: ['for', 'jane@example.com', { token }, new Error('for jane@example.com')] },
+        },
+      ],
+    } as ErrorEvent);
+    const text = JSON.stringify(event);
+    expect(text).not.toMatch(/jane@example\.com|SECRET2|eyJhbGci/);
+    expect(event.exception?.values?.[0]?.value).toBe('lookup failed for [masked]');
+    expect(event.contexts?.react).toEqual({ componentStack: 'at Invoice' });
+    expect(event.breadcrumbs?.[0]?.data?.arguments).toEqual([
+      'for',
+      '[masked]',
+      { token: '[masked]' },
+      expect.objectContaining({ name: 'Error', message: 'for [masked]' }),
+    ]);
+  });
+
+  it('masks an Error logged to the console in a breadcrumb on its own, before it joins an event', () => {
+    const breadcrumb = scrubBreadcrumb({
+      category: 'console',
+      data: { arguments: [new Error('no account for a@b.example')] },
+    });
+    expect(breadcrumb.data?.arguments).toEqual([
+      expect.objectContaining({ name: 'Error', message: 'no account for [masked]' }),
+    ]);
+    expect(JSON.stringify(breadcrumb)).not.toMatch(/a@b\.example/);
+  });
 });

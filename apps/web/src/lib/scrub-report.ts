@@ -9,7 +9,20 @@ export const scrubText = maskPersonalData;
  * arguments (`data.arguments`), which may hold anything the page logged.
  */
 export function scrubBreadcrumb(breadcrumb: Breadcrumb): Breadcrumb {
-  return maskPersonalDataDeep(breadcrumb);
+  return maskPersonalDataDeep(withPlainErrors(breadcrumb));
+}
+
+/**
+ * An Error logged to the console stays an Error in the breadcrumb, which the masking passes by (it walks
+ * plain objects only) and the SDK later turns into its message and stack: made plain first, it is masked.
+ */
+function withPlainErrors(breadcrumb: Breadcrumb): Breadcrumb {
+  const args: unknown = breadcrumb.data?.arguments;
+  if (!Array.isArray(args) || !args.some((arg) => arg instanceof Error)) return breadcrumb;
+  const plain = args.map((arg: unknown) =>
+    arg instanceof Error ? { name: arg.name, message: arg.message, stack: arg.stack } : arg,
+  );
+  return { ...breadcrumb, data: { ...breadcrumb.data, arguments: plain } };
 }
 
 /**
@@ -18,5 +31,6 @@ export function scrubBreadcrumb(breadcrumb: Breadcrumb): Breadcrumb {
  */
 export function scrubEvent(event: ErrorEvent): ErrorEvent {
   const request = event.request && { ...event.request, query_string: undefined };
-  return maskPersonalDataDeep({ ...event, ...(request ? { request } : {}) });
+  const breadcrumbs = event.breadcrumbs?.map(withPlainErrors);
+  return maskPersonalDataDeep({ ...event, ...(request ? { request } : {}), ...(breadcrumbs ? { breadcrumbs } : {}) });
 }

@@ -12,6 +12,21 @@ export const noUsersMessage = (search: string) => (search ? `No users match "${s
 export const OWN_ACCOUNT_DELETE_REASON = 'You cannot delete your own account.';
 export const addedNotice = (email: string) => `${email} was added.`;
 export const deletedNotice = (email: string) => `${email} was deleted.`;
+export const deletedCleanupPendingNotice = (email: string) =>
+  `${email} was deleted and can no longer sign in. The sign-in service did not answer, so their sign-in account ` +
+  'will be deleted automatically once it does (see "Clean-ups pending" in the audit log).';
+export const cleanupPendingDetail = (email: string) =>
+  `${email}: deleted; their sign-in account will be deleted once the sign-in service answers.`;
+export const takeOverLabel = (email: string) =>
+  `Take over the existing account: delete it (its password and sessions end) and make a new one for ${email}`;
+export const TAKE_OVER_HINT =
+  'This address already has a sign-in account that this portal did not make. Only take it over if it is not ' +
+  "someone else's account that must be kept.";
+export const cleanupsPendingTitle = (count: number) =>
+  count === 1 ? '1 clean-up pending' : `${count} clean-ups pending`;
+export const CLEANUPS_PENDING_INTRO =
+  'These people were deleted and cannot sign in. Their sign-in accounts are not deleted yet because the sign-in ' +
+  'service did not answer; the portal keeps trying until it does.';
 const users = (count: number) => (count === 1 ? '1 user' : `${count} users`);
 export const bulkDeleteTitle = (count: number) => `Delete ${users(count)}?`;
 /** Names the addresses while the list reads at a glance; beyond that, the count says it. */

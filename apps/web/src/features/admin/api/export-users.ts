@@ -5,7 +5,17 @@ import { getUsersPage, type UsersQuery } from './get-users-page';
 /** The largest page the API serves; an export walks the filtered list in pages of this size. */
 const EXPORT_PAGE_SIZE = 1000;
 
-const csvCell = (value: string) => (/[",\n\r]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
+/**
+ * A cell a spreadsheet would read as a formula (=, +, -, @, or a leading tab or carriage return it strips
+ * first) gets a leading apostrophe, so it shows as the text it is and runs nothing: an address such as
+ * `=HYPERLINK(...)@x.example` is valid, and whoever adds it chooses what the exported file contains.
+ */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+export function csvCell(value: string): string {
+  const text = FORMULA_START.test(value) ? `'${value}` : value;
+  return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
 
 /** The list as CSV: one row per user with status, role and when and by whom they were added. */
 export function usersCsv(users: AllowedUser[]): string {

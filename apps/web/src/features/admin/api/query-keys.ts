@@ -6,4 +6,5 @@ export const adminKeys = {
   all: ['admin'] as const,
   usersPage: (query: UsersQuery) => ['admin', 'users', query] as const,
   auditPage: (page: number, filter: AuditFilter = {}) => ['admin', 'audit', { page, ...filter }] as const,
+  accountCleanups: ['admin', 'account-cleanups'] as const,
 };

@@ -233,6 +233,45 @@ describe('adding a user', () => {
     await waitFor(() => expect(addModal).toContainElement(document.activeElement as HTMLElement));
   });
 
+  it('offers to take over an account the portal did not make, and adds only once the admin ticks it', async () => {
+    const fake = setup();
+    fake.foreignAccounts.add('squatted@example.com');
+    const { user } = openAs();
+    await user.click(await screen.findByRole('button', { name: 'Add User' }));
+    const addModal = await dialog('Add User');
+    expect(within(addModal).queryByRole('checkbox')).not.toBeInTheDocument();
+    await user.type(within(addModal).getByLabelText('Email address'), 'squatted@example.com');
+    await user.click(within(addModal).getByRole('button', { name: 'Submit' }));
+    // The spec's error modal with the server's message first; nothing was added.
+    const error = await dialog('Error');
+    expect(error).toHaveTextContent('already has a sign-in account that this portal did not make');
+    await user.click(within(error).getByRole('button', { name: 'Continue' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Error' })).not.toBeInTheDocument());
+
+    const takeOver = within(await dialog('Add User')).getByRole('checkbox', {
+      name: /Take over the existing account: delete it .* make a new one for squatted@example.com/,
+    });
+    expect(takeOver).not.toBeChecked();
+    // Another address is not offered it.
+    const field = within(await dialog('Add User')).getByLabelText('Email address');
+    await user.type(field, 'x');
+    expect(within(await dialog('Add User')).queryByRole('checkbox')).not.toBeInTheDocument();
+    await user.type(field, '{Backspace}');
+    await user.click(within(await dialog('Add User')).getByRole('checkbox'));
+    await user.click(within(await dialog('Add User')).getByRole('button', { name: 'Submit' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Add User' })).not.toBeInTheDocument(), {
+      timeout: 5000,
+    });
+    const creates = fake.calls.filter((call) => call.method === 'POST' && call.path.startsWith('/users/'));
+    expect(creates.map((call) => call.path)).toEqual([
+      '/users/squatted%40example.com',
+      '/users/squatted%40example.com?takeOver=true',
+    ]);
+    // The spec's register call follows as for every add.
+    expect(fake.summary()).toContain('POST /users');
+    expect(await screen.findByRole('status')).toHaveTextContent('squatted@example.com was added.');
+  });
+
   it('shows the status text when registering fails', async () => {
     const fake = setup();
     fake.failNext.register = { status: 500, statusText: 'Internal Server Error', message: 'Something broke.' };
@@ -278,6 +317,19 @@ describe('deleting a user', () => {
     });
     expect(reload).toMatchObject({ method: 'GET', path: '/users?limit=50&offset=0' });
     expect(bodyRows(screen.getByRole('table'))).toHaveLength(1);
+  });
+
+  it('says when the sign-in account is deleted later because the sign-in service did not answer', async () => {
+    const fake = setup();
+    fake.cleanupPending.add('user@example.com');
+    const { user } = openAs();
+    await usersTable();
+    await user.click(screen.getByRole('button', { name: 'Delete user@example.com' }));
+    await user.click(within(await dialog('Are you sure?')).getByRole('button', { name: 'Yes' }));
+    expect(await screen.findByRole('status')).toHaveTextContent(
+      /user@example.com was deleted and can no longer sign in\. .* deleted automatically once it does/,
+    );
+    expect(screen.getByRole('table')).not.toHaveTextContent('user@example.com');
   });
 
   it("shows the server's reason when a delete is refused", async () => {

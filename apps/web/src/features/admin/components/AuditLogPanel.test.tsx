@@ -1,4 +1,4 @@
-import type { AuditEntry } from '@portal/contract';
+import type { AccountCleanupItem, AuditEntry } from '@portal/contract';
 import { configure, screen, within } from '@testing-library/react';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { createFakeAuthClient } from '@/testing/fake-auth-client';
@@ -27,8 +27,8 @@ const entry = (id: number, overrides: Partial<AuditEntry> = {}): AuditEntry => (
   ...overrides,
 });
 
-function openAuditLog(audit: AuditEntry[]) {
-  const fake = createFakeAdminApi({ users: [makeUser(ADMIN, { admin: true })], audit });
+function openAuditLog(audit: AuditEntry[], cleanups: AccountCleanupItem[] = []) {
+  const fake = createFakeAdminApi({ users: [makeUser(ADMIN, { admin: true })], audit, cleanups });
   server.use(accountLookup({ [ADMIN]: { admin: true } }), ...fake.handlers);
   return { ...renderApp('/admin', { auth: createFakeAuthClient({ signedInAs: ADMIN }) }), fake };
 }
@@ -113,5 +113,36 @@ describe('the audit log tab', () => {
         .filter((call) => call.includes('/audit'))
         .at(-1),
     ).toBe('GET /audit?limit=50&offset=0&parcelCode=ABC123&user=user%40example.com');
+  });
+
+  it('lists deleted users whose sign-in account is still to be deleted, and nothing when there are none', async () => {
+    const { user } = openAuditLog(
+      [entry(1, { action: 'users.account-cleanup', target: 'gone@example.com', outcome: 'failed' })],
+      [
+        {
+          email: 'gone@example.com',
+          requestedBy: ADMIN,
+          requestedAt: '2025-01-01T12:00:00.000Z',
+          attempts: 3,
+          nextAttemptAt: '2025-01-01T12:01:00.000Z',
+          lastError: 'The identity provider did not answer within 3000 ms',
+        },
+      ],
+    );
+    await screen.findByRole('table', { name: 'Allowed users' });
+    await user.click(screen.getByRole('tab', { name: 'Audit log' }));
+    const pending = await screen.findByRole('alert', { name: '1 clean-up pending' });
+    expect(pending).toHaveTextContent(/gone@example.com, deleted by admin@example.com on .*; 3 attempts/);
+    expect(pending).toHaveTextContent('did not answer within 3000 ms');
+    const rows = within(await screen.findByRole('table', { name: 'Audit entries' })).getAllByRole('row');
+    expect(rows[1]).toHaveTextContent(/Delete sign-in account of\s*gone@example.com.*Failed/);
+  });
+
+  it('shows no pending clean-ups when there are none', async () => {
+    const { user } = openAuditLog([entry(1)]);
+    await screen.findByRole('table', { name: 'Allowed users' });
+    await user.click(screen.getByRole('tab', { name: 'Audit log' }));
+    await screen.findByRole('table', { name: 'Audit entries' });
+    expect(screen.queryByRole('alert', { name: /clean-up/ })).not.toBeInTheDocument();
   });
 });

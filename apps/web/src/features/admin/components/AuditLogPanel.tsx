@@ -1,4 +1,5 @@
 import type { AuditEntry } from '@portal/contract';
+import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Table from 'react-bootstrap/Table';
@@ -7,14 +8,18 @@ import { LoadingOverlay } from '@/components/LoadingOverlay';
 import { useQueryFailure } from '@/hooks/use-query-failure';
 import { useAuditPage, type AuditFilter } from '../api/get-audit-page';
 import { PAGE_SIZE } from '../api/paging';
+import { adminKeys } from '../api/query-keys';
 import { NO_AUDIT_ENTRIES_MESSAGE, serverMessageOf } from '../messages';
 import { AuditFilterForm } from './AuditFilterForm';
 import { EmailText } from './EmailText';
 import { Pager } from './Pager';
+import { PendingCleanups } from './PendingCleanups';
 
 const ACTIONS: Record<string, string> = {
   'users.add': 'Add user',
   'users.remove': 'Delete user',
+  'users.account-cleanup': 'Delete sign-in account of',
+  'users.take-over-account': 'Take over sign-in account of',
   'invoice.download': 'Open invoice',
 };
 
@@ -68,10 +73,12 @@ export function AuditLogPanel() {
   const [page, setPage] = useState(0);
   const [filter, setFilter] = useState<AuditFilter>({});
   const audit = useAuditPage(page, filter);
+  const queryClient = useQueryClient();
   const failure = useQueryFailure(audit.error, serverMessageOf);
 
   return (
     <section aria-label="Audit log">
+      <PendingCleanups />
       <AuditFilterForm
         onFilter={(next) => {
           setFilter(next);
@@ -79,7 +86,15 @@ export function AuditLogPanel() {
         }}
       />
       <div className="d-flex justify-content-end mb-3">
-        <Button variant="outline-primary" size="sm" onClick={() => void audit.refetch()} disabled={audit.isFetching}>
+        <Button
+          variant="outline-primary"
+          size="sm"
+          onClick={() => {
+            void audit.refetch();
+            void queryClient.invalidateQueries({ queryKey: adminKeys.accountCleanups });
+          }}
+          disabled={audit.isFetching}
+        >
           Refresh
         </Button>
       </div>

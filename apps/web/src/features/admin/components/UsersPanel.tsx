@@ -11,7 +11,7 @@ import { useDebouncedValue } from '@/hooks/use-debounced-value';
 import { useApiClient } from '@/lib/api-client';
 import { useCurrentUser } from '@/lib/auth';
 import { useQueryFailure } from '@/hooks/use-query-failure';
-import { AddUserError, useAddUser } from '../api/add-user';
+import { AddUserError, isForeignAccountRefusal, useAddUser } from '../api/add-user';
 import { useDeleteUser } from '../api/delete-user';
 import { deleteUsersOneByOne } from '../api/delete-users';
 import { useResendInvitation, useSetAdmin } from '../api/change-user';
@@ -28,6 +28,8 @@ import {
   bulkDeleteTitle,
   deleteFailure,
   confirmDeleteMessage,
+  cleanupPendingDetail,
+  deletedCleanupPendingNotice,
   deletedNotice,
   invitationNotice,
   noUsersMessage,
@@ -72,6 +74,7 @@ export function UsersPanel() {
   const [actionError, setActionError] = useState<string | null>(null);
   const [actionReference, setActionReference] = useState<string | undefined>(undefined);
   const [addOpen, setAddOpen] = useState(false);
+  const [takeOverOffer, setTakeOverOffer] = useState<string | null>(null);
   const [bulkOpen, setBulkOpen] = useState(false);
   const [pendingDelete, setPendingDelete] = useState<string | null>(null);
   // Where focus goes once an action's error is read: the modal that had it closed as the error opened.
@@ -100,19 +103,22 @@ export function UsersPanel() {
     return queryClient.getQueryData<UsersPage>(adminKeys.usersPage(query));
   };
 
-  const addUser = async (email: string) => {
+  const addUser = async (email: string, options: { takeOver: boolean }) => {
     setBusy(true);
     try {
       try {
-        await addUserMutation.mutateAsync(email);
+        await addUserMutation.mutateAsync({ email, takeOver: options.takeOver });
       } catch (error) {
         // The add modal stays open under the error, keeping the typed address to correct or retry.
         // The error modal hands focus back to the add modal's Submit on its own.
         failAction(error instanceof AddUserError ? error.message : statusTextOf(error), null, error);
+        // An account the portal did not make: the modal then offers to take it over, for this address only.
+        if (isForeignAccountRefusal(error)) setTakeOverOffer(email);
         return;
       }
       await delay(RELOAD_AFTER_REGISTER_MS);
       setAddOpen(false);
+      setTakeOverOffer(null);
       await reload();
       setNotice({ text: addedNotice(email), show: email });
     } finally {
@@ -140,9 +146,9 @@ export function UsersPanel() {
     if (!email) return;
     setBusy(true);
     try {
-      await deleteUserMutation.mutateAsync(email);
+      const { accountCleanup } = await deleteUserMutation.mutateAsync(email);
       await reloadAfterDelete();
-      setNotice({ text: deletedNotice(email) });
+      setNotice({ text: accountCleanup === 'pending' ? deletedCleanupPendingNotice(email) : deletedNotice(email) });
     } catch (error) {
       failAction(serverMessageOf(error), deleteTrigger.current, error);
     } finally {
@@ -156,12 +162,15 @@ export function UsersPanel() {
     setBulkDelete({ open: false, emails });
     setBusy(true);
     try {
-      const { deleted, failed } = await deleteUsersOneByOne(api, emails);
+      const { deleted, failed, cleanupPending } = await deleteUsersOneByOne(api, emails);
       select(new Set());
       await reloadAfterDelete();
       setNotice({
         text: bulkDeletedNotice(deleted.length, failed.length),
-        details: failed.map((failure) => deleteFailure(failure.email, failure.message)),
+        details: [
+          ...failed.map((failure) => deleteFailure(failure.email, failure.message)),
+          ...cleanupPending.map(cleanupPendingDetail),
+        ],
       });
     } finally {
       setBusy(false);
@@ -305,7 +314,15 @@ export function UsersPanel() {
         </div>
       )}
 
-      <AddUserModal show={addOpen} onCancel={() => setAddOpen(false)} onSubmit={addUser} />
+      <AddUserModal
+        show={addOpen}
+        onCancel={() => {
+          setAddOpen(false);
+          setTakeOverOffer(null);
+        }}
+        onSubmit={(email, options) => void addUser(email, options)}
+        takeOverOffer={takeOverOffer}
+      />
       <BulkAddModal show={bulkOpen} onClose={() => setBulkOpen(false)} onChanged={() => void reload()} />
       <ConfirmModal
         message={pendingDelete === null ? null : confirmDeleteMessage(pendingDelete)}

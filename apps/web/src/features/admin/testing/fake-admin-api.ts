@@ -1,4 +1,4 @@
-import type { AllowedUser, AuditEntry } from '@portal/contract';
+import type { AccountCleanupItem, AllowedUser, AuditEntry } from '@portal/contract';
 import { delay, http, HttpResponse } from 'msw';
 import { API } from '@/testing/msw-server';
 
@@ -32,9 +32,16 @@ const failureResponse = ({ status, statusText, message }: Failure) =>
  * The admin calls of the API as MSW handlers over an in-memory list, recording every call with its headers
  * so tests can check what was sent (bearer token, content type, body) and when.
  */
-export function createFakeAdminApi(options: { users?: AllowedUser[]; audit?: AuditEntry[] } = {}) {
+export function createFakeAdminApi(
+  options: { users?: AllowedUser[]; audit?: AuditEntry[]; cleanups?: AccountCleanupItem[] } = {},
+) {
   const users = new Map((options.users ?? []).map((user) => [user.email, user]));
   const audit = options.audit ?? [];
+  const cleanups = options.cleanups ?? [];
+  /** Addresses with a sign-in account the portal did not make: an add is refused unless it takes it over. */
+  const foreignAccounts = new Set<string>();
+  /** Addresses whose deletion leaves the sign-in account's clean-up pending (the provider did not answer). */
+  const cleanupPending = new Set<string>();
   const calls: RecordedCall[] = [];
   const failNext: Partial<Record<'list' | 'create' | 'register' | 'delete' | 'patch' | 'audit', Failure>> = {};
   /** Deletes the server refuses, by address, every time they are asked for. */
@@ -94,6 +101,18 @@ export function createFakeAdminApi(options: { users?: AllowedUser[]; audit?: Aud
       if (failure) return failureResponse(failure);
       const email = decodeURIComponent(String(params.email));
       if (users.has(email)) return HttpResponse.json({ message: `${email} is already on the list.` }, { status: 409 });
+      if (foreignAccounts.has(email)) {
+        if (new URL(request.url).searchParams.get('takeOver') !== 'true') {
+          return HttpResponse.json(
+            {
+              message: `${email} already has a sign-in account that this portal did not make.`,
+              code: 'foreign-account',
+            },
+            { status: 409 },
+          );
+        }
+        foreignAccounts.delete(email);
+      }
       users.set(email, makeUser(email, { activated: false, registered: false }));
       return HttpResponse.json(users.get(email), { status: 201 });
     }),
@@ -134,7 +153,13 @@ export function createFakeAdminApi(options: { users?: AllowedUser[]; audit?: Aud
       const refusal = refuseDelete.get(email);
       if (refusal) return failureResponse(refusal);
       users.delete(email);
-      return HttpResponse.json({ email });
+      return HttpResponse.json({ email, accountCleanup: cleanupPending.has(email) ? 'pending' : 'done' });
+    }),
+    http.get(`${API}/account-cleanups`, async ({ request }) => {
+      const call = await record(request);
+      const refused = refuseWithoutBearer(call);
+      if (refused) return refused;
+      return HttpResponse.json({ total: cleanups.length, items: cleanups });
     }),
     http.get(`${API}/audit`, async ({ request }) => {
       const call = await record(request);
@@ -164,6 +189,9 @@ export function createFakeAdminApi(options: { users?: AllowedUser[]; audit?: Aud
     users,
     failNext,
     refuseDelete,
+    foreignAccounts,
+    cleanupPending,
+    cleanups,
     deletesInFlight,
     gates,
     /** The recorded calls other than the account lookup, as "METHOD path". */

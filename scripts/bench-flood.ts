@@ -1,0 +1,314 @@
+// `npm run bench:flood`: what strangers calling the three calls anyone may make without signing in (look up,
+// register, activate) cost everyone else. On the production topology (nginx in front of two compiled API
+// instances on PostgreSQL), a signed-in person opens an invoice over and over, alone and then while 48
+// strangers call from 1,000 client addresses (127.1.x.y: every 127.x.y.z is this machine's loopback, so
+// each is a distinct client to nginx and the API). Then it counts PostgreSQL's commits (pg_stat_database
+// xact_commit, less what the idle topology commits in the same time) per refused call and per answered call
+// of each kind. Targets: the person's p95 <= 100 ms with no failure, 0 commits per refused call, at most one
+// per answered call. Needs DATABASE_URL (its role must be allowed to create databases) and nginx. A tool
+// for people, not a timed test: figures depend on the machine. `--no-build` reuses the last build.
+// Options: FLOOD_SECONDS (20), FLOOD_STRANGERS (48), FLOOD_ADDRESSES (1000).
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import pg from 'pg';
+import { buildAll, findFreePort, REPO_ROOT, requireNginx, startTopology, type Topology } from '@portal/dev-stack';
+import { makeBenchPdf, seedBenchUser, signUpForToken } from '@portal/dev-stack/bench';
+import { freshDatabaseBeside } from './lib/fresh-database.ts';
+import type { FloodPlan, FloodResult, Kind } from './lib/flood-strangers.ts';
+
+const FLOOD_SECONDS = Number(process.env.FLOOD_SECONDS ?? 20);
+const STRANGERS = Number(process.env.FLOOD_STRANGERS ?? 48);
+const ADDRESSES = Number(process.env.FLOOD_ADDRESSES ?? 1000);
+const QUIET_SECONDS = 10;
+const LOOKUPS_PER_MINUTE = 20;
+const PARCEL_CODE = 'FLOOD00001';
+const EMAIL = 'flood-person@example.com';
+const TARGET_P95_MS = 100;
+/**
+ * A backend reports its commits to the statistics at most once a second, and when it went idle too soon
+ * after its last report, 10 s later (PostgreSQL 15's PGSTAT_IDLE_INTERVAL); the pool closes idle
+ * connections after 10 s, which reports too.
+ */
+const STATS_SETTLE_MS = 11_500;
+
+const cleanups: (() => Promise<void> | void)[] = [];
+const log = (line = '') => process.stdout.write(`${line}\n`);
+
+/** `count` loopback addresses under 127.<block>.0.0/16, from .0.1 on. */
+const addressesIn = (block: number, count: number) =>
+  Array.from({ length: count }, (_unused, i) => `127.${block}.${(i + 1) >> 8}.${(i + 1) & 255}`);
+
+/** The strangers, in a child process: their event loop must not delay the person's answers here. */
+function runStrangers(plan: FloodPlan): Promise<FloodResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', path.join(REPO_ROOT, 'scripts/lib/flood-strangers.ts'), JSON.stringify(plan)],
+      { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      if (code !== 0) return reject(new Error(`the strangers' process exited with ${code}`));
+      resolve(JSON.parse(output) as FloodResult);
+    });
+  });
+}
+
+interface PersonResult {
+  latenciesMs: number[];
+  failures: string[];
+}
+
+/** One person opening the invoice again and again, one at a time, with a short pause between. */
+async function person(url: string, idToken: string, until: Promise<unknown>): Promise<PersonResult> {
+  let done = false;
+  void until.finally(() => (done = true));
+  const result: PersonResult = { latenciesMs: [], failures: [] };
+  while (!done) {
+    const started = performance.now();
+    try {
+      const response = await fetch(`${url}/api/invoice?parcelCode=${PARCEL_CODE}`, {
+        headers: { authorization: `Bearer ${idToken}` },
+      });
+      const bytes = await response.arrayBuffer();
+      result.latenciesMs.push(performance.now() - started);
+      if (response.status !== 200 || bytes.byteLength === 0) result.failures.push(`status ${response.status}`);
+    } catch (error) {
+      result.latenciesMs.push(performance.now() - started);
+      result.failures.push((error as Error).message);
+    }
+    await sleep(20);
+  }
+  return result;
+}
+
+function percentile(sorted: number[], p: number) {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
+}
+
+function describePerson(label: string, result: PersonResult) {
+  const sorted = [...result.latenciesMs].sort((a, b) => a - b);
+  const figures = {
+    p50: percentile(sorted, 50),
+    p95: percentile(sorted, 95),
+    max: sorted.at(-1) ?? NaN,
+  };
+  log(
+    `${label.padEnd(26)} p50 ${figures.p50.toFixed(1).padStart(6)} ms   p95 ${figures.p95.toFixed(1).padStart(6)} ms` +
+      `   max ${figures.max.toFixed(1).padStart(6)} ms   (${sorted.length} opened, ${result.failures.length} failed)`,
+  );
+  if (result.failures.length) log(`  failures: ${[...new Set(result.failures)].slice(0, 5).join('; ')}`);
+  return figures;
+}
+
+/** PostgreSQL's commit counter for the benchmark's database, once every backend has reported. */
+async function commits(client: pg.Client, database: string): Promise<number> {
+  await sleep(STATS_SETTLE_MS);
+  const { rows } = await client.query<{ commits: string }>(
+    'select xact_commit::text as commits from pg_stat_database where datname = $1',
+    [database],
+  );
+  return Number(rows[0]?.commits ?? NaN);
+}
+
+/** Commits during `run`, less those the idle topology makes in the same time (timers, sweeps). */
+async function commitsDuring<T>(
+  stats: { client: pg.Client; database: string; idlePerMs: number },
+  run: () => Promise<T>,
+) {
+  const before = await commits(stats.client, stats.database);
+  const started = performance.now();
+  const value = await run();
+  const elapsedMs = performance.now() - started + STATS_SETTLE_MS;
+  const after = await commits(stats.client, stats.database);
+  return { value, commits: Math.max(0, after - before - stats.idlePerMs * elapsedMs), raw: after - before };
+}
+
+/** Waits until the current one-minute window has at least `seconds` left, so a phase stays inside one. */
+async function awaitWindowRoom(seconds: number) {
+  const left = 60 - (Date.now() % 60_000) / 1000;
+  if (left < seconds) await sleep((left + 0.5) * 1000);
+}
+
+async function main() {
+  try {
+    requireNginx();
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n`);
+    return 69;
+  }
+  const databaseUrl = process.env.DATABASE_URL;
+  if (!databaseUrl) {
+    process.stderr.write(
+      'bench:flood needs DATABASE_URL (PostgreSQL; its role must be allowed to create databases).\n',
+    );
+    return 78;
+  }
+  if (!process.argv.includes('--no-build')) buildAll();
+  const workDir = await mkdtemp(path.join(os.tmpdir(), 'portal-bench-flood-'));
+  cleanups.push(() => rm(workDir, { recursive: true, force: true }));
+  const benchUrl = await freshDatabaseBeside(databaseUrl, 'flood');
+  const database = new URL(benchUrl).pathname.slice(1);
+  const ingestToken = randomBytes(32).toString('base64url');
+
+  log('starting the topology (auth emulator, 2 API instances, nginx)...');
+  const topology: Topology = await startTopology({
+    port: await findFreePort(),
+    instances: 2,
+    databaseUrl: benchUrl,
+    workDir,
+    env: {
+      INGEST_TOKEN: ingestToken,
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_LOOKUPS_PER_MINUTE: String(LOOKUPS_PER_MINUTE),
+      // The person opens the invoice hundreds of times here: the per-user allowance would end the run.
+      RATE_LIMIT_DOWNLOADS_PER_HOUR: '1000000000',
+      SHUTDOWN_GRACE_MS: '0',
+    },
+  });
+  cleanups.push(() => topology.stop());
+
+  const { idToken, uid } = await signUpForToken(topology.emulator, EMAIL);
+  await seedBenchUser(topology.env, { email: EMAIL, uid });
+  const stored = await fetch(`${topology.url}/api/invoices/${PARCEL_CODE}`, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${ingestToken}`, 'content-type': 'application/pdf' },
+    body: new Uint8Array(await makeBenchPdf(PARCEL_CODE, 100 * 1024)),
+  });
+  if (!stored.ok) throw new Error(`storing the PDF failed: ${stored.status} ${await stored.text()}`);
+
+  const statsClient = new pg.Client({ connectionString: databaseUrl });
+  await statsClient.connect();
+  cleanups.push(() => statsClient.end());
+
+  const load = os.loadavg().map((value) => value.toFixed(1));
+  log(`${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? 'unknown'}); load average ${load.join(' ')}`);
+  log('warming up...');
+  await person(topology.url, idToken, sleep(2000));
+
+  log(`the person alone, ${QUIET_SECONDS} s...`);
+  const quiet = await person(topology.url, idToken, sleep(QUIET_SECONDS * 1000));
+
+  // What the idle topology commits by itself (flush timers, sweeps): taken off every count below.
+  const idleWindowMs = 10_000;
+  const idleBefore = await commits(statsClient, database);
+  const idleStarted = performance.now();
+  await sleep(idleWindowMs);
+  const idleAfter = await commits(statsClient, database);
+  const idlePerMs = (idleAfter - idleBefore) / (performance.now() - idleStarted);
+  const stats = { client: statsClient, database, idlePerMs };
+
+  log(`${STRANGERS} strangers from ${ADDRESSES} addresses for ${FLOOD_SECONDS} s, the person meanwhile...`);
+  const flooded = await commitsDuring(stats, async () => {
+    const strangers = runStrangers({
+      url: topology.url,
+      concurrency: STRANGERS,
+      seconds: FLOOD_SECONDS,
+      addresses: addressesIn(1, ADDRESSES),
+      tag: 'flood',
+    });
+    const during = await person(topology.url, idToken, strangers);
+    return { strangers: await strangers, during };
+  });
+
+  // Refused calls alone: a few addresses spend their allowance, then call on, all refused, in one window.
+  log('commits per refused call...');
+  const spenders = addressesIn(2, 16);
+  await awaitWindowRoom(40);
+  const spent = await runStrangers({
+    url: topology.url,
+    concurrency: spenders.length,
+    seconds: 30,
+    addresses: spenders,
+    kinds: ['lookup'],
+    maxCalls: spenders.length * LOOKUPS_PER_MINUTE,
+    tag: 'spend',
+  });
+  const refusedPhase = await commitsDuring(stats, () =>
+    runStrangers({ url: topology.url, concurrency: 16, seconds: 8, addresses: spenders, tag: 'refused' }),
+  );
+
+  // Answered calls alone, kind by kind: each from a fresh address, well inside its allowance.
+  log('commits per answered call...');
+  const answeredPhases = {} as Record<Kind, Awaited<ReturnType<typeof commitsDuring<FloodResult>>>>;
+  for (const [index, kind] of (['lookup', 'register', 'activate'] as const).entries()) {
+    answeredPhases[kind] = await commitsDuring(stats, () =>
+      runStrangers({
+        url: topology.url,
+        concurrency: 8,
+        seconds: 30,
+        addresses: addressesIn(3 + index, 300),
+        kinds: [kind],
+        maxCalls: 300,
+        tag: kind,
+      }),
+    );
+  }
+
+  log('');
+  log(`PostgreSQL, 2 API instances behind nginx; RATE_LIMIT_LOOKUPS_PER_MINUTE=${LOOKUPS_PER_MINUTE}`);
+  const quietFigures = describePerson('person alone', quiet);
+  const floodFigures = describePerson('person during the flood', flooded.value.during);
+  const flood = flooded.value.strangers;
+  log(
+    `flood: ${flood.calls} calls (${(flood.calls / FLOOD_SECONDS).toFixed(0)}/s): ${flood.answered} answered, ` +
+      `${flood.refused} refused, ${flood.failed} failed; ${flooded.commits.toFixed(0)} commits ` +
+      `(${(flooded.commits / Math.max(1, flood.calls)).toFixed(2)} per call)`,
+  );
+  if (flood.failures.length) log(`  failures: ${flood.failures.join('; ')}`);
+  const refused = refusedPhase.value;
+  log(
+    `refused calls: ${refused.refused} refused (${refused.answered} answered, ${refused.failed} failed) after ` +
+      `${spent.answered} spent the allowance; ${refusedPhase.commits.toFixed(1)} commits: ` +
+      `${(refusedPhase.commits / Math.max(1, refused.refused)).toFixed(3)} per refused call`,
+  );
+  for (const [kind, phase] of Object.entries(answeredPhases)) {
+    log(
+      `answered ${kind.padEnd(8)}: ${phase.value.answered} answered (${phase.value.refused} refused, ` +
+        `${phase.value.failed} failed); ${phase.commits.toFixed(1)} commits: ` +
+        `${(phase.commits / Math.max(1, phase.value.answered)).toFixed(2)} per call`,
+    );
+  }
+  log(`idle topology: ${(idlePerMs * 1000).toFixed(2)} commits/s (taken off the counts above)`);
+  const refusedPerCall = refusedPhase.commits / Math.max(1, refused.refused);
+  const met = floodFigures.p95 <= TARGET_P95_MS && flooded.value.during.failures.length === 0 && refusedPerCall < 0.01;
+  log(
+    `target: person's p95 <= ${TARGET_P95_MS} ms with no failure (${floodFigures.p95.toFixed(1)} ms, ` +
+      `${flooded.value.during.failures.length} failed), 0 commits per refused call (${refusedPerCall.toFixed(3)}): ` +
+      `${met ? 'met' : 'NOT met'}`,
+  );
+  log(`(the person alone: p95 ${quietFigures.p95.toFixed(1)} ms)`);
+  return 0;
+}
+
+async function cleanup() {
+  for (const step of cleanups.reverse()) {
+    try {
+      await step();
+    } catch (error) {
+      process.stderr.write(`cleanup: ${(error as Error).message}\n`);
+    }
+  }
+  cleanups.length = 0;
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => void cleanup().then(() => process.exit(130)));
+}
+
+let exitCode = 1;
+try {
+  exitCode = await main();
+} catch (error) {
+  process.stderr.write(`bench:flood failed: ${(error as Error).stack ?? String(error)}\n`);
+} finally {
+  await cleanup();
+}
+process.exit(exitCode);
