@@ -124,6 +124,7 @@ export function createFirebaseIdentity(options: {
           uid: decoded.uid,
           email: decoded.email,
           expiresAtMs: decoded.exp * 1000,
+          authTimeMs: decoded.auth_time * 1000,
           signInProvider: decoded.firebase.sign_in_provider,
           tenant: decoded.firebase.tenant,
         };

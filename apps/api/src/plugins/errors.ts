@@ -13,6 +13,8 @@ const STATUS_OF_KIND = {
   invalid: 400,
   unauthenticated: 401,
   forbidden: 403,
+  'step-up-required': 403,
+  'session-expired': 401,
   'not-found': 404,
   conflict: 409,
   'too-large': 413,

@@ -1,0 +1,7 @@
+export {
+  createSoftwareAuthenticator,
+  toVirtualCredential,
+  type CeremonyOverrides,
+  type SoftwareAuthenticator,
+  type SoftwareCredential,
+} from './software-authenticator.ts';
