@@ -16,6 +16,10 @@ const ACTIONS: Record<string, string> = {
   'users.add': 'Add user',
   'users.remove': 'Delete user',
   'invoice.download': 'Open invoice',
+  'passkeys.enroll': 'Set up passkey',
+  'passkeys.step-up': 'Confirm with passkey',
+  'passkeys.reset': 'Reset passkeys',
+  'sessions.end': 'End sessions',
 };
 
 const OUTCOMES: Record<AuditEntry['outcome'], { label: string; className: string }> = {
