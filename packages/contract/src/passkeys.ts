@@ -32,8 +32,8 @@ export type StepUpStatus = z.infer<typeof stepUpStatusSchema>;
 export const passkeyCreationOptionsSchema = z
   .object({
     challenge: z.string(),
-    rp: z.object({ id: z.string().optional(), name: z.string() }).loose(),
-    user: z.object({ id: z.string(), name: z.string(), displayName: z.string() }).loose(),
+    rp: z.object({ id: z.string().optional(), name: z.string() }),
+    user: z.object({ id: z.string(), name: z.string(), displayName: z.string() }),
     pubKeyCredParams: z.array(z.object({ type: z.literal('public-key'), alg: z.number() })),
   })
   .loose();
@@ -44,7 +44,9 @@ export const passkeyRequestOptionsSchema = z
   .object({
     challenge: z.string(),
     rpId: z.string().optional(),
-    allowCredentials: z.array(z.object({ id: z.string(), type: z.literal('public-key') }).loose()).optional(),
+    allowCredentials: z
+      .array(z.object({ id: z.string(), type: z.string(), transports: z.array(z.string()).optional() }))
+      .optional(),
   })
   .loose();
 export type PasskeyRequestOptions = z.infer<typeof passkeyRequestOptionsSchema>;

@@ -4,7 +4,7 @@ import { createSoftwareAuthenticator, type SoftwareAuthenticator } from '@portal
 import { sql } from 'drizzle-orm';
 import type { AuditEvent } from '../audit/repository.ts';
 import { openDatabase, type DatabaseHandle } from '../db/client.ts';
-import { DomainError } from '../plugins/errors.ts';
+import { DomainError } from '../domain-error.ts';
 import { createUsersRepository } from '../users/repository.ts';
 import { testPgliteTarget } from '../../test/helpers/pglite-template.ts';
 import {

@@ -1,5 +1,11 @@
 import { createHash } from 'node:crypto';
-import type { PasskeyAssertion, PasskeyRegistration, StepUpStatus } from '@portal/contract';
+import type {
+  PasskeyAssertion,
+  PasskeyCreationOptions,
+  PasskeyRegistration,
+  PasskeyRequestOptions,
+  StepUpStatus,
+} from '@portal/contract';
 import {
   generateAuthenticationOptions,
   generateRegistrationOptions,
@@ -9,7 +15,7 @@ import {
   type RegistrationResponseJSON,
 } from '@simplewebauthn/server';
 import type { AuditEvent } from '../audit/repository.ts';
-import { DomainError, type RefusalKind } from '../plugins/errors.ts';
+import { DomainError, type RefusalKind } from '../domain-error.ts';
 import type { PasskeyRepository } from './passkey-repository.ts';
 import type { SessionBoundStore, SignIn } from './session-bound-store.ts';
 import { judgeStepUp, signedInRecently } from './step-up-rule.ts';
@@ -169,7 +175,7 @@ export function createPasskeyCeremonies(deps: PasskeyCeremoniesDeps) {
       };
     },
 
-    async registrationOptions(session: AdminSession, rp: RelyingParty) {
+    async registrationOptions(session: AdminSession, rp: RelyingParty): Promise<PasskeyCreationOptions> {
       await mayEnroll(session, { actor: session.email, action: 'passkeys.enroll', target: session.email });
       const existing = await passkeys.listFor(session.email);
       const options = await generateRegistrationOptions({
@@ -186,7 +192,8 @@ export function createPasskeyCeremonies(deps: PasskeyCeremoniesDeps) {
         supportedAlgorithmIDs: SUPPORTED_ALGORITHMS,
       });
       await store.issueChallenge(session, 'registration', options.challenge, CHALLENGE_TTL_MS);
-      return options;
+      // WebAuthn's JSON as the library wrote it; the contract names the parts the portal relies on.
+      return options as PasskeyCreationOptions;
     },
 
     /** Stores the new passkey; making it proves the person is there, so it also confirms this sign-in. */
@@ -224,7 +231,7 @@ export function createPasskeyCeremonies(deps: PasskeyCeremoniesDeps) {
       return done;
     },
 
-    async authenticationOptions(session: AdminSession, rp: RelyingParty) {
+    async authenticationOptions(session: AdminSession, rp: RelyingParty): Promise<PasskeyRequestOptions> {
       const existing = await passkeys.listFor(session.email);
       if (existing.length === 0) throw new DomainError('step-up-required', NO_PASSKEY_MESSAGE, 'no passkey set up');
       const options = await generateAuthenticationOptions({
@@ -234,7 +241,7 @@ export function createPasskeyCeremonies(deps: PasskeyCeremoniesDeps) {
         timeout: CEREMONY_TIMEOUT_MS,
       });
       await store.issueChallenge(session, 'authentication', options.challenge, CHALLENGE_TTL_MS);
-      return options;
+      return options as PasskeyRequestOptions;
     },
 
     /** Checks the passkey's signature over this sign-in's challenge, then records the confirmation. */

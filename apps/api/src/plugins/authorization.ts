@@ -1,26 +1,29 @@
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type {} from '../audit/audit-writer.ts';
-import { clientKey } from '../http/client-key.ts';
+import { bearerTokenOf } from '../http/bearer-token.ts';
+import { clientKey } from '../rate-limits/client-key.ts';
 import { sameSecret } from '../lib/same-secret.ts';
 import { InvalidTokenError } from '../identity/identity-provider.ts';
-import type {} from '../users/allowlist-cache.ts';
-import { DomainError } from './errors.ts';
+import { DomainError } from '../domain-error.ts';
+import { SESSION_ENDED_MESSAGE, sessionHasEnded } from '../sessions/session-lifetime.ts';
 
 /**
  * Who may call a route. Every route under /api declares one; a route without it fails at start-up,
  * so forgetting authorization is impossible rather than silently public.
  * - public: anyone; a bearer token, when sent, must still be valid and allowlisted
  * - user: an allowlisted account
- * - admin: an allowlisted admin
- * - admin-or-service: an admin, or a machine presenting the configured ingestion token
+ * - admin: an allowlisted admin whose sign-in confirmed its passkey recently (ADMIN_STEP_UP_MAX_AGE_SECONDS)
+ * - admin-or-service: such an admin, or a machine presenting the configured ingestion token
+ * - admin-step-up: an allowlisted admin, confirmed or not: only the routes that set up and use the passkey
  */
-export type Access = 'public' | 'user' | 'admin' | 'admin-or-service';
+export type Access = 'public' | 'user' | 'admin' | 'admin-or-service' | 'admin-step-up';
 
 export interface Caller {
   uid: string;
   email: string;
   admin: boolean;
+  /** When this sign-in's password was entered (the token's auth_time): what step-ups and lifetimes bind to. */
+  authTimeMs: number;
 }
 
 declare module 'fastify' {
@@ -35,8 +38,6 @@ declare module 'fastify' {
     refusedIdentity: { email: string | null; uid: string } | null;
   }
 }
-
-const BEARER = /^Bearer\s+(\S+)$/i;
 
 export const NOT_ALLOWED_MESSAGE =
   'Your account is not allowed to use this portal. Please contact the website administrator.';
@@ -61,7 +62,7 @@ export default fp<{ ingestToken?: string | undefined }>(
     async function resolveCaller(request: FastifyRequest, token: string): Promise<Caller> {
       let verified;
       try {
-        verified = await app.tokenCache.verify(token, (fresh) => app.identity.verifyIdToken(fresh));
+        verified = await app.domain.tokenCache.verify(token, (fresh) => app.domain.identity.verifyIdToken(fresh));
       } catch (error) {
         if (error instanceof InvalidTokenError) throw new DomainError('unauthenticated', SESSION_MESSAGE[error.reason]);
         throw error;
@@ -72,21 +73,26 @@ export default fp<{ ingestToken?: string | undefined }>(
       if (verified.tenant !== undefined || verified.signInProvider !== 'password') {
         throw new DomainError('unauthenticated', NOT_ALLOWED_MESSAGE, 'not a password sign-in of this project');
       }
-      const row = verified.email ? await app.allowlist.find(verified.email.toLowerCase()) : undefined;
+      const row = verified.email ? await app.domain.allowlist.find(verified.email.toLowerCase()) : undefined;
       if (!row) throw new DomainError('unauthenticated', NOT_ALLOWED_MESSAGE, 'not on the list');
       // The row belongs to the account the portal created or took over for it, not to whoever holds the address.
       if (row.firebaseUid !== verified.uid) {
         throw new DomainError('unauthenticated', NOT_ALLOWED_MESSAGE, 'another account than the listed one');
       }
-      if (!row.activated) await app.usersRepository.update(row.email, { activated: true });
-      return { uid: verified.uid, email: row.email, admin: row.admin };
+      // Counted from the password, whatever refreshes the token has had since: an old sign-in ends here.
+      const lifetimes = app.domain.config.sessionLifetimes;
+      if (sessionHasEnded({ authTimeMs: verified.authTimeMs, nowMs: Date.now(), admin: row.admin, lifetimes })) {
+        throw new DomainError('session-expired', SESSION_ENDED_MESSAGE, 'sign-in older than the session lifetime');
+      }
+      if (!row.activated) await app.domain.users.update(row.email, { activated: true });
+      return { uid: verified.uid, email: row.email, admin: row.admin, authTimeMs: verified.authTimeMs };
     }
 
     async function authorize(request: FastifyRequest) {
       const access = request.routeOptions.config.access;
       if (!access) return;
       const header = request.headers.authorization;
-      const token = header ? BEARER.exec(header)?.[1] : undefined;
+      const token = bearerTokenOf(header);
       try {
         if (header && !token)
           throw new DomainError('unauthenticated', 'The Authorization header must be "Bearer <token>".');
@@ -103,11 +109,14 @@ export default fp<{ ingestToken?: string | undefined }>(
             'You do not have permission to do this. Please contact the website administrator.',
           );
         }
+        // The password alone does not make an admin call: this very sign-in must have used its passkey lately.
+        if (access === 'admin' || access === 'admin-or-service')
+          await app.domain.passkeys.requireStepUp(request.caller);
       } catch (error) {
         if (!(error instanceof DomainError)) throw error;
         const identity = request.refusedIdentity;
         // Queued and folded per client, reason and minute: a flood of refusals costs a bounded number of rows.
-        app.auditWriter.refuse({
+        app.domain.auditWriter.refuse({
           client: clientKey(request.ip),
           actor: request.caller?.email ?? identity?.email ?? null,
           action: `${request.method} ${request.routeOptions.url}`,
@@ -123,5 +132,5 @@ export default fp<{ ingestToken?: string | undefined }>(
     // onRequest, before the body is read or validated: a refused caller learns nothing and uploads nothing.
     app.addHook('onRequest', authorize);
   },
-  { name: 'authorization', dependencies: ['services', 'allowlist-cache', 'users-repository', 'audit-writer'] },
+  { name: 'authorization', dependencies: ['domain'] },
 );

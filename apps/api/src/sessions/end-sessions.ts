@@ -1,6 +1,6 @@
 import type { AuditEvent } from '../audit/repository.ts';
 import type { IdentityProvider } from '../identity/identity-provider.ts';
-import { DomainError } from '../plugins/errors.ts';
+import { DomainError } from '../domain-error.ts';
 
 export interface SessionEnderDeps {
   identity: Pick<IdentityProvider, 'revokeSessions' | 'findUserByEmail'>;

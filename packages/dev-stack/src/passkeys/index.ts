@@ -5,3 +5,10 @@ export {
   type SoftwareAuthenticator,
   type SoftwareCredential,
 } from './software-authenticator.ts';
+export {
+  enrollOrStepUp,
+  enrollPasskey,
+  httpPortalCall,
+  stepUpWithPasskey,
+  type PortalCall,
+} from './ceremony-client.ts';
