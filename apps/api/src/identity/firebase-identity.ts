@@ -25,8 +25,8 @@ function toTokenError(error: unknown): Error {
   if (error instanceof IdentityProviderUnavailableError) return error;
   if (PROVIDER_FAULT_CODES.has(code)) return toProviderError(error);
   if (code === 'auth/id-token-expired') return new InvalidTokenError('expired');
-  if (code === 'auth/id-token-revoked' || code === 'auth/user-disabled' || code === 'auth/user-not-found')
-    return new InvalidTokenError('revoked');
+  if (code === 'auth/id-token-revoked') return new InvalidTokenError('revoked');
+  if (code === 'auth/user-disabled' || code === 'auth/user-not-found') return new InvalidTokenError('gone');
   if (code.startsWith('auth/argument-error') || code === 'auth/invalid-id-token')
     return new InvalidTokenError('invalid');
   if (code.startsWith('auth/')) return new InvalidTokenError('invalid');

@@ -29,7 +29,8 @@ export interface IdentityProvider {
 }
 
 export class InvalidTokenError extends Error {
-  constructor(readonly reason: 'expired' | 'revoked' | 'invalid') {
+  /** `revoked`: the account's sessions were ended; `gone`: the account was disabled or deleted. */
+  constructor(readonly reason: 'expired' | 'revoked' | 'gone' | 'invalid') {
     super(`ID token ${reason}`);
   }
 }

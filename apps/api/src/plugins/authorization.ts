@@ -44,6 +44,7 @@ export const NOT_ALLOWED_MESSAGE =
 const SESSION_MESSAGE = {
   expired: 'Your session has expired. Please sign in again.',
   revoked: 'Your session has ended. Please sign in again.',
+  gone: 'Your session has ended. Please sign in again.',
   invalid: 'Your sign-in token is not valid. Please sign in again.',
 } as const;
 
@@ -64,7 +65,12 @@ export default fp<{ ingestToken?: string | undefined }>(
       try {
         verified = await app.domain.tokenCache.verify(token, (fresh) => app.domain.identity.verifyIdToken(fresh));
       } catch (error) {
-        if (error instanceof InvalidTokenError) throw new DomainError('unauthenticated', SESSION_MESSAGE[error.reason]);
+        if (error instanceof InvalidTokenError) {
+          // Sessions ended on purpose (Sign out everywhere, End sessions): a new token would be refused too,
+          // so the web app signs out and says so rather than retrying.
+          const kind = error.reason === 'revoked' ? 'session-expired' : 'unauthenticated';
+          throw new DomainError(kind, SESSION_MESSAGE[error.reason]);
+        }
         throw error;
       }
       // From here the token is genuine: a refusal names who it was.

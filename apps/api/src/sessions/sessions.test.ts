@@ -81,7 +81,11 @@ describe('ending sessions', () => {
     ]) {
       const response = await lookUp(t, USER, idToken ?? '');
       assert.equal(response.statusCode, 401, device);
-      assert.match(response.json().message, /session has ended/, device);
+      assert.deepEqual(
+        response.json(),
+        { message: 'Your session has ended. Please sign in again.', code: 'session-expired' },
+        device,
+      );
     }
     // Firebase refuses the revoked refresh tokens; the emulator still mints ID tokens with them, whose
     // sign-in time predates the revocation, so the portal refuses those too.
