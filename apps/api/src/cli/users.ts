@@ -12,6 +12,8 @@ const USAGE = `Usage:
   npm run portal -- users list                    print every allowed address and its status
   npm run portal -- users remove <email>          remove an address and delete its sign-in account
   npm run portal -- users admin <email> --on|--off make an address an administrator, or stop it being one
+  npm run portal -- users reset-passkeys <email>  remove an administrator's passkeys (they set up a new one)
+  npm run portal -- users end-sessions <email>    sign someone out on every device
 `;
 
 /** sysexits(3) codes, so scripts can tell a refusal from a typo or an outage. */
@@ -21,7 +23,13 @@ export type UsersCommand =
   | { name: 'add'; email: string; admin: boolean }
   | { name: 'list' }
   | { name: 'remove'; email: string }
-  | { name: 'admin'; email: string; admin: boolean };
+  | { name: 'admin'; email: string; admin: boolean }
+  | { name: 'reset-passkeys'; email: string }
+  | { name: 'end-sessions'; email: string };
+
+const ONE_ADDRESS_COMMANDS = ['add', 'remove', 'admin', 'reset-passkeys', 'end-sessions'] as const;
+const takesOneAddress = (name: string | undefined): name is (typeof ONE_ADDRESS_COMMANDS)[number] =>
+  (ONE_ADDRESS_COMMANDS as readonly (string | undefined)[]).includes(name);
 
 const FLAGS: Record<string, string[]> = { add: ['--admin'], admin: ['--on', '--off'] };
 
@@ -39,8 +47,7 @@ export function parseUsersArgs(args: string[]): UsersCommand | { error: string }
   const unknownFlag = flags.find((flag) => !allowedFlags.includes(flag));
   if (unknownFlag) return { error: `Unknown option ${unknownFlag} for "users ${name ?? ''}".` };
   if (name === 'list') return positional.length === 0 ? { name } : { error: '"users list" takes no arguments.' };
-  if (name !== 'add' && name !== 'remove' && name !== 'admin')
-    return { error: name ? `Unknown command "users ${name}".` : 'Missing a command.' };
+  if (!takesOneAddress(name)) return { error: name ? `Unknown command "users ${name}".` : 'Missing a command.' };
   if (positional.length !== 1) return { error: `"users ${name}" takes exactly one e-mail address.` };
   const email = emailSchema.safeParse(positional[0]);
   if (!email.success) return { error: `"${positional[0]}" is not a valid e-mail address.` };
@@ -48,7 +55,8 @@ export function parseUsersArgs(args: string[]): UsersCommand | { error: string }
     if (flags.length !== 1) return { error: '"users admin" takes exactly one of --on or --off.' };
     return { name, email: email.data, admin: flags[0] === '--on' };
   }
-  return name === 'add' ? { name, email: email.data, admin: flags.includes('--admin') } : { name, email: email.data };
+  if (name === 'add') return { name, email: email.data, admin: flags.includes('--admin') };
+  return { name, email: email.data };
 }
 
 const describeRow = (row: UserRow) =>
@@ -58,10 +66,10 @@ const describeRow = (row: UserRow) =>
 
 export async function runUsersCommand(
   command: UsersCommand,
-  domain: Pick<Domain, 'users' | 'userAdmin'>,
+  domain: Pick<Domain, 'users' | 'userAdmin' | 'passkeys' | 'sessions'>,
   io: Io = processIo,
 ) {
-  const { users, userAdmin } = domain;
+  const { users, userAdmin, passkeys, sessions } = domain;
   // The audit log names the operator's login, since the CLI has no portal account.
   const actor = `cli:${os.userInfo().username}`;
   try {
@@ -77,6 +85,15 @@ export async function runUsersCommand(
       io.out(
         `Added ${command.email}${command.admin ? ' as an administrator' : ''}. They set a password with "Forgot Password" on the login screen.\n`,
       );
+    } else if (command.name === 'reset-passkeys') {
+      // Recovery for an administrator who lost their passkey; the audit log names the operator.
+      const { removed } = await passkeys.resetPasskeys({ email: command.email, actor });
+      io.out(
+        `Removed ${removed === 1 ? '1 passkey' : `${removed} passkeys`} of ${command.email}. They set up a new one on their next visit to the admin page, after entering their password.\n`,
+      );
+    } else if (command.name === 'end-sessions') {
+      await sessions.endSessionsOf({ email: command.email, actor });
+      io.out(`${command.email} is signed out on every device and must sign in again.\n`);
     } else if (command.name === 'admin') {
       await userAdmin.setAdmin({ email: command.email, admin: command.admin, actor });
       io.out(`${command.email} is ${command.admin ? 'now' : 'no longer'} an administrator.\n`);

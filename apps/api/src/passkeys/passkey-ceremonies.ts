@@ -55,16 +55,18 @@ const CHALLENGE_TTL_MS = 5 * 60_000;
  */
 const SUPPORTED_ALGORITHMS = [-8, -7, -257];
 
-const minutes = (ms: number) => {
-  const value = Math.max(1, Math.round(ms / 60_000));
-  return value === 1 ? '1 minute' : `${value} minutes`;
+/** "10 minutes", "90 seconds": how long a confirmation lasts, as an admin reads it. */
+const lengthOf = (ms: number) => {
+  const seconds = Math.round(ms / 1000);
+  if (seconds % 60 !== 0) return seconds === 1 ? '1 second' : `${seconds} seconds`;
+  return seconds === 60 ? '1 minute' : `${seconds / 60} minutes`;
 };
 
 export const NO_PASSKEY_MESSAGE =
   'Administrators confirm who they are with a passkey as well as their password. Open the admin page to set one up.';
 export const STEP_UP_MESSAGE = 'Please confirm it is you with your passkey to continue.';
 export const stepUpExpiredMessage = (maxAgeMs: number) =>
-  `Your passkey confirmation has run out (it lasts ${minutes(maxAgeMs)}). Please confirm it is you again.`;
+  `Your passkey confirmation has run out (it lasts ${lengthOf(maxAgeMs)}). Please confirm it is you again.`;
 export const SIGN_IN_AGAIN_MESSAGE = 'To set up a passkey, please enter your password again first.';
 export const CHALLENGE_GONE_MESSAGE = 'This passkey request has run out or was already used. Please try again.';
 export const NOT_VERIFIED_MESSAGE =
