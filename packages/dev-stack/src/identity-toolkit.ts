@@ -52,6 +52,29 @@ export function identityToolkit(emulatorUrl: string) {
       });
       return { status: response.status, body: (await response.json()) as Record<string, unknown> };
     },
+    /**
+     * Gives an existing account a password, as its owner would through the reset mail, with the emulator's
+     * administrator rights ("Bearer owner"): for tests that need an account the portal created to sign in.
+     */
+    async setPassword(projectId: string, email: string, password: string) {
+      const admin = async (method: string, body: unknown) => {
+        const response = await fetch(
+          `${emulatorUrl}/identitytoolkit.googleapis.com/v1/projects/${projectId}/accounts:${method}`,
+          {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', authorization: 'Bearer owner' },
+            body: JSON.stringify(body),
+          },
+        );
+        const answer = (await response.json()) as Record<string, unknown>;
+        if (!response.ok) throw new Error(`accounts:${method} failed for ${email}: ${JSON.stringify(answer)}`);
+        return answer;
+      };
+      const { users } = (await admin('lookup', { email: [email] })) as { users?: { localId: string }[] };
+      const localId = users?.[0]?.localId;
+      if (!localId) throw new Error(`no emulator account for ${email}`);
+      await admin('update', { localId, password });
+    },
     async clearAccounts(projectId: string) {
       const url = `${emulatorUrl}/emulator/v1/projects/${projectId}/accounts`;
       // Idempotent, so a kept-alive connection the emulator closed meanwhile is simply retried once.

@@ -2,6 +2,7 @@ export {
   createSoftwareAuthenticator,
   toVirtualCredential,
   type CeremonyOverrides,
+  type ExportedCredential,
   type SoftwareAuthenticator,
   type SoftwareCredential,
 } from './software-authenticator.ts';

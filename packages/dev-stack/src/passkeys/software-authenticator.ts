@@ -1,4 +1,4 @@
-import { createHash, generateKeyPairSync, randomBytes, sign, type KeyObject } from 'node:crypto';
+import { createHash, createPrivateKey, generateKeyPairSync, randomBytes, sign, type KeyObject } from 'node:crypto';
 import { encodeCbor, type CborValue } from './cbor.ts';
 
 /**
@@ -68,7 +68,25 @@ function coseKeyOf(privateKey: KeyObject) {
   );
 }
 
-export function createSoftwareAuthenticator(options: { origin: string }) {
+/** A credential as JSON, to hand from one process to another (e2e set-up to its test workers). */
+export interface ExportedCredential {
+  id: string;
+  rpId: string;
+  userHandle: string;
+  privateKey: string;
+}
+
+/** Tenths of a second since 2025: a count that only goes up, whichever process signs next. */
+const clockCount = () => Math.floor((Date.now() - Date.UTC(2025, 0, 1)) / 100);
+
+export function createSoftwareAuthenticator(options: {
+  origin: string;
+  /**
+   * Sign counts from the clock instead of from 1: several processes can then sign with one credential
+   * (e2e set-up and each test worker) and the portal still sees the count go up, as it insists.
+   */
+  signCountFromClock?: boolean;
+}) {
   const credentials: SoftwareCredential[] = [];
 
   const clientData = (type: 'webauthn.create' | 'webauthn.get', challenge: string, overrides: CeremonyOverrides) =>
@@ -81,6 +99,26 @@ export function createSoftwareAuthenticator(options: { origin: string }) {
 
   return {
     credentials,
+
+    export(credential: SoftwareCredential): ExportedCredential {
+      return {
+        id: credential.id.toString('base64url'),
+        rpId: credential.rpId,
+        userHandle: credential.userHandle.toString('base64url'),
+        privateKey: credential.privateKey.export({ format: 'der', type: 'pkcs8' }).toString('base64'),
+      };
+    },
+
+    /** Holds a credential another authenticator exported. */
+    import(exported: ExportedCredential) {
+      credentials.push({
+        id: Buffer.from(exported.id, 'base64url'),
+        rpId: exported.rpId,
+        userHandle: Buffer.from(exported.userHandle, 'base64url'),
+        privateKey: createPrivateKey({ key: Buffer.from(exported.privateKey, 'base64'), format: 'der', type: 'pkcs8' }),
+        signCount: 0,
+      });
+    },
 
     /** navigator.credentials.create(): a new key pair for this relying party and user. */
     register(creation: CreationOptions, overrides: CeremonyOverrides = {}) {
@@ -133,7 +171,7 @@ export function createSoftwareAuthenticator(options: { origin: string }) {
         (candidate) => candidate.rpId === rpId && (allowed.size === 0 || allowed.has(base64url(candidate.id))),
       );
       if (!credential) throw new Error(`the software authenticator holds no passkey for ${rpId} that is allowed`);
-      credential.signCount += 1;
+      credential.signCount = Math.max(credential.signCount + 1, options.signCountFromClock ? clockCount() : 0);
       const authenticatorData = Buffer.concat([
         sha256(rpId),
         Uint8Array.of(flags(overrides)),
