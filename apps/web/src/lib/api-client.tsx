@@ -1,22 +1,31 @@
+import { codeForStatus, isErrorCode, type ErrorCode } from '@portal/contract/error-codes';
 import { createContext, useContext, useEffect, useMemo, type ReactNode } from 'react';
 import { useAuth } from './auth';
 import { useRuntimeConfig } from './runtime-config';
 
-/** A failed call: `status` 0 means no response arrived at all. */
+/**
+ * A failed call: `status` 0 means no response arrived at all. `code` is the server's `code`, or, for an
+ * answer without one (a proxy's error page, no answer), the code of its status: messages choose by it.
+ */
 export class ApiError extends Error {
+  readonly code: ErrorCode;
+
   constructor(
     readonly status: number,
     readonly statusText: string,
-    /** The `message` of the server's `{ message }` body, when it sent one. */
+    /** The `message` of the server's `{ message, code }` body, when it sent one. */
     readonly serverMessage: string | undefined,
     /** The server's X-Request-Id for this call: the reference a person quotes to support. */
     readonly requestId?: string,
-    /** The `code` of the server's body (`step-up-required`, `session-expired`, …), when it sent one. */
-    readonly code?: string,
+    serverCode?: ErrorCode,
   ) {
     super(serverMessage ?? (statusText || (status === 0 ? 'No response from the server' : `HTTP ${status}`)));
+    this.code = serverCode ?? codeForStatus(status);
   }
 }
+
+/** The error code of a failed call; anything that is not an API error counts as no answer. */
+export const errorCodeOf = (error: unknown): ErrorCode => (error instanceof ApiError ? error.code : 'unavailable');
 
 interface RequestOptions<T> {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -47,15 +56,15 @@ export interface ApiClient {
 
 interface ErrorAnswer {
   message?: string;
-  code?: string;
+  code?: ErrorCode;
 }
 
 async function readErrorBody(response: Response): Promise<ErrorAnswer> {
   try {
-    const body = (await response.clone().json()) as { message?: unknown; code?: unknown };
+    const body = (await response.json()) as { message?: unknown; code?: unknown };
     return {
-      ...(typeof body.message === 'string' && { message: body.message }),
-      ...(typeof body.code === 'string' && { code: body.code }),
+      ...(typeof body.message === 'string' ? { message: body.message } : {}),
+      ...(isErrorCode(body.code) ? { code: body.code } : {}),
     };
   } catch {
     return {};
@@ -76,8 +85,8 @@ export interface ApiInterceptors {
   sessionEnded?: (message: string | undefined) => void;
 }
 
-export const STEP_UP_REQUIRED = 'step-up-required';
-export const SESSION_EXPIRED = 'session-expired';
+export const STEP_UP_REQUIRED: ErrorCode = 'step-up-required';
+export const SESSION_EXPIRED: ErrorCode = 'session-expired';
 
 export function createApiClient(
   baseUrl: string,
