@@ -1,6 +1,15 @@
 import AxeBuilder from '@axe-core/playwright';
-import { test as base, expect, type Page } from '@playwright/test';
+import { test as base, expect, type CDPSession, type Page } from '@playwright/test';
 import { demoAccount, identityToolkit, type ReceivedEvent } from '@portal/dev-stack';
+import {
+  createSoftwareAuthenticator,
+  enrollPasskey,
+  httpPortalCall,
+  stepUpWithPasskey,
+  toVirtualCredential,
+  type ExportedCredential,
+  type PortalCall,
+} from '@portal/dev-stack/passkeys';
 
 export { expect };
 
@@ -11,6 +20,17 @@ export const DEMO = {
   outsider: demoAccount('outsider@example.com'),
 };
 
+/** Chromium's virtual authenticator on one page (the DevTools protocol's WebAuthn domain). */
+export interface VirtualAuthenticator {
+  cdp: CDPSession;
+  authenticatorId: string;
+  /** How many passkeys it holds, and their sign counts. */
+  credentials(): Promise<{ credentialId: string; signCount: number }[]>;
+}
+
+/** The passkey e2e set-up gave the demo admin, in every worker: see global-setup.ts. */
+export const E2E_ADMIN_PASSKEY_ENV = 'E2E_ADMIN_PASSKEY';
+
 export interface Portal {
   /** http://localhost:<port> of the API serving the SPA */
   url: string;
@@ -20,6 +40,18 @@ export interface Portal {
   signIn(page: Page, account: { email: string; password: string }): Promise<void>;
   /** A real ID token from the emulator, for calling the API directly. */
   idToken(account: { email: string; password: string }): Promise<string>;
+  /**
+   * Calls the API as the demo admin from the test itself (set-up and clean-up): a sign-in that confirmed
+   * with the admin's passkey, confirmed again whenever the confirmation runs out.
+   */
+  adminApi: PortalCall;
+  /**
+   * Gives the page a platform authenticator (fingerprint reader, as it were) that verifies its user; with
+   * `account` (an admin), it holds a passkey of theirs, set up through the API, so "Use passkey" works.
+   */
+  addAuthenticator(page: Page, account?: { email: string; password: string }): Promise<VirtualAuthenticator>;
+  /** Whenever the admin page's passkey prompt shows up (the confirmation ran out), answers it. */
+  answerPasskeyPrompts(page: Page): Promise<void>;
   sentryEvents(): Promise<ReceivedEvent[]>;
   clearSentryEvents(): Promise<void>;
   /** Fails on any serious or critical accessibility violation on the page as it is now. */
@@ -32,12 +64,57 @@ const env = (name: string) => {
   return value;
 };
 
+const STEP_UP_REQUIRED = 'step-up-required';
+
+/** The demo admin's passkey from global set-up, in this worker: signs on the clock, like every other holder. */
+function demoAdminPasskey(portalUrl: string) {
+  const authenticator = createSoftwareAuthenticator({ origin: portalUrl, signCountFromClock: true });
+  authenticator.import(JSON.parse(env(E2E_ADMIN_PASSKEY_ENV)) as ExportedCredential);
+  return authenticator;
+}
+
+async function addVirtualAuthenticator(page: Page): Promise<VirtualAuthenticator> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('WebAuthn.enable', { enableUI: false });
+  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  });
+  return {
+    cdp,
+    authenticatorId,
+    credentials: async () => (await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials,
+  };
+}
+
 export const test = base.extend<{ portal: Portal }>({
   baseURL: async ({}, use) => use(env('PORTAL_URL')),
   portal: async ({}, use) => {
     const emulatorUrl = env('EMULATOR_URL');
     const projectId = env('EMULATOR_PROJECT_ID');
     const sentryUrl = env('SENTRY_RECEIVER_URL');
+    const portalUrl = env('PORTAL_URL');
+    const toolkit = identityToolkit(emulatorUrl);
+    const adminPasskey = demoAdminPasskey(portalUrl);
+    let adminCall: PortalCall | undefined;
+    const steppedUpAdmin = async () => {
+      const call = httpPortalCall(portalUrl, (await toolkit.signIn(DEMO.admin.email, DEMO.admin.password)).idToken);
+      await stepUpWithPasskey(call, adminPasskey);
+      return call;
+    };
+    const adminApi: PortalCall = async (method, path, body) => {
+      adminCall ??= await steppedUpAdmin();
+      const answer = await adminCall(method, path, body);
+      if ((answer.body as { code?: string } | undefined)?.code !== STEP_UP_REQUIRED) return answer;
+      adminCall = await steppedUpAdmin();
+      return adminCall(method, path, body);
+    };
     await use({
       url: env('PORTAL_URL'),
       emulatorUrl,
@@ -48,7 +125,32 @@ export const test = base.extend<{ portal: Portal }>({
         await page.getByRole('button', { name: 'Submit' }).click();
       },
       async idToken(account) {
-        return (await identityToolkit(emulatorUrl).signIn(account.email, account.password)).idToken;
+        return (await toolkit.signIn(account.email, account.password)).idToken;
+      },
+      adminApi,
+      async addAuthenticator(page, account) {
+        const virtual = await addVirtualAuthenticator(page);
+        if (!account) return virtual;
+        // A passkey of its own for this page, set up through the API by a sign-in that confirmed with the
+        // admin's first passkey (a second one needs the first): fresh keys count from 0 wherever they sign.
+        const signedIn = httpPortalCall(portalUrl, (await toolkit.signIn(account.email, account.password)).idToken);
+        await stepUpWithPasskey(signedIn, adminPasskey);
+        const pageKey = createSoftwareAuthenticator({ origin: portalUrl });
+        await enrollPasskey(signedIn, pageKey);
+        const [credential] = pageKey.credentials;
+        if (!credential) throw new Error('the page key was not made');
+        await virtual.cdp.send('WebAuthn.addCredential', {
+          authenticatorId: virtual.authenticatorId,
+          credential: toVirtualCredential(credential),
+        });
+        return virtual;
+      },
+      async answerPasskeyPrompts(page) {
+        const prompt = page.getByRole('dialog', { name: "Confirm it's you" });
+        await page.addLocatorHandler(prompt, async () => {
+          await prompt.getByRole('button', { name: 'Use passkey' }).click();
+          await expect(prompt).toBeHidden();
+        });
       },
       sentryEvents: async () => (await (await fetch(`${sentryUrl}/events`)).json()) as ReceivedEvent[],
       clearSentryEvents: async () => void (await fetch(`${sentryUrl}/events`, { method: 'DELETE' })),

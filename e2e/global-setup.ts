@@ -1,10 +1,39 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { buildWeb, findFreePort, startSentryReceiver, startStack } from '@portal/dev-stack';
+import {
+  buildWeb,
+  demoAccount,
+  findFreePort,
+  identityToolkit,
+  startSentryReceiver,
+  startStack,
+} from '@portal/dev-stack';
+import { createSoftwareAuthenticator, enrollPasskey, httpPortalCall } from '@portal/dev-stack/passkeys';
 
 /** Lookups without a token allowed per minute in e2e: enough for every spec, few enough to test the limit. */
 export const E2E_LOOKUP_LIMIT = 30;
+
+/**
+ * How long an admin's passkey confirmation holds in e2e: a few seconds, so a spec can watch it run out.
+ * Specs that take longer on the admin page answer the prompt that then appears (`answerPasskeyPrompts`).
+ */
+export const E2E_STEP_UP_SECONDS = 10;
+
+/**
+ * The demo admin's first visit to the admin page, done through the API with a passkey made in Node: every
+ * spec then finds an admin with a passkey, and the test workers sign with the same credential (from the
+ * environment) to confirm their set-up calls.
+ */
+async function givePasskeyToDemoAdmin(portalUrl: string, emulatorUrl: string) {
+  const admin = demoAccount('admin@example.com');
+  const { idToken } = await identityToolkit(emulatorUrl).signIn(admin.email, admin.password);
+  const authenticator = createSoftwareAuthenticator({ origin: portalUrl, signCountFromClock: true });
+  await enrollPasskey(httpPortalCall(portalUrl, idToken), authenticator);
+  const [credential] = authenticator.credentials;
+  if (!credential) throw new Error('the demo admin passkey was not made');
+  return JSON.stringify(authenticator.export(credential));
+}
 
 /** Starts the stack the way `npm start` does, on free ports with a throwaway data folder. */
 export default async function globalSetup() {
@@ -16,13 +45,19 @@ export default async function globalSetup() {
     port: await findFreePort(),
     emulatorPort: await findFreePort(),
     dataDir,
-    env: { SENTRY_DSN: sentry.dsn, RATE_LIMIT_LOOKUPS_PER_MINUTE: String(E2E_LOOKUP_LIMIT), LOG_LEVEL: 'warn' },
+    env: {
+      SENTRY_DSN: sentry.dsn,
+      RATE_LIMIT_LOOKUPS_PER_MINUTE: String(E2E_LOOKUP_LIMIT),
+      ADMIN_STEP_UP_MAX_AGE_SECONDS: String(E2E_STEP_UP_SECONDS),
+      LOG_LEVEL: 'warn',
+    },
     log: (line) => apiLog.push(line),
   });
   process.env.PORTAL_URL = stack.url;
   process.env.EMULATOR_URL = stack.emulator.url;
   process.env.EMULATOR_PROJECT_ID = stack.emulator.projectId;
   process.env.SENTRY_RECEIVER_URL = sentry.url;
+  process.env.E2E_ADMIN_PASSKEY = await givePasskeyToDemoAdmin(stack.url, stack.emulator.url);
 
   return async () => {
     await stack.stop();

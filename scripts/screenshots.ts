@@ -33,6 +33,35 @@ async function signIn(page: Page, email: Parameters<typeof demoAccount>[0]) {
   await page.getByRole('button', { name: 'Submit' }).click();
 }
 
+/** The demo admin's passkey, carried from one run's virtual authenticator to the next (as the same laptop). */
+let adminPasskey: Record<string, unknown> | undefined;
+
+/**
+ * A virtual authenticator (Chromium's DevTools WebAuthn domain) stands in for a fingerprint reader, holding
+ * the admin's passkey once a run has set it up.
+ */
+async function fingerprintReader(page: Page) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('WebAuthn.enable', { enableUI: false });
+  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  });
+  if (adminPasskey) await cdp.send('WebAuthn.addCredential', { authenticatorId, credential: adminPasskey as never });
+  return {
+    keep: async () => {
+      const { credentials } = await cdp.send('WebAuthn.getCredentials', { authenticatorId });
+      adminPasskey = credentials[0] as Record<string, unknown> | undefined;
+    },
+  };
+}
+
 async function settle(page: Page) {
   await page.waitForLoadState('networkidle');
   await page.waitForFunction(() => document.getAnimations().every((animation) => animation.playState !== 'running'));
@@ -79,8 +108,25 @@ async function shoot(browser: Browser, size: keyof typeof sizes) {
   await snap('invoice-not-authorized');
   await page.getByRole('button', { name: 'Sign Out' }).click();
 
+  const reader = await fingerprintReader(page);
   await page.goto(`${stack.url}/admin`);
   await signIn(page, 'admin@example.com');
+  const setUp = page.getByRole('button', { name: 'Set up a passkey' });
+  const confirm = page.getByRole('button', { name: 'Use passkey' });
+  await setUp.or(confirm).waitFor();
+  if (await setUp.isVisible()) {
+    await snap('admin-passkey-first-visit');
+    await setUp.click();
+    await page.getByRole('table').waitFor();
+    await reader.keep();
+    // The next day: signed in again, the passkey is asked for.
+    await page.getByRole('button', { name: 'Sign Out' }).click();
+    await page.goto(`${stack.url}/admin`);
+    await signIn(page, 'admin@example.com');
+  }
+  await confirm.waitFor();
+  await snap('admin-passkey-every-day');
+  await confirm.click();
   await page.getByRole('table').waitFor();
   await snap('admin');
   for (const email of ['user@example.com', 'invited@example.com'])

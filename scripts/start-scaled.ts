@@ -58,6 +58,7 @@ ${topology.instances.map((instance, index) => `    instance ${index + 1}: ${inst
 ${accounts}
 
   Demo invoices: ${topology.url}/invoice?parcelCode=${DEMO_PARCEL_CODES[0]}
+  Admin page: http://localhost:${new URL(topology.url).port}/admin  (passkeys need a host name, not an IP address)
   Invoice store: ${topology.invoiceDir}
   Press Ctrl-C to stop.
 `);

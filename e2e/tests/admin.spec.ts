@@ -7,12 +7,23 @@ const NO_PERMISSION = 'You do not have permissions to view this page. Please con
 /** A fresh address per run: the stack and its demo data are shared by every spec. */
 const uniqueEmail = (label: string) => `e2e-${label}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
 
+/**
+ * Signs in on the way to /admin. An admin then confirms with their passkey (this page's authenticator
+ * holds one), and any later prompt, once the confirmation has run out mid-test, is answered too.
+ */
 async function openAdminAs(page: Page, portal: Portal, account: { email: string; password: string }) {
+  const admin = account.email === DEMO.admin.email;
+  if (admin) {
+    await portal.addAuthenticator(page, account);
+    await portal.answerPasskeyPrompts(page);
+  }
   await page.goto('/admin');
   await expect(page).toHaveURL(/\/login$/);
   await portal.signIn(page, account);
   await expect(page).toHaveURL(/\/admin$/);
   await expect(page.getByRole('heading', { level: 1, name: 'Users' })).toBeVisible();
+  if (admin)
+    await page.getByRole('region', { name: "Confirm it's you" }).getByRole('button', { name: 'Use passkey' }).click();
 }
 
 const usersTable = (page: Page) => page.getByRole('table', { name: 'Allowed users' });
@@ -23,23 +34,13 @@ const rowOf = (page: Page, email: string) =>
 
 /** Removes addresses a test added, through the API, so a failed test leaves the shared list as it was. */
 async function removeUsers(portal: Portal, emails: string[]) {
-  const token = await portal.idToken(DEMO.admin);
-  for (const email of emails) {
-    await fetch(`${portal.url}/api/users/${encodeURIComponent(email)}`, {
-      method: 'DELETE',
-      headers: { authorization: `Bearer ${token}` },
-    });
-  }
+  for (const email of emails) await portal.adminApi('DELETE', `/api/users/${encodeURIComponent(email)}`);
 }
 
 /** Puts addresses on the list through the API, faster than the screen for a list long enough to page. */
 async function addUsers(portal: Portal, emails: string[]) {
-  const token = await portal.idToken(DEMO.admin);
   for (const email of emails) {
-    const response = await fetch(`${portal.url}/api/users/${encodeURIComponent(email)}`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}` },
-    });
+    const response = await portal.adminApi('POST', `/api/users/${encodeURIComponent(email)}`);
     expect(response.status, email).toBe(201);
   }
 }

@@ -21,13 +21,9 @@ async function resetMails(portal: Portal, email: string): Promise<OobCode[]> {
   return oobCodes.filter((code) => code.email === email && code.requestType === 'PASSWORD_RESET');
 }
 
-async function adminCall(portal: Portal, method: string, path: string) {
-  const token = await portal.idToken(DEMO.admin);
-  const response = await fetch(`${portal.url}/api${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(method === 'POST' ? { 'content-type': 'application/json' } : {}) },
-  });
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+async function adminCall(portal: Portal, method: 'GET' | 'POST' | 'DELETE', path: string) {
+  const { status, body } = await portal.adminApi(method, `/api${path}`);
+  return { status, body: body as Record<string, unknown> };
 }
 
 /**

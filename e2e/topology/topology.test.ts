@@ -11,6 +11,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
 import { chromium } from '@playwright/test';
 import pg from 'pg';
+import { createSoftwareAuthenticator, enrollOrStepUp, httpPortalCall } from '@portal/dev-stack/passkeys';
 import {
   CHROMIUM_ARGS,
   chromiumExecutable,
@@ -117,6 +118,9 @@ describe('the production topology: nginx in front of two API instances', () => {
         assert.equal((await fetch(invoiceUrl(instance.url), { headers: bearer(idToken) })).status, 200);
       }
       const admin = await tokenOf('admin@example.com');
+      // Admin calls need the admin's passkey: set up through the instance, on the page origin nginx serves.
+      const passkey = createSoftwareAuthenticator({ origin: `http://localhost:${new URL(topology.url).port}` });
+      await enrollOrStepUp(httpPortalCall(first.url, admin), passkey);
       const removed = await fetch(`${first.url}/api/users/${email}`, { method: 'DELETE', headers: bearer(admin) });
       assert.equal(removed.status, 200);
       const started = performance.now();

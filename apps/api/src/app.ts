@@ -12,6 +12,7 @@ import metrics from './observability/metrics-route.ts';
 import requestId, { requestIdGenerator } from './observability/request-id.ts';
 import invoiceRoutes from './invoices/routes.ts';
 import healthRoutes, { readinessPlugin } from './platform/health.ts';
+import passkeyRoutes from './passkeys/routes.ts';
 import openapi from './platform/openapi.ts';
 import runtimeConfigRoute from './platform/runtime-config.ts';
 import authorization from './plugins/authorization.ts';
@@ -19,6 +20,7 @@ import errors, { frameworkErrorHandler } from './plugins/errors.ts';
 import security, { originOf } from './plugins/security.ts';
 import spa from './plugins/spa.ts';
 import accountCleanupRoutes from './users/account-cleanups.routes.ts';
+import sessionRoutes from './sessions/routes.ts';
 import userByEmailRoutes from './users/user-by-email.routes.ts';
 import userListRoutes from './users/user-list.routes.ts';
 
@@ -70,6 +72,8 @@ async function portalAppPlugin(app: FastifyInstance, { domain }: { domain: Domai
       await api.register(userByEmailRoutes);
       await api.register(auditRoutes);
       await api.register(accountCleanupRoutes);
+      await api.register(passkeyRoutes);
+      await api.register(sessionRoutes);
       await api.register(invoiceRoutes, {
         maxInvoiceBytes: config.maxInvoiceBytes,
         invoiceDelivery: config.invoiceDelivery,

@@ -131,8 +131,46 @@ const envSchema = z
     HTTP_IDLE_TIMEOUT_MS: milliseconds(30_000),
     HTTP_KEEP_ALIVE_TIMEOUT_MS: milliseconds(5000),
     SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(120_000).default(5000),
+    ADMIN_STEP_UP_MAX_AGE_SECONDS: z.coerce.number().int().min(1).max(86_400).default(600),
+    // Hours, fractions allowed (0.5 is half an hour); at most 90 days.
+    SESSION_MAX_AGE_HOURS: z.coerce.number().positive().max(2160).default(12),
+    ADMIN_SESSION_MAX_AGE_HOURS: z.coerce.number().positive().max(2160).default(8),
+    WEBAUTHN_RP_ID: optionalString.pipe(
+      z
+        .string()
+        .regex(/^[a-z0-9.-]+$/i, 'must be a host name such as portal.example.com (no scheme, no port)')
+        .optional(),
+    ),
+    WEBAUTHN_ORIGINS: optionalString.pipe(
+      z
+        .string()
+        .transform((value) => value.split(',').map((origin) => origin.trim()))
+        .pipe(
+          z.array(
+            z
+              .string()
+              .regex(/^https?:\/\/[^/\s]+$/, 'must be origins such as https://portal.example.com (scheme and host)'),
+          ),
+        )
+        .optional(),
+    ),
   })
   .superRefine((env, ctx) => {
+    if (env.ADMIN_STEP_UP_MAX_AGE_SECONDS > env.ADMIN_SESSION_MAX_AGE_HOURS * 3600) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['ADMIN_STEP_UP_MAX_AGE_SECONDS'],
+        message: 'must not exceed ADMIN_SESSION_MAX_AGE_HOURS (a passkey confirmation cannot outlive its sign-in)',
+      });
+    }
+    if (!env.WEBAUTHN_RP_ID !== !env.WEBAUTHN_ORIGINS) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [env.WEBAUTHN_RP_ID ? 'WEBAUTHN_ORIGINS' : 'WEBAUTHN_RP_ID'],
+        message:
+          'is needed with the other: WEBAUTHN_RP_ID names the host passkeys belong to, WEBAUTHN_ORIGINS the pages they are used on',
+      });
+    }
     if (env.FIREBASE_AUTH_EMULATOR_HOST && !env.FIREBASE_PROJECT_ID.startsWith('demo-')) {
       // The emulator accepts unsigned tokens: pointing a real project at it would let anyone in.
       ctx.addIssue({
@@ -244,5 +282,15 @@ function toConfig(env: z.infer<typeof envSchema>) {
       keepAliveTimeoutMs: env.HTTP_KEEP_ALIVE_TIMEOUT_MS,
     },
     shutdownGraceMs: env.SHUTDOWN_GRACE_MS,
+    adminStepUpMaxAgeMs: env.ADMIN_STEP_UP_MAX_AGE_SECONDS * 1000,
+    sessionLifetimes: {
+      userMs: Math.round(env.SESSION_MAX_AGE_HOURS * 3_600_000),
+      adminMs: Math.round(env.ADMIN_SESSION_MAX_AGE_HOURS * 3_600_000),
+    },
+    /** Where passkeys belong and may be used; undefined: the host and origin each request arrived at. */
+    webauthn:
+      env.WEBAUTHN_RP_ID && env.WEBAUTHN_ORIGINS
+        ? { rpId: env.WEBAUTHN_RP_ID, origins: env.WEBAUTHN_ORIGINS }
+        : undefined,
   };
 }

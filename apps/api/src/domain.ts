@@ -1,4 +1,4 @@
-import { createAuditRepository } from './audit/repository.ts';
+import { createAuditRepository, type AuditEvent } from './audit/repository.ts';
 import { createAuditWriter } from './audit/audit-writer.ts';
 import type { Config } from './config.ts';
 import type { ChannelListener } from './db/notifications.ts';
@@ -7,6 +7,10 @@ import type { Infrastructure } from './infrastructure.ts';
 import { openInfrastructure, type OpenInfrastructureOptions } from './infrastructure.ts';
 import { ingestInvoice, type IngestInput } from './invoices/ingest.ts';
 import { createOpenInvoice } from './invoices/open-invoice.ts';
+import { createPasskeyCeremonies } from './passkeys/passkey-ceremonies.ts';
+import { createPasskeyRepository } from './passkeys/passkey-repository.ts';
+import { createSessionBoundStore } from './passkeys/session-bound-store.ts';
+import { createSessionEnder } from './sessions/end-sessions.ts';
 import { createInvoicesRepository } from './invoices/repository.ts';
 import { createMetrics } from './observability/metrics.ts';
 import { createRateLimits } from './rate-limits/rate-limits.ts';
@@ -56,17 +60,33 @@ export function buildDomain(infrastructure: Omit<Infrastructure, 'close'>, optio
     instances: config.instances,
   });
   const forgetSessions = (uid: string) => tokenCache.evictUid(uid);
+  // The audit trail must never turn a finished change into an error, nor hide the error that stopped one.
+  const recordAudit = (event: AuditEvent) =>
+    audit.record(event).catch((error: unknown) => log.error({ err: error, event }, 'could not write the audit log'));
   const accountCleanups = createAccountCleanupsRepository(db);
   const accountCleaner = createAccountCleaner({
     cleanups: accountCleanups,
     users,
     identity,
-    audit: (event) =>
-      audit.record(event).catch((error: unknown) => log.error({ err: error, event }, 'could not write the audit log')),
+    audit: recordAudit,
     forgetSessions,
     log,
   });
   const userAdmin = createUserAdmin({ users, audit, identity, cleaner: accountCleaner, forgetSessions, log });
+  const passkeys = createPasskeyCeremonies({
+    passkeys: createPasskeyRepository(db),
+    store: createSessionBoundStore(db),
+    audit: recordAudit,
+    findUser: (email) => users.findByEmail(email),
+    stepUpMaxAgeMs: config.adminStepUpMaxAgeMs,
+    adminSessionMaxAgeMs: config.sessionLifetimes.adminMs,
+  });
+  const sessions = createSessionEnder({
+    identity,
+    findUser: (email) => users.findByEmail(email),
+    audit: recordAudit,
+    forgetSessions,
+  });
   const openInvoice = createOpenInvoice({ invoicesRepository: invoices, blobStore });
   const ingest = (input: IngestInput) =>
     ingestInvoice(
@@ -100,6 +120,8 @@ export function buildDomain(infrastructure: Omit<Infrastructure, 'close'>, optio
     accountCleanups,
     accountCleaner,
     userAdmin,
+    passkeys,
+    sessions,
     openInvoice,
     ingestInvoice: ingest,
 

@@ -7,7 +7,11 @@
 export const STATUS_OF_CODE = {
   invalid: 400,
   unauthenticated: 401,
+  /** The sign-in reached its maximum length, or its sessions were ended: sign in again. */
+  'session-expired': 401,
   forbidden: 403,
+  /** An administrator's call needs a recent passkey confirmation of this sign-in: confirm, then call again. */
+  'step-up-required': 403,
   'not-found': 404,
   conflict: 409,
   /** A sign-in account the portal did not make holds the address: an add can offer to take it over. */
@@ -26,7 +30,10 @@ export const ERROR_CODES = Object.keys(STATUS_OF_CODE) as [ErrorCode, ...ErrorCo
 export const isErrorCode = (value: unknown): value is ErrorCode =>
   typeof value === 'string' && Object.hasOwn(STATUS_OF_CODE, value);
 
-/** The code of an answer that carries none, from its status; 0 (no answer at all) is 'unavailable'. */
+/**
+ * The code of an answer that carries none, from its status; 0 (no answer at all) is 'unavailable'. The first
+ * code with that status wins, so a bare 401 or 403 reads as `unauthenticated` or `forbidden`.
+ */
 export function codeForStatus(status: number): ErrorCode {
   if (status === 0) return 'unavailable';
   const code = ERROR_CODES.find((key) => STATUS_OF_CODE[key] === status);

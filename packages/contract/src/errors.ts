@@ -6,9 +6,11 @@ export { codeForStatus, ERROR_CODES, isErrorCode, STATUS_OF_CODE, type ErrorCode
 export const errorCodeSchema = z
   .enum(ERROR_CODES)
   .describe(
-    'Stable machine-readable kind: invalid (400), unauthenticated (401), forbidden (403), not-found (404), ' +
-      'conflict (409), foreign-account (409: a sign-in account the portal did not make holds the address; ' +
-      'adding it again with takeOver=true deletes that account), too-large (413), unsupported-media-type (415), ' +
+    'Stable machine-readable kind: invalid (400), unauthenticated (401), session-expired (401: the sign-in ' +
+      'reached its maximum length, sign in again), forbidden (403), step-up-required (403: an administrator ' +
+      'must confirm with their passkey, then repeat the call), not-found (404), conflict (409), ' +
+      'foreign-account (409: a sign-in account the portal did not make holds the address; adding it again ' +
+      'with takeOver=true deletes that account), too-large (413), unsupported-media-type (415), ' +
       'rate-limited (429), unavailable (503), internal (500).',
   );
 

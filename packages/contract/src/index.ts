@@ -4,3 +4,5 @@ export * from './invoices.ts';
 export * from './audit.ts';
 export * from './runtime-config.ts';
 export * from './errors.ts';
+export * from './passkeys.ts';
+export * from './sessions.ts';

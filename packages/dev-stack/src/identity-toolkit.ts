@@ -10,6 +10,8 @@ export interface ToolkitResponse {
 export interface SignedIn {
   uid: string;
   idToken: string;
+  /** What the web SDK keeps to get new ID tokens; revoking the account's sessions makes it useless. */
+  refreshToken: string;
 }
 
 /** The error code the emulator answers with (e.g. INVALID_LOGIN_CREDENTIALS, EMAIL_EXISTS). */
@@ -34,13 +36,45 @@ export function identityToolkit(emulatorUrl: string) {
     const { status, body } = await call(method, { email, password, returnSecureToken: true });
     if (status !== 200)
       throw new Error(`accounts:${method} failed for ${email}: ${String(toolkitErrorCode(body) ?? status)}`);
-    return { uid: String(body.localId), idToken: String(body.idToken) };
+    return { uid: String(body.localId), idToken: String(body.idToken), refreshToken: String(body.refreshToken) };
   }
 
   return {
     call,
     signUp: (email: string, password: string) => session('signUp', email, password),
     signIn: (email: string, password: string) => session('signInWithPassword', email, password),
+    /** A new ID token for a refresh token, as the web SDK asks every hour; the status says whether it may. */
+    async refresh(refreshToken: string): Promise<ToolkitResponse> {
+      const response = await fetch(`${emulatorUrl}/securetoken.googleapis.com/v1/token?key=demo-api-key`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refreshToken }),
+      });
+      return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+    },
+    /**
+     * Gives an existing account a password, as its owner would through the reset mail, with the emulator's
+     * administrator rights ("Bearer owner"): for tests that need an account the portal created to sign in.
+     */
+    async setPassword(projectId: string, email: string, password: string) {
+      const admin = async (method: string, body: unknown) => {
+        const response = await fetch(
+          `${emulatorUrl}/identitytoolkit.googleapis.com/v1/projects/${projectId}/accounts:${method}`,
+          {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', authorization: 'Bearer owner' },
+            body: JSON.stringify(body),
+          },
+        );
+        const answer = (await response.json()) as Record<string, unknown>;
+        if (!response.ok) throw new Error(`accounts:${method} failed for ${email}: ${JSON.stringify(answer)}`);
+        return answer;
+      };
+      const { users } = (await admin('lookup', { email: [email] })) as { users?: { localId: string }[] };
+      const localId = users?.[0]?.localId;
+      if (!localId) throw new Error(`no emulator account for ${email}`);
+      await admin('update', { localId, password });
+    },
     async clearAccounts(projectId: string) {
       const url = `${emulatorUrl}/emulator/v1/projects/${projectId}/accounts`;
       // Idempotent, so a kept-alive connection the emulator closed meanwhile is simply retried once.

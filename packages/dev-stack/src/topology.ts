@@ -87,6 +87,9 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
       FIREBASE_PROJECT_ID: DEMO_PROJECT_ID,
       FIREBASE_AUTH_EMULATOR_HOST: emulator.host,
       LOG_LEVEL: 'warn',
+      // Passkeys need a host name, never an IP address: an admin opens the admin page at http://localhost.
+      WEBAUTHN_RP_ID: 'localhost',
+      WEBAUTHN_ORIGINS: `http://localhost:${options.port}`,
       ...options.env,
     };
     const { seedDemoDataFromEnv } = await import('./demo/seed.ts');

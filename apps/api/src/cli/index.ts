@@ -14,6 +14,8 @@ const USAGE = `Usage: npm run portal -- <command>
   users remove <email>               remove an address and its sign-in account
   users admin <email> --on|--off     make an address an administrator, or stop it being one
   users cleanups                     finish removals whose sign-in account is not deleted yet
+  users reset-passkeys <email>       remove an administrator's passkeys (recovery: they set up a new one)
+  users end-sessions <email>         sign someone out on every device
   invoices import <file.pdf> --parcel-code <code>
   invoices import-dir <dir>          import every <parcel code>.pdf in a folder
 `;

@@ -15,6 +15,8 @@ const USAGE = `Usage:
   npm run portal -- users remove <email>          remove an address and delete its sign-in account
   npm run portal -- users admin <email> --on|--off make an address an administrator, or stop it being one
   npm run portal -- users cleanups                finish removals whose sign-in account is not deleted yet
+  npm run portal -- users reset-passkeys <email>  remove an administrator's passkeys (they set up a new one)
+  npm run portal -- users end-sessions <email>    sign someone out on every device
 `;
 
 /** sysexits(3) codes, so scripts can tell a refusal from a typo or an outage. */
@@ -25,7 +27,13 @@ export type UsersCommand =
   | { name: 'list' }
   | { name: 'cleanups' }
   | { name: 'remove'; email: string }
-  | { name: 'admin'; email: string; admin: boolean };
+  | { name: 'admin'; email: string; admin: boolean }
+  | { name: 'reset-passkeys'; email: string }
+  | { name: 'end-sessions'; email: string };
+
+const ONE_ADDRESS_COMMANDS = ['add', 'remove', 'admin', 'reset-passkeys', 'end-sessions'] as const;
+const takesOneAddress = (name: string | undefined): name is (typeof ONE_ADDRESS_COMMANDS)[number] =>
+  (ONE_ADDRESS_COMMANDS as readonly (string | undefined)[]).includes(name);
 
 const FLAGS: Record<string, string[]> = { add: ['--admin', '--take-over'], admin: ['--on', '--off'] };
 
@@ -44,8 +52,7 @@ export function parseUsersArgs(args: string[]): UsersCommand | { error: string }
   if (unknownFlag) return { error: `Unknown option ${unknownFlag} for "users ${name ?? ''}".` };
   if (name === 'list' || name === 'cleanups')
     return positional.length === 0 ? { name } : { error: `"users ${name}" takes no arguments.` };
-  if (name !== 'add' && name !== 'remove' && name !== 'admin')
-    return { error: name ? `Unknown command "users ${name}".` : 'Missing a command.' };
+  if (!takesOneAddress(name)) return { error: name ? `Unknown command "users ${name}".` : 'Missing a command.' };
   if (positional.length !== 1) return { error: `"users ${name}" takes exactly one e-mail address.` };
   const email = emailSchema.safeParse(positional[0]);
   if (!email.success) return { error: `"${positional[0]}" is not a valid e-mail address.` };
@@ -53,8 +60,9 @@ export function parseUsersArgs(args: string[]): UsersCommand | { error: string }
     if (flags.length !== 1) return { error: '"users admin" takes exactly one of --on or --off.' };
     return { name, email: email.data, admin: flags[0] === '--on' };
   }
-  if (name === 'remove') return { name, email: email.data };
-  return { name, email: email.data, admin: flags.includes('--admin'), takeOver: flags.includes('--take-over') };
+  if (name === 'add')
+    return { name, email: email.data, admin: flags.includes('--admin'), takeOver: flags.includes('--take-over') };
+  return { name, email: email.data };
 }
 
 const describeRow = (row: UserRow) =>
@@ -64,10 +72,10 @@ const describeRow = (row: UserRow) =>
 
 export async function runUsersCommand(
   command: UsersCommand,
-  domain: Pick<Domain, 'users' | 'userAdmin' | 'accountCleaner' | 'accountCleanups'>,
+  domain: Pick<Domain, 'users' | 'userAdmin' | 'accountCleaner' | 'accountCleanups' | 'passkeys' | 'sessions'>,
   io: Io = processIo,
 ) {
-  const { users, userAdmin } = domain;
+  const { users, userAdmin, passkeys, sessions } = domain;
   // The audit log names the operator's login, since the CLI has no portal account.
   const actor = `cli:${os.userInfo().username}`;
   try {
@@ -90,6 +98,15 @@ export async function runUsersCommand(
       }
       io.err(`${left.total} account clean-up${left.total === 1 ? '' : 's'} pending\n`);
       if (pending > 0) return EXIT.unavailable;
+    } else if (command.name === 'reset-passkeys') {
+      // Recovery for an administrator who lost their passkey; the audit log names the operator.
+      const { removed } = await passkeys.resetPasskeys({ email: command.email, actor });
+      io.out(
+        `Removed ${removed === 1 ? '1 passkey' : `${removed} passkeys`} of ${command.email}. They set up a new one on their next visit to the admin page, after entering their password.\n`,
+      );
+    } else if (command.name === 'end-sessions') {
+      await sessions.endSessionsOf({ email: command.email, actor });
+      io.out(`${command.email} is signed out on every device and must sign in again.\n`);
     } else if (command.name === 'admin') {
       await userAdmin.setAdmin({ email: command.email, admin: command.admin, actor });
       io.out(`${command.email} is ${command.admin ? 'now' : 'no longer'} an administrator.\n`);

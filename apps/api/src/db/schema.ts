@@ -1,5 +1,16 @@
 import { sql } from 'drizzle-orm';
-import { bigserial, boolean, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  bigserial,
+  boolean,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 
 export const users = pgTable(
   'users',
@@ -112,4 +123,73 @@ export const accountCleanups = pgTable(
   (table) => [index('account_cleanups_next_attempt_at_idx').on(table.nextAttemptAt)],
 );
 
-export const schema = { users, invoices, invoiceVersions, auditLog, rateLimitWindows, accountCleanups };
+/**
+ * An administrator's passkeys (WebAuthn credentials), by the allowlist row they belong to: removing the
+ * row removes them, so an address added again starts without a passkey.
+ */
+export const adminPasskeys = pgTable(
+  'admin_passkeys',
+  {
+    /** The credential id, base64url, as the browser names it. */
+    credentialId: text('credential_id').primaryKey(),
+    email: text('email')
+      .notNull()
+      .references(() => users.email, { onDelete: 'cascade' }),
+    /** The COSE public key, base64url. */
+    publicKey: text('public_key').notNull(),
+    /** The authenticator's signature counter (unsigned 32-bit); a count that goes back means a cloned key. */
+    counter: bigint('counter', { mode: 'number' }).notNull().default(0),
+    transports: text('transports')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    /** 'singleDevice' (a security key) or 'multiDevice' (synced through a password manager or phone). */
+    deviceType: text('device_type').notNull(),
+    backedUp: boolean('backed_up').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+  },
+  (table) => [index('admin_passkeys_email_idx').on(table.email)],
+);
+
+/**
+ * "The sign-in of uid U at auth_time A confirmed its passkey at T": shared by every instance, written and
+ * compared on the database's clock. A new sign-in has a new auth_time, so it starts unconfirmed.
+ */
+export const adminStepUps = pgTable(
+  'admin_step_ups',
+  {
+    firebaseUid: text('firebase_uid').notNull(),
+    authTime: timestamp('auth_time', { withTimezone: true }).notNull(),
+    steppedUpAt: timestamp('stepped_up_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.firebaseUid, table.authTime] }),
+    index('admin_step_ups_stepped_up_at_idx').on(table.steppedUpAt),
+  ],
+);
+
+/** WebAuthn challenges handed out and not yet answered: single-use, short-lived, bound to one sign-in. */
+export const webauthnChallenges = pgTable(
+  'webauthn_challenges',
+  {
+    challenge: text('challenge').primaryKey(),
+    firebaseUid: text('firebase_uid').notNull(),
+    authTime: timestamp('auth_time', { withTimezone: true }).notNull(),
+    purpose: text('purpose', { enum: ['registration', 'authentication'] }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [index('webauthn_challenges_expires_at_idx').on(table.expiresAt)],
+);
+
+export const schema = {
+  users,
+  invoices,
+  invoiceVersions,
+  auditLog,
+  rateLimitWindows,
+  adminPasskeys,
+  adminStepUps,
+  webauthnChallenges,
+  accountCleanups,
+};

@@ -26,8 +26,8 @@ function toTokenError(error: unknown): Error {
   if (error instanceof IdentityProviderUnavailableError) return error;
   if (PROVIDER_FAULT_CODES.has(code)) return toProviderError(error);
   if (code === 'auth/id-token-expired') return new InvalidTokenError('expired');
-  if (code === 'auth/id-token-revoked' || code === 'auth/user-disabled' || code === 'auth/user-not-found')
-    return new InvalidTokenError('revoked');
+  if (code === 'auth/id-token-revoked') return new InvalidTokenError('revoked');
+  if (code === 'auth/user-disabled' || code === 'auth/user-not-found') return new InvalidTokenError('gone');
   if (code.startsWith('auth/argument-error') || code === 'auth/invalid-id-token')
     return new InvalidTokenError('invalid');
   if (code.startsWith('auth/')) return new InvalidTokenError('invalid');
@@ -121,6 +121,7 @@ export function createFirebaseIdentity(options: {
           uid: decoded.uid,
           email: decoded.email,
           expiresAtMs: decoded.exp * 1000,
+          authTimeMs: decoded.auth_time * 1000,
           signInProvider: decoded.firebase.sign_in_provider,
           tenant: decoded.firebase.tenant,
         };

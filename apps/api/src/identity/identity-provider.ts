@@ -3,6 +3,8 @@ export interface VerifiedToken {
   uid: string;
   email: string | undefined;
   expiresAtMs: number;
+  /** When the person entered their password for this session (the token's `auth_time`); refreshes keep it. */
+  authTimeMs: number;
   /** How the account signed in ("password", "google.com", "custom", …). */
   signInProvider: string | undefined;
   /** The Identity Platform tenant the token belongs to; undefined for the project's own users. */
@@ -27,7 +29,8 @@ export interface IdentityProvider {
 }
 
 export class InvalidTokenError extends Error {
-  constructor(readonly reason: 'expired' | 'revoked' | 'invalid') {
+  /** `revoked`: the account's sessions were ended; `gone`: the account was disabled or deleted. */
+  constructor(readonly reason: 'expired' | 'revoked' | 'gone' | 'invalid') {
     super(`ID token ${reason}`);
   }
 }

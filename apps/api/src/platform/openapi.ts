@@ -43,6 +43,8 @@ export default fp(
           { name: 'invoices', description: 'Open and store invoice PDFs' },
           { name: 'users', description: 'The allowlist' },
           { name: 'audit', description: 'Who did what' },
+          { name: 'passkeys', description: "Administrators' passkeys: set one up, confirm with it, reset a lost one" },
+          { name: 'sessions', description: 'Sign out everywhere; end the sessions of a user' },
           { name: 'platform', description: 'Health and configuration' },
         ],
         components: {

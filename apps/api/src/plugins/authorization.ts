@@ -5,21 +5,25 @@ import { clientKey } from '../rate-limits/client-key.ts';
 import { sameSecret } from '../lib/same-secret.ts';
 import { InvalidTokenError } from '../identity/identity-provider.ts';
 import { DomainError } from '../domain-error.ts';
+import { SESSION_ENDED_MESSAGE, sessionHasEnded } from '../sessions/session-lifetime.ts';
 
 /**
  * Who may call a route. Every route under /api declares one; a route without it fails at start-up,
  * so forgetting authorization is impossible rather than silently public.
  * - public: anyone; a bearer token, when sent, must still be valid and allowlisted
  * - user: an allowlisted account
- * - admin: an allowlisted admin
- * - admin-or-service: an admin, or a machine presenting the configured ingestion token
+ * - admin: an allowlisted admin whose sign-in confirmed its passkey recently (ADMIN_STEP_UP_MAX_AGE_SECONDS)
+ * - admin-or-service: such an admin, or a machine presenting the configured ingestion token
+ * - admin-step-up: an allowlisted admin, confirmed or not: only the routes that set up and use the passkey
  */
-export type Access = 'public' | 'user' | 'admin' | 'admin-or-service';
+export type Access = 'public' | 'user' | 'admin' | 'admin-or-service' | 'admin-step-up';
 
 export interface Caller {
   uid: string;
   email: string;
   admin: boolean;
+  /** When this sign-in's password was entered (the token's auth_time): what step-ups and lifetimes bind to. */
+  authTimeMs: number;
 }
 
 declare module 'fastify' {
@@ -40,6 +44,7 @@ export const NOT_ALLOWED_MESSAGE =
 const SESSION_MESSAGE = {
   expired: 'Your session has expired. Please sign in again.',
   revoked: 'Your session has ended. Please sign in again.',
+  gone: 'Your session has ended. Please sign in again.',
   invalid: 'Your sign-in token is not valid. Please sign in again.',
 } as const;
 
@@ -60,7 +65,12 @@ export default fp<{ ingestToken?: string | undefined }>(
       try {
         verified = await app.domain.tokenCache.verify(token, (fresh) => app.domain.identity.verifyIdToken(fresh));
       } catch (error) {
-        if (error instanceof InvalidTokenError) throw new DomainError('unauthenticated', SESSION_MESSAGE[error.reason]);
+        if (error instanceof InvalidTokenError) {
+          // Sessions ended on purpose (Sign out everywhere, End sessions): a new token would be refused too,
+          // so the web app signs out and says so rather than retrying.
+          const kind = error.reason === 'revoked' ? 'session-expired' : 'unauthenticated';
+          throw new DomainError(kind, SESSION_MESSAGE[error.reason]);
+        }
         throw error;
       }
       // From here the token is genuine: a refusal names who it was.
@@ -75,8 +85,13 @@ export default fp<{ ingestToken?: string | undefined }>(
       if (row.firebaseUid !== verified.uid) {
         throw new DomainError('unauthenticated', NOT_ALLOWED_MESSAGE, 'another account than the listed one');
       }
+      // Counted from the password, whatever refreshes the token has had since: an old sign-in ends here.
+      const lifetimes = app.domain.config.sessionLifetimes;
+      if (sessionHasEnded({ authTimeMs: verified.authTimeMs, nowMs: Date.now(), admin: row.admin, lifetimes })) {
+        throw new DomainError('session-expired', SESSION_ENDED_MESSAGE, 'sign-in older than the session lifetime');
+      }
       if (!row.activated) await app.domain.users.update(row.email, { activated: true });
-      return { uid: verified.uid, email: row.email, admin: row.admin };
+      return { uid: verified.uid, email: row.email, admin: row.admin, authTimeMs: verified.authTimeMs };
     }
 
     async function authorize(request: FastifyRequest) {
@@ -100,6 +115,9 @@ export default fp<{ ingestToken?: string | undefined }>(
             'You do not have permission to do this. Please contact the website administrator.',
           );
         }
+        // The password alone does not make an admin call: this very sign-in must have used its passkey lately.
+        if (access === 'admin' || access === 'admin-or-service')
+          await app.domain.passkeys.requireStepUp(request.caller);
       } catch (error) {
         if (!(error instanceof DomainError)) throw error;
         const identity = request.refusedIdentity;

@@ -2,6 +2,12 @@ import { after, before, beforeEach } from 'node:test';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import {
+  createSoftwareAuthenticator,
+  enrollPasskey,
+  type PortalCall,
+  type SoftwareAuthenticator,
+} from '@portal/dev-stack/passkeys';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { createApp } from '../../src/app.ts';
@@ -27,13 +33,23 @@ export interface TestContext {
   blobStore: BlobStore;
   errorReporter: ErrorReporter;
   dataDir: string;
-  /** Creates an emulator account (and, unless `allowlisted: false`, its allowlist row); returns its ID token. */
+  /**
+   * Creates an emulator account (and, unless `allowlisted: false`, its allowlist row); returns its ID token.
+   * An admin also sets up a passkey through the portal's endpoints, as on their first visit to the admin
+   * page, so their admin calls are accepted for ADMIN_STEP_UP_MAX_AGE_SECONDS (`stepUp: false` skips it);
+   * `passkey` is the authenticator that holds it, to confirm again later.
+   */
   createAccount(
     email: string,
-    options?: { admin?: boolean; allowlisted?: boolean; activated?: boolean },
-  ): Promise<{ uid: string; idToken: string }>;
+    options?: { admin?: boolean; allowlisted?: boolean; activated?: boolean; stepUp?: boolean },
+  ): Promise<{ uid: string; idToken: string; refreshToken: string; passkey: SoftwareAuthenticator }>;
   bearer(idToken: string): { authorization: string };
+  /** Calls the app as the holder of `idToken`, for the passkey ceremonies in dev-stack. */
+  callAs(idToken: string): PortalCall;
 }
+
+/** Where `app.inject` says requests come from (Host: localhost:80): the origin passkeys are used on in tests. */
+export const INJECT_ORIGIN = 'http://localhost:80';
 
 export interface TestAppOptions {
   env?: Record<string, string>;
@@ -90,7 +106,7 @@ export function useTestApp(options: TestAppOptions = {}): TestContext {
     const { downloads, unknownParcels } = context.app.domain.rateLimits;
     await Promise.all([downloads.flush(), unknownParcels.flush()]).catch(() => undefined);
     await context.database.db.execute(
-      sql`truncate table users, invoices, invoice_versions, audit_log, rate_limit_windows, account_cleanups restart identity`,
+      sql`truncate table users, invoices, invoice_versions, audit_log, rate_limit_windows, admin_passkeys, admin_step_ups, webauthn_challenges, account_cleanups restart identity`,
     );
     // The limits count in memory too (batched-limit.ts): emptied with the table they feed.
     context.app.domain.rateLimits.reset();
@@ -104,13 +120,27 @@ export function useTestApp(options: TestAppOptions = {}): TestContext {
     await rm(context.dataDir, { recursive: true, force: true });
   });
 
-  context.createAccount = async (email, { admin = false, allowlisted = true, activated = true } = {}) => {
+  context.createAccount = async (
+    email,
+    { admin = false, allowlisted = true, activated = true, stepUp = true } = {},
+  ) => {
     const account = await signUp(email);
+    const passkey = createSoftwareAuthenticator({ origin: INJECT_ORIGIN });
     if (allowlisted) {
       await context.app.domain.users.insert({ email, admin, activated, registered: true, firebaseUid: account.uid });
     }
-    return account;
+    if (allowlisted && admin && stepUp) await enrollPasskey(context.callAs(account.idToken), passkey);
+    return { ...account, passkey };
   };
   context.bearer = (idToken) => ({ authorization: `Bearer ${idToken}` });
+  context.callAs = (idToken) => async (method, url, body) => {
+    const response = await context.app.inject({
+      method,
+      url,
+      headers: context.bearer(idToken),
+      ...(body === undefined ? {} : { payload: body as object }),
+    });
+    return { status: response.statusCode, body: response.body ? (response.json() as unknown) : undefined };
+  };
   return context;
 }

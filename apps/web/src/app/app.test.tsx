@@ -28,7 +28,13 @@ describe('routing and the sign-in guard', () => {
   });
 
   it('returns to /admin after signing in there from a signed-out visit', async () => {
-    server.use(accountLookup({ 'admin@example.com': { admin: true } }));
+    server.use(
+      accountLookup({ 'admin@example.com': { admin: true } }),
+      // The admin page's passkey step: this admin has none yet.
+      http.get(`${API}/me/step-up`, () =>
+        HttpResponse.json({ passkeys: 0, steppedUpUntil: null, maxAgeSeconds: 600, recentSignIn: true }),
+      ),
+    );
     const { user, router } = renderApp('/admin', { auth: createFakeAuthClient({ accounts }) });
     await user.type(await screen.findByLabelText('Email address'), 'admin@example.com');
     await user.type(screen.getByLabelText('Password'), 'admin-pass');

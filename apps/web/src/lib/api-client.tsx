@@ -1,5 +1,5 @@
 import { codeForStatus, isErrorCode, type ErrorCode } from '@portal/contract/error-codes';
-import { createContext, useContext, useMemo, type ReactNode } from 'react';
+import { createContext, useContext, useEffect, useMemo, type ReactNode } from 'react';
 import { useAuth } from './auth';
 import { useRuntimeConfig } from './runtime-config';
 
@@ -37,6 +37,11 @@ interface RequestOptions<T> {
   schema?: { parse(value: unknown): T };
   /** Read the response as binary. */
   blob?: boolean;
+  /**
+   * False for the passkey ceremonies themselves: a step-up refusal there is the answer to show, not a
+   * reason to start another ceremony.
+   */
+  promptStepUp?: boolean;
   signal?: AbortSignal;
 }
 
@@ -49,7 +54,12 @@ export interface ApiClient {
   request<T = undefined>(path: string, options?: RequestOptions<T>): Promise<ApiResponse<T>>;
 }
 
-async function readErrorBody(response: Response): Promise<{ message?: string; code?: ErrorCode }> {
+interface ErrorAnswer {
+  message?: string;
+  code?: ErrorCode;
+}
+
+async function readErrorBody(response: Response): Promise<ErrorAnswer> {
   try {
     const body = (await response.json()) as { message?: unknown; code?: unknown };
     return {
@@ -61,9 +71,27 @@ async function readErrorBody(response: Response): Promise<{ message?: string; co
   }
 }
 
+/**
+ * What the app does when the server refuses a signed-in call for a reason the person can fix on the spot.
+ * Either may be absent: the call then fails like any other.
+ */
+export interface ApiInterceptors {
+  /**
+   * The server wants a recent passkey confirmation (an admin call): resolves true once the person gave one,
+   * and the call is sent once more; false when they did not.
+   */
+  stepUp?: (message: string | undefined) => Promise<boolean>;
+  /** The session reached its maximum length on the server: the person must sign in again. */
+  sessionEnded?: (message: string | undefined) => void;
+}
+
+export const STEP_UP_REQUIRED: ErrorCode = 'step-up-required';
+export const SESSION_EXPIRED: ErrorCode = 'session-expired';
+
 export function createApiClient(
   baseUrl: string,
   getIdToken: (forceRefresh?: boolean) => Promise<string | null>,
+  interceptors: ApiInterceptors = {},
 ): ApiClient {
   async function send(path: string, options: RequestOptions<unknown>, forceRefresh: boolean): Promise<Response> {
     const headers = new Headers();
@@ -88,14 +116,26 @@ export function createApiClient(
 
   return {
     async request<T>(path: string, options: RequestOptions<T> = {}) {
-      let response = await send(path, options as RequestOptions<unknown>, false);
+      const untyped = options as RequestOptions<unknown>;
+      let response = await send(path, untyped, false);
+      let answer = response.ok ? {} : await readErrorBody(response);
       // An ID token can expire between the SDK's check and the server's; one forced refresh covers it.
-      if (response.status === 401 && options.auth)
-        response = await send(path, options as RequestOptions<unknown>, true);
+      // A session past its maximum length stays refused whatever the token: no refresh for that.
+      if (response.status === 401 && options.auth && answer.code !== SESSION_EXPIRED) {
+        response = await send(path, untyped, true);
+        answer = response.ok ? {} : await readErrorBody(response);
+      }
+      const mayPrompt = options.auth && options.promptStepUp !== false;
+      if (response.status === 403 && answer.code === STEP_UP_REQUIRED && mayPrompt && interceptors.stepUp) {
+        if (await interceptors.stepUp(answer.message)) {
+          response = await send(path, untyped, false);
+          answer = response.ok ? {} : await readErrorBody(response);
+        }
+      }
       if (!response.ok) {
+        if (answer.code === SESSION_EXPIRED && options.auth) interceptors.sessionEnded?.(answer.message);
         const requestId = response.headers.get('x-request-id') ?? undefined;
-        const body = await readErrorBody(response);
-        throw new ApiError(response.status, response.statusText, body.message, requestId, body.code);
+        throw new ApiError(response.status, response.statusText, answer.message, requestId, answer.code);
       }
       let data: unknown = undefined;
       if (options.blob) data = await response.blob();
@@ -110,17 +150,50 @@ export function requestIdOf(error: unknown): string | undefined {
   return error instanceof ApiError ? error.requestId : undefined;
 }
 
-const ApiClientContext = createContext<ApiClient | null>(null);
+type StepUpHandler = NonNullable<ApiInterceptors['stepUp']>;
+
+interface ApiClientContextValue {
+  api: ApiClient;
+  /** Puts `handler` in charge of step-up refusals; the returned function takes it out again. */
+  answerStepUpsWith(handler: StepUpHandler): () => void;
+}
+
+const ApiClientContext = createContext<ApiClientContextValue | null>(null);
 
 export function ApiClientProvider({ children }: { children: ReactNode }) {
   const { apiBaseUrl } = useRuntimeConfig();
-  const { client } = useAuth();
-  const api = useMemo(() => createApiClient(apiBaseUrl, (force) => client.getIdToken(force)), [apiBaseUrl, client]);
-  return <ApiClientContext value={api}>{children}</ApiClientContext>;
+  const { client, endSession } = useAuth();
+  const value = useMemo(() => {
+    // The screen that can answer a step-up puts its handler here while it is mounted.
+    const interceptors: ApiInterceptors = { sessionEnded: endSession };
+    return {
+      api: createApiClient(apiBaseUrl, (force) => client.getIdToken(force), interceptors),
+      answerStepUpsWith(handler: StepUpHandler) {
+        interceptors.stepUp = handler;
+        return () => {
+          if (interceptors.stepUp === handler) interceptors.stepUp = undefined;
+        };
+      },
+    };
+  }, [apiBaseUrl, client, endSession]);
+  return <ApiClientContext value={value}>{children}</ApiClientContext>;
+}
+
+function useApiClientContext(): ApiClientContextValue {
+  const value = useContext(ApiClientContext);
+  if (!value) throw new Error('useApiClient must be used inside ApiClientProvider');
+  return value;
 }
 
 export function useApiClient(): ApiClient {
-  const api = useContext(ApiClientContext);
-  if (!api) throw new Error('useApiClient must be used inside ApiClientProvider');
-  return api;
+  return useApiClientContext().api;
+}
+
+/**
+ * While the calling component is mounted, a step-up refusal is answered by `handler` (the admin screen's
+ * passkey prompt) and the refused call is retried once it resolves true.
+ */
+export function useStepUpHandler(handler: StepUpHandler) {
+  const { answerStepUpsWith } = useApiClientContext();
+  useEffect(() => answerStepUpsWith(handler), [answerStepUpsWith, handler]);
 }

@@ -14,21 +14,36 @@ export interface AuthClient {
   sendPasswordReset(email: string, continueUrl: string): Promise<void>;
   /** A valid ID token; `forceRefresh` after the API answered 401 for an expired one. */
   getIdToken(forceRefresh?: boolean): Promise<string | null>;
+  /**
+   * Asks the identity provider to check the signed-in user's password again: the session then counts as
+   * freshly signed in (a new `auth_time`), which setting up a first passkey needs.
+   */
+  confirmPassword(password: string): Promise<void>;
 }
 
 export type AuthState =
   | { status: 'loading'; user: null }
   | { status: 'signed-in'; user: AuthUser }
-  /** `byUser` only until /login has been shown after the user's own Sign Out (see `settleSignOut`). */
-  | { status: 'signed-out'; user: null; byUser: boolean };
+  /**
+   * `byUser` only until /login has been shown after the user's own Sign Out (see `settleSignOut`);
+   * `notice` says why the app signed the user out itself (the server ended the session).
+   */
+  | { status: 'signed-out'; user: null; byUser: boolean; notice?: string };
 
 interface AuthContextValue {
   state: AuthState;
   client: AuthClient;
   signOut(): Promise<void>;
+  /**
+   * The server ended the session (its maximum length): signed out here too, with `notice` for the login
+   * page. Unlike Sign Out, the page the user was on is kept, so signing in again goes back to it.
+   */
+  endSession(notice: string | undefined): void;
   /** /login calls this once shown: later visits to private routes carry their location again. */
   settleSignOut(): void;
 }
+
+export const SESSION_ENDED_NOTICE = 'Your session has ended. Please sign in again.';
 
 const AuthContext = createContext<AuthContextValue | null>(null);
 
@@ -45,11 +60,11 @@ export function AuthProvider({ client, children }: { client: AuthClient; childre
           setState({ status: 'signed-in', user });
         } else {
           forgetUser();
-          setState((previous) => ({
-            status: 'signed-out',
-            user: null,
-            byUser: previous.status === 'signed-out' && previous.byUser,
-          }));
+          setState((previous) =>
+            previous.status === 'signed-out'
+              ? { ...previous, user: null }
+              : { status: 'signed-out', user: null, byUser: false },
+          );
         }
       }),
     [client],
@@ -63,6 +78,14 @@ export function AuthProvider({ client, children }: { client: AuthClient; childre
     await client.signOut();
   }, [client]);
 
+  const endSession = useCallback(
+    (notice: string | undefined) => {
+      setState({ status: 'signed-out', user: null, byUser: false, notice: notice ?? SESSION_ENDED_NOTICE });
+      void client.signOut();
+    },
+    [client],
+  );
+
   const settleSignOut = useCallback(
     () =>
       setState((previous) =>
@@ -71,7 +94,10 @@ export function AuthProvider({ client, children }: { client: AuthClient; childre
     [],
   );
 
-  const value = useMemo(() => ({ state, client, signOut, settleSignOut }), [state, client, signOut, settleSignOut]);
+  const value = useMemo(
+    () => ({ state, client, signOut, endSession, settleSignOut }),
+    [state, client, signOut, endSession, settleSignOut],
+  );
   return <AuthContext value={value}>{children}</AuthContext>;
 }
 

@@ -21,6 +21,7 @@ function fakeFirebase(current: AuthUser | null) {
     signOut: vi.fn(async () => undefined),
     sendPasswordReset: vi.fn(async () => undefined),
     getIdToken: vi.fn(async () => 'token-1'),
+    confirmPassword: vi.fn(async () => undefined),
   };
   return { real, load: vi.fn(async () => real) };
 }

@@ -54,5 +54,6 @@ export function createDeferredAuthClient(
     sendPasswordReset: async (email, continueUrl) => (await client()).sendPasswordReset(email, continueUrl),
     // Never loaded means never signed in on this page: there is no token to give.
     getIdToken: async (forceRefresh) => (loading ? (await client()).getIdToken(forceRefresh) : null),
+    confirmPassword: async (password) => (await client()).confirmPassword(password),
   };
 }

@@ -3,8 +3,10 @@ import { initializeApp } from 'firebase/app';
 import {
   browserLocalPersistence,
   connectAuthEmulator,
+  EmailAuthProvider,
   initializeAuth,
   onAuthStateChanged,
+  reauthenticateWithCredential,
   sendPasswordResetEmail,
   signInWithEmailAndPassword,
   signOut,
@@ -26,5 +28,10 @@ export function createFirebaseAuthClient(config: RuntimeConfig): AuthClient {
     signOut: () => signOut(auth),
     sendPasswordReset: (email, continueUrl) => sendPasswordResetEmail(auth, email, { url: continueUrl }),
     getIdToken: async (forceRefresh) => (auth.currentUser ? auth.currentUser.getIdToken(forceRefresh) : null),
+    confirmPassword: async (password) => {
+      const user = auth.currentUser;
+      if (!user?.email) throw new Error('Nobody is signed in');
+      await reauthenticateWithCredential(user, EmailAuthProvider.credential(user.email, password));
+    },
   };
 }

@@ -61,6 +61,11 @@ export function createFakeAuthClient(
       }
       client.resets.push({ email, continueUrl });
     },
+    async confirmPassword(password) {
+      client.calls.push('confirmPassword');
+      const account = current ? accounts[current.email] : undefined;
+      if (!account || account.password !== password) throw providerError('auth/invalid-credential');
+    },
     async getIdToken(forceRefresh = false) {
       client.tokenRequests.push(forceRefresh);
       return current ? `token-of-${current.email}${forceRefresh ? '-refreshed' : ''}` : null;

@@ -1,4 +1,4 @@
-import { lazy } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useAuth } from '@/lib/auth';
 import { paths } from '@/lib/paths';
@@ -9,10 +9,69 @@ import logo from './logo.svg';
 
 // The account lookup (TanStack Query) arrives with the signed-in header, not with the login page.
 const AdminLink = lazy(() => import('./AdminLink'));
+// The header is on the first page: the modal and its component library load when someone asks for it.
+const SignOutEverywhereModal = lazy(() => import('@/features/auth/components/SignOutEverywhereModal'));
+
+/**
+ * A small menu beside Sign Out for what a person does rarely: "Sign out everywhere". A disclosure (a
+ * button that shows a list of buttons), closed by Escape, by a click elsewhere, or by choosing.
+ */
+function AccountMenu({ onSignOutEverywhere }: { onSignOutEverywhere: () => void }) {
+  const [open, setOpen] = useState(false);
+  const container = useRef<HTMLDivElement>(null);
+  const toggle = useRef<HTMLButtonElement>(null);
+
+  useEffect(() => {
+    if (!open) return;
+    const closeOutside = (event: PointerEvent) => {
+      if (!container.current?.contains(event.target as Node)) setOpen(false);
+    };
+    const closeOnEscape = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      setOpen(false);
+      toggle.current?.focus();
+    };
+    document.addEventListener('pointerdown', closeOutside);
+    document.addEventListener('keydown', closeOnEscape);
+    return () => {
+      document.removeEventListener('pointerdown', closeOutside);
+      document.removeEventListener('keydown', closeOnEscape);
+    };
+  }, [open]);
+
+  return (
+    <div className="position-relative" ref={container}>
+      <button
+        ref={toggle}
+        type="button"
+        className="btn btn-outline-light btn-sm account-menu-toggle"
+        aria-label="More account options"
+        aria-expanded={open}
+        aria-controls="account-menu"
+        onClick={() => setOpen(!open)}
+      >
+        <span aria-hidden="true">⋯</span>
+      </button>
+      <div id="account-menu" className={`account-menu${open ? ' show' : ''}`}>
+        <button
+          type="button"
+          className="account-menu-item"
+          onClick={() => {
+            setOpen(false);
+            onSignOutEverywhere();
+          }}
+        >
+          Sign out everywhere
+        </button>
+      </div>
+    </div>
+  );
+}
 
 function SignedInUser({ email }: { email: string }) {
   const { signOut } = useAuth();
   const navigate = useNavigate();
+  const [askEverywhere, setAskEverywhere] = useState(false);
 
   const onSignOut = async () => {
     await signOut();
@@ -27,10 +86,16 @@ function SignedInUser({ email }: { email: string }) {
       <span className="text-white header-email" title={email}>
         {email}
       </span>
+      <AccountMenu onSignOutEverywhere={() => setAskEverywhere(true)} />
       {/* Bootstrap's markup without react-bootstrap: every page starts with the header. */}
       <button type="button" className="btn btn-outline-light btn-sm text-nowrap" onClick={onSignOut}>
         Sign Out
       </button>
+      {askEverywhere && (
+        <Suspense fallback={null}>
+          <SignOutEverywhereModal onCancel={() => setAskEverywhere(false)} onSignedOut={onSignOut} />
+        </Suspense>
+      )}
     </div>
   );
 }

@@ -63,3 +63,33 @@ export function serverMessageOf(error: unknown): string {
   if (error instanceof ApiError && error.serverMessage) return error.serverMessage;
   return statusTextOf(error);
 }
+
+/** "10 minutes", "30 seconds": how long a passkey confirmation holds, as the admin page says it. */
+export function confirmationLength(seconds: number): string {
+  if (seconds % 60 !== 0 || seconds < 60) return seconds === 1 ? '1 second' : `${seconds} seconds`;
+  const minutes = seconds / 60;
+  return minutes === 1 ? '1 minute' : `${minutes} minutes`;
+}
+
+export const PASSKEY_SETUP_TITLE = 'Set up a passkey';
+export const PASSKEY_SETUP_WHY =
+  'Administrators confirm who they are with a passkey as well as their password: the fingerprint, face or screen lock of this device, or a security key.';
+export const passkeySetupHow = (seconds: number) =>
+  `You set it up once. After that, the portal asks for it when you open this page, and again when you act after ${confirmationLength(seconds)}.`;
+export const PASSWORD_AGAIN_HINT = 'You signed in a while ago: enter your password again to set up your passkey.';
+export const STEP_UP_TITLE = "Confirm it's you";
+export const stepUpHow = (seconds: number) =>
+  `Use your passkey to open the admin page. It stays open for ${confirmationLength(seconds)} at a time; then the portal asks again.`;
+export const LOST_PASSKEY_HINT = 'Lost your passkey? Another administrator can reset it from the user list.';
+export const STEP_UP_PROMPT_DEFAULT = 'Please confirm it is you with your passkey to continue.';
+
+export const END_SESSIONS_TITLE = 'End sessions?';
+export const endSessionsMessage = (email: string) =>
+  `${email} is signed out on every device and browser, and must sign in again to continue.`;
+export const END_SESSIONS_BUTTON = 'End sessions';
+export const sessionsEndedNotice = (email: string) => `${email} was signed out everywhere.`;
+export const RESET_PASSKEYS_TITLE = 'Reset passkeys?';
+export const resetPasskeysMessage = (email: string) =>
+  `${email} can no longer confirm with their passkeys, and sets up a new one on their next visit to the admin page, after entering their password. Do this only once you are sure it is them who asked.`;
+export const RESET_PASSKEYS_BUTTON = 'Reset passkeys';
+export const passkeysResetNotice = (email: string) => `The passkeys of ${email} were reset.`;

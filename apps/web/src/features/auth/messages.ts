@@ -64,3 +64,9 @@ export function mailFailureMessage(error: unknown): string {
   reportError(error);
   return MAIL_FAILED_MESSAGE;
 }
+
+export const SIGN_OUT_EVERYWHERE_TITLE = 'Sign out everywhere?';
+export const SIGN_OUT_EVERYWHERE_EXPLAINED =
+  'This signs you out of the portal on every device and browser, this one included. Anyone using your account elsewhere has to sign in again with your password.';
+export const SIGN_OUT_EVERYWHERE_FAILED =
+  'Your other sessions could not be ended. You are still signed in; please try again in a minute.';

@@ -21,6 +21,7 @@ export function invoiceErrorMessage(error: unknown, supportContact: string): str
   if (error === MISSING_PARCEL_CODE) return doubleCheck;
   switch (errorCodeOf(error)) {
     case 'unauthenticated': // status 401
+    case 'session-expired': // 401 too; the app signs the person out at once, so this shows only for a moment
       return `You are not authorized to see the invoice. Please contact ${supportContact}.`;
     // Every 5xx (500 itself too: docs/product/deliberate-readings.md) and no response at all.
     case 'internal':
@@ -40,5 +41,6 @@ export function canRetryInvoice(error: unknown): boolean {
 
 /** Whether the reason ends with "Please contact …": then the support links belong beside it. */
 export function needsSupport(error: unknown): boolean {
-  return errorCodeOf(error) === 'unauthenticated' || canRetryInvoice(error);
+  const code = errorCodeOf(error);
+  return code === 'unauthenticated' || code === 'session-expired' || canRetryInvoice(error);
 }

@@ -7,9 +7,14 @@ import { useQueryFailure } from '@/hooks/use-query-failure';
 import { useAdminCheck } from '../hooks/use-admin-check';
 import { NO_PERMISSION_MESSAGE } from '../messages';
 import { AuditLogPanel } from './AuditLogPanel';
+import { StepUpGate } from './StepUpGate';
+import { StepUpPrompt } from './StepUpPrompt';
 import { UsersPanel } from './UsersPanel';
 
-/** The admin users screen: nothing but the title until the lookup confirms the signed-in account as admin. */
+/**
+ * The admin users screen: nothing but the title until the lookup confirms the signed-in account as admin,
+ * then the passkey step (set one up, or use it) before the list.
+ */
 export default function AdminUsersScreen() {
   usePageTitle('Users');
   const check = useAdminCheck();
@@ -19,15 +24,18 @@ export default function AdminUsersScreen() {
     <main className="container py-4 admin-screen">
       <h1 className="h3 mb-3">Users</h1>
       {check.status === 'confirmed' && (
-        // Mounted on first visit: the audit log is fetched only by admins who open it.
-        <Tabs defaultActiveKey="users" id="admin-tabs" className="mb-3" mountOnEnter>
-          <Tab eventKey="users" title="User list">
-            <UsersPanel />
-          </Tab>
-          <Tab eventKey="audit" title="Audit log">
-            <AuditLogPanel />
-          </Tab>
-        </Tabs>
+        <StepUpGate>
+          {/* Mounted on first visit: the audit log is fetched only by admins who open it. */}
+          <Tabs defaultActiveKey="users" id="admin-tabs" className="mb-3" mountOnEnter>
+            <Tab eventKey="users" title="User list">
+              <UsersPanel />
+            </Tab>
+            <Tab eventKey="audit" title="Audit log">
+              <AuditLogPanel />
+            </Tab>
+          </Tabs>
+          <StepUpPrompt />
+        </StepUpGate>
       )}
       <ErrorModal message={denied.message} onClose={denied.dismiss} />
       <LoadingOverlay show={check.status === 'checking'} />

@@ -21,6 +21,10 @@ const ACTIONS: Record<string, string> = {
   'users.account-cleanup': 'Delete sign-in account of',
   'users.take-over-account': 'Take over sign-in account of',
   'invoice.download': 'Open invoice',
+  'passkeys.enroll': 'Set up passkey',
+  'passkeys.step-up': 'Confirm with passkey',
+  'passkeys.reset': 'Reset passkeys',
+  'sessions.end': 'End sessions',
 };
 
 const OUTCOMES: Record<AuditEntry['outcome'], { label: string; className: string }> = {

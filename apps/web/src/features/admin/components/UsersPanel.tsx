@@ -15,6 +15,8 @@ import { AddUserError, isForeignAccountRefusal, useAddUser } from '../api/add-us
 import { useDeleteUser } from '../api/delete-user';
 import { deleteUsersOneByOne } from '../api/delete-users';
 import { useResendInvitation, useSetAdmin } from '../api/change-user';
+import { useEndSessions } from '../api/end-sessions';
+import { useResetPasskeys } from '../api/passkeys';
 import { exportUsers } from '../api/export-users';
 import { useUsersPage, type UsersPage, type UsersQuery } from '../api/get-users-page';
 import { PAGE_SIZE } from '../api/paging';
@@ -31,8 +33,16 @@ import {
   cleanupPendingDetail,
   deletedCleanupPendingNotice,
   deletedNotice,
+  END_SESSIONS_BUTTON,
+  END_SESSIONS_TITLE,
+  endSessionsMessage,
   invitationNotice,
   noUsersMessage,
+  passkeysResetNotice,
+  RESET_PASSKEYS_BUTTON,
+  RESET_PASSKEYS_TITLE,
+  resetPasskeysMessage,
+  sessionsEndedNotice,
   serverMessageOf,
   statusTextOf,
 } from '../messages';
@@ -77,6 +87,12 @@ export function UsersPanel() {
   const [takeOverOffer, setTakeOverOffer] = useState<string | null>(null);
   const [bulkOpen, setBulkOpen] = useState(false);
   const [pendingDelete, setPendingDelete] = useState<string | null>(null);
+  // A row action that ends something for another person waits here for its confirmation.
+  const [pendingRowAction, setPendingRowAction] = useState<{
+    kind: 'end-sessions' | 'reset-passkeys';
+    email: string;
+    open: boolean;
+  }>({ kind: 'end-sessions', email: '', open: false });
   // Where focus goes once an action's error is read: the modal that had it closed as the error opened.
   const focusAfterError = useRef<HTMLElement | null>(null);
   const failAction = (message: string, focusTarget: HTMLElement | null, error: unknown) => {
@@ -90,6 +106,8 @@ export function UsersPanel() {
   const resendMutation = useResendInvitation();
   const addUserMutation = useAddUser();
   const deleteUserMutation = useDeleteUser();
+  const endSessionsMutation = useEndSessions();
+  const resetPasskeysMutation = useResetPasskeys();
   const listFailure = useQueryFailure(list.error, statusTextOf);
   const selectableEmails = (list.data?.users ?? []).map((user) => user.email).filter((email) => email !== currentEmail);
   // Only rows still on the page count: a row deleted on its own leaves the selection.
@@ -200,7 +218,21 @@ export function UsersPanel() {
         adminNotice(email, admin),
       ),
     onResend: (email: string) => void runAction(() => resendMutation.mutateAsync(email), invitationNotice(email)),
+    onEndSessions: (email: string) => setPendingRowAction({ kind: 'end-sessions', email, open: true }),
+    onResetPasskeys: (email: string) => setPendingRowAction({ kind: 'reset-passkeys', email, open: true }),
   };
+  const confirmRowAction = () => {
+    const { kind, email } = pendingRowAction;
+    setPendingRowAction({ ...pendingRowAction, open: false });
+    const mutation = kind === 'end-sessions' ? endSessionsMutation : resetPasskeysMutation;
+    const notice = kind === 'end-sessions' ? sessionsEndedNotice(email) : passkeysResetNotice(email);
+    // Reloaded for the audit log, which the action extended.
+    void runAction(async () => {
+      await mutation.mutateAsync(email);
+      await reload();
+    }, notice);
+  };
+  const rowActionEnds = pendingRowAction.kind === 'end-sessions';
 
   const exportCsv = async () => {
     setBusy(true);
@@ -328,6 +360,19 @@ export function UsersPanel() {
         message={pendingDelete === null ? null : confirmDeleteMessage(pendingDelete)}
         onNo={() => setPendingDelete(null)}
         onYes={confirmDelete}
+      />
+      <ConfirmModal
+        title={rowActionEnds ? END_SESSIONS_TITLE : RESET_PASSKEYS_TITLE}
+        message={
+          !pendingRowAction.open
+            ? null
+            : rowActionEnds
+              ? endSessionsMessage(pendingRowAction.email)
+              : resetPasskeysMessage(pendingRowAction.email)
+        }
+        yesLabel={rowActionEnds ? END_SESSIONS_BUTTON : RESET_PASSKEYS_BUTTON}
+        onNo={() => setPendingRowAction({ ...pendingRowAction, open: false })}
+        onYes={confirmRowAction}
       />
       <ConfirmModal
         title={bulkDeleteTitle(bulkDelete.emails.length)}

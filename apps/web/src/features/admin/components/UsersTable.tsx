@@ -33,6 +33,8 @@ export interface UserActions {
   onDelete: (email: string, trigger: HTMLButtonElement) => void;
   onSetAdmin: (email: string, admin: boolean) => void;
   onResend: (email: string) => void;
+  onEndSessions: (email: string) => void;
+  onResetPasskeys: (email: string) => void;
 }
 
 /**
@@ -112,6 +114,24 @@ export function UsersTable({
                         onClick={() => actions.onResend(user.email)}
                       >
                         Resend invitation
+                      </Button>
+                    )}
+                    <Button
+                      variant="outline-secondary"
+                      size="sm"
+                      aria-label={`End sessions of ${user.email}`}
+                      onClick={() => actions.onEndSessions(user.email)}
+                    >
+                      End sessions
+                    </Button>
+                    {user.admin && !own && (
+                      <Button
+                        variant="outline-secondary"
+                        size="sm"
+                        aria-label={`Reset passkeys of ${user.email}`}
+                        onClick={() => actions.onResetPasskeys(user.email)}
+                      >
+                        Reset passkeys
                       </Button>
                     )}
                     <Button

@@ -1,4 +1,4 @@
-import type { AccountCleanupItem, AllowedUser, AuditEntry } from '@portal/contract';
+import type { AccountCleanupItem, AllowedUser, AuditEntry, StepUpStatus } from '@portal/contract';
 import { delay, http, HttpResponse } from 'msw';
 import { API } from '@/testing/msw-server';
 
@@ -13,7 +13,7 @@ export interface RecordedCall {
   at: number;
 }
 
-type Failure = { status: number; statusText?: string; message?: string };
+type Failure = { status: number; statusText?: string; message?: string; code?: string };
 
 export const makeUser = (email: string, overrides: Partial<AllowedUser> = {}): AllowedUser => ({
   email,
@@ -25,15 +25,23 @@ export const makeUser = (email: string, overrides: Partial<AllowedUser> = {}): A
   ...overrides,
 });
 
-const failureResponse = ({ status, statusText, message }: Failure) =>
-  HttpResponse.json({ message: message ?? statusText ?? 'failed' }, { status, statusText });
+const failureResponse = ({ status, statusText, message, code }: Failure) =>
+  HttpResponse.json({ message: message ?? statusText ?? 'failed', ...(code && { code }) }, { status, statusText });
+
+/** An admin who has a passkey and confirmed with it a moment ago: the admin page opens at once. */
+export const steppedUp = (): StepUpStatus => ({
+  passkeys: 1,
+  steppedUpUntil: new Date(Date.now() + 600_000).toISOString(),
+  maxAgeSeconds: 600,
+  recentSignIn: true,
+});
 
 /**
  * The admin calls of the API as MSW handlers over an in-memory list, recording every call with its headers
  * so tests can check what was sent (bearer token, content type, body) and when.
  */
 export function createFakeAdminApi(
-  options: { users?: AllowedUser[]; audit?: AuditEntry[]; cleanups?: AccountCleanupItem[] } = {},
+  options: { users?: AllowedUser[]; audit?: AuditEntry[]; cleanups?: AccountCleanupItem[]; stepUp?: StepUpStatus } = {},
 ) {
   const users = new Map((options.users ?? []).map((user) => [user.email, user]));
   const audit = options.audit ?? [];
@@ -43,7 +51,11 @@ export function createFakeAdminApi(
   /** Addresses whose deletion leaves the sign-in account's clean-up pending (the provider did not answer). */
   const cleanupPending = new Set<string>();
   const calls: RecordedCall[] = [];
-  const failNext: Partial<Record<'list' | 'create' | 'register' | 'delete' | 'patch' | 'audit', Failure>> = {};
+  const failNext: Partial<
+    Record<'list' | 'create' | 'register' | 'delete' | 'patch' | 'audit' | 'end-sessions' | 'reset-passkeys', Failure>
+  > = {};
+  /** What GET /me/step-up answers; tests change it to show the passkey step. */
+  const stepUp = { status: options.stepUp ?? steppedUp(), asked: 0 };
   /** Deletes the server refuses, by address, every time they are asked for. */
   const refuseDelete = new Map<string, Failure>();
   /** How many deletes were in flight at once, at most: a bulk delete sends them one after another. */
@@ -161,6 +173,25 @@ export function createFakeAdminApi(
       if (refused) return refused;
       return HttpResponse.json({ total: cleanups.length, items: cleanups });
     }),
+    // Counted apart from `calls`, which tests read as the list's and actions' calls alone.
+    http.get(`${API}/me/step-up`, ({ request }) => {
+      stepUp.asked += 1;
+      if (!request.headers.get('authorization')?.startsWith('Bearer '))
+        return HttpResponse.json({ message: 'Sign in first.' }, { status: 401 });
+      return HttpResponse.json(stepUp.status);
+    }),
+    http.delete(`${API}/users/:email/sessions`, async ({ request, params }) => {
+      const call = await record(request);
+      const failure = takeFailure('end-sessions');
+      if (failure) return failureResponse(failure);
+      return refuseWithoutBearer(call) ?? HttpResponse.json({ email: String(params.email), ended: true });
+    }),
+    http.delete(`${API}/users/:email/passkeys`, async ({ request, params }) => {
+      const call = await record(request);
+      const failure = takeFailure('reset-passkeys');
+      if (failure) return failureResponse(failure);
+      return refuseWithoutBearer(call) ?? HttpResponse.json({ email: String(params.email), removed: 1 });
+    }),
     http.get(`${API}/audit`, async ({ request }) => {
       const call = await record(request);
       const refused = refuseWithoutBearer(call);
@@ -194,6 +225,7 @@ export function createFakeAdminApi(
     cleanups,
     deletesInFlight,
     gates,
+    stepUp,
     /** The recorded calls other than the account lookup, as "METHOD path". */
     summary: () => calls.map((call) => `${call.method} ${call.path}`),
   };

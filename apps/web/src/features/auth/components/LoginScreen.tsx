@@ -9,7 +9,8 @@ import { MISSING_CREDENTIALS_MESSAGE, signInErrorMessage } from '../messages';
 const ForgotPasswordModal = lazy(() => import('./ForgotPasswordModal'));
 
 export function LoginScreen() {
-  const { client } = useAuth();
+  const { client, state } = useAuth();
+  const notice = state.status === 'signed-out' ? state.notice : undefined;
   const [form, setForm] = useState({ email: '', pass: '' });
   const [error, setError] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
@@ -38,6 +39,11 @@ export function LoginScreen() {
       <div className="card shadow-sm">
         <div className="card-body p-4">
           <h1 className="h3 mb-4">Login</h1>
+          {notice && !error && (
+            <div className="alert alert-info" role="status">
+              {notice}
+            </div>
+          )}
           {error && (
             <div className="alert alert-danger" role="alert">
               {error}

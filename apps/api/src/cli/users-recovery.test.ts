@@ -1,0 +1,53 @@
+import assert from 'node:assert/strict';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { describe, it } from 'node:test';
+import { useTestApp } from '../../test/helpers/test-app.ts';
+import { EXIT, parseUsersArgs, runUsersCommand, type Io } from './users.ts';
+
+describe('npm run portal -- users reset-passkeys | end-sessions', () => {
+  const t = useTestApp();
+
+  async function cli(...args: string[]) {
+    const output = { out: '', err: '' };
+    const io: Io = { out: (text) => void (output.out += text), err: (text) => void (output.err += text) };
+    const command = parseUsersArgs(args);
+    if ('error' in command) return { code: EXIT.usage, ...output, err: command.error };
+    return { code: await runUsersCommand(command, t.domain, io), ...output };
+  }
+
+  it('resets the passkeys of an administrator who lost theirs (the last admin, say), audited as the operator', async () => {
+    const admin = await t.createAccount('boss@example.com', { admin: true });
+    const result = await cli('reset-passkeys', 'Boss@Example.com');
+    assert.equal(result.code, EXIT.ok, result.err);
+    assert.match(result.out, /^Removed 1 passkey of boss@example\.com\. They set up a new one/);
+    const refused = await t.app.inject({ url: '/api/users', headers: t.bearer(admin.idToken) });
+    assert.equal(refused.statusCode, 403);
+    assert.equal(refused.json().code, 'step-up-required');
+    const [entry] = await t.app.domain.audit.list({ limit: 1, offset: 0 });
+    assert.deepEqual([entry?.action, entry?.target, entry?.outcome], ['passkeys.reset', 'boss@example.com', 'ok']);
+    assert.match(entry?.actor ?? '', /^cli:/);
+
+    const unknown = await cli('reset-passkeys', 'nobody@example.com');
+    assert.equal(unknown.code, EXIT.refused);
+    assert.equal(unknown.err, 'nobody@example.com is not on the list of allowed users.\n');
+  });
+
+  it('ends every session of a person', async () => {
+    const user = await t.createAccount('user@example.com');
+    await sleep(1100); // Firebase voids tokens issued before the second of the revocation.
+    const result = await cli('end-sessions', 'user@example.com');
+    assert.equal(result.code, EXIT.ok, result.err);
+    assert.equal(result.out, 'user@example.com is signed out on every device and must sign in again.\n');
+    const refused = await t.app.inject({ url: '/api/users/user@example.com', headers: t.bearer(user.idToken) });
+    assert.equal(refused.statusCode, 401);
+  });
+
+  it('takes exactly one address', () => {
+    assert.deepEqual(parseUsersArgs(['reset-passkeys']), {
+      error: '"users reset-passkeys" takes exactly one e-mail address.',
+    });
+    assert.deepEqual(parseUsersArgs(['end-sessions', 'a@example.com', 'b@example.com']), {
+      error: '"users end-sessions" takes exactly one e-mail address.',
+    });
+  });
+});

@@ -1,0 +1,259 @@
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, describe, it } from 'node:test';
+import { createSoftwareAuthenticator, type SoftwareAuthenticator } from '@portal/dev-stack/passkeys';
+import { sql } from 'drizzle-orm';
+import type { AuditEvent } from '../audit/repository.ts';
+import { openDatabase, type DatabaseHandle } from '../db/client.ts';
+import { DomainError } from '../domain-error.ts';
+import { createUsersRepository } from '../users/repository.ts';
+import { testPgliteTarget } from '../../test/helpers/pglite-template.ts';
+import {
+  ALREADY_SET_UP_MESSAGE,
+  CHALLENGE_GONE_MESSAGE,
+  createPasskeyCeremonies,
+  NO_PASSKEY_MESSAGE,
+  NOT_VERIFIED_MESSAGE,
+  SELF_RESET_MESSAGE,
+  SIGN_IN_AGAIN_MESSAGE,
+  STEP_UP_MESSAGE,
+  stepUpExpiredMessage,
+  UNKNOWN_PASSKEY_MESSAGE,
+  type AdminSession,
+  type PasskeyCeremonies,
+  type RelyingParty,
+} from './passkey-ceremonies.ts';
+import { createPasskeyRepository } from './passkey-repository.ts';
+import { createSessionBoundStore } from './session-bound-store.ts';
+
+const ORIGIN = 'http://localhost:8080';
+const RP: RelyingParty = { id: 'localhost', name: 'Parcel Invoice Portal', origins: [ORIGIN] };
+const MAX_AGE_MS = 10 * 60_000;
+const ADMIN = 'admin@example.com';
+const OTHER = 'other-admin@example.com';
+
+/** A sign-in whose password was entered `agoMs` ago, to the second, as Firebase's auth_time has it. */
+const signIn = (email: string, uid: string, agoMs = 0): AdminSession => ({
+  email,
+  uid,
+  authTimeMs: Math.floor((Date.now() - agoMs) / 1000) * 1000,
+});
+
+const refusal = (kind: DomainError['kind'], message: string | RegExp) => (error: unknown) => {
+  assert.ok(error instanceof DomainError, `expected a DomainError, got ${String(error)}`);
+  assert.equal(error.kind, kind);
+  if (typeof message === 'string') assert.equal(error.message, message);
+  else assert.match(error.message, message);
+  return true;
+};
+
+describe('the passkey ceremonies', () => {
+  let database: DatabaseHandle;
+  let ceremonies: PasskeyCeremonies;
+  let audit: AuditEvent[];
+  let phone: SoftwareAuthenticator;
+
+  before(async () => {
+    database = await openDatabase(await testPgliteTarget());
+    const users = createUsersRepository(database.db);
+    ceremonies = createPasskeyCeremonies({
+      passkeys: createPasskeyRepository(database.db),
+      store: createSessionBoundStore(database.db),
+      audit: async (event) => void audit.push(event),
+      findUser: (email) => users.findByEmail(email),
+      stepUpMaxAgeMs: MAX_AGE_MS,
+      adminSessionMaxAgeMs: 8 * 3_600_000,
+    });
+  });
+  after(() => database.close());
+
+  beforeEach(async () => {
+    audit = [];
+    phone = createSoftwareAuthenticator({ origin: ORIGIN });
+    await database.db.execute(
+      sql`truncate table users, admin_passkeys, admin_step_ups, webauthn_challenges restart identity cascade`,
+    );
+    const users = createUsersRepository(database.db);
+    await users.insert({ email: ADMIN, admin: true, firebaseUid: 'uid-admin' });
+    await users.insert({ email: OTHER, admin: true, firebaseUid: 'uid-other' });
+  });
+
+  async function enroll(session: AdminSession, authenticator = phone) {
+    const options = await ceremonies.registrationOptions(session, RP);
+    return ceremonies.register(session, RP, authenticator.register(options));
+  }
+
+  async function stepUp(session: AdminSession, authenticator = phone) {
+    const options = await ceremonies.authenticationOptions(session, RP);
+    return ceremonies.authenticate(session, RP, authenticator.authenticate(options));
+  }
+
+  it('sets up a first passkey right after sign-in, which also confirms that sign-in', async () => {
+    const session = signIn(ADMIN, 'uid-admin');
+    await assert.rejects(ceremonies.requireStepUp(session), refusal('step-up-required', NO_PASSKEY_MESSAGE));
+    assert.deepEqual(await ceremonies.status(session), {
+      passkeys: 0,
+      steppedUpUntil: null,
+      maxAgeSeconds: 600,
+      recentSignIn: true,
+    });
+
+    const done = await enroll(session);
+    const until = Date.parse(done.steppedUpUntil) - Date.now();
+    assert.ok(until > MAX_AGE_MS - 5000 && until <= MAX_AGE_MS, `holds for the recency, not ${until} ms`);
+    await ceremonies.requireStepUp(session);
+    const status = await ceremonies.status(session);
+    assert.equal(status.passkeys, 1);
+    assert.equal(status.steppedUpUntil, done.steppedUpUntil);
+    assert.deepEqual(
+      audit.map((event) => [event.action, event.outcome, event.target]),
+      [['passkeys.enroll', 'ok', ADMIN]],
+    );
+  });
+
+  it('asks for the password again before a first passkey when the sign-in is older than the recency', async () => {
+    const stale = signIn(ADMIN, 'uid-admin', MAX_AGE_MS + 60_000);
+    assert.equal((await ceremonies.status(stale)).recentSignIn, false);
+    await assert.rejects(ceremonies.registrationOptions(stale, RP), refusal('step-up-required', SIGN_IN_AGAIN_MESSAGE));
+    assert.equal(audit[0]?.outcome, 'refused');
+    assert.equal(await createPasskeyRepository(database.db).countFor(ADMIN), 0);
+  });
+
+  it('a new sign-in with the right password is not confirmed until it uses the passkey', async () => {
+    await enroll(signIn(ADMIN, 'uid-admin', 60_000));
+    const tomorrow = signIn(ADMIN, 'uid-admin');
+    await assert.rejects(ceremonies.requireStepUp(tomorrow), refusal('step-up-required', STEP_UP_MESSAGE));
+    assert.equal((await ceremonies.status(tomorrow)).steppedUpUntil, null);
+
+    await stepUp(tomorrow);
+    await ceremonies.requireStepUp(tomorrow);
+    assert.deepEqual(
+      audit.map((event) => [event.action, event.outcome]),
+      [
+        ['passkeys.enroll', 'ok'],
+        ['passkeys.step-up', 'ok'],
+      ],
+    );
+  });
+
+  it('a confirmation runs out after the recency, counted on the database clock', async () => {
+    const session = signIn(ADMIN, 'uid-admin');
+    await enroll(session);
+    await database.db.execute(
+      sql`update admin_step_ups set stepped_up_at = now() - make_interval(secs => ${MAX_AGE_MS / 1000 + 1})`,
+    );
+    await assert.rejects(
+      ceremonies.requireStepUp(session),
+      refusal('step-up-required', stepUpExpiredMessage(MAX_AGE_MS)),
+    );
+    assert.match(stepUpExpiredMessage(MAX_AGE_MS), /it lasts 10 minutes/);
+    await stepUp(session);
+    await ceremonies.requireStepUp(session);
+  });
+
+  it('each challenge answers once: a replayed assertion is refused', async () => {
+    const session = signIn(ADMIN, 'uid-admin');
+    await enroll(session);
+    const assertion = phone.authenticate(await ceremonies.authenticationOptions(session, RP));
+    await ceremonies.authenticate(session, RP, assertion);
+    await assert.rejects(ceremonies.authenticate(session, RP, assertion), refusal('invalid', CHALLENGE_GONE_MESSAGE));
+  });
+
+  it('a challenge belongs to the sign-in it was given to, and runs out', async () => {
+    const first = signIn(ADMIN, 'uid-admin', 60_000);
+    await enroll(first);
+    const second = signIn(ADMIN, 'uid-admin');
+    const forFirst = phone.authenticate(await ceremonies.authenticationOptions(first, RP));
+    await assert.rejects(ceremonies.authenticate(second, RP, forFirst), refusal('invalid', CHALLENGE_GONE_MESSAGE));
+    await assert.rejects(ceremonies.requireStepUp(second), refusal('step-up-required', STEP_UP_MESSAGE));
+
+    const late = phone.authenticate(await ceremonies.authenticationOptions(second, RP));
+    await database.db.execute(sql`update webauthn_challenges set expires_at = now() - interval '1 second'`);
+    await assert.rejects(ceremonies.authenticate(second, RP, late), refusal('invalid', CHALLENGE_GONE_MESSAGE));
+
+    const made = await ceremonies.authenticationOptions(second, RP);
+    const fabricated = phone.authenticate({ ...made, challenge: Buffer.from('never issued').toString('base64url') });
+    await assert.rejects(ceremonies.authenticate(second, RP, fabricated), refusal('invalid', CHALLENGE_GONE_MESSAGE));
+  });
+
+  it('refuses assertions from another page, without user verification, or by a cloned key', async () => {
+    const session = signIn(ADMIN, 'uid-admin');
+    await enroll(session);
+    const phishing = phone.authenticate(await ceremonies.authenticationOptions(session, RP), {
+      origin: 'http://localhost.evil.example',
+    });
+    await assert.rejects(ceremonies.authenticate(session, RP, phishing), refusal('invalid', NOT_VERIFIED_MESSAGE));
+    const unverified = phone.authenticate(await ceremonies.authenticationOptions(session, RP), { userVerified: false });
+    await assert.rejects(ceremonies.authenticate(session, RP, unverified), refusal('invalid', NOT_VERIFIED_MESSAGE));
+
+    await stepUp(session);
+    // A copy of the key whose counter is behind the one the portal saw: a clone.
+    const credential = phone.credentials[0];
+    assert.ok(credential);
+    credential.signCount = 0;
+    await assert.rejects(stepUp(session), refusal('invalid', NOT_VERIFIED_MESSAGE));
+    const reasons = audit.filter((event) => event.outcome === 'refused').map((event) => event.detail);
+    assert.equal(reasons.length, 3);
+    assert.match(reasons[0] ?? '', /origin/i);
+    assert.match(reasons[1] ?? '', /user.*verif/i);
+    assert.match(reasons[2] ?? '', /counter/i);
+  });
+
+  it("another admin's passkey does not confirm this admin", async () => {
+    const mine = signIn(ADMIN, 'uid-admin');
+    await enroll(mine);
+    const theirs = createSoftwareAuthenticator({ origin: ORIGIN });
+    await enroll(signIn(OTHER, 'uid-other'), theirs);
+    const options = await ceremonies.authenticationOptions(mine, RP);
+    const assertion = theirs.authenticate({ ...options, allowCredentials: [] });
+    await assert.rejects(ceremonies.authenticate(mine, RP, assertion), refusal('invalid', UNKNOWN_PASSKEY_MESSAGE));
+  });
+
+  it('a second passkey needs the first one: a sign-in with only the password cannot add its own', async () => {
+    await enroll(signIn(ADMIN, 'uid-admin', 60_000));
+    const attacker = signIn(ADMIN, 'uid-admin');
+    const laptop = createSoftwareAuthenticator({ origin: ORIGIN });
+    await assert.rejects(ceremonies.registrationOptions(attacker, RP), refusal('step-up-required', STEP_UP_MESSAGE));
+
+    await stepUp(attacker);
+    await enroll(attacker, laptop);
+    assert.equal((await ceremonies.status(attacker)).passkeys, 2);
+    // The browser would not make a second passkey on this authenticator (excludeCredentials); should a
+    // faulty one present the same credential again, it is refused and the first stays as it was.
+    const options = await ceremonies.registrationOptions(attacker, RP);
+    const again = laptop.register(options, { reuse: laptop.credentials[0] });
+    await assert.rejects(ceremonies.register(attacker, RP, again), refusal('conflict', ALREADY_SET_UP_MESSAGE));
+    assert.equal((await ceremonies.status(attacker)).passkeys, 2);
+  });
+
+  it('another admin resets the passkeys: they are gone, confirmations end, and it is audited', async () => {
+    const session = signIn(ADMIN, 'uid-admin');
+    await enroll(session);
+    await assert.rejects(
+      ceremonies.resetPasskeys({ email: ADMIN, actor: ADMIN }),
+      refusal('conflict', SELF_RESET_MESSAGE),
+    );
+    assert.deepEqual(await ceremonies.resetPasskeys({ email: ADMIN, actor: OTHER }), { email: ADMIN, removed: 1 });
+    await assert.rejects(ceremonies.requireStepUp(session), refusal('step-up-required', NO_PASSKEY_MESSAGE));
+    assert.equal((await ceremonies.status(session)).passkeys, 0);
+    await assert.rejects(
+      ceremonies.resetPasskeys({ email: 'nobody@example.com', actor: OTHER }),
+      refusal('not-found', /not on the list/),
+    );
+    assert.deepEqual(
+      audit
+        .filter((event) => event.action === 'passkeys.reset')
+        .map((event) => [event.actor, event.outcome, event.detail]),
+      [
+        [ADMIN, 'refused', 'own passkeys'],
+        [OTHER, 'ok', '1 passkey removed'],
+        [OTHER, 'refused', 'not on the list'],
+      ],
+    );
+  });
+
+  it('removing the allowlist row removes its passkeys', async () => {
+    await enroll(signIn(ADMIN, 'uid-admin'));
+    await createUsersRepository(database.db).remove(ADMIN);
+    assert.equal(await createPasskeyRepository(database.db).countFor(ADMIN), 0);
+  });
+});

@@ -1,0 +1,209 @@
+import assert from 'node:assert/strict';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { describe, it } from 'node:test';
+import { createSoftwareAuthenticator, enrollPasskey, stepUpWithPasskey } from '@portal/dev-stack/passkeys';
+import { sql } from 'drizzle-orm';
+import { fakePdf } from '../../test/helpers/fixtures.ts';
+import { INJECT_ORIGIN, useTestApp } from '../../test/helpers/test-app.ts';
+import { signIn } from '../../test/helpers/tokens.ts';
+import { NO_PASSKEY_MESSAGE, STEP_UP_MESSAGE, stepUpExpiredMessage } from './passkey-ceremonies.ts';
+
+const INGEST_TOKEN = 'test-ingest-token-0123456789abcdefghijklmnop';
+const ADMIN = 'admin@example.com';
+const OTHER_ADMIN = 'second-admin@example.com';
+
+/**
+ * Firebase's auth_time counts whole seconds: two sign-ins within one second would be one sign-in to the
+ * step-up. A person signing in again is never that quick; the tests wait the second out.
+ */
+const nextSecond = () => sleep(1100);
+
+describe('every admin call needs a recent passkey confirmation of the very sign-in that makes it', () => {
+  const t = useTestApp({ env: { INGEST_TOKEN } });
+  const listUsers = (idToken: string) => t.app.inject({ url: '/api/users', headers: t.bearer(idToken) });
+  const refusalOf = (response: { statusCode: number; json(): unknown }) => ({
+    status: response.statusCode,
+    ...(response.json() as { code: string; message: string }),
+  });
+
+  it('an admin with only a password is refused until they set up a passkey, and the refusal is audited', async () => {
+    const admin = await t.createAccount(ADMIN, { admin: true, stepUp: false });
+    assert.deepEqual(refusalOf(await listUsers(admin.idToken)), {
+      status: 403,
+      code: 'step-up-required',
+      message: NO_PASSKEY_MESSAGE,
+    });
+    const status = await t.app.inject({ url: '/api/me/step-up', headers: t.bearer(admin.idToken) });
+    assert.equal(status.statusCode, 200);
+    assert.deepEqual(status.json(), { passkeys: 0, steppedUpUntil: null, maxAgeSeconds: 600, recentSignIn: true });
+    assert.equal(status.headers['cache-control'], 'no-store');
+
+    await enrollPasskey(t.callAs(admin.idToken), admin.passkey);
+    assert.equal((await listUsers(admin.idToken)).statusCode, 200);
+
+    await t.app.domain.auditWriter.flush();
+    const entries = await t.app.domain.audit.list({ limit: 10, offset: 0 });
+    const refusal = entries.find((entry) => entry.action === 'GET /api/users');
+    assert.equal(refusal?.outcome, 'refused');
+    assert.match(refusal?.detail ?? '', /^403 .*; no passkey set up; uid /);
+    assert.ok(entries.some((entry) => entry.action === 'passkeys.enroll' && entry.outcome === 'ok'));
+  });
+
+  it("a new sign-in with the right password is refused until it confirms; the other sign-in's confirmation does not count", async () => {
+    const admin = await t.createAccount(ADMIN, { admin: true });
+    assert.equal((await listUsers(admin.idToken)).statusCode, 200);
+    await nextSecond();
+    const stolenPassword = await signIn(ADMIN);
+    assert.deepEqual(refusalOf(await listUsers(stolenPassword.idToken)), {
+      status: 403,
+      code: 'step-up-required',
+      message: STEP_UP_MESSAGE,
+    });
+    // The first sign-in is unaffected, and the second can set up no passkey of its own without the first.
+    assert.equal((await listUsers(admin.idToken)).statusCode, 200);
+    const ownKey = await t.app.inject({
+      method: 'POST',
+      url: '/api/me/passkeys/options',
+      headers: t.bearer(stolenPassword.idToken),
+    });
+    assert.equal(ownKey.statusCode, 403);
+    assert.equal(ownKey.json().code, 'step-up-required');
+
+    await stepUpWithPasskey(t.callAs(stolenPassword.idToken), admin.passkey);
+    assert.equal((await listUsers(stolenPassword.idToken)).statusCode, 200);
+  });
+
+  it("one admin's confirmation does nothing for another admin", async () => {
+    const first = await t.createAccount(ADMIN, { admin: true });
+    const second = await t.createAccount(OTHER_ADMIN, { admin: true, stepUp: false });
+    await enrollPasskey(t.callAs(first.idToken), first.passkey);
+    assert.equal((await listUsers(second.idToken)).statusCode, 403);
+    // Nor does presenting the first admin's passkey for the second.
+    const options = await t.callAs(second.idToken)('POST', '/api/me/passkeys/options');
+    assert.equal(options.status, 200);
+    const borrowed = first.passkey.register(options.body as never, { reuse: first.passkey.credentials[0] });
+    const response = await t.callAs(second.idToken)('POST', '/api/me/passkeys', borrowed);
+    assert.equal(response.status, 409);
+    assert.equal((await listUsers(second.idToken)).statusCode, 403);
+  });
+
+  it('a confirmation older than ADMIN_STEP_UP_MAX_AGE_SECONDS is refused, with a message that says so', async () => {
+    const admin = await t.createAccount(ADMIN, { admin: true });
+    assert.equal((await listUsers(admin.idToken)).statusCode, 200);
+    // Ten minutes and a second later, on the database's clock (which decides for every instance).
+    await t.database.db.execute(sql`update admin_step_ups set stepped_up_at = stepped_up_at - interval '601 seconds'`);
+    assert.deepEqual(refusalOf(await listUsers(admin.idToken)), {
+      status: 403,
+      code: 'step-up-required',
+      message: stepUpExpiredMessage(600_000),
+    });
+    const status = await t.app.inject({ url: '/api/me/step-up', headers: t.bearer(admin.idToken) });
+    assert.equal(status.json().steppedUpUntil, null);
+    await stepUpWithPasskey(t.callAs(admin.idToken), admin.passkey);
+    assert.equal((await listUsers(admin.idToken)).statusCode, 200);
+  });
+
+  it("every admin route asks for it; the spec's lookup does not, and a non-admin gets the admin refusal", async () => {
+    const admin = await t.createAccount(ADMIN, { admin: true, stepUp: false });
+    const user = await t.createAccount('user@example.com');
+    const adminCalls = [
+      { method: 'GET', url: '/api/users' },
+      { method: 'POST', url: '/api/users/new@example.com' },
+      { method: 'PATCH', url: '/api/users/user@example.com', payload: { admin: true } },
+      { method: 'DELETE', url: '/api/users/user@example.com' },
+      { method: 'GET', url: '/api/audit' },
+      { method: 'DELETE', url: '/api/users/user@example.com/sessions' },
+      { method: 'DELETE', url: `/api/users/${OTHER_ADMIN}/passkeys` },
+    ] as const;
+    for (const call of adminCalls) {
+      const response = await t.app.inject({ ...call, headers: t.bearer(admin.idToken) });
+      assert.equal(response.statusCode, 403, `${call.method} ${call.url}: ${response.body}`);
+      assert.equal(response.json().code, 'step-up-required', `${call.method} ${call.url}`);
+    }
+    assert.equal(await t.app.domain.users.findByEmail('new@example.com'), undefined, 'nothing was done');
+    assert.equal((await t.app.domain.users.findByEmail('user@example.com'))?.admin, false);
+    // The spec's own lookup and sign-in flows stay as they are.
+    assert.equal(
+      (await t.app.inject({ url: `/api/users/${ADMIN}`, headers: t.bearer(admin.idToken) })).statusCode,
+      200,
+    );
+    // A user who is no admin gets the admin refusal, not a step-up: there is nothing to confirm.
+    for (const url of ['/api/users', '/api/me/step-up']) {
+      const response = await t.app.inject({ url, headers: t.bearer(user.idToken) });
+      assert.equal(response.statusCode, 403, url);
+      assert.equal(response.json().code, 'forbidden', url);
+    }
+    assert.equal((await t.app.inject({ url: '/api/me/step-up' })).statusCode, 401);
+  });
+
+  it('replacing an invoice as an admin needs the confirmation; the service token does not', async () => {
+    const put = (parcelCode: string, headers: Record<string, string>, version = 'v1') =>
+      t.app.inject({
+        method: 'PUT',
+        url: `/api/invoices/${parcelCode}`,
+        headers: { ...headers, 'content-type': 'application/pdf' },
+        payload: fakePdf(`${parcelCode} ${version}`),
+      });
+    const admin = await t.createAccount(ADMIN, { admin: true, stepUp: false });
+    assert.equal((await put('PARCEL_1', t.bearer(INGEST_TOKEN))).statusCode, 201);
+    const refused = await put('PARCEL_1', t.bearer(admin.idToken), 'v2');
+    assert.equal(refused.statusCode, 403);
+    assert.equal(refused.json().code, 'step-up-required');
+    assert.equal((await t.app.domain.invoices.findByParcelCode('PARCEL_1'))?.uploadedBy, 'service');
+    await enrollPasskey(t.callAs(admin.idToken), admin.passkey);
+    const replaced = await put('PARCEL_1', t.bearer(admin.idToken), 'v2');
+    assert.equal(replaced.statusCode, 200, replaced.body);
+    assert.equal(replaced.json().status, 'replaced');
+  });
+
+  it('another admin resets a lost passkey: the owner is asked to set up a new one, and it is audited', async () => {
+    const owner = await t.createAccount(ADMIN, { admin: true });
+    const helper = await t.createAccount(OTHER_ADMIN, { admin: true });
+    const own = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/users/${ADMIN}/passkeys`,
+      headers: t.bearer(owner.idToken),
+    });
+    assert.equal(own.statusCode, 409);
+    const reset = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/users/${ADMIN}/passkeys`,
+      headers: t.bearer(helper.idToken),
+    });
+    assert.equal(reset.statusCode, 200);
+    assert.deepEqual(reset.json(), { email: ADMIN, removed: 1 });
+    assert.deepEqual(refusalOf(await listUsers(owner.idToken)), {
+      status: 403,
+      code: 'step-up-required',
+      message: NO_PASSKEY_MESSAGE,
+    });
+    // The lost authenticator no longer confirms anything; a new one can be set up by the recent sign-in.
+    const stepUp = await t.callAs(owner.idToken)('POST', '/api/me/step-up/options');
+    assert.equal(stepUp.status, 403);
+    await enrollPasskey(t.callAs(owner.idToken), createSoftwareAuthenticator({ origin: INJECT_ORIGIN }));
+    assert.equal((await listUsers(owner.idToken)).statusCode, 200);
+    const audit = await t.app.domain.audit.list({ limit: 20, offset: 0, user: ADMIN });
+    assert.deepEqual(
+      audit
+        .filter((entry) => entry.action === 'passkeys.reset')
+        .map((entry) => [entry.actor, entry.outcome, entry.detail])
+        .reverse(),
+      [
+        [ADMIN, 'refused', 'own passkeys'],
+        [OTHER_ADMIN, 'ok', '1 passkey removed'],
+      ],
+    );
+  });
+
+  it('passkeys are checked against the page origin and host the request came to', async () => {
+    const admin = await t.createAccount(ADMIN, { admin: true, stepUp: false });
+    const call = t.callAs(admin.idToken);
+    const options = await call('POST', '/api/me/passkeys/options');
+    assert.equal((options.body as { rp: { id: string } }).rp.id, 'localhost');
+    const elsewhere = admin.passkey.register(options.body as never, { origin: 'http://localhost.evil.example' });
+    const response = await call('POST', '/api/me/passkeys', elsewhere);
+    assert.equal(response.status, 400);
+    assert.match((response.body as { message: string }).message, /could not be verified/);
+    assert.equal((await listUsers(admin.idToken)).statusCode, 403);
+  });
+});

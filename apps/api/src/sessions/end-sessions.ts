@@ -1,0 +1,69 @@
+import type { AuditEvent } from '../audit/repository.ts';
+import type { IdentityProvider } from '../identity/identity-provider.ts';
+import { DomainError } from '../domain-error.ts';
+
+export interface SessionEnderDeps {
+  identity: Pick<IdentityProvider, 'revokeSessions' | 'findUserByEmail'>;
+  /** The allowlist row of an address: the account it is bound to. */
+  findUser(email: string): Promise<{ firebaseUid: string | null } | undefined>;
+  /** Writes an audit entry; never throws. */
+  audit(event: AuditEvent): Promise<void>;
+  /** Makes this process forget the account's verified tokens, so the end is seen here on the next call. */
+  forgetSessions(uid: string): void;
+}
+
+export const notOnListMessage = (email: string) => `${email} is not on the list of allowed users.`;
+
+const describe = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/**
+ * Ends every session of one person: the identity provider revokes the account's refresh tokens (no device
+ * can get a new ID token), and the API refuses tokens issued before that (other instances within
+ * TOKEN_RECHECK_SECONDS, this one at once). Audited whether it works or not.
+ */
+export function createSessionEnder(deps: SessionEnderDeps) {
+  async function end(uid: string, event: Omit<AuditEvent, 'outcome'>) {
+    try {
+      await deps.identity.revokeSessions(uid);
+    } catch (error) {
+      await deps.audit({ ...event, outcome: 'failed', detail: `sessions not ended: ${describe(error)}` });
+      throw error;
+    }
+    deps.forgetSessions(uid);
+    await deps.audit({ ...event, outcome: 'ok' });
+  }
+
+  return {
+    /** "Sign out everywhere": the signed-in person's own sessions, this one included. */
+    async endOwnSessions(caller: { uid: string; email: string }) {
+      await end(caller.uid, { actor: caller.email, action: 'sessions.end', target: caller.email, detail: 'own' });
+      return { email: caller.email, ended: true as const };
+    },
+
+    /** "End sessions" on a row of the admin screen, or from the CLI. */
+    async endSessionsOf(input: { email: string; actor: string }) {
+      const { email, actor } = input;
+      const event = { actor, action: 'sessions.end', target: email, detail: null };
+      const row = await deps.findUser(email);
+      if (!row) {
+        await deps.audit({ ...event, outcome: 'refused', detail: 'not on the list' });
+        throw new DomainError('not-found', notOnListMessage(email));
+      }
+      let uid = row.firebaseUid;
+      if (!uid) {
+        try {
+          uid = (await deps.identity.findUserByEmail(email))?.uid ?? null;
+        } catch (error) {
+          await deps.audit({ ...event, outcome: 'failed', detail: `sessions not ended: ${describe(error)}` });
+          throw error;
+        }
+      }
+      // No account means no session to end: done, and said so in the log.
+      if (!uid) await deps.audit({ ...event, outcome: 'ok', detail: 'no sign-in account' });
+      else await end(uid, event);
+      return { email, ended: true as const };
+    },
+  };
+}
+
+export type SessionEnder = ReturnType<typeof createSessionEnder>;

@@ -1,0 +1,42 @@
+import { emailParamsSchema, sessionsEndedSchema } from '@portal/contract';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { errorResponses } from '../http/error-responses.ts';
+
+function signedIn(request: FastifyRequest) {
+  const caller = request.caller;
+  if (!caller) throw new Error(`${request.method} ${request.url} reached its handler without a caller`);
+  return caller;
+}
+
+/** Ending sessions: one's own ("Sign out everywhere"), or someone else's (an admin's "End sessions"). */
+const sessionRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.delete(
+    '/me/sessions',
+    {
+      config: { access: 'user' },
+      schema: {
+        summary: 'Sign out everywhere: end every session of the signed-in person, this one included',
+        tags: ['sessions'],
+        response: { 200: sessionsEndedSchema, ...errorResponses },
+      },
+    },
+    (request) => app.domain.sessions.endOwnSessions(signedIn(request)),
+  );
+
+  app.delete(
+    '/users/:email/sessions',
+    {
+      config: { access: 'admin' },
+      schema: {
+        summary: 'End every session of an allowed user: they must sign in again on every device',
+        tags: ['sessions'],
+        params: emailParamsSchema,
+        response: { 200: sessionsEndedSchema, ...errorResponses },
+      },
+    },
+    (request) => app.domain.sessions.endSessionsOf({ email: request.params.email, actor: signedIn(request).email }),
+  );
+};
+
+export default sessionRoutes;

@@ -1,0 +1,225 @@
+import type { Page } from '@playwright/test';
+import { identityToolkit } from '@portal/dev-stack';
+import { DEMO, expect, test, type Portal } from '../fixtures.ts';
+import { E2E_STEP_UP_SECONDS } from '../global-setup.ts';
+
+const PASSWORD = 'new-admin-password-1';
+
+/** A fresh address per run: the stack and its demo data are shared by every spec. */
+const uniqueEmail = (label: string) => `e2e-${label}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
+
+const usersTable = (page: Page) => page.getByRole('table', { name: 'Allowed users' });
+const rowOf = (page: Page, email: string) =>
+  usersTable(page)
+    .getByRole('row')
+    .filter({ has: page.getByRole('cell', { name: email, exact: true }) });
+
+/** An administrator who has never been to the admin page: added and promoted by the demo admin, with a password. */
+async function newAdmin(portal: Portal) {
+  const email = uniqueEmail('admin');
+  expect((await portal.adminApi('POST', `/api/users/${email}`)).status).toBe(201);
+  expect((await portal.adminApi('PATCH', `/api/users/${email}`, { admin: true })).status).toBe(200);
+  await identityToolkit(portal.emulatorUrl).setPassword(portal.projectId, email, PASSWORD);
+  return { email, password: PASSWORD };
+}
+
+async function signInToAdminPage(page: Page, portal: Portal, account: { email: string; password: string }) {
+  await page.goto('/admin');
+  await expect(page).toHaveURL(/\/login$/);
+  await portal.signIn(page, account);
+  await expect(page).toHaveURL(/\/admin$/);
+}
+
+/** The ID token the page's own sign-in holds (Firebase keeps it in localStorage), to call the API as it. */
+const pageToken = (page: Page) =>
+  page.evaluate(() => {
+    const key = Object.keys(localStorage).find((name) => name.startsWith('firebase:authUser:'));
+    const user = JSON.parse(localStorage.getItem(key ?? '') ?? 'null') as {
+      stsTokenManager?: { accessToken?: string };
+    } | null;
+    return user?.stsTokenManager?.accessToken ?? '';
+  });
+
+async function listUsersAs(portal: Portal, idToken: string) {
+  const response = await fetch(`${portal.url}/api/users?limit=1`, { headers: { authorization: `Bearer ${idToken}` } });
+  return { status: response.status, code: ((await response.json()) as { code?: string }).code };
+}
+
+/** The screens the way a person sees them: 1366×768 and a 390×844 phone. */
+async function screenshot(page: Page, name: string) {
+  for (const [device, width, height] of [
+    ['desktop', 1366, 768],
+    ['phone', 390, 844],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    await page.screenshot({ path: test.info().outputPath(`passkeys-${name}-${device}.png`), fullPage: true });
+  }
+  await page.setViewportSize({ width: 1366, height: 768 });
+}
+
+test.describe('passkeys on the way to the admin page', () => {
+  test.setTimeout(120_000);
+
+  test('the first visit sets up a passkey, every visit after uses it; another admin can reset it', async ({
+    page,
+    portal,
+    browser,
+  }) => {
+    const admin = await newAdmin(portal);
+    try {
+      const laptop = await portal.addAuthenticator(page);
+      await signInToAdminPage(page, portal, admin);
+      const setUp = page.getByRole('region', { name: 'Set up a passkey' });
+      await expect(setUp).toContainText('as well as their password');
+      await expect(usersTable(page)).toHaveCount(0);
+      await portal.expectAccessible(page);
+      await screenshot(page, 'first-visit');
+
+      // The password alone opens nothing: the page's own session is refused by the server.
+      const token = await pageToken(page);
+      expect(await listUsersAs(portal, token)).toEqual({ status: 403, code: 'step-up-required' });
+
+      await setUp.getByRole('button', { name: 'Set up a passkey' }).click();
+      await expect(usersTable(page)).toBeVisible();
+      expect(await laptop.credentials()).toHaveLength(1);
+      expect((await listUsersAs(portal, token)).status).toBe(200);
+      await screenshot(page, 'list');
+
+      // The next day: signed in again, with the password; the passkey is asked for once more.
+      await page.getByRole('button', { name: 'Sign Out' }).click();
+      await expect(page).toHaveURL(/\/login$/);
+      await signInToAdminPage(page, portal, admin);
+      const confirm = page.getByRole('region', { name: "Confirm it's you" });
+      await expect(confirm).toContainText(`It stays open for ${E2E_STEP_UP_SECONDS} seconds at a time`);
+      await portal.expectAccessible(page);
+      await screenshot(page, 'every-day');
+      expect(await listUsersAs(portal, await pageToken(page))).toEqual({ status: 403, code: 'step-up-required' });
+      await confirm.getByRole('button', { name: 'Use passkey' }).click();
+      await expect(usersTable(page)).toBeVisible();
+
+      // The laptop is lost: another admin resets the passkeys from the user list.
+      const helper = await browser.newPage();
+      try {
+        await portal.addAuthenticator(helper, DEMO.admin);
+        await portal.answerPasskeyPrompts(helper);
+        await signInToAdminPage(helper, portal, DEMO.admin);
+        await helper.getByRole('button', { name: 'Use passkey' }).click();
+        await helper.getByLabel('Search by email').fill(admin.email);
+        await rowOf(helper, admin.email)
+          .getByRole('button', { name: `Reset passkeys of ${admin.email}` })
+          .click();
+        const reset = helper.getByRole('dialog', { name: 'Reset passkeys?' });
+        await expect(reset).toContainText('sets up a new one on their next visit');
+        await portal.expectAccessible(helper);
+        await reset.getByRole('button', { name: 'Reset passkeys' }).click();
+        await expect(
+          helper.getByRole('status').filter({ hasText: `The passkeys of ${admin.email} were reset.` }),
+        ).toBeVisible();
+      } finally {
+        await helper.close();
+      }
+      await page.reload();
+      await expect(page.getByRole('region', { name: 'Set up a passkey' })).toBeVisible();
+    } finally {
+      await portal.adminApi('DELETE', `/api/users/${encodeURIComponent(admin.email)}`);
+    }
+  });
+
+  test('once the confirmation has run out, the next admin call asks for the passkey, then goes through', async ({
+    page,
+    portal,
+  }) => {
+    await portal.addAuthenticator(page, DEMO.admin);
+    await signInToAdminPage(page, portal, DEMO.admin);
+    await page.getByRole('region', { name: "Confirm it's you" }).getByRole('button', { name: 'Use passkey' }).click();
+    await expect(usersTable(page)).toBeVisible();
+
+    await page.waitForTimeout((E2E_STEP_UP_SECONDS + 1) * 1000);
+    const refusal = page.waitForResponse(
+      (response) => new URL(response.url()).pathname === '/api/users' && response.status() === 403,
+    );
+    await page.getByLabel('Search by email').fill(DEMO.user.email);
+    expect(((await (await refusal).json()) as { code: string }).code).toBe('step-up-required');
+    const prompt = page.getByRole('dialog', { name: "Confirm it's you" });
+    await expect(prompt).toContainText(
+      `Your passkey confirmation has run out (it lasts ${E2E_STEP_UP_SECONDS} seconds). Please confirm it is you again.`,
+    );
+    await portal.expectAccessible(page);
+    await screenshot(page, 'prompt');
+    const retried = page.waitForResponse(
+      (response) => new URL(response.url()).pathname === '/api/users' && response.status() === 200,
+    );
+    await prompt.getByRole('button', { name: 'Use passkey' }).click();
+    await expect(prompt).toBeHidden();
+    await retried;
+    await expect(rowOf(page, DEMO.user.email)).toBeVisible();
+    await expect(usersTable(page).getByRole('row')).toHaveCount(2);
+  });
+});
+
+test.describe('ending sessions', () => {
+  test.setTimeout(120_000);
+
+  test("an admin ends a user's sessions; the user then signs out everywhere from the header", async ({
+    page,
+    portal,
+    browser,
+  }) => {
+    const invoiceUrl = '/invoice?parcelCode=DEMO000001';
+    const openInvoiceAsUser = async (userPage: Page) => {
+      await userPage.goto(invoiceUrl);
+      await portal.signIn(userPage, DEMO.user);
+      await expect(userPage).toHaveURL(/\/invoice\?parcelCode=DEMO000001$/);
+      await expect(userPage.getByText(DEMO.user.email)).toBeVisible();
+    };
+    const laptop = await browser.newPage({ baseURL: portal.url });
+    const phone = await browser.newPage({ baseURL: portal.url });
+    try {
+      await openInvoiceAsUser(laptop);
+      // Firebase ends sessions "signed in before second S": let that second go by.
+      await page.waitForTimeout(1100);
+
+      await portal.addAuthenticator(page, DEMO.admin);
+      await portal.answerPasskeyPrompts(page);
+      await signInToAdminPage(page, portal, DEMO.admin);
+      await page.getByRole('button', { name: 'Use passkey' }).click();
+      await page.getByLabel('Search by email').fill(DEMO.user.email);
+      await rowOf(page, DEMO.user.email)
+        .getByRole('button', { name: `End sessions of ${DEMO.user.email}` })
+        .click();
+      const confirm = page.getByRole('dialog', { name: 'End sessions?' });
+      await expect(confirm).toContainText('is signed out on every device and browser');
+      await portal.expectAccessible(page);
+      await screenshot(page, 'end-sessions');
+      await confirm.getByRole('button', { name: 'End sessions' }).click();
+      await expect(
+        page.getByRole('status').filter({ hasText: `${DEMO.user.email} was signed out everywhere.` }),
+      ).toBeVisible();
+
+      // The user's next call is refused, and the app signs them out with the reason.
+      await laptop.reload();
+      await expect(laptop).toHaveURL(/\/login$/);
+      await expect(laptop.getByRole('status')).toHaveText('Your session has ended. Please sign in again.');
+      await portal.expectAccessible(laptop);
+
+      // Signed in again on two devices, the user signs out everywhere from the laptop's header.
+      await portal.signIn(laptop, DEMO.user);
+      await expect(laptop).toHaveURL(/\/invoice\?parcelCode=DEMO000001$/);
+      await openInvoiceAsUser(phone);
+      await phone.waitForTimeout(1100);
+      await laptop.getByRole('button', { name: 'More account options' }).click();
+      await laptop.getByRole('button', { name: 'Sign out everywhere' }).click();
+      const everywhere = laptop.getByRole('dialog', { name: 'Sign out everywhere?' });
+      await expect(everywhere).toContainText('this one included');
+      await portal.expectAccessible(laptop);
+      await everywhere.getByRole('button', { name: 'Sign out everywhere' }).click();
+      await expect(laptop).toHaveURL(/\/login$/);
+      await phone.reload();
+      await expect(phone).toHaveURL(/\/login$/);
+      await expect(phone.getByRole('status')).toHaveText('Your session has ended. Please sign in again.');
+    } finally {
+      await laptop.close();
+      await phone.close();
+    }
+  });
+});

@@ -1,0 +1,15 @@
+export {
+  createSoftwareAuthenticator,
+  toVirtualCredential,
+  type CeremonyOverrides,
+  type ExportedCredential,
+  type SoftwareAuthenticator,
+  type SoftwareCredential,
+} from './software-authenticator.ts';
+export {
+  enrollOrStepUp,
+  enrollPasskey,
+  httpPortalCall,
+  stepUpWithPasskey,
+  type PortalCall,
+} from './ceremony-client.ts';
