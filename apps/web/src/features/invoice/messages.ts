@@ -37,3 +37,6 @@ export function canRetryInvoice(error: unknown): boolean {
 export function needsSupport(error: unknown): boolean {
   return error instanceof ApiError ? error.status === 401 || canRetryInvoice(error) : canRetryInvoice(error);
 }
+
+/** A 401: the signed-in account is not admitted (or its session ended), whatever the parcel code. */
+export const isAccountRefused = (error: unknown): boolean => error instanceof ApiError && error.status === 401;
