@@ -42,6 +42,8 @@ export default defineConfig({
     environment: 'jsdom',
     globals: true,
     setupFiles: ['./src/testing/setup.ts'],
+    // A screen test renders the whole app; on a shared 2-core machine one can take more than vitest's 5 s.
+    testTimeout: 15_000,
     css: false,
     restoreMocks: true,
   },

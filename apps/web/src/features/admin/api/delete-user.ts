@@ -1,12 +1,18 @@
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useApiClient, type ApiClient } from '@/lib/api-client';
-import type { MutationConfig } from '@/lib/react-query';
+import { adminKeys } from './query-keys';
 
 export async function deleteUser(api: ApiClient, email: string): Promise<void> {
   await api.request(`/users/${encodeURIComponent(email)}`, { method: 'DELETE', auth: true });
 }
 
-export function useDeleteUser(mutationConfig: MutationConfig<string> = {}) {
+/** Deletes one user; settles once the list (and the audit log it extended) has been reloaded. */
+export function useDeleteUser() {
   const api = useApiClient();
-  return useMutation({ ...mutationConfig, mutationFn: (email: string) => deleteUser(api, email) });
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: adminKeys.change,
+    mutationFn: (email: string) => deleteUser(api, email),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: adminKeys.all }),
+  });
 }

@@ -6,4 +6,6 @@ export const adminKeys = {
   all: ['admin'] as const,
   usersPage: (query: UsersQuery) => ['admin', 'users', query] as const,
   auditPage: (page: number, filter: AuditFilter = {}) => ['admin', 'audit', { page, ...filter }] as const,
+  /** The mutation key of every single change (add, delete, role): the loading overlay shows while one runs. */
+  change: ['admin', 'change'] as const,
 };

@@ -4,11 +4,24 @@ import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
 import { emailFormSchema, type EmailFormInput, type EmailFormValues } from '@/lib/email-field';
+import { AddUserError, useAddUser } from '../api/add-user';
+import type { ActionFeedback } from '../hooks/use-action-feedback';
+import { addedNotice, statusTextOf } from '../messages';
 
-function AddUserForm({ onCancel, onSubmit }: { onCancel: () => void; onSubmit: (email: string) => void }) {
+function AddUserForm({
+  onCancel,
+  onAdded,
+  feedback,
+}: {
+  onCancel: () => void;
+  onAdded: () => void;
+  feedback: ActionFeedback;
+}) {
+  const addUser = useAddUser();
   const {
     register,
     handleSubmit,
+    setError,
     formState: { errors },
   } = useForm<EmailFormInput, unknown, EmailFormValues>({
     resolver: zodResolver(emailFormSchema),
@@ -18,8 +31,25 @@ function AddUserForm({ onCancel, onSubmit }: { onCancel: () => void; onSubmit: (
   });
   const error = errors.email?.message;
 
+  const submit = async ({ email }: EmailFormValues) => {
+    try {
+      await addUser.mutateAsync(email);
+    } catch (failure) {
+      // An address already on the list is a mistake in the field: said under it, the form stays as typed.
+      if (failure instanceof AddUserError && failure.alreadyListed) {
+        setError('email', { message: failure.message }, { shouldFocus: true });
+        return;
+      }
+      // Anything else is the spec's error modal, over this one, which keeps the address to retry.
+      feedback.fail(failure instanceof AddUserError ? failure.message : statusTextOf(failure), failure);
+      return;
+    }
+    onAdded();
+    feedback.succeed({ text: addedNotice(email), show: email });
+  };
+
   return (
-    <Form noValidate onSubmit={handleSubmit(({ email }) => onSubmit(email))}>
+    <Form noValidate onSubmit={handleSubmit(submit)}>
       <Modal.Header closeButton>
         <Modal.Title id="add-user-title">Add User</Modal.Title>
       </Modal.Header>
@@ -56,19 +86,22 @@ function AddUserForm({ onCancel, onSubmit }: { onCancel: () => void; onSubmit: (
   );
 }
 
-/** The spec's add-user modal; the form lives inside it so each opening starts empty and untouched. */
+/**
+ * The spec's add-user modal: create, register, and close on the list's reload 1000 ms later. The form lives
+ * inside it so each opening starts empty and untouched.
+ */
 export function AddUserModal({
   show,
-  onCancel,
-  onSubmit,
+  onClose,
+  feedback,
 }: {
   show: boolean;
-  onCancel: () => void;
-  onSubmit: (email: string) => void;
+  onClose: () => void;
+  feedback: ActionFeedback;
 }) {
   return (
-    <Modal show={show} onHide={onCancel} centered aria-labelledby="add-user-title">
-      <AddUserForm onCancel={onCancel} onSubmit={onSubmit} />
+    <Modal show={show} onHide={onClose} centered aria-labelledby="add-user-title">
+      <AddUserForm onCancel={onClose} onAdded={onClose} feedback={feedback} />
     </Modal>
   );
 }
