@@ -1,0 +1,23 @@
+import { STATUS_OF_CODE, type ErrorCode } from '@portal/contract/error-codes';
+
+/** The codes the domain refuses with; 'internal' is never a refusal, it is a bug. */
+export type RefusalKind = Exclude<ErrorCode, 'internal'>;
+
+/**
+ * The one error the domain throws when it refuses something; its message is written for the person or
+ * script that sees it. `reason` is a short machine-readable label for the audit log. It knows nothing of
+ * HTTP beyond the status its code maps to, so the CLI and the routes share it.
+ */
+export class DomainError extends Error {
+  constructor(
+    readonly kind: RefusalKind,
+    message: string,
+    readonly reason?: string,
+  ) {
+    super(message);
+  }
+
+  get statusCode(): (typeof STATUS_OF_CODE)[RefusalKind] {
+    return STATUS_OF_CODE[this.kind];
+  }
+}
