@@ -44,4 +44,4 @@ export function needsSupport(error: unknown): boolean {
 }
 
 /** A 401: the signed-in account is not admitted (or its session ended), whatever the parcel code. */
-export const isAccountRefused = (error: unknown): boolean => error instanceof ApiError && error.status === 401;
+export const isAccountRefused = (error: unknown): boolean => errorCodeOf(error) === 'unauthenticated';
