@@ -18,6 +18,7 @@ import authorization from './plugins/authorization.ts';
 import errors, { frameworkErrorHandler } from './plugins/errors.ts';
 import security, { originOf } from './plugins/security.ts';
 import spa from './plugins/spa.ts';
+import userBulkRoutes from './users/user-bulk.routes.ts';
 import userByEmailRoutes from './users/user-by-email.routes.ts';
 import userListRoutes from './users/user-list.routes.ts';
 
@@ -67,6 +68,7 @@ async function portalAppPlugin(app: FastifyInstance, { domain }: { domain: Domai
       await api.register(healthRoutes);
       await api.register(userListRoutes);
       await api.register(userByEmailRoutes);
+      await api.register(userBulkRoutes);
       await api.register(auditRoutes);
       await api.register(invoiceRoutes, {
         maxInvoiceBytes: config.maxInvoiceBytes,

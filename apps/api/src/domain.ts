@@ -13,6 +13,7 @@ import { createRateLimits } from './rate-limits/rate-limits.ts';
 import { createRateLimitStore } from './rate-limits/rate-limit-store.ts';
 import { ALLOWLIST_CHANNEL, createAllowlistCache } from './users/allowlist-cache.ts';
 import { createFindUserByEmail, createUsersRepository } from './users/repository.ts';
+import { createBulkUserAdmin } from './users/bulk-user-admin.ts';
 import { createUserAdmin } from './users/user-admin.ts';
 
 const MINUTE_MS = 60_000;
@@ -58,6 +59,8 @@ export function buildDomain(infrastructure: Omit<Infrastructure, 'close'>, optio
     forgetSessions: (uid) => tokenCache.evictUid(uid),
     log,
   });
+  // Many addresses at once through the same user admin: one way to add or remove a user.
+  const bulkUserAdmin = createBulkUserAdmin({ userAdmin, log });
   const openInvoice = createOpenInvoice({ invoicesRepository: invoices, blobStore });
   const ingest = (input: IngestInput) =>
     ingestInvoice(
@@ -89,6 +92,7 @@ export function buildDomain(infrastructure: Omit<Infrastructure, 'close'>, optio
     invoices,
     rateLimits,
     userAdmin,
+    bulkUserAdmin,
     openInvoice,
     ingestInvoice: ingest,
 

@@ -67,7 +67,7 @@ export const MAX_BULK_ADDRESSES = 1000;
 export const bulkUsersBodySchema = z
   .object({
     emails: z
-      .array(z.string().max(1024, 'An entry is too long to be an address'))
+      .array(z.string().max(320, 'An entry is too long to be an address'))
       .min(1, 'Send at least one address')
       .max(MAX_BULK_ADDRESSES, `Send at most ${MAX_BULK_ADDRESSES} addresses at a time`),
   })
