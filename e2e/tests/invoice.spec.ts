@@ -117,7 +117,10 @@ test.describe('the invoice screen', () => {
     expect(await shownSha256(page, 'DEMO000003', isMobile)).toBe(first);
   });
 
-  test('a signed-in account that is not on the list is told it is not authorized', async ({ page, portal }) => {
+  test('a signed-in account that is not on the list is told so and offered Sign Out, not a parcel code', async ({
+    page,
+    portal,
+  }) => {
     await page.goto('/invoice?parcelCode=DEMO000001');
     await portal.signIn(page, DEMO.outsider);
     await expect(page).toHaveURL(/\/invoice\?parcelCode=DEMO000001$/);
@@ -126,10 +129,16 @@ test.describe('the invoice screen', () => {
     await dialog.getByRole('button', { name: 'Continue' }).click();
     await expect(dialog).toBeHidden();
     await expect(page.locator('iframe, canvas')).toHaveCount(0);
-    // The reason stays, with a way on; asking again would not help.
-    await expect(page.getByRole('alert')).toContainText(NOT_AUTHORIZED);
+    const main = page.getByRole('main');
+    await expect(main.getByText(`You are signed in as ${DEMO.outsider.email}.`)).toBeVisible();
+    await expect(main).toContainText('Your account is not allowed to use this portal.');
+    // No other parcel code would help; asking again would not either.
+    await expect(page.getByLabel('Parcel code')).toHaveCount(0);
     await expect(page.getByRole('button', { name: 'Reload' })).toHaveCount(0);
     await portal.expectAccessible(page);
+    await page.screenshot({ path: test.info().outputPath('invoice-not-allowed.png'), fullPage: true });
+    await main.getByRole('button', { name: 'Sign Out' }).click();
+    await expect(page).toHaveURL(/\/login$/);
   });
 
   test('an unknown parcel code asks to double-check it', async ({ page, portal }) => {
@@ -138,7 +147,13 @@ test.describe('the invoice screen', () => {
     await expect(page.getByText(DEMO.user.email)).toBeVisible();
     await page.goto('/invoice?parcelCode=NOPE0000');
     const dialog = await expectErrorModal(page, DOUBLE_CHECK);
+    // Said once: not again behind the modal, and no support reference for a refusal anyone can put right.
+    await expect(page.getByText(DOUBLE_CHECK)).toHaveCount(1);
+    await expect(dialog.getByTestId('error-reference')).toHaveCount(0);
+    await page.screenshot({ path: test.info().outputPath('invoice-unknown-code-modal.png'), fullPage: true });
     await dialog.getByRole('button', { name: 'Continue' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(page.getByText(DOUBLE_CHECK)).toHaveCount(1);
     // A way on: type the right code.
     await page.getByLabel('Parcel code').fill('DEMO000002');
     await page.getByRole('button', { name: 'Open invoice' }).click();

@@ -21,6 +21,7 @@ import security, { originOf } from './plugins/security.ts';
 import spa from './plugins/spa.ts';
 import accountCleanupRoutes from './users/account-cleanups.routes.ts';
 import sessionRoutes from './sessions/routes.ts';
+import userBulkRoutes from './users/user-bulk.routes.ts';
 import userByEmailRoutes from './users/user-by-email.routes.ts';
 import userListRoutes from './users/user-list.routes.ts';
 
@@ -70,6 +71,7 @@ async function portalAppPlugin(app: FastifyInstance, { domain }: { domain: Domai
       await api.register(healthRoutes);
       await api.register(userListRoutes);
       await api.register(userByEmailRoutes);
+      await api.register(userBulkRoutes);
       await api.register(auditRoutes);
       await api.register(accountCleanupRoutes);
       await api.register(passkeyRoutes);

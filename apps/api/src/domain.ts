@@ -19,6 +19,7 @@ import { ALLOWLIST_CHANNEL, createAllowlistCache } from './users/allowlist-cache
 import { createFindUserByEmail, createUsersRepository } from './users/repository.ts';
 import { createAccountCleaner } from './users/account-cleaner.ts';
 import { createAccountCleanupsRepository } from './users/account-cleanups.ts';
+import { createBulkUserAdmin } from './users/bulk-user-admin.ts';
 import { createUserAdmin } from './users/user-admin.ts';
 
 const MINUTE_MS = 60_000;
@@ -87,6 +88,8 @@ export function buildDomain(infrastructure: Omit<Infrastructure, 'close'>, optio
     audit: recordAudit,
     forgetSessions,
   });
+  // Many addresses at once through the same user admin: one way to add or remove a user.
+  const bulkUserAdmin = createBulkUserAdmin({ userAdmin, log });
   const openInvoice = createOpenInvoice({ invoicesRepository: invoices, blobStore });
   const ingest = (input: IngestInput) =>
     ingestInvoice(
@@ -122,6 +125,7 @@ export function buildDomain(infrastructure: Omit<Infrastructure, 'close'>, optio
     userAdmin,
     passkeys,
     sessions,
+    bulkUserAdmin,
     openInvoice,
     ingestInvoice: ingest,
 

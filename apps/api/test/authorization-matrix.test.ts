@@ -40,6 +40,16 @@ const endpoints: { name: string; request: InjectOptions; expect: Record<Caller, 
     expect: { anonymous: 200, outsider: 401, user: 200, admin: 200 },
   },
   {
+    name: 'POST /users/bulk-add',
+    request: { method: 'POST', url: '/api/users/bulk-add', payload: { emails: ['bulk-new@example.com'] } },
+    expect: { anonymous: 401, outsider: 401, user: 403, admin: 200 },
+  },
+  {
+    name: 'POST /users/bulk-delete',
+    request: { method: 'POST', url: '/api/users/bulk-delete', payload: { emails: ['target@example.com'] } },
+    expect: { anonymous: 401, outsider: 401, user: 403, admin: 200 },
+  },
+  {
     name: 'GET /audit',
     request: { url: '/api/audit' },
     expect: { anonymous: 401, outsider: 401, user: 403, admin: 200 },

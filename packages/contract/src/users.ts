@@ -83,3 +83,42 @@ export const emailParamsSchema = z.object({ email: emailSchema });
 /** PATCH /users/:email: make someone an administrator, or stop them being one. */
 export const changeUserBodySchema = z.object({ admin: z.boolean() }).strict();
 export type ChangeUserBody = z.infer<typeof changeUserBodySchema>;
+
+/** The most addresses one bulk call takes, and one bulk add or delete on the screen. */
+export const MAX_BULK_ADDRESSES = 1000;
+
+/**
+ * POST /users/bulk-add and /users/bulk-delete: the addresses as typed (each checked on its own, so one
+ * that is not an address is a result, not a refusal of the whole call).
+ */
+export const bulkUsersBodySchema = z
+  .object({
+    emails: z
+      .array(z.string().max(320, 'An entry is too long to be an address'))
+      .min(1, 'Send at least one address')
+      .max(MAX_BULK_ADDRESSES, `Send at most ${MAX_BULK_ADDRESSES} addresses at a time`),
+  })
+  .strict();
+export type BulkUsersBody = z.infer<typeof bulkUsersBodySchema>;
+
+/** What became of one address of a bulk add: the single add's outcomes, in the order they were sent. */
+export const BULK_ADD_OUTCOMES = ['added', 'exists', 'invalid', 'failed'] as const;
+export type BulkAddOutcome = (typeof BULK_ADD_OUTCOMES)[number];
+/** … of a bulk delete. `refused`: the server would not (the caller's own account, the last administrator). */
+export const BULK_DELETE_OUTCOMES = ['deleted', 'not-found', 'refused', 'invalid', 'failed'] as const;
+export type BulkDeleteOutcome = (typeof BULK_DELETE_OUTCOMES)[number];
+
+const bulkResultSchema = <T extends readonly [string, ...string[]]>(outcomes: T) =>
+  z.object({
+    /** The entry as it was sent. */
+    input: z.string(),
+    outcome: z.enum(outcomes),
+    /** Why it is invalid, refused or failed, or what is left to do after a deletion, in words for the admin. */
+    message: z.string().optional(),
+  });
+export const bulkAddResponseSchema = z.object({ results: z.array(bulkResultSchema(BULK_ADD_OUTCOMES)) });
+export type BulkAddResponse = z.infer<typeof bulkAddResponseSchema>;
+export type BulkAddResult = BulkAddResponse['results'][number];
+export const bulkDeleteResponseSchema = z.object({ results: z.array(bulkResultSchema(BULK_DELETE_OUTCOMES)) });
+export type BulkDeleteResponse = z.infer<typeof bulkDeleteResponseSchema>;
+export type BulkDeleteResult = BulkDeleteResponse['results'][number];

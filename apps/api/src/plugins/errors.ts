@@ -1,26 +1,16 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { isDatabaseUnreachable } from '../db/client.ts';
+import {
+  asUnavailable,
+  DATABASE_UNAVAILABLE_MESSAGE,
+  IDENTITY_UNAVAILABLE_MESSAGE,
+} from '../dependency-unavailable.ts';
 import { DomainError } from '../domain-error.ts';
 import { sendError } from '../http/send-error.ts';
-import { IdentityProviderUnavailableError } from '../identity/identity-provider.ts';
 
-export const DATABASE_UNAVAILABLE_MESSAGE = 'The portal cannot reach its database. Please try again in a minute.';
-export const IDENTITY_UNAVAILABLE_MESSAGE = 'The sign-in service is unavailable. Please try again in a minute.';
-
-/**
- * A dependency that is down or too slow is nobody's mistake and no bug: it becomes the 'unavailable'
- * refusal, so the caller learns to retry and nothing about the failure leaks. Undefined for anything else.
- */
-export function asUnavailable(error: unknown): DomainError | undefined {
-  if (error instanceof DomainError) return error.kind === 'unavailable' ? error : undefined;
-  if (error instanceof IdentityProviderUnavailableError) {
-    return new DomainError('unavailable', IDENTITY_UNAVAILABLE_MESSAGE, 'identity-provider');
-  }
-  if (isDatabaseUnreachable(error)) return new DomainError('unavailable', DATABASE_UNAVAILABLE_MESSAGE, 'database');
-  return undefined;
-}
+// Domain code classifies dependency failures too; kept importable from here for the HTTP layer and its tests.
+export { asUnavailable, DATABASE_UNAVAILABLE_MESSAGE, IDENTITY_UNAVAILABLE_MESSAGE };
 
 function describeValidation(error: {
   validation: { instancePath?: string; message?: string }[];

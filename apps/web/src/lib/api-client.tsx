@@ -145,9 +145,12 @@ export function createApiClient(
   };
 }
 
-/** The reference of a failed API call for the error modal, when the server gave one. */
+/**
+ * The reference of a failed API call for the error modal: only for a server failure (5xx), the one kind
+ * support can look up and the person cannot put right; a refusal (4xx) says itself what to do.
+ */
 export function requestIdOf(error: unknown): string | undefined {
-  return error instanceof ApiError ? error.requestId : undefined;
+  return error instanceof ApiError && error.status >= 500 ? error.requestId : undefined;
 }
 
 type StepUpHandler = NonNullable<ApiInterceptors['stepUp']>;

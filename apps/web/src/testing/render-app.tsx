@@ -44,9 +44,10 @@ export function renderApp(
 
 interface RouterProbeState {
   state: { location: Location; historyAction: NavigationType };
-  navigateTo?: (to: To) => void;
-  navigate(to: To): void;
-  record(state: RouterProbeState['state'], navigateTo: (to: To) => void): void;
+  navigateTo?: (to: To | number) => void;
+  /** A path, or a step through history as the Back (-1) and Forward (1) buttons take it. */
+  navigate(to: To | number): void;
+  record(state: RouterProbeState['state'], navigateTo: (to: To | number) => void): void;
 }
 
 /** Where the app's router is, and a way to navigate it from a test, as the app sees them. */
@@ -72,7 +73,7 @@ function RouterProbe({ probe }: { probe: RouterProbeState }) {
   const historyAction = useNavigationType();
   const navigate = useNavigate();
   useLayoutEffect(() => {
-    probe.record({ location, historyAction }, (to) => void navigate(to));
+    probe.record({ location, historyAction }, (to) => void (typeof to === 'number' ? navigate(to) : navigate(to)));
   });
   return null;
 }

@@ -10,6 +10,7 @@ export const confirmDeleteMessage = (email: string) => `Are you sure you want to
 export const noUsersMessage = (search: string) => (search ? `No users match "${search}".` : 'No users yet.');
 
 export const OWN_ACCOUNT_DELETE_REASON = 'You cannot delete your own account.';
+export const BACK_TO_INVOICES = 'Back to the invoices';
 export const addedNotice = (email: string) => `${email} was added.`;
 export const deletedNotice = (email: string) => `${email} was deleted.`;
 export const deletedCleanupPendingNotice = (email: string) =>
@@ -36,12 +37,53 @@ export const bulkDeleteMessage = (emails: readonly string[]) =>
   (emails.length <= NAMED_IN_CONFIRMATION ? `: ${emails.join(', ')}.` : '.');
 export const bulkDeleteButton = (count: number) => `Delete ${users(count)}`;
 export const selectedCount = (count: number) => `${count} selected`;
-export const bulkDeletedNotice = (deleted: number, failed: number) =>
-  `${users(deleted)} deleted` + (failed > 0 ? `, ${failed} could not be deleted:` : '.');
-export const deleteFailure = (email: string, message: string) => `${email}: ${message}`;
 export const adminNotice = (email: string, admin: boolean) =>
   admin ? `${email} is now an administrator.` : `${email} is no longer an administrator.`;
 export const invitationNotice = (email: string) => `A new invitation (password mail) was sent to ${email}.`;
+
+/** The role change's confirmation, under the spec's "Are you sure?" title. */
+export const roleChangeMessage = (email: string, admin: boolean) =>
+  admin
+    ? `Make ${email} an administrator? They will be able to add and delete users and read the audit log.`
+    : `Remove the administrator role from ${email}? They keep access to invoices.`;
+export const roleChangeButton = (admin: boolean) => (admin ? 'Make admin' : 'Remove admin');
+export const rowMenuLabel = (email: string) => `More actions for ${email}`;
+
+const count = new Intl.NumberFormat('en-GB');
+/** "61 added · 1 already on the list · 1 invalid": the first part always, the others when they happened. */
+const tally = (parts: [number, string][]) =>
+  parts
+    .filter(([n], index) => index === 0 || n > 0)
+    .map(([n, label]) => `${count.format(n)} ${label}`)
+    .join(' · ');
+export const bulkAddSummary = (counts: Record<'added' | 'exists' | 'invalid' | 'failed' | 'skipped', number>) =>
+  tally([
+    [counts.added, 'added'],
+    [counts.exists, 'already on the list'],
+    [counts.invalid, 'invalid'],
+    [counts.failed, 'failed'],
+    [counts.skipped, 'skipped'],
+  ]);
+export const bulkDeleteSummary = (counts: Record<'deleted' | 'gone' | 'refused' | 'failed' | 'skipped', number>) =>
+  tally([
+    [counts.deleted, 'deleted'],
+    [counts.gone, 'no longer on the list'],
+    [counts.refused, 'refused'],
+    [counts.failed, 'failed'],
+    [counts.skipped, 'skipped'],
+  ]);
+export const bulkProgress = (done: number, total: number) =>
+  `${count.format(done)} of ${count.format(total)} addresses done`;
+export const addressesFound = (found: number, max: number) =>
+  found > max
+    ? `${count.format(found)} addresses found: at most ${count.format(max)} at a time.`
+    : `${count.format(found)} ${found === 1 ? 'address' : 'addresses'} found.`;
+export const stoppingMessage = (skipped: number) =>
+  `Stopped. ${count.format(skipped)} not sent ${skipped === 1 ? 'is' : 'are'} skipped; finishing the addresses already sent…`;
+export const haltedMessage = (reason: string) => `The run stopped: ${reason}`;
+export const NO_ANSWER_FOR_ADDRESS =
+  'The server did not answer for this address, so it may or may not have been done. Search the list for it.';
+export const deleteFailure = (email: string, message: string) => `${email}: ${message}`;
 
 export const NO_AUDIT_ENTRIES_MESSAGE = 'Nothing recorded yet.';
 

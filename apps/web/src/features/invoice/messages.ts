@@ -44,3 +44,6 @@ export function needsSupport(error: unknown): boolean {
   const code = errorCodeOf(error);
   return code === 'unauthenticated' || code === 'session-expired' || canRetryInvoice(error);
 }
+
+/** A 401: the signed-in account is not admitted (or its session ended), whatever the parcel code. */
+export const isAccountRefused = (error: unknown): boolean => errorCodeOf(error) === 'unauthenticated';

@@ -1,8 +1,9 @@
 import { allowedUserSchema } from '@portal/contract';
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useApiClient, type ApiClient } from '@/lib/api-client';
 import { useAuth, type AuthClient } from '@/lib/auth';
 import { resetContinueUrl } from '@/lib/paths';
+import { adminKeys } from './query-keys';
 
 /** PATCH /users/<email> { admin }: make someone an administrator, or stop them being one. */
 export async function setAdmin(api: ApiClient, email: string, admin: boolean): Promise<void> {
@@ -14,10 +15,14 @@ export async function setAdmin(api: ApiClient, email: string, admin: boolean): P
   });
 }
 
+/** Changes a role; settles once the list shows it. */
 export function useSetAdmin() {
   const api = useApiClient();
+  const queryClient = useQueryClient();
   return useMutation({
+    mutationKey: adminKeys.change,
     mutationFn: ({ email, admin }: { email: string; admin: boolean }) => setAdmin(api, email, admin),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: adminKeys.all }),
   });
 }
 
@@ -26,5 +31,5 @@ export const resendInvitation = (auth: AuthClient, email: string) => auth.sendPa
 
 export function useResendInvitation() {
   const { client } = useAuth();
-  return useMutation({ mutationFn: (email: string) => resendInvitation(client, email) });
+  return useMutation({ mutationKey: adminKeys.change, mutationFn: (email: string) => resendInvitation(client, email) });
 }

@@ -1,7 +1,7 @@
 import { removedUserSchema, type RemovedUser } from '@portal/contract';
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useApiClient, type ApiClient } from '@/lib/api-client';
-import type { MutationConfig } from '@/lib/react-query';
+import { adminKeys } from './query-keys';
 
 /**
  * The spec's delete. The answer says whether the sign-in account is gone too, or its deletion is still
@@ -16,7 +16,13 @@ export async function deleteUser(api: ApiClient, email: string): Promise<Removed
   return data;
 }
 
-export function useDeleteUser(mutationConfig: MutationConfig<string, RemovedUser> = {}) {
+/** Deletes one user; settles once the list (and the audit log it extended) has been reloaded. */
+export function useDeleteUser() {
   const api = useApiClient();
-  return useMutation({ ...mutationConfig, mutationFn: (email: string) => deleteUser(api, email) });
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: adminKeys.change,
+    mutationFn: (email: string) => deleteUser(api, email),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: adminKeys.all }),
+  });
 }

@@ -1,6 +1,7 @@
 import { sessionsEndedSchema } from '@portal/contract';
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useApiClient, type ApiClient } from '@/lib/api-client';
+import { adminKeys } from './query-keys';
 
 /** DELETE /users/<email>/sessions: signs that person out on every device (their refresh tokens are revoked). */
 export async function endSessions(api: ApiClient, email: string): Promise<void> {
@@ -11,7 +12,13 @@ export async function endSessions(api: ApiClient, email: string): Promise<void> 
   });
 }
 
+/** Ends one person's sessions; settles once the audit log it extended has been reloaded. */
 export function useEndSessions() {
   const api = useApiClient();
-  return useMutation({ mutationFn: (email: string) => endSessions(api, email) });
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: adminKeys.change,
+    mutationFn: (email: string) => endSessions(api, email),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: adminKeys.all }),
+  });
 }

@@ -10,7 +10,7 @@ import type {
   PublicKeyCredentialCreationOptionsJSON,
   PublicKeyCredentialRequestOptionsJSON,
 } from '@simplewebauthn/browser';
-import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, useApiClient, type ApiClient } from '@/lib/api-client';
 import { adminKeys } from './query-keys';
 
@@ -86,9 +86,15 @@ export async function resetPasskeys(api: ApiClient, email: string): Promise<void
   });
 }
 
+/** Resets another administrator's passkeys; settles once the audit log it extended has been reloaded. */
 export function useResetPasskeys() {
   const api = useApiClient();
-  return useMutation({ mutationFn: (email: string) => resetPasskeys(api, email) });
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: adminKeys.change,
+    mutationFn: (email: string) => resetPasskeys(api, email),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: adminKeys.all }),
+  });
 }
 
 /** What went wrong in a ceremony, in words an admin can act on. */

@@ -12,4 +12,6 @@ export const adminKeys = {
    * open; a confirmation that runs out meanwhile is asked for when a call is refused.
    */
   stepUp: ['admin-step-up'] as const,
+  /** The mutation key of every single change (add, delete, role): the loading overlay shows while one runs. */
+  change: ['admin', 'change'] as const,
 };

@@ -1,9 +1,6 @@
 import { normalizeEmail } from '@portal/contract';
 import Papa from 'papaparse';
 
-/** One run stays within what an admin can review and the browser can report on. */
-export const MAX_BULK_ADDRESSES = 1000;
-
 const HEADER_NAME = /^(e-?mail|e-?mail address|email_address|user ?id)$/i;
 const SEPARATORS = [',', ';', '\t'];
 const ANY_SEPARATOR = /[,;\t]/;

@@ -6,23 +6,24 @@ import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
 import { emailFormSchema, type EmailFormInput, type EmailFormValues } from '@/lib/email-field';
-import { TAKE_OVER_HINT, takeOverLabel } from '../messages';
+import { AddUserError, isForeignAccountRefusal, useAddUser } from '../api/add-user';
+import type { ActionFeedback } from '../hooks/use-action-feedback';
+import { addedNotice, statusTextOf, TAKE_OVER_HINT, takeOverLabel } from '../messages';
 
-export interface AddUserSubmit {
-  (email: string, options: { takeOver: boolean }): void;
-}
-
-interface AddUserFormProps {
+function AddUserForm({
+  onCancel,
+  onAdded,
+  feedback,
+}: {
   onCancel: () => void;
-  onSubmit: AddUserSubmit;
-  /** The address the server refused because of an account the portal did not make, if any. */
-  takeOverOffer: string | null;
-}
-
-function AddUserForm({ onCancel, onSubmit, takeOverOffer }: AddUserFormProps) {
+  onAdded: () => void;
+  feedback: ActionFeedback;
+}) {
+  const addUser = useAddUser();
   const {
     register,
     handleSubmit,
+    setError,
     control,
     formState: { errors },
   } = useForm<EmailFormInput, unknown, EmailFormValues>({
@@ -32,13 +33,34 @@ function AddUserForm({ onCancel, onSubmit, takeOverOffer }: AddUserFormProps) {
     defaultValues: { email: '' },
   });
   const error = errors.email?.message;
+  // The address the server refused because a sign-in account the portal did not make holds it.
+  const [takeOverOffer, setTakeOverOffer] = useState<string | null>(null);
   const [takeOver, setTakeOver] = useState(false);
   // Offered only for the very address that was refused: another address starts over without it.
   const typed = (useWatch({ control, name: 'email' }) ?? '').trim().toLowerCase();
   const offered = takeOverOffer !== null && typed === takeOverOffer;
 
+  const submit = async ({ email }: EmailFormValues) => {
+    try {
+      await addUser.mutateAsync({ email, takeOver: offered && takeOver });
+    } catch (failure) {
+      // An address already on the list is a mistake in the field: said under it, the form stays as typed.
+      if (failure instanceof AddUserError && failure.alreadyListed) {
+        setError('email', { message: failure.message }, { shouldFocus: true });
+        return;
+      }
+      // Anything else is the spec's error modal, over this one, which keeps the address to retry; an account
+      // the portal did not make is then offered for take-over, for this address only.
+      if (isForeignAccountRefusal(failure)) setTakeOverOffer(email);
+      feedback.fail(failure instanceof AddUserError ? failure.message : statusTextOf(failure), failure);
+      return;
+    }
+    onAdded();
+    feedback.succeed({ text: addedNotice(email), show: email });
+  };
+
   return (
-    <Form noValidate onSubmit={handleSubmit(({ email }) => onSubmit(email, { takeOver: offered && takeOver }))}>
+    <Form noValidate onSubmit={handleSubmit(submit)}>
       <Modal.Header closeButton>
         <Modal.Title id="add-user-title">Add User</Modal.Title>
       </Modal.Header>
@@ -91,24 +113,23 @@ function AddUserForm({ onCancel, onSubmit, takeOverOffer }: AddUserFormProps) {
 }
 
 /**
- * The spec's add-user modal; the form lives inside it so each opening starts empty and untouched. After the
- * server refused an address because a sign-in account the portal did not make holds it, the same address
- * offers one more step: a box to tick that confirms taking that account over (the call then says so).
+ * The spec's add-user modal: create, register, and close on the list's reload 1000 ms later. The form lives
+ * inside it so each opening starts empty and untouched. After the server refused an address because a
+ * sign-in account the portal did not make holds it, the same address offers one more step: a box to tick
+ * that confirms taking that account over (the call then says so).
  */
 export function AddUserModal({
   show,
-  onCancel,
-  onSubmit,
-  takeOverOffer = null,
+  onClose,
+  feedback,
 }: {
   show: boolean;
-  onCancel: () => void;
-  onSubmit: AddUserSubmit;
-  takeOverOffer?: string | null;
+  onClose: () => void;
+  feedback: ActionFeedback;
 }) {
   return (
-    <Modal show={show} onHide={onCancel} centered aria-labelledby="add-user-title">
-      <AddUserForm onCancel={onCancel} onSubmit={onSubmit} takeOverOffer={takeOverOffer} />
+    <Modal show={show} onHide={onClose} centered aria-labelledby="add-user-title">
+      <AddUserForm onCancel={onClose} onAdded={onClose} feedback={feedback} />
     </Modal>
   );
 }

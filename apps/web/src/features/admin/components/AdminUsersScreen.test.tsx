@@ -1,11 +1,13 @@
-import { configure, screen, waitFor, within } from '@testing-library/react';
+import { act, configure, screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createFakeAuthClient } from '@/testing/fake-auth-client';
 import { accountLookup } from '@/testing/handlers';
 import { API, server } from '@/testing/msw-server';
 import { renderApp } from '@/testing/render-app';
+import { formatDateTime } from '@/lib/format-date';
 import { createFakeAdminApi, makeUser } from '../testing/fake-admin-api';
+import { SEARCH_DEBOUNCE_MS } from './SearchField';
 
 // The route loads the screen lazily; loading it up front keeps that cost out of each test's time limit,
 // and a busy machine (the suites run in parallel) gets more than the default second to render a screen.
@@ -27,6 +29,14 @@ const openAs = (email = ADMIN) => renderApp('/admin', { auth: createFakeAuthClie
 const usersTable = () => screen.findByRole('table', { name: 'Allowed users' });
 const bodyRows = (table: HTMLElement) => within(table).getAllByRole('row').slice(1);
 const dialog = (name: string) => screen.findByRole('dialog', { name });
+/**
+ * Lets a debounced search or a page change made outside an event handler reach the screen inside act():
+ * the router renders them as transitions, which a waitFor polling a large page can starve in jsdom.
+ */
+const settle = () => act(() => new Promise((resolve) => setTimeout(resolve, SEARCH_DEBOUNCE_MS + 100)));
+/** The pager's buttons, found within it: a role query over a page of 50 rows is slow in jsdom. */
+const pagerButton = (name: string) =>
+  within(screen.getByRole('navigation', { name: 'users pages' })).getByRole('button', { name });
 
 describe('the admin users screen for an admin', () => {
   it('shows "Users" and a table with Email and Actions, one row and one delete button per user', async () => {
@@ -37,7 +47,7 @@ describe('the admin users screen for an admin', () => {
     const headers = within(table)
       .getAllByRole('columnheader')
       .map((header) => header.textContent);
-    expect(headers).toEqual(['Select', 'Email', 'Status', 'Added', 'Actions']);
+    expect(headers).toEqual(['Select', 'Email', 'Status', 'Added', 'Added by', 'Actions']);
     const rows = bodyRows(table);
     expect(rows.map((row) => within(row).getAllByRole('cell')[1]?.textContent)).toEqual([
       ADMIN,
@@ -101,16 +111,42 @@ describe('the admin check', () => {
     // The header logs its own failed lookup for developers; expected here.
     vi.spyOn(console, 'warn').mockImplementation(() => {});
     const fake = setup({ accounts });
-    const { user } = openAs('user@example.com');
+    const { user, router } = openAs('user@example.com');
     const modal = await dialog('Error');
     expect(modal).toHaveTextContent(NO_PERMISSION);
     expect(screen.queryByRole('table')).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Add User' })).not.toBeInTheDocument();
+    // Said once: the modal holds the sentence while it is open.
+    expect(screen.getAllByText(NO_PERMISSION)).toHaveLength(1);
     await user.click(within(modal).getByRole('button', { name: 'Continue' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     expect(screen.queryByRole('table')).not.toBeInTheDocument();
     // Nothing on the admin API was even asked for.
     expect(fake.calls).toEqual([]);
+    // No dead end: the reason stays in the page with the way back to the invoices.
+    expect(screen.getAllByText(NO_PERMISSION)).toHaveLength(1);
+    await user.click(screen.getByRole('link', { name: 'Back to the invoices' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/invoice'));
+  });
+
+  it('tells an account that is not allowed at all so, and offers Sign Out', async () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    setup();
+    server.use(
+      http.get(`${API}/users/:email`, () =>
+        HttpResponse.json(
+          { message: 'Your account is not allowed to use this portal. Please contact the website administrator.' },
+          { status: 401 },
+        ),
+      ),
+    );
+    const { user, router, auth } = openAs('outsider@example.com');
+    await user.click(within(await dialog('Error')).getByRole('button', { name: 'Continue' }));
+    expect(await screen.findByText('You are signed in as outsider@example.com.')).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Back to the invoices' })).not.toBeInTheDocument();
+    await user.click(within(screen.getByRole('main')).getByRole('button', { name: 'Sign Out' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    expect(auth.calls).toContain('signOut');
   });
 
   it('shows the loading overlay and no table until the lookup confirms the admin', async () => {
@@ -216,20 +252,36 @@ describe('adding a user', () => {
     expect(screen.getByRole('table')).toHaveTextContent('Invited');
   });
 
-  it("shows the create call's message (a duplicate) and does not register", async () => {
+  it('shows "already on the list" under the field, not in another modal, and does not register', async () => {
     const fake = setup();
     const { user } = openAs();
     await user.click(await screen.findByRole('button', { name: 'Add User' }));
-    await user.type(within(await dialog('Add User')).getByLabelText('Email address'), 'user@example.com');
+    const addModal = await dialog('Add User');
+    const field = within(addModal).getByLabelText('Email address');
+    await user.type(field, 'User@example.com');
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    expect(await within(addModal).findByText('user@example.com is already on the list.')).toBeInTheDocument();
+    expect(screen.queryByRole('dialog', { name: 'Error' })).not.toBeInTheDocument();
+    expect(field).toHaveAttribute('aria-invalid', 'true');
+    expect(field).toHaveAccessibleDescription(/user@example.com is already on the list\./);
+    expect(field).toHaveValue('User@example.com');
+    await waitFor(() => expect(field).toHaveFocus());
+    expect(fake.summary()).not.toContain('POST /users');
+  });
+
+  it("shows any other create failure's message in the error modal over the add modal", async () => {
+    const fake = setup();
+    fake.failNext.create = { status: 503, statusText: 'Service Unavailable', message: 'The sign-in service is down.' };
+    const { user } = openAs();
+    await user.click(await screen.findByRole('button', { name: 'Add User' }));
+    await user.type(within(await dialog('Add User')).getByLabelText('Email address'), 'x@example.com');
     await user.click(screen.getByRole('button', { name: 'Submit' }));
     const error = await dialog('Error');
-    expect(error).toHaveTextContent('user@example.com is already on the list.');
-    expect(fake.summary()).not.toContain('POST /users');
-    // The add modal stays open under the error with the typed address, ready to correct.
+    expect(error).toHaveTextContent('The sign-in service is down.');
     await user.click(within(error).getByRole('button', { name: 'Continue' }));
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Error' })).not.toBeInTheDocument());
     const addModal = await dialog('Add User');
-    expect(within(addModal).getByLabelText('Email address')).toHaveValue('user@example.com');
+    expect(within(addModal).getByLabelText('Email address')).toHaveValue('x@example.com');
     await waitFor(() => expect(addModal).toContainElement(document.activeElement as HTMLElement));
   });
 
@@ -269,7 +321,7 @@ describe('adding a user', () => {
     ]);
     // The spec's register call follows as for every add.
     expect(fake.summary()).toContain('POST /users');
-    expect(await screen.findByRole('status')).toHaveTextContent('squatted@example.com was added.');
+    expect(await screen.findByText('squatted@example.com was added.', {}, { timeout: 4000 })).toBeInTheDocument();
   });
 
   it('shows the status text when registering fails', async () => {
@@ -326,9 +378,11 @@ describe('deleting a user', () => {
     await usersTable();
     await user.click(screen.getByRole('button', { name: 'Delete user@example.com' }));
     await user.click(within(await dialog('Are you sure?')).getByRole('button', { name: 'Yes' }));
-    expect(await screen.findByRole('status')).toHaveTextContent(
-      /user@example.com was deleted and can no longer sign in\. .* deleted automatically once it does/,
-    );
+    expect(
+      await screen.findByText(
+        /user@example.com was deleted and can no longer sign in\. .* deleted automatically once it does/,
+      ),
+    ).toBeInTheDocument();
     expect(screen.getByRole('table')).not.toHaveTextContent('user@example.com');
   });
 
@@ -365,7 +419,9 @@ describe('the list for thousands', () => {
     const fake = setup();
     const { user } = openAs();
     const table = await usersTable();
-    expect(bodyRows(table)[1]).toHaveTextContent('1 Jan 2025by admin@example.com');
+    const [, second] = bodyRows(table);
+    expect(within(second!).getAllByRole('cell')[3]).toHaveTextContent(formatDateTime('2025-01-01T00:00:00.000Z'));
+    expect(within(second!).getAllByRole('cell')[4]).toHaveTextContent('admin@example.com');
     await user.selectOptions(screen.getByLabelText('Status'), 'Invited');
     await user.selectOptions(screen.getByLabelText('Order'), 'Newest first');
     await user.selectOptions(screen.getByLabelText('Per page'), '100');
@@ -392,11 +448,16 @@ describe('the list for thousands', () => {
     ]);
   });
 
-  it('makes someone an administrator with PATCH and says so', async () => {
+  it('makes someone an administrator from the row menu, after "Are you sure?", and says so', async () => {
     const fake = setup();
     const { user } = openAs();
     await usersTable();
-    await user.click(screen.getByRole('button', { name: 'Make admin user@example.com' }));
+    await user.click(screen.getByRole('button', { name: 'More actions for user@example.com' }));
+    await user.click(await screen.findByRole('button', { name: 'Make admin' }));
+    const confirm = await dialog('Are you sure?');
+    expect(confirm).toHaveTextContent('Make user@example.com an administrator?');
+    expect(fake.calls.some((call) => call.method === 'PATCH')).toBe(false);
+    await user.click(within(confirm).getByRole('button', { name: 'Make admin' }));
     expect(await screen.findByText('user@example.com is now an administrator.')).toBeInTheDocument();
     const patch = fake.calls.find((call) => call.method === 'PATCH');
     expect(patch).toMatchObject({
@@ -404,7 +465,22 @@ describe('the list for thousands', () => {
       authorization: `Bearer token-of-${ADMIN}`,
       body: JSON.stringify({ admin: true }),
     });
-    expect(await screen.findByRole('button', { name: 'Remove admin from user@example.com' })).toBeInTheDocument();
+    // The mutation reloads its own list: the row now carries the badge.
+    await waitFor(() => expect(bodyRows(screen.getByRole('table'))[1]).toHaveTextContent('Admin'));
+  });
+
+  it('changes no role when the confirmation is answered "No"', async () => {
+    const fake = setup();
+    const { user } = openAs();
+    await usersTable();
+    await user.click(screen.getByRole('button', { name: `More actions for ${ADMIN}` }));
+    await user.click(await screen.findByRole('button', { name: 'Remove admin' }));
+    const confirm = await dialog('Are you sure?');
+    expect(confirm).toHaveTextContent(`Remove the administrator role from ${ADMIN}?`);
+    await user.click(within(confirm).getByRole('button', { name: 'No' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(fake.calls.some((call) => call.method === 'PATCH')).toBe(false);
+    await waitFor(() => expect(screen.getByRole('button', { name: `More actions for ${ADMIN}` })).toHaveFocus());
   });
 
   it('resends an invitation to someone who has not set a password: the reset mail', async () => {
@@ -415,8 +491,11 @@ describe('the list for thousands', () => {
     const auth = createFakeAuthClient({ signedInAs: ADMIN });
     const { user } = renderApp('/admin', { auth });
     await usersTable();
-    expect(screen.queryByRole('button', { name: `Resend invitation to ${ADMIN}` })).not.toBeInTheDocument();
-    await user.click(screen.getByRole('button', { name: 'Resend invitation to new@example.com' }));
+    await user.click(screen.getByRole('button', { name: `More actions for ${ADMIN}` }));
+    expect(screen.queryByRole('button', { name: 'Resend invitation' })).not.toBeInTheDocument();
+    await user.keyboard('{Escape}');
+    await user.click(screen.getByRole('button', { name: 'More actions for new@example.com' }));
+    await user.click(await screen.findByRole('button', { name: 'Resend invitation' }));
     expect(
       await screen.findByText('A new invitation (password mail) was sent to new@example.com.'),
     ).toBeInTheDocument();
@@ -453,22 +532,22 @@ describe('search and paging', () => {
     const table = await usersTable();
     expect(bodyRows(table)).toHaveLength(50);
     expect(screen.getByText('1–50 of 120 users')).toBeInTheDocument();
-    expect(screen.getByRole('button', { name: 'Previous' })).toBeDisabled();
-    await user.click(screen.getByRole('button', { name: 'Next' }));
+    expect(pagerButton('Previous')).toBeDisabled();
+    await user.click(pagerButton('Next'));
     await screen.findByText('51–100 of 120 users');
     // The next page starts at the top of the screen, not at the pager.
     expect(scrollTo).toHaveBeenLastCalledWith({ top: 0 });
-    await user.click(screen.getByRole('button', { name: 'Next' }));
+    await user.click(pagerButton('Next'));
     await screen.findByText('101–120 of 120 users');
     expect(bodyRows(screen.getByRole('table'))).toHaveLength(20);
-    expect(screen.getByRole('button', { name: 'Next' })).toBeDisabled();
+    expect(pagerButton('Next')).toBeDisabled();
     expect(fake.summary().filter((call) => call.startsWith('GET'))).toEqual([
       'GET /users?limit=50&offset=0',
       'GET /users?limit=50&offset=50',
       'GET /users?limit=50&offset=100',
     ]);
-    expect(screen.getByRole('button', { name: 'Page 3' })).toHaveAttribute('aria-current', 'page');
-    await user.click(screen.getByRole('button', { name: 'Page 1' }));
+    expect(pagerButton('Page 3')).toHaveAttribute('aria-current', 'page');
+    await user.click(pagerButton('Page 1'));
     await screen.findByText('1–50 of 120 users');
   });
 
@@ -476,15 +555,104 @@ describe('search and paging', () => {
     const fake = setup({ users: [ADMIN, ...many(119)] });
     const { user } = openAs();
     await usersTable();
-    await user.click(screen.getByRole('button', { name: 'Next' }));
+    await user.click(pagerButton('Next'));
     await screen.findByText('51–100 of 120 users');
     await user.type(screen.getByLabelText('Search by email'), 'user11');
+    await settle();
     await screen.findByText('1–9 of 9 users');
     expect(bodyRows(screen.getByRole('table'))).toHaveLength(9);
     const searches = fake.summary().filter((call) => call.includes('search='));
     expect(searches).toEqual(['GET /users?limit=50&offset=0&search=user11']);
     await user.clear(screen.getByLabelText('Search by email'));
     await user.type(screen.getByLabelText('Search by email'), 'nobody');
+    await settle();
     expect(await screen.findByText('No users match "nobody".')).toBeInTheDocument();
+  });
+});
+
+describe('the list state in the address', () => {
+  beforeEach(() => {
+    vi.spyOn(window, 'scrollTo').mockImplementation(() => {});
+  });
+  const many = (count: number) =>
+    Array.from({ length: count }, (_, index) => `user${String(index).padStart(3, '0')}@example.com`);
+
+  it('puts search, status, order, page and size in the address as they are chosen', async () => {
+    setup({ users: [ADMIN, ...many(119)] });
+    const { user, router } = openAs();
+    await usersTable();
+    await user.selectOptions(screen.getByLabelText('Status'), 'Activated');
+    await user.selectOptions(screen.getByLabelText('Order'), 'Email Z–A');
+    await user.selectOptions(screen.getByLabelText('Per page'), '25');
+    await user.type(screen.getByLabelText('Search by email'), 'user');
+    await settle();
+    await waitFor(() => expect(router.state.location.search).toContain('q=user'));
+    await user.click(pagerButton('Next'));
+    await waitFor(() =>
+      expect(Object.fromEntries(new URLSearchParams(router.state.location.search))).toEqual({
+        q: 'user',
+        status: 'activated',
+        sort: '-email',
+        page: '2',
+        size: '25',
+      }),
+    );
+  });
+
+  it('opens a shared link on the list it names, and Back returns to the page before', async () => {
+    const fake = setup({ users: [ADMIN, ...many(119)] });
+    const { user, router } = renderApp('/admin?q=user&status=invited&sort=-added&page=2&size=25', {
+      auth: createFakeAuthClient({ signedInAs: ADMIN }),
+    });
+    await usersTable();
+    expect(screen.getByLabelText('Search by email')).toHaveValue('user');
+    expect(screen.getByLabelText('Status')).toHaveValue('invited');
+    expect(screen.getByLabelText('Order')).toHaveValue('-added');
+    expect(screen.getByLabelText('Per page')).toHaveValue('25');
+    expect(fake.calls.find((call) => call.method === 'GET')?.path).toBe(
+      '/users?limit=25&offset=25&search=user&status=invited&sort=-added',
+    );
+    await user.click(pagerButton('Page 3'));
+    await waitFor(() => expect(router.state.location.search).toContain('page=3'));
+    await act(() => router.navigate(-1));
+    await waitFor(() => expect(pagerButton('Page 2')).toHaveAttribute('aria-current', 'page'));
+    expect(router.state.location.search).toBe('?q=user&status=invited&sort=-added&page=2&size=25');
+  });
+
+  it('reads nonsense in the address as the defaults', async () => {
+    const fake = setup();
+    renderApp('/admin?status=nobody&sort=sideways&page=-4&size=7', {
+      auth: createFakeAuthClient({ signedInAs: ADMIN }),
+    });
+    await usersTable();
+    expect(fake.calls.find((call) => call.method === 'GET')?.path).toBe('/users?limit=50&offset=0');
+  });
+
+  it('clears a notice when the page or the filter changes', async () => {
+    setup({ users: [ADMIN, ...many(60)] });
+    const { user } = openAs();
+    await usersTable();
+    await user.click(screen.getByLabelText('Delete user000@example.com'));
+    await user.click(within(await dialog('Are you sure?')).getByRole('button', { name: 'Yes' }));
+    expect(await screen.findByText('user000@example.com was deleted.')).toBeInTheDocument();
+    await user.click(pagerButton('Next'));
+    await screen.findByText('51–60 of 60 users');
+    expect(screen.queryByText('user000@example.com was deleted.')).not.toBeInTheDocument();
+    await user.click(pagerButton('Previous'));
+    await screen.findByText('1–50 of 60 users');
+    expect(screen.queryByText('user000@example.com was deleted.')).not.toBeInTheDocument();
+  });
+
+  it('after deleting the last row of the last page shows the page before, keeping the notice', async () => {
+    setup({ users: [ADMIN, ...many(50)] });
+    const { user, router } = renderApp('/admin?page=2', { auth: createFakeAuthClient({ signedInAs: ADMIN }) });
+    await screen.findByText('51–51 of 51 users');
+    await user.click(screen.getByLabelText('Delete user049@example.com'));
+    await user.click(within(await dialog('Are you sure?')).getByRole('button', { name: 'Yes' }));
+    await waitFor(() => expect(router.state.location.search).toBe(''));
+    await settle();
+    await screen.findByText('1–50 of 50 users');
+    expect(router.state.location.search).toBe('');
+    expect(screen.getByText('user049@example.com was deleted.')).toBeInTheDocument();
   });
 });

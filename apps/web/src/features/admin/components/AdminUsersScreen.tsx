@@ -6,6 +6,7 @@ import { LoadingOverlay } from '@/components/LoadingOverlay';
 import { useQueryFailure } from '@/hooks/use-query-failure';
 import { useAdminCheck } from '../hooks/use-admin-check';
 import { NO_PERMISSION_MESSAGE } from '../messages';
+import { AdminRefusal } from './AdminRefusal';
 import { AuditLogPanel } from './AuditLogPanel';
 import { StepUpGate } from './StepUpGate';
 import { StepUpPrompt } from './StepUpPrompt';
@@ -14,14 +15,17 @@ import { UsersPanel } from './UsersPanel';
 /**
  * The admin users screen: nothing but the title until the lookup confirms the signed-in account as admin,
  * then the passkey step (set one up, or use it) before the list.
+ * The admin users screen: nothing but the title until the lookup confirms the signed-in account as admin.
+ * A refusal is the spec's modal, then (its sentence said once, in the modal) the way on, in the page.
  */
 export default function AdminUsersScreen() {
   usePageTitle('Users');
   const check = useAdminCheck();
-  const denied = useQueryFailure(check.status === 'denied' ? check.failure : null, () => NO_PERMISSION_MESSAGE);
+  const failure = check.status === 'denied' ? check.failure : null;
+  const denied = useQueryFailure(failure, () => NO_PERMISSION_MESSAGE);
 
   return (
-    <main className="container py-4 admin-screen">
+    <main className="container py-3 py-md-4 admin-screen">
       <h1 className="h3 mb-3">Users</h1>
       {check.status === 'confirmed' && (
         <StepUpGate>
@@ -37,6 +41,7 @@ export default function AdminUsersScreen() {
           <StepUpPrompt />
         </StepUpGate>
       )}
+      {failure && denied.message === null && <AdminRefusal failure={failure} />}
       <ErrorModal message={denied.message} onClose={denied.dismiss} />
       <LoadingOverlay show={check.status === 'checking'} />
     </main>

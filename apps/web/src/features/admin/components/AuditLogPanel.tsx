@@ -6,12 +6,12 @@ import Table from 'react-bootstrap/Table';
 import { ErrorModal } from '@/components/ErrorModal';
 import { LoadingOverlay } from '@/components/LoadingOverlay';
 import { useQueryFailure } from '@/hooks/use-query-failure';
+import { formatDateTime } from '@/lib/format-date';
 import { useAuditPage, type AuditFilter } from '../api/get-audit-page';
 import { PAGE_SIZE } from '../api/paging';
 import { adminKeys } from '../api/query-keys';
 import { NO_AUDIT_ENTRIES_MESSAGE, serverMessageOf } from '../messages';
 import { AuditFilterForm } from './AuditFilterForm';
-import { EmailText } from './EmailText';
 import { Pager } from './Pager';
 import { PendingCleanups } from './PendingCleanups';
 
@@ -20,6 +20,8 @@ const ACTIONS: Record<string, string> = {
   'users.remove': 'Delete user',
   'users.account-cleanup': 'Delete sign-in account of',
   'users.take-over-account': 'Take over sign-in account of',
+  'users.make-admin': 'Make admin',
+  'users.remove-admin': 'Remove admin',
   'invoice.download': 'Open invoice',
   'passkeys.enroll': 'Set up passkey',
   'passkeys.step-up': 'Confirm with passkey',
@@ -33,33 +35,21 @@ const OUTCOMES: Record<AuditEntry['outcome'], { label: string; className: string
   failed: { label: 'Failed', className: 'status-failed' },
 };
 
-const date = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
-const time = new Intl.DateTimeFormat(undefined, { timeStyle: 'medium' });
-
 // Three columns rather than six, so a row still reads on a phone without scrolling sideways.
 function AuditRow({ entry }: { entry: AuditEntry }) {
   const outcome = OUTCOMES[entry.outcome];
-  const at = new Date(entry.at);
   return (
     <tr>
-      <td className="text-nowrap">
-        <time dateTime={entry.at}>
-          <span className="d-block">{date.format(at)}</span>
-          <span className="d-block small text-body-secondary">{time.format(at)}</span>
-        </time>
+      <td className="audit-when">
+        <time dateTime={entry.at}>{formatDateTime(entry.at)}</time>
       </td>
-      <td className="email-cell">
+      <td className="text-break">
         <div>
           <span className="fw-semibold">{ACTIONS[entry.action] ?? <code>{entry.action}</code>}</span>
-          {entry.target && (
-            <>
-              {' '}
-              <EmailText email={entry.target} />
-            </>
-          )}
+          {entry.target && <> {entry.target}</>}
         </div>
         <div className="small text-body-secondary">
-          by {entry.actor ? <EmailText email={entry.actor} /> : 'an anonymous caller'}
+          by {entry.actor ?? 'an anonymous caller'}
           {entry.client && ` from ${entry.client}`}
           {entry.detail && ` · ${entry.detail}`}
           {entry.count > 1 && ` · ${entry.count} times`}

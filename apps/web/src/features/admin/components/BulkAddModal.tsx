@@ -1,141 +1,125 @@
-import { useRef, useState, type ChangeEvent } from 'react';
+import { MAX_BULK_ADDRESSES, type BulkAddResult } from '@portal/contract';
+import { useMemo, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
-import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
 import ProgressBar from 'react-bootstrap/ProgressBar';
-import { useApiClient } from '@/lib/api-client';
-import { bulkAdd, type BulkResult } from '../bulk/bulk-add';
-import { MAX_BULK_ADDRESSES, parseAddresses } from '../bulk/parse-addresses';
-import { fileUnreadableMessage } from '../messages';
+import { bulkAddUsers } from '../api/bulk-users';
+import { parseAddresses } from '../bulk/parse-addresses';
+import type { ActionFeedback } from '../hooks/use-action-feedback';
+import { useBulkJob, type BulkJobState } from '../hooks/use-bulk-job';
+import { bulkAddSummary, bulkProgress, haltedMessage, stoppingMessage } from '../messages';
+import { BulkAddForm } from './BulkAddForm';
 import { BulkResults } from './BulkResults';
 
-type Phase = 'edit' | 'running' | 'done';
+const lost = (input: string, message: string): BulkAddResult => ({ input, outcome: 'failed', message });
 
-const count = new Intl.NumberFormat('en-GB');
-
-function BulkAddBody({ onClose, onChanged }: { onClose: () => void; onChanged: () => void }) {
-  const api = useApiClient();
-  const [text, setText] = useState('');
-  const [phase, setPhase] = useState<Phase>('edit');
-  const [results, setResults] = useState<BulkResult[]>([]);
-  const [fileError, setFileError] = useState<string | null>(null);
-  const stopRequested = useRef(false);
-  const addresses = parseAddresses(text);
-  const tooMany = addresses.length > MAX_BULK_ADDRESSES;
-
-  const onFile = async (event: ChangeEvent<HTMLInputElement>) => {
-    const file = event.target.files?.[0];
-    if (!file) return;
-    try {
-      setText(await file.text());
-      setFileError(null);
-    } catch {
-      setFileError(fileUnreadableMessage(file.name));
-    }
+function summaryOf(state: BulkJobState<BulkAddResult>) {
+  const count = (outcome: BulkAddResult['outcome']) => state.results.filter((r) => r.outcome === outcome).length;
+  const counts = {
+    added: count('added'),
+    exists: count('exists'),
+    invalid: count('invalid'),
+    failed: count('failed'),
+    skipped: state.skipped.length,
   };
+  return { text: bulkAddSummary(counts), complete: counts.failed + counts.skipped === 0 };
+}
+
+/**
+ * Adds many users at once through the bulk call, 50 addresses a call, with a result per address. While a
+ * run is under way the modal cannot be closed (no ×, Escape or backdrop): Stop ends it, at once for every
+ * address not yet sent. The run ends with its summary, here and in a notice above the list.
+ */
+export function BulkAddModal({
+  show,
+  onClose,
+  feedback,
+}: {
+  show: boolean;
+  onClose: () => void;
+  feedback: ActionFeedback;
+}) {
+  const job = useBulkJob(bulkAddUsers, lost);
+  const [text, setText] = useState('');
+  const addresses = useMemo(() => parseAddresses(text), [text]);
+  const { phase } = job.state;
+  const busy = phase === 'running' || phase === 'stopping';
+  const summary = summaryOf(job.state);
 
   const run = async () => {
-    stopRequested.current = false;
-    setResults([]);
-    setPhase('running');
-    await bulkAdd(api, addresses, {
-      onResult: (result) => setResults((previous) => [...previous, result]),
-      shouldStop: () => stopRequested.current,
-    });
-    setPhase('done');
-    onChanged();
+    const finished = summaryOf(await job.start(addresses));
+    feedback.succeed({ text: finished.text, tone: finished.complete ? 'success' : 'warning' });
+  };
+  const close = () => {
+    if (!busy) onClose();
+  };
+  const forget = () => {
+    setText('');
+    job.reset();
   };
 
-  const running = phase === 'running';
   return (
-    <>
-      <Modal.Header closeButton={!running}>
+    <Modal
+      show={show}
+      onHide={close}
+      onExited={forget}
+      // A stray click outside never closes it; Escape does only when no run is under way.
+      backdrop="static"
+      keyboard={!busy}
+      size="lg"
+      centered
+      aria-labelledby="bulk-add-title"
+    >
+      <Modal.Header closeButton={!busy}>
         <Modal.Title id="bulk-add-title">Bulk add</Modal.Title>
       </Modal.Header>
       <Modal.Body>
-        {phase === 'edit' ? (
-          <>
-            <Form.Group className="mb-3" controlId="bulk-add-addresses">
-              <Form.Label>Email addresses</Form.Label>
-              <Form.Control
-                as="textarea"
-                rows={8}
-                value={text}
-                onChange={(event) => setText(event.target.value)}
-                aria-describedby="bulk-add-help"
-                spellCheck={false}
-              />
-              <Form.Text id="bulk-add-help">One per line, or separated by commas or semicolons.</Form.Text>
-            </Form.Group>
-            <Form.Group controlId="bulk-add-file">
-              <Form.Label>Or choose a CSV file</Form.Label>
-              <Form.Control type="file" accept=".csv,.txt,text/csv,text/plain" onChange={onFile} />
-            </Form.Group>
-            {fileError && (
-              <Alert variant="danger" className="mt-3 mb-0">
-                {fileError}
-              </Alert>
-            )}
-            <p className="mt-3 mb-0" aria-live="polite">
-              {tooMany
-                ? `${count.format(addresses.length)} addresses found: at most ${count.format(MAX_BULK_ADDRESSES)} at a time.`
-                : `${count.format(addresses.length)} ${addresses.length === 1 ? 'address' : 'addresses'} found.`}
-            </p>
-          </>
+        {phase === 'idle' ? (
+          <BulkAddForm text={text} onText={setText} found={addresses.length} />
         ) : (
           <>
-            <p className="mb-2">
-              {count.format(results.length)} of {count.format(addresses.length)} addresses done
-            </p>
+            <p className="mb-2">{bulkProgress(job.state.results.length, job.state.total)}</p>
             {/* The inner bar carries the progressbar role, so it carries the name too. */}
             <ProgressBar className="mb-3">
-              <ProgressBar now={results.length} max={addresses.length} aria-label="Bulk add progress" />
+              <ProgressBar now={job.state.results.length} max={job.state.total} aria-label="Bulk add progress" />
             </ProgressBar>
-            <BulkResults results={results} />
+            <div role="status" className="mb-3">
+              {phase === 'stopping' && stoppingMessage(job.state.skipped.length)}
+              {phase === 'done' && <strong>{summary.text}</strong>}
+            </div>
+            {job.state.haltedBy && <Alert variant="warning">{haltedMessage(job.state.haltedBy)}</Alert>}
+            <BulkResults results={job.state.results} skipped={job.state.skipped} />
           </>
         )}
       </Modal.Body>
       <Modal.Footer>
-        {phase === 'edit' && (
+        {phase === 'idle' && (
           <>
-            <Button variant="outline-secondary" onClick={onClose}>
+            <Button variant="outline-secondary" onClick={close}>
               Cancel
             </Button>
-            <Button variant="primary" disabled={addresses.length === 0 || tooMany} onClick={run}>
+            <Button
+              variant="primary"
+              disabled={addresses.length === 0 || addresses.length > MAX_BULK_ADDRESSES}
+              onClick={() => void run()}
+            >
               Add users
             </Button>
           </>
         )}
-        {running && (
-          <Button variant="outline-danger" onClick={() => (stopRequested.current = true)}>
-            Stop
+        {busy && (
+          // Not `disabled` while stopping, which would drop the focus to the page behind the modal.
+          <Button variant="outline-danger" autoFocus aria-disabled={phase === 'stopping'} onClick={job.stop}>
+            {phase === 'stopping' ? 'Stopping…' : 'Stop'}
           </Button>
         )}
         {phase === 'done' && (
-          <Button variant="primary" onClick={onClose}>
+          <Button variant="primary" autoFocus onClick={close}>
             Done
           </Button>
         )}
       </Modal.Footer>
-    </>
-  );
-}
-
-/** Adds many users at once, one address at a time, with a result per address. */
-export function BulkAddModal({
-  show,
-  onClose,
-  onChanged,
-}: {
-  show: boolean;
-  onClose: () => void;
-  onChanged: () => void;
-}) {
-  return (
-    // Static while open: a stray click outside must not hide a run in progress or its results.
-    <Modal show={show} onHide={onClose} backdrop="static" size="lg" centered aria-labelledby="bulk-add-title">
-      <BulkAddBody onClose={onClose} onChanged={onChanged} />
     </Modal>
   );
 }

@@ -1,54 +1,51 @@
+import type { BulkAddOutcome, BulkAddResult } from '@portal/contract';
 import Table from 'react-bootstrap/Table';
-import type { BulkOutcome, BulkResult } from '../bulk/bulk-add';
-import { EmailText } from './EmailText';
 
-const LABELS: Record<BulkOutcome, string> = {
+type Shown = BulkAddOutcome | 'skipped';
+
+const LABELS: Record<Shown, string> = {
   added: 'Added',
   exists: 'Already on the list',
   invalid: 'Invalid',
   failed: 'Failed',
+  skipped: 'Skipped',
 };
 
-const BADGE_CLASS: Record<BulkOutcome, string> = {
+const BADGE_CLASS: Record<Shown, string> = {
   added: 'status-activated',
   exists: 'status-neutral',
   invalid: 'status-invited',
   failed: 'status-failed',
+  skipped: 'status-neutral',
 };
 
-export function BulkResults({ results }: { results: BulkResult[] }) {
-  const tally = (outcome: BulkOutcome) => results.filter((result) => result.outcome === outcome).length;
+/** A line per address: what the server did with it, and the addresses a Stop left unsent. */
+export function BulkResults({ results, skipped }: { results: readonly BulkAddResult[]; skipped: readonly string[] }) {
+  const rows = [...results, ...skipped.map((input) => ({ input, outcome: 'skipped' as const, message: undefined }))];
+  if (rows.length === 0) return null;
   return (
-    <>
-      <p aria-live="polite">
-        {tally('added')} added, {tally('exists')} already on the list, {tally('invalid')} invalid, {tally('failed')}{' '}
-        failed
-      </p>
-      <div className="bulk-results">
-        <Table size="sm" className="mb-0" aria-label="Bulk add results">
-          <thead>
-            <tr>
-              <th scope="col">Address</th>
-              <th scope="col">Result</th>
+    <div className="bulk-results">
+      <Table size="sm" className="mb-0" aria-label="Bulk add results">
+        <thead>
+          <tr>
+            <th scope="col">Address</th>
+            <th scope="col">Result</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={row.input}>
+              <td className="text-break">{row.input}</td>
+              <td>
+                <span className={`badge status-badge ${BADGE_CLASS[row.outcome]}`}>{LABELS[row.outcome]}</span>
+                {row.message && row.outcome !== 'exists' && (
+                  <div className="small text-body-secondary">{row.message}</div>
+                )}
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {results.map((result) => (
-              <tr key={result.input}>
-                <td className="email-cell">
-                  <EmailText email={result.input} />
-                </td>
-                <td>
-                  <span className={`badge status-badge ${BADGE_CLASS[result.outcome]}`}>{LABELS[result.outcome]}</span>
-                  {result.detail && result.outcome !== 'exists' && (
-                    <div className="small text-body-secondary">{result.detail}</div>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </Table>
-      </div>
-    </>
+          ))}
+        </tbody>
+      </Table>
+    </div>
   );
 }

@@ -1,12 +1,7 @@
 import { USER_STATUSES, type UserSort, type UserStatus } from '@portal/contract';
 import Form from 'react-bootstrap/Form';
 import { PAGE_SIZES } from '../api/paging';
-
-export interface ListView {
-  sort: UserSort;
-  status: UserStatus | undefined;
-  pageSize: number;
-}
+import type { UsersListParams } from '../hooks/use-users-list-params';
 
 const SORT_LABELS: Record<UserSort, string> = {
   email: 'Email A–Z',
@@ -17,17 +12,21 @@ const SORT_LABELS: Record<UserSort, string> = {
 const STATUS_LABELS: Record<UserStatus, string> = { admin: 'Admins', activated: 'Activated', invited: 'Invited' };
 
 /** Status filter, order and page size of the user list. */
-export function ListControls({ view, onChange }: { view: ListView; onChange: (view: ListView) => void }) {
+export function ListControls({
+  params,
+  onChange,
+}: {
+  params: UsersListParams;
+  onChange: (change: Partial<UsersListParams>) => void;
+}) {
   return (
-    <div className="d-flex flex-wrap gap-2 mb-3 list-controls">
+    <div className="list-controls">
       <Form.Group controlId="users-status">
         <Form.Label className="small mb-1">Status</Form.Label>
         <Form.Select
           size="sm"
-          value={view.status ?? ''}
-          onChange={(event) =>
-            onChange({ ...view, status: (event.target.value || undefined) as UserStatus | undefined })
-          }
+          value={params.status ?? ''}
+          onChange={(event) => onChange({ status: (event.target.value || undefined) as UserStatus | undefined })}
         >
           <option value="">Everyone</option>
           {USER_STATUSES.map((status) => (
@@ -41,8 +40,8 @@ export function ListControls({ view, onChange }: { view: ListView; onChange: (vi
         <Form.Label className="small mb-1">Order</Form.Label>
         <Form.Select
           size="sm"
-          value={view.sort}
-          onChange={(event) => onChange({ ...view, sort: event.target.value as UserSort })}
+          value={params.sort}
+          onChange={(event) => onChange({ sort: event.target.value as UserSort })}
         >
           {(Object.keys(SORT_LABELS) as UserSort[]).map((sort) => (
             <option key={sort} value={sort}>
@@ -55,8 +54,8 @@ export function ListControls({ view, onChange }: { view: ListView; onChange: (vi
         <Form.Label className="small mb-1">Per page</Form.Label>
         <Form.Select
           size="sm"
-          value={view.pageSize}
-          onChange={(event) => onChange({ ...view, pageSize: Number(event.target.value) })}
+          value={params.pageSize}
+          onChange={(event) => onChange({ pageSize: Number(event.target.value) })}
         >
           {PAGE_SIZES.map((size) => (
             <option key={size} value={size}>

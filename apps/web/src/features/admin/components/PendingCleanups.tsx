@@ -1,9 +1,7 @@
 import Alert from 'react-bootstrap/Alert';
+import { formatDateTime } from '@/lib/format-date';
 import { useAccountCleanups } from '../api/get-account-cleanups';
 import { CLEANUPS_PENDING_INTRO, cleanupsPendingTitle } from '../messages';
-import { EmailText } from './EmailText';
-
-const when = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
 /**
  * Deleted users whose sign-in account the identity provider has not yet deleted: shown only while there are
@@ -22,8 +20,8 @@ export function PendingCleanups() {
       <ul className="small mb-0 ps-3 text-break">
         {pending.items.map((item) => (
           <li key={`${item.email} ${item.requestedAt}`}>
-            <EmailText email={item.email} />, deleted by <EmailText email={item.requestedBy} /> on{' '}
-            {when.format(new Date(item.requestedAt))}; {item.attempts} {item.attempts === 1 ? 'attempt' : 'attempts'}
+            {item.email}, deleted by {item.requestedBy} on {formatDateTime(item.requestedAt)}; {item.attempts}{' '}
+            {item.attempts === 1 ? 'attempt' : 'attempts'}
             {item.lastError && ` (last: ${item.lastError})`}
           </li>
         ))}

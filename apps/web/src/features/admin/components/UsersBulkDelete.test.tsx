@@ -27,9 +27,9 @@ const checkbox = (email: string) => screen.getByRole('checkbox', { name: `Select
 const selectAll = () => screen.getByRole('checkbox', { name: 'Select all on this page' });
 const deleteSelected = () => screen.getByRole('button', { name: 'Delete selected' });
 /** The notice after a change (the loading overlay is a status too, without text). */
-const notice = () => screen.findByText(/users? deleted/).then((text) => text.closest<HTMLElement>('[role="status"]')!);
+const notice = () => screen.findByText(/\d+ deleted/).then((text) => text.closest<HTMLElement>('[role="status"]')!);
 const deletes = (fake: ReturnType<typeof createFakeAdminApi>) =>
-  fake.summary().filter((call) => call.startsWith('DELETE'));
+  fake.summary().filter((call) => call.startsWith('DELETE') || call.includes('bulk-delete'));
 
 describe('selecting users on the admin screen', () => {
   it('counts the selection; "select all" takes every row of the page but the admin\'s own', async () => {
@@ -76,7 +76,7 @@ describe('deleting the selected users', () => {
     expect(screen.getByText('2 selected')).toBeInTheDocument();
   });
 
-  it('on confirming, deletes one after another with the ordinary call, then reloads and tells how many', async () => {
+  it('on confirming, sends the selection in one bulk call, then reloads and tells how many', async () => {
     const { fake, user } = setup();
     await table();
     await user.click(selectAll());
@@ -87,17 +87,16 @@ describe('deleting the selected users', () => {
         name: 'Delete 3 users',
       }),
     );
-    expect(await notice()).toHaveTextContent('3 users deleted.');
+    expect(await notice()).toHaveTextContent('3 deleted');
     const calls = fake.calls.slice(before);
     expect(calls.map((call) => `${call.method} ${call.path}`)).toEqual([
-      'DELETE /users/a%40example.com',
-      'DELETE /users/b%40example.com',
-      'DELETE /users/c%40example.com',
+      'POST /users/bulk-delete',
       'GET /users?limit=50&offset=0',
     ]);
-    for (const call of calls) expect(call.authorization).toBe(`Bearer token-of-${ADMIN}`);
-    // One after another: never two deletes in flight at once.
-    expect(fake.deletesInFlight.peak).toBe(1);
+    expect(calls[0]).toMatchObject({
+      authorization: `Bearer token-of-${ADMIN}`,
+      body: JSON.stringify({ emails: OTHERS }),
+    });
     const rows = within(await table())
       .getAllByRole('row')
       .slice(1);
@@ -106,7 +105,7 @@ describe('deleting the selected users', () => {
     expect(screen.getByText('0 selected')).toBeInTheDocument();
   });
 
-  it("goes on past a refused delete and names each failure with the server's message", async () => {
+  it('names each address the server refused, with its message, and deletes the rest', async () => {
     const { fake, user } = setup();
     fake.refuseDelete.set('b@example.com', {
       status: 409,
@@ -122,16 +121,36 @@ describe('deleting the selected users', () => {
       }),
     );
     const told = await notice();
-    expect(told).toHaveTextContent('2 users deleted, 1 could not be deleted:');
+    expect(told).toHaveTextContent('2 deleted · 1 refused');
+    expect(told).toHaveClass('alert-warning');
     expect(within(told).getByRole('listitem')).toHaveTextContent(
       'b@example.com: You cannot remove the last administrator.',
     );
-    expect(deletes(fake)).toHaveLength(3);
+    expect(deletes(fake)).toHaveLength(1);
     // The notice comes after the reload: the list shows the admin and the one that stayed.
-    expect(within(screen.getByRole('table')).getAllByRole('row').slice(1)).toHaveLength(2);
+    await waitFor(() => expect(within(screen.getByRole('table')).getAllByRole('row').slice(1)).toHaveLength(2));
     expect(screen.getByRole('table')).toHaveTextContent('b@example.com');
     expect(screen.getByRole('table')).not.toHaveTextContent('a@example.com');
     expect(screen.queryByRole('dialog', { name: 'Error' })).not.toBeInTheDocument();
+  });
+
+  it('says so when the bulk call fails as a whole, deleting nothing', async () => {
+    const { fake, user } = setup();
+    fake.failNext.bulkDelete = { status: 503, message: 'The portal cannot reach its database.' };
+    await table();
+    await user.click(selectAll());
+    await user.click(deleteSelected());
+    await user.click(
+      within(await screen.findByRole('dialog', { name: 'Delete 3 users?' })).getByRole('button', {
+        name: 'Delete 3 users',
+      }),
+    );
+    const told = await notice();
+    expect(told).toHaveTextContent('0 deleted · 3 failed');
+    expect(within(told).getAllByRole('listitem')[0]).toHaveTextContent(
+      'a@example.com: The portal cannot reach its database.',
+    );
+    expect(fake.users.size).toBe(4);
   });
 
   it('keeps the single-row "Are you sure?" for the per-row Delete', async () => {

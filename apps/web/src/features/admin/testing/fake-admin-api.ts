@@ -1,4 +1,12 @@
-import type { AccountCleanupItem, AllowedUser, AuditEntry, StepUpStatus } from '@portal/contract';
+import {
+  emailSchema,
+  type AccountCleanupItem,
+  type AllowedUser,
+  type AuditEntry,
+  type BulkAddResult,
+  type BulkDeleteResult,
+  type StepUpStatus,
+} from '@portal/contract';
 import { delay, http, HttpResponse } from 'msw';
 import { API } from '@/testing/msw-server';
 
@@ -52,7 +60,19 @@ export function createFakeAdminApi(
   const cleanupPending = new Set<string>();
   const calls: RecordedCall[] = [];
   const failNext: Partial<
-    Record<'list' | 'create' | 'register' | 'delete' | 'patch' | 'audit' | 'end-sessions' | 'reset-passkeys', Failure>
+    Record<
+      | 'list'
+      | 'create'
+      | 'register'
+      | 'delete'
+      | 'patch'
+      | 'audit'
+      | 'bulkAdd'
+      | 'bulkDelete'
+      | 'end-sessions'
+      | 'reset-passkeys',
+      Failure | 'network'
+    >
   > = {};
   /** What GET /me/step-up answers; tests change it to show the passkey step. */
   const stepUp = { status: options.stepUp ?? steppedUp(), asked: 0 };
@@ -60,8 +80,10 @@ export function createFakeAdminApi(
   const refuseDelete = new Map<string, Failure>();
   /** How many deletes were in flight at once, at most: a bulk delete sends them one after another. */
   const deletesInFlight = { now: 0, peak: 0 };
-  /** A promise the list handler waits for before answering, to observe the screen mid-call. */
-  const gates: { list?: Promise<void> } = {};
+  /** Adds the server fails, by address, in a bulk add (the identity provider refused them, say). */
+  const refuseAdd = new Map<string, string>();
+  /** Promises the list and bulk handlers wait for before answering, to observe the screen mid-call. */
+  const gates: { list?: Promise<void>; bulk?: Promise<void> } = {};
 
   const record = async (request: Request) => {
     const url = new URL(request.url);
@@ -81,6 +103,14 @@ export function createFakeAdminApi(
     delete failNext[kind];
     return failure;
   };
+  const fail = (failure: Failure | 'network') =>
+    failure === 'network' ? HttpResponse.error() : failureResponse(failure);
+  /** The bulk calls' body, each entry checked as the server checks it. */
+  const bulkEntries = async (request: Request) =>
+    ((await request.json()) as { emails: string[] }).emails.map((input) => ({
+      input,
+      parsed: emailSchema.safeParse(input),
+    }));
   const refuseWithoutBearer = (call: RecordedCall) =>
     call.authorization?.startsWith('Bearer ')
       ? null
@@ -93,7 +123,7 @@ export function createFakeAdminApi(
       if (refused) return refused;
       if (gates.list) await gates.list;
       const failure = takeFailure('list');
-      if (failure) return failureResponse(failure);
+      if (failure) return fail(failure);
       const params = new URL(request.url).searchParams;
       const search = params.get('search')?.toLowerCase() ?? '';
       const matching = [...users.values()]
@@ -105,12 +135,51 @@ export function createFakeAdminApi(
         headers: { 'x-total-count': String(matching.length) },
       });
     }),
+    // Before POST /users/:email, which would take "bulk-add" for an address.
+    http.post(`${API}/users/bulk-add`, async ({ request }) => {
+      const call = await record(request);
+      const refused = refuseWithoutBearer(call);
+      if (refused) return refused;
+      if (gates.bulk) await gates.bulk;
+      const failure = takeFailure('bulkAdd');
+      if (failure) return fail(failure);
+      const results = (await bulkEntries(request)).map(({ input, parsed }): BulkAddResult => {
+        if (!parsed.success) return { input, outcome: 'invalid', message: 'Invalid email address' };
+        const email = parsed.data;
+        if (users.has(email)) return { input, outcome: 'exists', message: `${email} is already on the list.` };
+        const refusal = refuseAdd.get(email);
+        if (refusal) return { input, outcome: 'failed', message: refusal };
+        users.set(email, makeUser(email, { activated: false, registered: true }));
+        return { input, outcome: 'added' };
+      });
+      return HttpResponse.json({ results });
+    }),
+    http.post(`${API}/users/bulk-delete`, async ({ request }) => {
+      const call = await record(request);
+      const refused = refuseWithoutBearer(call);
+      if (refused) return refused;
+      if (gates.bulk) await gates.bulk;
+      const failure = takeFailure('bulkDelete');
+      if (failure) return fail(failure);
+      const results = (await bulkEntries(request)).map(({ input, parsed }): BulkDeleteResult => {
+        if (!parsed.success) return { input, outcome: 'invalid', message: 'Invalid email address' };
+        const email = parsed.data;
+        if (!users.has(email)) return { input, outcome: 'not-found', message: `${email} is not on the list.` };
+        const refusal = refuseDelete.get(email);
+        if (refusal) return { input, outcome: 'refused', message: refusal.message ?? 'Refused' };
+        users.delete(email);
+        return cleanupPending.has(email)
+          ? { input, outcome: 'deleted', message: 'Their sign-in account is deleted once the sign-in service answers.' }
+          : { input, outcome: 'deleted' };
+      });
+      return HttpResponse.json({ results });
+    }),
     http.post(`${API}/users/:email`, async ({ request, params }) => {
       const call = await record(request);
       const refused = refuseWithoutBearer(call);
       if (refused) return refused;
       const failure = takeFailure('create');
-      if (failure) return failureResponse(failure);
+      if (failure) return fail(failure);
       const email = decodeURIComponent(String(params.email));
       if (users.has(email)) return HttpResponse.json({ message: `${email} is already on the list.` }, { status: 409 });
       if (foreignAccounts.has(email)) {
@@ -131,7 +200,7 @@ export function createFakeAdminApi(
     http.post(`${API}/users`, async ({ request }) => {
       await record(request);
       const failure = takeFailure('register');
-      if (failure) return failureResponse(failure);
+      if (failure) return fail(failure);
       const { userId } = (await request.json()) as { userId: string };
       const user = users.get(userId);
       if (!user) return HttpResponse.json({ message: `${userId} is not on the list.` }, { status: 404 });
@@ -143,7 +212,7 @@ export function createFakeAdminApi(
       const refused = refuseWithoutBearer(call);
       if (refused) return refused;
       const failure = takeFailure('patch');
-      if (failure) return failureResponse(failure);
+      if (failure) return fail(failure);
       const email = decodeURIComponent(String(params.email));
       const user = users.get(email);
       if (!user) return HttpResponse.json({ message: `${email} is not on the list.` }, { status: 404 });
@@ -156,7 +225,7 @@ export function createFakeAdminApi(
       const refused = refuseWithoutBearer(call);
       if (refused) return refused;
       const failure = takeFailure('delete');
-      if (failure) return failureResponse(failure);
+      if (failure) return fail(failure);
       const email = decodeURIComponent(String(params.email));
       deletesInFlight.now += 1;
       deletesInFlight.peak = Math.max(deletesInFlight.peak, deletesInFlight.now);
@@ -183,13 +252,13 @@ export function createFakeAdminApi(
     http.delete(`${API}/users/:email/sessions`, async ({ request, params }) => {
       const call = await record(request);
       const failure = takeFailure('end-sessions');
-      if (failure) return failureResponse(failure);
+      if (failure) return fail(failure);
       return refuseWithoutBearer(call) ?? HttpResponse.json({ email: String(params.email), ended: true });
     }),
     http.delete(`${API}/users/:email/passkeys`, async ({ request, params }) => {
       const call = await record(request);
       const failure = takeFailure('reset-passkeys');
-      if (failure) return failureResponse(failure);
+      if (failure) return fail(failure);
       return refuseWithoutBearer(call) ?? HttpResponse.json({ email: String(params.email), removed: 1 });
     }),
     http.get(`${API}/audit`, async ({ request }) => {
@@ -197,7 +266,7 @@ export function createFakeAdminApi(
       const refused = refuseWithoutBearer(call);
       if (refused) return refused;
       const failure = takeFailure('audit');
-      if (failure) return failureResponse(failure);
+      if (failure) return fail(failure);
       await delay(1);
       const params = new URL(request.url).searchParams;
       const offset = Number(params.get('offset') ?? 0);
@@ -223,6 +292,7 @@ export function createFakeAdminApi(
     foreignAccounts,
     cleanupPending,
     cleanups,
+    refuseAdd,
     deletesInFlight,
     gates,
     stepUp,

@@ -227,6 +227,51 @@ describe('the invoice screen: a way on from an error', () => {
     expect(await screen.findByTitle('DEMO000002')).toHaveAttribute('src', 'blob:test/1');
   });
 
+  it('says the reason once: in the modal while it is open, on the page after "Continue"', async () => {
+    invoiceApi(() => errorResponse(404));
+    const { user } = renderInvoice('/invoice?parcelCode=WRONG1');
+    const dialog = await expectErrorModal(DOUBLE_CHECK);
+    expect(screen.getAllByText(DOUBLE_CHECK)).toHaveLength(1);
+    expect(screen.getByText('The invoice could not be shown.')).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Continue' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(screen.getAllByText(DOUBLE_CHECK)).toHaveLength(1);
+  });
+
+  it('shows no support reference for an unknown code, only for a server failure', async () => {
+    invoiceApi(() =>
+      HttpResponse.json(
+        { message: 'No invoice was found for this parcel code.', code: 'not-found' },
+        { status: 404, headers: { 'x-request-id': 'req-404' } },
+      ),
+    );
+    renderInvoice('/invoice?parcelCode=NOPE0000');
+    const dialog = await expectErrorModal(DOUBLE_CHECK);
+    expect(within(dialog).queryByTestId('error-reference')).not.toBeInTheDocument();
+  });
+
+  it('tells an account that is not allowed so and offers Sign Out, not another parcel code', async () => {
+    invoiceApi(() =>
+      HttpResponse.json(
+        { message: 'Your account is not allowed to use this portal. Please contact the website administrator.' },
+        { status: 401 },
+      ),
+    );
+    const { user, router, auth } = renderInvoice('/invoice?parcelCode=DEMO000001');
+    await user.click(within(await expectErrorModal(NOT_AUTHORIZED)).getByRole('button', { name: 'Continue' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(screen.getByText('You are signed in as user@example.com.')).toBeInTheDocument();
+    expect(screen.getByText(/^Your account is not allowed to use this portal/)).toBeInTheDocument();
+    expect(screen.queryByLabelText('Parcel code')).not.toBeInTheDocument();
+    expect(screen.queryByText(NOT_AUTHORIZED)).not.toBeInTheDocument();
+    const signOuts = screen.getAllByRole('button', { name: 'Sign Out' });
+    // The header's and the page's.
+    expect(signOuts).toHaveLength(2);
+    await user.click(signOuts[1]!);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    expect(auth.calls).toContain('signOut');
+  });
+
   it('offers the parcel-code field when the link has no code', async () => {
     invoiceApi();
     const { user, router } = renderInvoice('/invoice');

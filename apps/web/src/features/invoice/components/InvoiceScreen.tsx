@@ -4,7 +4,8 @@ import Spinner from 'react-bootstrap/Spinner';
 import { useLocation } from 'react-router';
 import { ErrorModal } from '@/components/ErrorModal';
 import { SupportLinks } from '@/components/SupportLinks';
-import { requestIdOf } from '@/lib/api-client';
+import { AccountNotAllowed } from '@/components/AccountNotAllowed';
+import { ApiError, requestIdOf } from '@/lib/api-client';
 import { useRuntimeConfig } from '@/lib/runtime-config';
 import { readBeforeLogin } from '@/lib/storage';
 import { useObjectUrl } from '@/hooks/use-object-url';
@@ -18,6 +19,7 @@ import {
   NO_PARCEL_CODE_HINT,
   TRY_ANOTHER_CODE_HINT,
   canRetryInvoice,
+  isAccountRefused,
   needsSupport,
 } from '../messages';
 import { chooseInvoiceView } from '../invoice-view';
@@ -58,13 +60,17 @@ export default function InvoiceScreen() {
         <ParcelCodeForm />
       </div>
     );
+  } else if (invoice.isError && !invoice.isFetching && isAccountRefused(invoice.error)) {
+    // No parcel code would help an account the portal does not admit: the way on is another account.
+    body = <AccountNotAllowed reason={invoice.error instanceof ApiError ? invoice.error.serverMessage : undefined} />;
   } else if (invoice.isError && !invoice.isFetching) {
-    // The reason stays on the page after "Continue", with a way on: another code, or whom to ask.
+    // The reason stays on the page after "Continue", with a way on: another code, or whom to ask. While the
+    // modal is open it says the reason itself, so the page behind does not say it a second time.
     body = (
       <div className="invoice-help">
         <Alert variant="danger">
-          <p className="mb-1 fw-semibold">{INVOICE_NOT_SHOWN_MESSAGE}</p>
-          <p className="mb-0">{invoiceErrorMessage(invoice.error, supportContact)}</p>
+          <p className={message === null ? 'mb-1 fw-semibold' : 'mb-0 fw-semibold'}>{INVOICE_NOT_SHOWN_MESSAGE}</p>
+          {message === null && <p className="mb-0">{invoiceErrorMessage(invoice.error, supportContact)}</p>}
         </Alert>
         {needsSupport(invoice.error) && <SupportLinks />}
         <p className="mb-2">{TRY_ANOTHER_CODE_HINT}</p>

@@ -1,0 +1,106 @@
+import type { AllowedUser } from '@portal/contract';
+import Button from 'react-bootstrap/Button';
+import { formatDateTime } from '@/lib/format-date';
+import { OWN_ACCOUNT_DELETE_REASON } from '../messages';
+import { UserRowMenu } from './UserRowMenu';
+
+export interface UserActions {
+  onDelete: (email: string, trigger: HTMLButtonElement) => void;
+  onSetAdmin: (email: string, admin: boolean, trigger: HTMLButtonElement) => void;
+  onEndSessions: (email: string, trigger: HTMLButtonElement) => void;
+  onResetPasskeys: (email: string, trigger: HTMLButtonElement) => void;
+  onResend: (email: string) => void;
+}
+
+function StatusBadges({ user, own }: { user: AllowedUser; own: boolean }) {
+  return (
+    <div className="status-badges">
+      {user.activated ? (
+        <span className="badge status-badge status-activated">Activated</span>
+      ) : (
+        <span className="badge status-badge status-invited" title="Has not set a password yet">
+          Invited
+        </span>
+      )}
+      {user.admin && <span className="badge status-badge status-admin">Admin</span>}
+      {own && <span className="badge status-badge status-neutral">You</span>}
+    </div>
+  );
+}
+
+/** One allowed user: checkbox, address, status, when and by whom added, Delete and the row's menu. */
+export function UserRow({
+  user,
+  own,
+  selected,
+  onToggle,
+  actions,
+  formatAdded,
+}: {
+  user: AllowedUser;
+  /** The signed-in admin's own row: neither selectable nor deletable, with the reason. */
+  own: boolean;
+  selected: boolean;
+  onToggle: (email: string, selected: boolean) => void;
+  actions: UserActions;
+  formatAdded: (at: string) => string;
+}) {
+  const { email } = user;
+  const reasonId = own ? `own-account-${email}` : undefined;
+  return (
+    <tr>
+      <td className="select-cell">
+        {/* The label around the box is the target: 44 px square on a phone, the box itself stays small. */}
+        <label className="select-target">
+          <input
+            type="checkbox"
+            className="form-check-input m-0"
+            aria-label={`Select ${email}`}
+            checked={selected}
+            disabled={own}
+            aria-describedby={reasonId}
+            onChange={(event) => onToggle(email, event.target.checked)}
+          />
+        </label>
+      </td>
+      <td className="email-cell">
+        <span className="cell-text" title={email}>
+          {email}
+        </span>
+      </td>
+      <td className="status-cell">
+        <StatusBadges user={user} own={own} />
+      </td>
+      <td className="added-cell">
+        <time className="cell-text" dateTime={user.createdAt} title={formatDateTime(user.createdAt)}>
+          {formatAdded(user.createdAt)}
+        </time>
+      </td>
+      <td className="by-cell">
+        <span className="cell-text admin-note" title={user.createdBy ?? undefined}>
+          {user.createdBy ?? '–'}
+        </span>
+      </td>
+      <td className="actions-cell">
+        <div className="row-actions">
+          <Button
+            variant="outline-danger"
+            size="sm"
+            aria-label={`Delete ${email}`}
+            disabled={own}
+            aria-describedby={reasonId}
+            onClick={(event) => actions.onDelete(email, event.currentTarget)}
+          >
+            Delete
+          </Button>
+          <UserRowMenu user={user} own={own} actions={actions} />
+        </div>
+        {reasonId && (
+          <span id={reasonId} className="visually-hidden">
+            {OWN_ACCOUNT_DELETE_REASON}
+          </span>
+        )}
+      </td>
+    </tr>
+  );
+}

@@ -1,0 +1,140 @@
+import { useRef, useState } from 'react';
+import { useSetAdmin, useResendInvitation } from '../api/change-user';
+import { useDeleteUser } from '../api/delete-user';
+import { useEndSessions } from '../api/end-sessions';
+import { useResetPasskeys } from '../api/passkeys';
+import {
+  adminNotice,
+  confirmDeleteMessage,
+  deletedCleanupPendingNotice,
+  deletedNotice,
+  END_SESSIONS_BUTTON,
+  END_SESSIONS_TITLE,
+  endSessionsMessage,
+  invitationNotice,
+  passkeysResetNotice,
+  RESET_PASSKEYS_BUTTON,
+  RESET_PASSKEYS_TITLE,
+  resetPasskeysMessage,
+  roleChangeButton,
+  roleChangeMessage,
+  serverMessageOf,
+  sessionsEndedNotice,
+} from '../messages';
+import type { UserActions } from '../components/UserRow';
+import type { ActionFeedback } from './use-action-feedback';
+
+type Pending =
+  | { kind: 'delete'; email: string }
+  | { kind: 'role'; email: string; admin: boolean }
+  | { kind: 'end-sessions'; email: string }
+  | { kind: 'reset-passkeys'; email: string };
+
+/** What the confirmation modal shows; kept after it closes so its words do not change while it fades out. */
+export interface ConfirmationView {
+  open: boolean;
+  title?: string;
+  message: string;
+  yesLabel: string;
+  yesVariant: 'danger' | 'primary';
+}
+
+function confirmationOf(action: Pending | null): Omit<ConfirmationView, 'open'> {
+  if (!action) return { message: '', yesLabel: 'Yes', yesVariant: 'danger' };
+  switch (action.kind) {
+    case 'delete':
+      return { message: confirmDeleteMessage(action.email), yesLabel: 'Yes', yesVariant: 'danger' };
+    case 'role':
+      return {
+        message: roleChangeMessage(action.email, action.admin),
+        yesLabel: roleChangeButton(action.admin),
+        yesVariant: action.admin ? 'primary' : 'danger',
+      };
+    case 'end-sessions':
+      return {
+        title: END_SESSIONS_TITLE,
+        message: endSessionsMessage(action.email),
+        yesLabel: END_SESSIONS_BUTTON,
+        yesVariant: 'danger',
+      };
+    case 'reset-passkeys':
+      return {
+        title: RESET_PASSKEYS_TITLE,
+        message: resetPasskeysMessage(action.email),
+        yesLabel: RESET_PASSKEYS_BUTTON,
+        yesVariant: 'danger',
+      };
+  }
+}
+
+/**
+ * The row actions: Delete, role changes, ending someone's sessions and resetting an administrator's
+ * passkeys each after a confirmation, an invitation at once. Success is told in a notice, failure in the
+ * error modal, after which focus goes back to the row.
+ */
+export function useUserActions(feedback: ActionFeedback) {
+  const deleteUser = useDeleteUser();
+  const setAdmin = useSetAdmin();
+  const resend = useResendInvitation();
+  const endSessions = useEndSessions();
+  const resetPasskeys = useResetPasskeys();
+  const [pending, setPending] = useState<{ open: boolean; action: Pending | null }>({ open: false, action: null });
+  const trigger = useRef<HTMLElement | null>(null);
+
+  const ask = (action: Pending, from: HTMLElement) => {
+    trigger.current = from;
+    setPending({ open: true, action });
+  };
+  const rowActions: UserActions = {
+    onDelete: (email, from) => ask({ kind: 'delete', email }, from),
+    onSetAdmin: (email, admin, from) => ask({ kind: 'role', email, admin }, from),
+    onEndSessions: (email, from) => ask({ kind: 'end-sessions', email }, from),
+    onResetPasskeys: (email, from) => ask({ kind: 'reset-passkeys', email }, from),
+    onResend: (email) =>
+      resend.mutate(email, {
+        onSuccess: () => feedback.succeed({ text: invitationNotice(email) }),
+        onError: (error) => feedback.fail(serverMessageOf(error), error),
+      }),
+  };
+
+  const run = async (action: Pending): Promise<string> => {
+    switch (action.kind) {
+      case 'delete': {
+        const { accountCleanup } = await deleteUser.mutateAsync(action.email);
+        return accountCleanup === 'pending' ? deletedCleanupPendingNotice(action.email) : deletedNotice(action.email);
+      }
+      case 'role':
+        await setAdmin.mutateAsync(action);
+        return adminNotice(action.email, action.admin);
+      case 'end-sessions':
+        await endSessions.mutateAsync(action.email);
+        return sessionsEndedNotice(action.email);
+      case 'reset-passkeys':
+        await resetPasskeys.mutateAsync(action.email);
+        return passkeysResetNotice(action.email);
+    }
+  };
+
+  const confirm = async () => {
+    const { action } = pending;
+    setPending({ open: false, action });
+    if (!action) return;
+    try {
+      feedback.succeed({ text: await run(action) });
+    } catch (error) {
+      feedback.fail(serverMessageOf(error), error, trigger.current);
+    }
+  };
+
+  const confirmation: ConfirmationView = { open: pending.open, ...confirmationOf(pending.action) };
+  return {
+    rowActions,
+    confirmation,
+    confirm: () => void confirm(),
+    cancel: () => setPending({ open: false, action: pending.action }),
+    /** Back to the row's control once the confirmation has gone, unless its row went with it. */
+    restoreFocus: () => {
+      if (trigger.current?.isConnected) trigger.current.focus();
+    },
+  };
+}
