@@ -8,6 +8,7 @@ import { preloadScreenFor } from './app/router';
 import { initErrorReporting } from './lib/error-reporting';
 import { createDeferredAuthClient, mayBeSignedIn } from './lib/deferred-auth-client';
 import { applyTheme, fetchRuntimeConfig } from './lib/runtime-config';
+import { FallbackScreen } from './components/FallbackScreen';
 import { PageSpinner } from './components/PageSpinner';
 
 // The spec: any registered service worker is unregistered once ready, so no stale cached build lingers.
@@ -37,8 +38,7 @@ async function boot() {
   } catch (error) {
     console.error(error);
     root.render(
-      <main className="container py-5 text-center" role="alert">
-        <h1 className="h3">Oops! Something went wrong.</h1>
+      <FallbackScreen>
         <p>The portal could not load its configuration. Please try again in a minute.</p>
         <button
           type="button"
@@ -50,7 +50,7 @@ async function boot() {
         >
           Try again
         </button>
-      </main>,
+      </FallbackScreen>,
     );
   }
 }
