@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { TOTAL_COUNT_HEADER } from '@portal/contract';
+import { enrollPasskey } from '@portal/dev-stack/passkeys';
 import { signUp } from '../../test/helpers/tokens.ts';
 import { useTestApp } from '../../test/helpers/test-app.ts';
 import { BAD_EMAIL_ADDRESSES } from '../../test/helpers/bad-email-addresses.ts';
@@ -144,7 +145,12 @@ describe('admin user management', () => {
       assert.equal(on.statusCode, 200, on.body);
       assert.equal(on.json().admin, true);
       assert.equal((await rowOf('user@example.com'))?.admin, true);
-      // The new admin's very next call is an admin's.
+      // The new admin's very next call is an admin's: it asks for the passkey every admin needs, and once
+      // they set one up (their first visit to the admin page), it is answered.
+      const beforePasskey = await t.app.inject({ url: '/api/users', headers: t.bearer(user.idToken) });
+      assert.equal(beforePasskey.statusCode, 403);
+      assert.equal(beforePasskey.json().code, 'step-up-required');
+      await enrollPasskey(t.callAs(user.idToken), user.passkey);
       const list = await t.app.inject({ url: '/api/users', headers: t.bearer(user.idToken) });
       assert.equal(list.statusCode, 200);
 

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, beforeEach, describe, it } from 'node:test';
 import { findFreePort, startAuthEmulator, type AuthEmulator } from '@portal/dev-stack';
+import { stepUpWithPasskey } from '@portal/dev-stack/passkeys';
 import { IDENTITY_UNAVAILABLE_MESSAGE } from '../../src/plugins/errors.ts';
 import { signIn, signUp } from '../helpers/tokens.ts';
 import { secondsUntil, startTcpProxy, timed } from '../helpers/tcp-proxy.ts';
@@ -66,6 +67,8 @@ describe('an identity-provider outage under a running server', () => {
     const signInAgain = async () => {
       for (const who of ['admin', 'known', 'newcomer'] as const)
         tokens[who] = (await signIn(`${who}@example.com`)).idToken;
+      // A new sign-in of an admin confirms with the passkey again before an admin call.
+      await stepUpWithPasskey(t.callAs(tokens.admin), admin.passkey);
     };
     return { adminList, knownInvoice, newcomerInvoice, addUser, removeLeaver, signInAgain };
   }
