@@ -2,7 +2,8 @@ import type { Config } from './config.ts';
 import { databaseTargetFor, openDatabase, type DatabaseHandle, type DatabaseTarget } from './db/client.ts';
 import { createFirebaseIdentity } from './identity/firebase-identity.ts';
 import type { IdentityProvider } from './identity/identity-provider.ts';
-import { createFsBlobStore, type BlobStore } from './invoices/blob-store.ts';
+import type { BlobStore } from './invoices/blob-store.ts';
+import { openBlobStore } from './invoices/blob-stores.ts';
 import { openErrorReporter, type ErrorReporter } from './observability/error-reporting.ts';
 
 /** What the app stands on, opened from one configuration by the server, the CLI, the tests and the benchmarks. */
@@ -24,7 +25,7 @@ export interface OpenServicesOptions {
 }
 
 export async function openServices(config: Config, options: OpenServicesOptions = {}): Promise<Services> {
-  const blobStore = createFsBlobStore(config.invoiceDir);
+  const blobStore = openBlobStore(config);
   // A live upload is cut off by the request timeout, so an older temporary file is a crashed writer's.
   await blobStore.removeStaleTemporaryFiles(2 * config.http.requestTimeoutMs);
   const database = await openDatabase(options.databaseTarget ?? databaseTargetFor(config));

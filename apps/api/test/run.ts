@@ -1,10 +1,12 @@
 /**
- * Runs the API suite against PGlite, then again against PostgreSQL when DATABASE_URL is set; both
- * passes share one Auth emulator, which takes seconds to start. Files named `*.postgres.test.ts` test
+ * Runs the API suite against PGlite, then every invoice test again on the object store (a local S3 server
+ * each file starts; see isInvoiceTest), then the whole suite against PostgreSQL when DATABASE_URL is set;
+ * all passes share one Auth emulator, which takes seconds to start. Files named `*.postgres.test.ts` test
  * what only PostgreSQL has (a network connection to lose) and run in the PostgreSQL pass alone.
+ * API_TEST_PASSES=pglite,object,postgres picks passes (e.g. `API_TEST_PASSES=object npm run test:api -- <file>`).
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { findFreePort, startAuthEmulator } from '@portal/dev-stack';
@@ -31,18 +33,43 @@ if (files.length === 0) {
   }
 }
 const postgresOnly = (file: string) => file.endsWith('.postgres.test.ts');
-const passes: [string, string | undefined, string[]][] = [
-  ['PGlite', undefined, files.filter((file) => !postgresOnly(file))],
+/**
+ * The tests of storing and serving invoice bytes, which run on both stores: the invoice, backup and restore
+ * tests by their names, and any other file that asks for its pass's store (invoiceStoreKind()).
+ */
+const isInvoiceTest = async (file: string) =>
+  /invoice|backup|restore/.test(file) || (await readFile(file, 'utf8')).includes('invoiceStoreKind()');
+const invoiceTests: string[] = [];
+for (const file of files) if (await isInvoiceTest(file)) invoiceTests.push(file);
+
+type Pass = { name: string; label: string; databaseUrl?: string; store: 'folder' | 'object'; files: string[] };
+const chosen = (process.env.API_TEST_PASSES ?? 'pglite,object,postgres').split(',');
+const passes: Pass[] = [
+  { name: 'pglite', label: 'PGlite', store: 'folder', files: files.filter((file) => !postgresOnly(file)) },
+  {
+    name: 'object',
+    label: 'PGlite, invoices in the object store',
+    store: 'object',
+    files: invoiceTests.filter((file) => !postgresOnly(file)),
+  },
 ];
-if (process.env.DATABASE_URL) passes.push(['PostgreSQL', process.env.DATABASE_URL, files]);
+if (process.env.DATABASE_URL) {
+  passes.push({
+    name: 'postgres',
+    label: 'PostgreSQL',
+    databaseUrl: process.env.DATABASE_URL,
+    store: 'folder',
+    files,
+  });
+}
 
 // Every test file opens PGlite databases (both passes: some test the embedded database alone).
 const templateDir = await mkdtemp(path.join(os.tmpdir(), 'portal-pglite-template-'));
 const templateEnv = await writePgliteTemplate(path.join(templateDir, 'empty-database.tar'));
 
 let failed = false;
-for (const [label, databaseUrl, passFiles] of passes) {
-  if (passFiles.length === 0) continue;
+for (const { name, label, databaseUrl, store, files: passFiles } of passes) {
+  if (passFiles.length === 0 || !chosen.includes(name)) continue;
   process.stdout.write(`\n# API tests on ${label}\n`);
   // --no-memory-protection-keys: on CPUs with protection keys (PKU; this CI's AMD EPYC has them), V8 24's
   // tracking of its code pages loses count under the churn of dozens of PGlite (WebAssembly) databases
@@ -58,6 +85,7 @@ for (const [label, databaseUrl, passFiles] of passes) {
       FIREBASE_AUTH_EMULATOR_HOST: emulator.host,
       FIREBASE_PROJECT_ID: projectId,
       DATABASE_URL: databaseUrl ?? '',
+      TEST_INVOICE_STORE: store,
     },
   });
   failed ||= result.status !== 0;

@@ -13,3 +13,4 @@ export { buildWeb, DEMO_PROJECT_ID, REPO_ROOT, startStack, type Stack, type Stac
 export { fillTemplate, locateProgram, renderPortalSite, requireNginx, startNginx } from './nginx.ts';
 export { buildAll, startTopology, type ApiInstance, type Topology, type TopologyOptions } from './topology.ts';
 export { startSentryReceiver, type ReceivedEvent } from './sentry-receiver.ts';
+export { startObjectStore, type ObjectStore, type StartObjectStoreOptions } from './object-store.ts';
