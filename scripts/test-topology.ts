@@ -4,8 +4,7 @@
  * (Debian: nginx-light libnginx-mod-http-brotli-static); `.ci/run` provides both.
  */
 import { spawnSync } from 'node:child_process';
-import { buildAll, REPO_ROOT, requireNginx } from '@portal/dev-stack';
-import { freshDatabaseBeside } from './lib/fresh-database.ts';
+import { buildAll, freshDatabaseBeside, REPO_ROOT, requireNginx } from '@portal/dev-stack';
 
 const databaseUrl = process.env.DATABASE_URL;
 if (!databaseUrl) {

@@ -14,3 +14,4 @@ export { fillTemplate, locateProgram, renderPortalSite, requireNginx, startNginx
 export { buildAll, startTopology, type ApiInstance, type Topology, type TopologyOptions } from './topology.ts';
 export { startSentryReceiver, type ReceivedEvent } from './sentry-receiver.ts';
 export { startObjectStore, type ObjectStore, type StartObjectStoreOptions } from './object-store.ts';
+export { freshDatabaseBeside } from './fresh-database.ts';

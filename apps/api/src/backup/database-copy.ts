@@ -5,7 +5,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { sql, type SQL } from 'drizzle-orm';
-import type { Database } from '../db/client.ts';
+import { schemaLevel, type Database } from '../db/client.ts';
 import { BLOB_REFERENCES, referenceName } from '../db/blob-references.ts';
 import { DATABASE_DIR, type BackupManifest, type BackupTable } from './manifest.ts';
 
@@ -41,15 +41,6 @@ async function columnsOf(db: Pick<Database, 'execute'>, table: string) {
         where table_schema = 'public' and table_name = ${table} order by ordinal_position`,
   );
   return rows.map((row) => row.name);
-}
-
-/** How far the schema is migrated: drizzle applies a migration only when its `when` is above the last one applied. */
-export async function migrationLevel(db: Pick<Database, 'execute'>): Promise<BackupManifest['migrations']> {
-  const [row] = await rowsOf<{ applied: string | number; last: string | number | null }>(
-    db,
-    sql`select count(*) as applied, max(created_at) as last from drizzle.__drizzle_migrations`,
-  );
-  return { applied: Number(row?.applied ?? 0), lastWhen: Number(row?.last ?? 0) };
 }
 
 /** Distinct blob names over every column of BLOB_REFERENCES. */
@@ -114,7 +105,8 @@ export async function exportDatabase(db: Database, dir: string): Promise<Databas
         );
         sequences.push({ name, lastValue: String(state!.last_value), isCalled: state!.is_called });
       }
-      return { tables, sequences, migrations: await migrationLevel(tx), blobNames: await namedBlobs(tx) };
+      const { applied, lastWhen } = await schemaLevel(tx);
+      return { tables, sequences, migrations: { applied, lastWhen }, blobNames: await namedBlobs(tx) };
     },
     { isolationLevel: 'repeatable read', accessMode: 'read only' },
   );

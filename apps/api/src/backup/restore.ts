@@ -1,10 +1,10 @@
 import { createReadStream } from 'node:fs';
 import path from 'node:path';
-import type { DatabaseHandle } from '../db/client.ts';
+import { schemaLevel, type DatabaseHandle } from '../db/client.ts';
 import type { BlobStore } from '../invoices/blob-store.ts';
 import { forEachConcurrently } from '../lib/concurrently.ts';
 import { backupBlobPath, hashStream } from './blob-copy.ts';
-import { importDatabase, migrationLevel, nonEmptyTables, type ImportReport } from './database-copy.ts';
+import { importDatabase, nonEmptyTables, type ImportReport } from './database-copy.ts';
 import { BLOBS_DIR, readManifest, type BackupManifest } from './manifest.ts';
 
 export interface RestoreTargets {
@@ -35,7 +35,7 @@ export async function runRestore(
 ): Promise<RestoreResult> {
   const started = performance.now();
   const manifest = await readManifest(dir);
-  const level = await migrationLevel(targets.database.db);
+  const level = await schemaLevel(targets.database.db);
   if (manifest.migrations.lastWhen > level.lastWhen) {
     throw new RestoreRefusedError(
       `This backup was made by a newer release (its schema has ${manifest.migrations.applied} migrations, this one ${level.applied}): restore it with that release or a later one.`,
