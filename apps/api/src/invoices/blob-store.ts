@@ -51,6 +51,8 @@ export interface BlobStore {
    * Returns how many were removed.
    */
   removeStaleTemporaryFiles(olderThanMs: number): Promise<number>;
+  /** Lets go of open connections (the object store's); the folder store holds nothing open. */
+  close(): void;
 }
 
 /** The store could not be reached or did not answer in time: nobody's mistake, retried later. */
@@ -205,6 +207,7 @@ export function createFsBlobStore(rootDir: string): BlobStore {
 
   return {
     description: `folder ${rootDir}`,
+    close: () => {},
 
     removeStaleTemporaryFiles: (olderThanMs) => removeStalePartFiles(tmpDir, olderThanMs),
 

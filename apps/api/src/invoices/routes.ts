@@ -3,13 +3,10 @@ import type { Readable } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { FastifyRequest } from 'fastify';
-import type {} from '../audit/audit-writer.ts';
-import type {} from '../observability/metrics.ts';
 import { errorResponses } from '../http/error-responses.ts';
-import { tooManyRequests } from '../http/rate-limits.ts';
-import { DomainError } from '../plugins/errors.ts';
-import { ingestInvoice } from './ingest.ts';
-import { createOpenInvoice, findCurrentInvoice } from './open-invoice.ts';
+import { tooManyRequests } from '../rate-limits/http-guards.ts';
+import { DomainError } from '../domain-error.ts';
+import { findCurrentInvoice } from './open-invoice.ts';
 
 const INVOICE_TYPES = ['application/pdf', 'application/octet-stream'];
 
@@ -28,7 +25,7 @@ export interface InvoiceRoutesOptions {
 const invoiceRoutes: FastifyPluginAsyncZod<InvoiceRoutesOptions> = async (app, options) => {
   // The body goes to the blob store as a stream: never buffered whole, and its size is enforced there.
   app.addContentTypeParser(INVOICE_TYPES, (_request, payload, done) => done(null, payload));
-  const openInvoice = createOpenInvoice({ invoicesRepository: app.invoicesRepository, blobStore: app.blobStore });
+  const { openInvoice, ingestInvoice } = app.domain;
 
   app.get(
     '/invoice',
@@ -45,7 +42,7 @@ const invoiceRoutes: FastifyPluginAsyncZod<InvoiceRoutesOptions> = async (app, o
     async (request, reply) => {
       const { parcelCode } = request.query;
       const user = signedInEmail(request);
-      const limits = app.rateLimits;
+      const limits = app.domain.rateLimits;
       // Counted in parallel with each other: the allowances cost one round trip, not two.
       const [downloadWaitMs, guessingWaitMs] = await Promise.all([
         limits.downloads.hit(user),
@@ -57,11 +54,11 @@ const invoiceRoutes: FastifyPluginAsyncZod<InvoiceRoutesOptions> = async (app, o
       const viaProxy = options.invoiceDelivery === 'x-accel-redirect';
       let found;
       try {
-        found = viaProxy ? await findCurrentInvoice(app.invoicesRepository, parcelCode) : await openInvoice(parcelCode);
+        found = viaProxy ? await findCurrentInvoice(app.domain.invoices, parcelCode) : await openInvoice(parcelCode);
       } catch (error) {
         if (error instanceof DomainError && error.kind === 'not-found') {
           await limits.unknownParcels.hit(user);
-          app.auditWriter.add({
+          app.domain.auditWriter.add({
             actor: user,
             action: 'invoice.download',
             target: parcelCode,
@@ -72,7 +69,7 @@ const invoiceRoutes: FastifyPluginAsyncZod<InvoiceRoutesOptions> = async (app, o
         throw error;
       }
       // Queued, written in batches: the download never waits for the audit log.
-      app.auditWriter.add({
+      app.domain.auditWriter.add({
         actor: user,
         action: 'invoice.download',
         target: parcelCode,
@@ -80,8 +77,8 @@ const invoiceRoutes: FastifyPluginAsyncZod<InvoiceRoutesOptions> = async (app, o
         detail: `sha256 ${found.sha256}`,
       });
       // Counted here, not from the answer: behind nginx the answer has no body and nginx sends the bytes.
-      app.metrics.invoiceDownloads.inc();
-      app.metrics.invoiceDownloadBytes.inc(found.size);
+      app.domain.metrics.invoiceDownloads.inc();
+      app.domain.metrics.invoiceDownloadBytes.inc(found.size);
       // Set only once the invoice is found: a refusal is JSON like every other.
       const download = reply
         .type('application/pdf')
@@ -91,7 +88,7 @@ const invoiceRoutes: FastifyPluginAsyncZod<InvoiceRoutesOptions> = async (app, o
       if ('body' in found) return download.header('content-length', found.size).send(found.body);
       // nginx keeps these headers, replaces the body with the blob (a file, or the object it fetches with a
       // presigned request) and never passes this header on.
-      const internalPath = await app.blobStore.accelRedirectPath(found.sha256);
+      const internalPath = await app.domain.blobStore.accelRedirectPath(found.sha256);
       return download.header('x-accel-redirect', internalPath).send(Buffer.alloc(0));
     },
   );
@@ -125,20 +122,12 @@ const invoiceRoutes: FastifyPluginAsyncZod<InvoiceRoutesOptions> = async (app, o
       if (!request.body)
         throw new DomainError('invalid', 'The request body must be the invoice PDF (Content-Type: application/pdf).');
       try {
-        const stored = await ingestInvoice(
-          {
-            blobStore: app.blobStore,
-            invoicesRepository: app.invoicesRepository,
-            auditRepository: app.auditRepository,
-            maxBytes: options.maxInvoiceBytes,
-          },
-          {
-            parcelCode,
-            body: request.body as Readable,
-            declaredSize: Number(request.headers['content-length'] ?? NaN),
-            uploadedBy: request.serviceCaller ? 'service' : (request.caller?.email ?? 'unknown'),
-          },
-        );
+        const stored = await ingestInvoice({
+          parcelCode,
+          body: request.body as Readable,
+          declaredSize: Number(request.headers['content-length'] ?? NaN),
+          uploadedBy: request.serviceCaller ? 'service' : (request.caller?.email ?? 'unknown'),
+        });
         return reply.code(stored.status === 'created' ? 201 : 200).send(stored);
       } catch (error) {
         // The rest of a refused body is never read: close the connection after the answer instead.

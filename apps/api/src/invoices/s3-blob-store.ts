@@ -168,6 +168,7 @@ export function createS3BlobStore(options: S3BlobStoreOptions): BlobStore & { cl
   return {
     client,
     description: `s3://${bucket}/${prefix}`,
+    close: () => client.destroy(),
 
     removeStaleTemporaryFiles: (olderThanMs) => removeStalePartFiles(spoolDir, olderThanMs),
 

@@ -6,29 +6,38 @@ import type { BlobStore } from './invoices/blob-store.ts';
 import { openBlobStore } from './invoices/blob-stores.ts';
 import { openErrorReporter, type ErrorReporter } from './observability/error-reporting.ts';
 
-/** What the app stands on, opened from one configuration by the server, the CLI, the tests and the benchmarks. */
-export interface Services {
+/**
+ * What the portal stands on, opened from one configuration: the connections and clients the domain is
+ * built from (`buildDomain`). The server, the CLI, the tests and the benchmarks all open it this way.
+ */
+export interface Infrastructure {
   config: Config;
   database: DatabaseHandle;
   identity: IdentityProvider;
   blobStore: BlobStore;
   errorReporter: ErrorReporter;
-  /** Sends queued error reports, then closes the identity provider's client and the database; the blob store holds nothing open. */
+  /** Sends queued error reports, then closes the identity provider's client, the blob store's connections and the database. */
   close(): Promise<void>;
 }
 
-export interface OpenServicesOptions {
+export interface OpenInfrastructureOptions {
   /** Where the data lives when not where the configuration says (tests use PGlite in memory). */
   databaseTarget?: DatabaseTarget;
   /** Wraps the real identity provider, so tests can force failures at the edge. */
   wrapIdentity?: (identity: IdentityProvider) => IdentityProvider;
 }
 
-export async function openServices(config: Config, options: OpenServicesOptions = {}): Promise<Services> {
+export async function openInfrastructure(
+  config: Config,
+  options: OpenInfrastructureOptions = {},
+): Promise<Infrastructure> {
   const blobStore = openBlobStore(config);
   // A live upload is cut off by the request timeout, so an older temporary file is a crashed writer's.
   await blobStore.removeStaleTemporaryFiles(2 * config.http.requestTimeoutMs);
-  const database = await openDatabase(options.databaseTarget ?? databaseTargetFor(config));
+  // Without MIGRATE_ON_START, `portal migrate` (a deploy step, a Kubernetes Job) migrates, and a schema behind this release is refused.
+  const database = await openDatabase(options.databaseTarget ?? databaseTargetFor(config), {
+    migrate: config.migrateOnStart,
+  });
   const firebase = createFirebaseIdentity({ ...config.firebase, timeoutMs: config.identityTimeoutMs });
   const errorReporter = await openErrorReporter(config.sentry);
   return {
@@ -40,17 +49,8 @@ export async function openServices(config: Config, options: OpenServicesOptions 
     async close() {
       await errorReporter.flush(2000);
       await firebase.close();
+      blobStore.close();
       await database.close();
     },
   };
-}
-
-/** Opens the services for one job (a CLI command, a seed) and closes them after, whatever happens. */
-export async function withServices<T>(config: Config, run: (services: Services) => Promise<T>): Promise<T> {
-  const services = await openServices(config);
-  try {
-    return await run(services);
-  } finally {
-    await services.close();
-  }
 }
