@@ -25,6 +25,8 @@ export interface OpenInfrastructureOptions {
   databaseTarget?: DatabaseTarget;
   /** Wraps the real identity provider, so tests can force failures at the edge. */
   wrapIdentity?: (identity: IdentityProvider) => IdentityProvider;
+  /** Migrate whatever MIGRATE_ON_START says (a restore always brings its new database up to this release). */
+  migrate?: boolean;
 }
 
 export async function openInfrastructure(
@@ -36,7 +38,7 @@ export async function openInfrastructure(
   await blobStore.removeStaleTemporaryFiles(2 * config.http.requestTimeoutMs);
   // Without MIGRATE_ON_START, `portal migrate` (a deploy step, a Kubernetes Job) migrates, and a schema behind this release is refused.
   const database = await openDatabase(options.databaseTarget ?? databaseTargetFor(config), {
-    migrate: config.migrateOnStart,
+    migrate: options.migrate ?? config.migrateOnStart,
   });
   const firebase = createFirebaseIdentity({ ...config.firebase, timeoutMs: config.identityTimeoutMs });
   const errorReporter = await openErrorReporter(config.sentry);
