@@ -36,14 +36,14 @@ const MIGRATION_LOCK_KEY = 7_240_611_013n;
  * Migrations may build indexes for longer than any request may wait, so that connection is a client of
  * its own, without the pool's statement timeouts.
  */
-async function migrateUnderLock(url: string, connectMs: number | undefined) {
+async function migrateUnderLock(url: string, connectMs: number | undefined, folder = migrationsFolder) {
   const client = new pg.Client({ connectionString: url, ...(connectMs && { connectionTimeoutMillis: connectMs }) });
   client.on('error', () => {});
   await client.connect();
   try {
     await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
     try {
-      await migratePg(drizzlePg(client, { schema }), { migrationsFolder });
+      await migratePg(drizzlePg(client, { schema }), { migrationsFolder: folder });
     } finally {
       await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
     }
@@ -106,7 +106,11 @@ async function assertSchemaCurrent(db: Pick<Database, 'execute'>) {
  * `portal migrate` and start-up: brings the schema up to this release's level. On PostgreSQL under the
  * advisory lock, so a migrate job and starting instances never run the same migration twice.
  */
-export async function migrateDatabase(target: DatabaseTarget): Promise<{ before: SchemaLevel; after: SchemaLevel }> {
+export async function migrateDatabase(
+  target: DatabaseTarget,
+  // Tests take a database to a level of their own (an earlier one, or a next one this release does not have).
+  folder = migrationsFolder,
+): Promise<{ before: SchemaLevel; after: SchemaLevel }> {
   if (target.kind === 'postgres') {
     const connectMs = target.timeouts?.connectMs;
     const client = new pg.Client({
@@ -116,8 +120,8 @@ export async function migrateDatabase(target: DatabaseTarget): Promise<{ before:
     client.on('error', () => {});
     await client.connect();
     const before = await schemaLevel(drizzlePg(client, { schema }) as unknown as Database).finally(() => client.end());
-    await migrateUnderLock(target.url, target.timeouts?.connectMs);
-    const handle = await openDatabase(target, { migrate: false });
+    await migrateUnderLock(target.url, target.timeouts?.connectMs, folder);
+    const handle = await openDatabase(target, { migrate: false, allowBehind: true });
     try {
       return { before, after: await schemaLevel(handle.db) };
     } finally {
@@ -127,7 +131,7 @@ export async function migrateDatabase(target: DatabaseTarget): Promise<{ before:
   const handle = await openDatabase(target, { migrate: false, allowBehind: true });
   try {
     const before = await schemaLevel(handle.db);
-    await migratePglite(handle.db as never, { migrationsFolder });
+    await migratePglite(handle.db as never, { migrationsFolder: folder });
     return { before, after: await schemaLevel(handle.db) };
   } finally {
     await handle.close();

@@ -21,10 +21,11 @@ export function asUnavailable(error: unknown): DomainError | undefined {
   if (error instanceof IdentityProviderUnavailableError) {
     return new DomainError('unavailable', IDENTITY_UNAVAILABLE_MESSAGE, 'identity-provider');
   }
-  if (isDatabaseUnreachable(error)) return new DomainError('unavailable', DATABASE_UNAVAILABLE_MESSAGE, 'database');
+  // Before the database's check, which looks through causes and would take the store's refused connection for its own.
   if (error instanceof BlobStoreUnavailableError) {
     return new DomainError('unavailable', INVOICE_STORE_UNAVAILABLE_MESSAGE, 'invoice-store');
   }
+  if (isDatabaseUnreachable(error)) return new DomainError('unavailable', DATABASE_UNAVAILABLE_MESSAGE, 'database');
   return undefined;
 }
 
