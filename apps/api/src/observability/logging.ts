@@ -2,7 +2,7 @@ import type { FastifyServerOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import pino, { type DestinationStream, type Logger } from 'pino';
 import type { Config } from '../config.ts';
-import { maskPersonalData, maskPersonalDataDeep } from '../lib/personal-data.ts';
+import { maskPersonalData, maskPersonalDataDeep } from '@portal/contract/personal-data';
 
 /**
  * The server's logger: every line carries the request id (`reqId`), and no line carries an e-mail address,

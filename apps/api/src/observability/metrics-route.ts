@@ -1,4 +1,5 @@
 import fp from 'fastify-plugin';
+import { bearerTokenOf } from '../http/bearer-token.ts';
 import { sendError } from '../http/send-error.ts';
 import { sameSecret } from '../lib/same-secret.ts';
 
@@ -21,7 +22,7 @@ export default fp<{ token: string | undefined }>(
     });
 
     app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
-      const token = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
+      const token = bearerTokenOf(request.headers.authorization);
       if (!options.token) return sendError(request, reply, 404, 'Metrics are off: set METRICS_TOKEN to enable them.');
       if (!token || !sameSecret(token, options.token)) {
         return sendError(request, reply, 401, 'Metrics need "Authorization: Bearer <METRICS_TOKEN>".');

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { bearerTokenOf } from '../http/bearer-token.ts';
 import { clientKey } from '../rate-limits/client-key.ts';
 import { sameSecret } from '../lib/same-secret.ts';
 import { InvalidTokenError } from '../identity/identity-provider.ts';
@@ -33,8 +34,6 @@ declare module 'fastify' {
     refusedIdentity: { email: string | null; uid: string } | null;
   }
 }
-
-const BEARER = /^Bearer\s+(\S+)$/i;
 
 export const NOT_ALLOWED_MESSAGE =
   'Your account is not allowed to use this portal. Please contact the website administrator.';
@@ -84,7 +83,7 @@ export default fp<{ ingestToken?: string | undefined }>(
       const access = request.routeOptions.config.access;
       if (!access) return;
       const header = request.headers.authorization;
-      const token = header ? BEARER.exec(header)?.[1] : undefined;
+      const token = bearerTokenOf(header);
       try {
         if (header && !token)
           throw new DomainError('unauthenticated', 'The Authorization header must be "Bearer <token>".');
