@@ -6,7 +6,7 @@ import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { fakePdf, sha256Of } from '../../test/helpers/fixtures.ts';
 import { invoiceStoreKind, openTestInvoiceStore, type TestInvoiceStore } from '../../test/helpers/invoice-stores.ts';
-import { BlobTooLargeError, type BlobStore } from './blob-store.ts';
+import { BlobIntegrityError, BlobTooLargeError, type BlobStore } from './blob-store.ts';
 
 const LIMIT = 1_000_000;
 
@@ -51,6 +51,23 @@ describe(`${invoiceStoreKind()} blob store`, () => {
     assert.equal(opened?.size, bytes.length);
     assert.deepEqual(await readAll(opened!.stream), bytes);
     assert.deepEqual(await testStore.contents(), [testStore.entryOf(blob.sha256)]);
+  });
+
+  it('sends the SHA-256 with every upload to the bucket, which checks the bytes against it on arrival', async () => {
+    const bytes = fakePdf('checksum');
+    const blob = await store.put(bytes, { maxBytes: LIMIT });
+    const expected = testStore.kind === 'object' ? Buffer.from(sha256Of(bytes), 'hex').toString('base64') : undefined;
+    assert.equal(await testStore.recordedChecksum(blob.sha256), expected);
+  });
+
+  it('never serves damaged bytes as the blob: the read fails instead', async () => {
+    const bytes = fakePdf('intact', 20_000);
+    const blob = await store.put(bytes, { maxBytes: LIMIT });
+    for (const damaged of [fakePdf('tampered', 20_000), bytes.subarray(0, 10_000)]) {
+      await testStore.damage(blob.sha256, damaged);
+      const opened = await store.open(blob.sha256);
+      await assert.rejects(readAll(opened!.stream), BlobIntegrityError);
+    }
   });
 
   it('answers absent for an unknown hash', async () => {

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { type FileHandle, mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Readable } from 'node:stream';
+import { type Readable, Transform } from 'node:stream';
 
 export interface StoredBlob {
   sha256: string;
@@ -72,6 +72,32 @@ export class BlobIntegrityError extends Error {
     super(`blob ${sha256} failed its integrity check: ${detail}`);
     this.name = 'BlobIntegrityError';
   }
+}
+
+/**
+ * Passes bytes through while hashing them; fails the stream at the end when they are not `expected`, so a
+ * damaged object is never taken for the invoice (a download breaks off instead of completing).
+ */
+export function verifying(sha256: string, expectedSize: number | undefined) {
+  const hash = createHash('sha256');
+  let size = 0;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      hash.update(chunk);
+      size += chunk.length;
+      callback(null, chunk);
+    },
+    flush(callback) {
+      const actual = hash.digest('hex');
+      if (expectedSize !== undefined && size !== expectedSize) {
+        callback(new BlobIntegrityError(sha256, `${size} bytes arrived, the store announced ${expectedSize}`));
+      } else if (actual !== sha256) {
+        callback(new BlobIntegrityError(sha256, `the bytes hash to ${actual}`));
+      } else {
+        callback();
+      }
+    },
+  });
 }
 
 /** nginx's internal location over the folder store (deploy/nginx/portal.conf.template). */
@@ -268,7 +294,12 @@ export function createFsBlobStore(rootDir: string): BlobStore {
       if (!handle) return undefined;
       try {
         const { size } = await handle.stat();
-        return { size, stream: handle.createReadStream() };
+        // Hashed on the way out as from the bucket: a file damaged on disk is never served as the invoice.
+        const checked = verifying(sha256, size);
+        const source = handle.createReadStream();
+        source.on('error', (error) => checked.destroy(error));
+        checked.on('close', () => source.destroy());
+        return { size, stream: source.pipe(checked) };
       } catch (error) {
         await handle.close();
         throw error;

@@ -1,9 +1,9 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdir, open, rm } from 'node:fs/promises';
 import os from 'node:os';
 import { join } from 'node:path';
-import { type Readable, Transform } from 'node:stream';
+import type { Readable } from 'node:stream';
 import {
   DeleteObjectCommand,
   GetObjectCommand,
@@ -16,13 +16,13 @@ import {
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import {
   assertSha256Hex,
-  BlobIntegrityError,
   BlobStoreUnavailableError,
   isSha256Hex,
   removeStalePartFiles,
   streamInto,
   type BlobStore,
   type StoredBlob,
+  verifying,
 } from './blob-store.ts';
 
 /** nginx's internal location that fetches a presigned object request (deploy/nginx/portal.conf.template). */
@@ -78,32 +78,6 @@ export function isStoreUnreachable(error: unknown): boolean {
 const isNotFound = (error: unknown) =>
   error instanceof S3ServiceException &&
   (error.name === 'NotFound' || error.name === 'NoSuchKey' || error.$metadata.httpStatusCode === 404);
-
-/**
- * Passes bytes through while hashing them; fails the stream at the end when they are not `expected`, so a
- * damaged object is never taken for the invoice (a download breaks off instead of completing).
- */
-function verifying(sha256: string, expectedSize: number | undefined) {
-  const hash = createHash('sha256');
-  let size = 0;
-  return new Transform({
-    transform(chunk: Buffer, _encoding, callback) {
-      hash.update(chunk);
-      size += chunk.length;
-      callback(null, chunk);
-    },
-    flush(callback) {
-      const actual = hash.digest('hex');
-      if (expectedSize !== undefined && size !== expectedSize) {
-        callback(new BlobIntegrityError(sha256, `${size} bytes arrived, the store announced ${expectedSize}`));
-      } else if (actual !== sha256) {
-        callback(new BlobIntegrityError(sha256, `the bytes hash to ${actual}`));
-      } else {
-        callback();
-      }
-    },
-  });
-}
 
 /**
  * The invoice store in an S3-compatible bucket (AWS S3, MinIO, Ceph RGW, Google Cloud Storage's XML API),

@@ -1,6 +1,6 @@
-import { readdir } from 'node:fs/promises';
+import { readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { startObjectStore, type ObjectStore } from '@portal/dev-stack';
 import type { BlobStore } from '../../src/invoices/blob-store.ts';
 import { openBlobStore } from '../../src/invoices/blob-stores.ts';
@@ -25,6 +25,10 @@ export interface TestInvoiceStore {
   entryOf(sha256: string): string;
   /** A blob store on this store, configured as the portal would be from `env`. */
   open(): BlobStore;
+  /** Replaces a blob's bytes behind the portal's back, as a damaged disk or a careless hand would. */
+  damage(sha256: string, bytes: Buffer): Promise<void>;
+  /** The SHA-256 checksum (base64) the bucket recorded for a blob; undefined for the folder. */
+  recordedChecksum(sha256: string): Promise<string | undefined>;
   /**
    * Everything the store holds, temporary files included (the folder's tmp/, the upload spool), as sorted
    * relative names: a test compares it before and after to see that nothing was left behind.
@@ -44,6 +48,8 @@ export async function openTestInvoiceStore(kind: InvoiceStoreKind, dir: string):
       env,
       entryOf: (sha256) => path.join(sha256.slice(0, 2), sha256),
       open: () => openBlobStore(configFor(env)),
+      damage: (sha256, bytes) => writeFile(path.join(invoiceDir, sha256.slice(0, 2), sha256), bytes),
+      recordedChecksum: async () => undefined,
       contents: () => filesUnder(invoiceDir),
       close: async () => {},
     };
@@ -71,6 +77,17 @@ export async function openTestInvoiceStore(kind: InvoiceStoreKind, dir: string):
     objectStore,
     entryOf: (sha256) => `${objectStore.prefix}/${sha256.slice(0, 2)}/${sha256}`,
     open: () => openBlobStore(configFor(env)),
+    async damage(sha256, bytes) {
+      const Key = `${objectStore.prefix}/${sha256.slice(0, 2)}/${sha256}`;
+      await client.send(new PutObjectCommand({ Bucket: objectStore.bucket, Key, Body: bytes }));
+    },
+    async recordedChecksum(sha256) {
+      const Key = `${objectStore.prefix}/${sha256.slice(0, 2)}/${sha256}`;
+      const head = await client.send(
+        new HeadObjectCommand({ Bucket: objectStore.bucket, Key, ChecksumMode: 'ENABLED' }),
+      );
+      return head.ChecksumSHA256;
+    },
     async contents() {
       const keys: string[] = [];
       let token: string | undefined;
