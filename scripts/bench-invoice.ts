@@ -13,6 +13,7 @@ import path from 'node:path';
 import {
   buildAll,
   findFreePort,
+  freshDatabaseBeside,
   locateProgram,
   REPO_ROOT,
   renderPortalSite,
@@ -24,7 +25,6 @@ import {
   type Topology,
 } from '@portal/dev-stack';
 import { makeBenchPdf, seedBenchUser, signUpForToken } from '@portal/dev-stack/bench';
-import { freshDatabaseBeside } from './lib/fresh-database.ts';
 
 const PARCEL_CODE = 'BENCH000001';
 const EMAIL = 'bench@example.com';

@@ -23,3 +23,5 @@ export {
 } from './test-database.ts';
 export { buildAll, startTopology, type ApiInstance, type Topology, type TopologyOptions } from './topology.ts';
 export { startSentryReceiver, type ReceivedEvent } from './sentry-receiver.ts';
+export { startObjectStore, type ObjectStore, type StartObjectStoreOptions } from './object-store.ts';
+export { freshDatabaseBeside } from './fresh-database.ts';

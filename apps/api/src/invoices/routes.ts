@@ -21,13 +21,6 @@ export interface InvoiceRoutesOptions {
   invoiceDelivery: 'direct' | 'x-accel-redirect';
 }
 
-/**
- * nginx's internal location over the content-addressed store (deploy/nginx/portal.conf.template): a blob
- * lives at <first two hex digits>/<sha256>, as in the blob store.
- */
-export const ACCEL_BLOB_LOCATION = '/_invoice-blobs/';
-export const accelPathOf = (sha256: string) => `${ACCEL_BLOB_LOCATION}${sha256.slice(0, 2)}/${sha256}`;
-
 /** GET /invoice (open one) and PUT /invoices/:parcelCode (store one). */
 const invoiceRoutes: FastifyPluginAsyncZod<InvoiceRoutesOptions> = async (app, options) => {
   // The body goes to the blob store as a stream: never buffered whole, and its size is enforced there.
@@ -100,8 +93,10 @@ const invoiceRoutes: FastifyPluginAsyncZod<InvoiceRoutesOptions> = async (app, o
         // The code matched [A-Za-z0-9_-] above, so it is safe inside the quoted filename.
         .header('content-disposition', `inline; filename="${parcelCode}.pdf"`);
       if ('body' in found) return download.header('content-length', found.size).send(found.body);
-      // nginx keeps these headers, replaces the body with the file and never passes this header on.
-      return download.header('x-accel-redirect', accelPathOf(found.sha256)).send(Buffer.alloc(0));
+      // nginx keeps these headers, replaces the body with the blob (a file, or the object it fetches with a
+      // presigned request) and never passes this header on.
+      const internalPath = await app.domain.blobStore.accelRedirectPath(found.sha256);
+      return download.header('x-accel-redirect', internalPath).send(Buffer.alloc(0));
     },
   );
 
