@@ -11,6 +11,7 @@ import { loggerOptions, requestLogPlugin } from './observability/logging.ts';
 import metrics from './observability/metrics.ts';
 import requestId, { requestIdGenerator } from './observability/request-id.ts';
 import invoicesRepository from './invoices/repository.ts';
+import eInvoiceRoutes from './invoices/e-invoice-routes.ts';
 import invoiceRoutes from './invoices/routes.ts';
 import healthRoutes, { readinessPlugin } from './platform/health.ts';
 import openapi from './platform/openapi.ts';
@@ -88,6 +89,7 @@ async function portalAppPlugin(app: FastifyInstance, deps: AppDependencies) {
         maxInvoiceBytes: config.maxInvoiceBytes,
         invoiceDelivery: config.invoiceDelivery,
       });
+      await api.register(eInvoiceRoutes, { invoiceDelivery: config.invoiceDelivery });
     },
     { prefix: '/api' },
   );
