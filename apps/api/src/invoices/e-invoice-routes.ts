@@ -3,12 +3,10 @@ import type { Readable } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type {} from '../audit/audit-writer.ts';
-import type {} from '../observability/metrics.ts';
 import { errorResponses } from '../http/error-responses.ts';
-import { tooManyRequests } from '../http/rate-limits.ts';
-import { DomainError } from '../plugins/errors.ts';
-import { createOpenInvoiceXml, findCurrentInvoice, invoiceFactsOf, NO_INVOICE_MESSAGE } from './open-invoice.ts';
+import { tooManyRequests } from '../rate-limits/http-guards.ts';
+import { DomainError } from '../domain-error.ts';
+import { findCurrentInvoice, invoiceFactsOf, NO_INVOICE_MESSAGE } from './open-invoice.ts';
 import { accelPathOf } from './routes.ts';
 
 export interface EInvoiceRoutesOptions {
@@ -24,7 +22,7 @@ export interface EInvoiceRoutesOptions {
  * the guessing allowance here as on the PDF's route.
  */
 const eInvoiceRoutes: FastifyPluginAsyncZod<EInvoiceRoutesOptions> = async (app, options) => {
-  const openInvoiceXml = createOpenInvoiceXml({ invoicesRepository: app.invoicesRepository, blobStore: app.blobStore });
+  const { openInvoiceXml, invoices, auditWriter, metrics } = app.domain;
 
   async function guarded<T>(
     request: FastifyRequest,
@@ -36,7 +34,7 @@ const eInvoiceRoutes: FastifyPluginAsyncZod<EInvoiceRoutesOptions> = async (app,
   ): Promise<T> {
     const user = request.caller?.email;
     if (!user) throw new Error(`${request.method} ${request.url} reached its handler without a caller`);
-    const limits = app.rateLimits;
+    const limits = app.domain.rateLimits;
     const [downloadWaitMs, guessingWaitMs] = await Promise.all([
       spendsDownload ? limits.downloads.hit(user) : limits.downloads.spentFor(user),
       limits.unknownParcels.spentFor(user),
@@ -45,13 +43,13 @@ const eInvoiceRoutes: FastifyPluginAsyncZod<EInvoiceRoutesOptions> = async (app,
     if (waitMs !== undefined) throw tooManyRequests(reply, waitMs);
     try {
       const opened = await open();
-      app.auditWriter.add({ actor: user, action, target: parcelCode, outcome: 'ok', detail: null });
+      auditWriter.add({ actor: user, action, target: parcelCode, outcome: 'ok', detail: null });
       return opened;
     } catch (error) {
       if (error instanceof DomainError && error.kind === 'not-found') {
         const unknownCode = error.message === NO_INVOICE_MESSAGE;
         if (unknownCode) await limits.unknownParcels.hit(user);
-        app.auditWriter.add({
+        auditWriter.add({
           actor: user,
           action,
           target: parcelCode,
@@ -81,7 +79,7 @@ const eInvoiceRoutes: FastifyPluginAsyncZod<EInvoiceRoutesOptions> = async (app,
     async (request, reply) => {
       const { parcelCode } = request.params;
       const invoice = await guarded(request, reply, parcelCode, 'invoice.facts', false, () =>
-        findCurrentInvoice(app.invoicesRepository, parcelCode),
+        findCurrentInvoice(invoices, parcelCode),
       );
       return reply.header('cache-control', 'no-store').send(invoiceFactsOf(invoice));
     },
@@ -106,12 +104,12 @@ const eInvoiceRoutes: FastifyPluginAsyncZod<EInvoiceRoutesOptions> = async (app,
       const viaProxy = options.invoiceDelivery === 'x-accel-redirect';
       const found = await guarded(request, reply, parcelCode, 'invoice.download-xml', true, async () => {
         if (!viaProxy) return openInvoiceXml(parcelCode);
-        const invoice = await findCurrentInvoice(app.invoicesRepository, parcelCode);
+        const invoice = await findCurrentInvoice(invoices, parcelCode);
         if (!invoice.xmlSha256) return openInvoiceXml(parcelCode);
         return { sha256: invoice.xmlSha256, size: invoice.xmlSize ?? 0 };
       });
-      app.metrics.invoiceDownloads.inc();
-      app.metrics.invoiceDownloadBytes.inc(found.size);
+      metrics.invoiceDownloads.inc();
+      metrics.invoiceDownloadBytes.inc(found.size);
       const download = reply
         .type('application/xml')
         .header('cache-control', 'no-store')

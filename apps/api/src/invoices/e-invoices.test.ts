@@ -128,8 +128,8 @@ describe('e-invoices: ingestion, facts, XML and the rendering', () => {
       assert.equal(response.statusCode, 400);
       assert.match(response.json().message, message);
       assert.deepEqual(await filesUnder(t.config.invoiceDir), before);
-      assert.equal(await t.app.invoicesRepository.findByParcelCode('BAD1'), undefined);
-      const [entry] = await t.app.auditRepository.list({ limit: 1, offset: 0 });
+      assert.equal(await t.app.domain.invoices.findByParcelCode('BAD1'), undefined);
+      const [entry] = await t.app.domain.audit.list({ limit: 1, offset: 0 });
       assert.deepEqual([entry?.action, entry?.outcome], ['invoice.ingest', 'refused']);
       assert.match(entry?.detail ?? '', /not-invoice/);
     });
@@ -189,7 +189,7 @@ describe('e-invoices: ingestion, facts, XML and the rendering', () => {
     assert.ok(facts.amountChangedAt, 'amount marked');
     assert.equal(facts.iban, 'GB33BUKB20201555555555');
 
-    const entries = await t.app.auditRepository.list({ limit: 20, offset: 0 });
+    const entries = await t.app.domain.audit.list({ limit: 20, offset: 0 });
     const changed = entries.filter((entry) => entry.action.endsWith('-changed'));
     assert.deepEqual(changed.map((entry) => [entry.action, entry.target, entry.detail]).sort(), [
       ['invoice.amount-changed', 'FRAUD1', 'amount due 1656.25 EUR -> 1956.25 EUR'],
