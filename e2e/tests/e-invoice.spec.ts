@@ -20,6 +20,10 @@ const XML_ONLY = 'EINV-XML-0001';
 const REPLACED = 'EINV-IBAN-0001';
 
 test.describe('an e-invoice on the invoice screen', () => {
+  // Each test signs in, loads the invoice and checks several things: more than the suite's default 30 s
+  // on a machine that is busy with other work.
+  test.describe.configure({ timeout: 90_000 });
+
   test.beforeAll(async ({ portal }) => {
     expect((await ingest(portal, FACTUR_X, await fixture('facturx-en16931.pdf'), 'application/pdf')).format).toBe(
       'facturx',
