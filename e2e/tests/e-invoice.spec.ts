@@ -54,7 +54,7 @@ test.describe('an e-invoice on the invoice screen', () => {
     const panelBox = (await panel.boundingBox())!;
     if (isMobile) {
       const firstPage = page.getByRole('img', { name: `Invoice ${FACTUR_X}, page 1 of 1` });
-      await expect(firstPage).toBeVisible({ timeout: 25_000 });
+      await expect(firstPage).toBeVisible({ timeout: 60_000 });
       expect(panelBox.y + panelBox.height).toBeLessThanOrEqual((await firstPage.boundingBox())!.y);
     } else {
       const frame = page.locator(`iframe[title="${FACTUR_X}"]`);
