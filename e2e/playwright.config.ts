@@ -22,7 +22,7 @@ export default defineConfig({
     // The invoice as a phone shows it: narrow, touch, PDF.js drawing the pages instead of the frame.
     {
       name: 'phone',
-      testMatch: 'invoice.spec.ts',
+      testMatch: ['invoice.spec.ts', 'e-invoice.spec.ts'],
       grepInvert: /@desktop/,
       use: {
         ...devices['Desktop Chrome'],

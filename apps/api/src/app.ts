@@ -10,6 +10,7 @@ import { requestLogPlugin } from './observability/logging.ts';
 import domainPlugin from './plugins/domain.ts';
 import metrics from './observability/metrics-route.ts';
 import requestId, { requestIdGenerator } from './observability/request-id.ts';
+import eInvoiceRoutes from './invoices/e-invoice-routes.ts';
 import invoiceRoutes from './invoices/routes.ts';
 import healthRoutes, { readinessPlugin } from './platform/health.ts';
 import passkeyRoutes from './passkeys/routes.ts';
@@ -78,6 +79,7 @@ async function portalAppPlugin(app: FastifyInstance, { domain }: { domain: Domai
         maxInvoiceBytes: config.maxInvoiceBytes,
         invoiceDelivery: config.invoiceDelivery,
       });
+      await api.register(eInvoiceRoutes, { invoiceDelivery: config.invoiceDelivery });
     },
     { prefix: '/api' },
   );

@@ -1,7 +1,8 @@
 /**
  * The restore drill: a portal with people, audit entries and invoices (one of them replaced) is backed up,
  * restored into a new database and a new, empty invoice store, verified, and the restored portal serves the
- * same bytes to the same people and refuses the same people. Runs on PGlite and PostgreSQL, on the folder
+ * same bytes to the same people and refuses the same people. Two of the invoices are e-invoices, so the blobs
+ * named by xml_sha256 and rendering_sha256 travel too. Runs on PGlite and PostgreSQL, on the folder
  * and the object store (the runner's passes).
  */
 import assert from 'node:assert/strict';
@@ -27,7 +28,10 @@ import { TEST_PROJECT_ID, useTestApp } from './helpers/test-app.ts';
 import { signUp } from './helpers/tokens.ts';
 
 const INGEST_TOKEN = 'test-ingest-token-0123456789abcdefghijklmnop';
-const CODES = ['DRILL-A', 'DRILL-B', 'DRILL-LARGE', 'NONE-SUCH'];
+const CODES = ['DRILL-A', 'DRILL-B', 'DRILL-LARGE', 'DRILL-FX', 'DRILL-XML', 'NONE-SUCH'];
+/** The e-invoices of the drill: their XML is served on its own, from the blob xml_sha256 names. */
+const XML_CODES = ['DRILL-FX', 'DRILL-XML'];
+const eInvoiceFixture = (name: string) => readFile(new URL(`./fixtures/e-invoices/${name}`, import.meta.url));
 
 /** Row counts of every table, as the restored database must have them. */
 async function tableCounts(db: { execute: (query: ReturnType<typeof sql>) => Promise<unknown> }) {
@@ -60,17 +64,31 @@ describe(`restore drill (${invoiceStoreKind()} store)`, () => {
     const removed = await t.createAccount('leaver@example.com');
     const outsider = await signUp('outsider@example.com');
     await t.createAccount('invited@example.com', { activated: false });
-    const upload = (code: string, bytes: Buffer) =>
+    const upload = (code: string, bytes: Buffer, contentType = 'application/pdf') =>
       t.app.inject({
         method: 'PUT',
         url: `/api/invoices/${code}`,
         payload: bytes,
-        headers: { authorization: `Bearer ${INGEST_TOKEN}`, 'content-type': 'application/pdf' },
+        headers: { authorization: `Bearer ${INGEST_TOKEN}`, 'content-type': contentType },
       });
     assert.equal((await upload('DRILL-A', fakePdf('drill a, first'))).statusCode, 201);
     assert.equal((await upload('DRILL-A', fakePdf('drill a, corrected'))).json().status, 'replaced');
     assert.equal((await upload('DRILL-B', fakePdf('drill b'))).statusCode, 201);
     assert.equal((await upload('DRILL-LARGE', fakePdf('drill large', 3 * 1024 * 1024))).statusCode, 201);
+    // A Factur-X hybrid (the PDF and its attached XML) and an XML-only invoice (the XML and its rendering).
+    assert.equal((await upload('DRILL-FX', await eInvoiceFixture('facturx-en16931.pdf'))).statusCode, 201);
+    const xmlOnly = await eInvoiceFixture('xrechnung-ubl.xml');
+    assert.equal((await upload('DRILL-XML', xmlOnly, 'application/xml')).statusCode, 201);
+    const eInvoiceRows = (
+      (await t.database.db.execute(
+        sql`select parcel_code, sha256, xml_sha256, rendering_sha256 from invoices where parcel_code in ('DRILL-FX', 'DRILL-XML') order by parcel_code`,
+      )) as unknown as {
+        rows: { parcel_code: string; sha256: string; xml_sha256: string | null; rendering_sha256: string | null }[];
+      }
+    ).rows;
+    const [hybridRow, xmlOnlyRow] = eInvoiceRows;
+    assert.ok(hybridRow?.xml_sha256 && hybridRow.xml_sha256 !== hybridRow.sha256, 'the hybrid names its XML blob');
+    assert.ok(xmlOnlyRow?.rendering_sha256, 'the XML-only invoice names its rendering');
     const removal = await t.app.inject({
       method: 'DELETE',
       url: '/api/users/leaver@example.com',
@@ -93,6 +111,11 @@ describe(`restore drill (${invoiceStoreKind()} store)`, () => {
           seen[`${who} ${code}`] =
             response.statusCode === 200 ? `200 ${sha256Of(response.rawPayload)}` : String(response.statusCode);
         }
+        for (const code of XML_CODES) {
+          const response = await app.inject({ url: `/api/invoices/${code}/xml`, headers: t.bearer(account.idToken) });
+          seen[`${who} ${code} xml`] =
+            response.statusCode === 200 ? `200 ${sha256Of(response.rawPayload)}` : String(response.statusCode);
+        }
       }
       return seen;
     };
@@ -101,6 +124,9 @@ describe(`restore drill (${invoiceStoreKind()} store)`, () => {
     assert.equal(before['removed DRILL-A'], '401');
     assert.equal(before['outsider DRILL-B'], '401');
     assert.equal(before['admin NONE-SUCH'], '404');
+    assert.equal(before['user DRILL-XML xml'], `200 ${sha256Of(xmlOnly)}`);
+    assert.equal(before['user DRILL-XML'], `200 ${xmlOnlyRow.rendering_sha256}`, 'the screen gets the rendering');
+    assert.equal(before['user DRILL-FX xml'], `200 ${hybridRow.xml_sha256}`);
     await t.app.domain.auditWriter.flush();
     const countsBefore = await tableCounts(t.database.db as never);
     assert.ok(countsBefore.audit_log! > 5, 'the audit log has entries to restore');
@@ -114,7 +140,11 @@ describe(`restore drill (${invoiceStoreKind()} store)`, () => {
     const backupSeconds = (performance.now() - started) / 1000;
     assert.deepEqual(backup.problems, []);
     const manifest = await readManifest(backupDir);
-    assert.equal(manifest.blobs.count, 4, 'both versions of DRILL-A, DRILL-B and DRILL-LARGE; not the orphan');
+    assert.equal(
+      manifest.blobs.count,
+      8,
+      'both versions of DRILL-A, DRILL-B, DRILL-LARGE, the hybrid and its XML, the XML-only invoice and its rendering; not the orphan',
+    );
     assert.deepEqual(
       Object.fromEntries(manifest.tables.map((table) => [table.name, table.rows])),
       countsBefore,
@@ -146,7 +176,7 @@ describe(`restore drill (${invoiceStoreKind()} store)`, () => {
     assert.deepEqual(restored.report.dropped, []);
     const report = await runVerify(infrastructure);
     assert.deepEqual([report.missing, report.damaged, report.orphans], [[], [], []]);
-    assert.equal(report.named, 4);
+    assert.equal(report.named, 8);
     assert.deepEqual(await tableCounts(infrastructure.database.db as never), countsBefore);
 
     // A second restore into what is now a portal in use is refused, and changes nothing.
