@@ -152,9 +152,13 @@ export class ConfigError extends Error {
   }
 }
 
-/** Reads every variable at once so an operator sees all mistakes in one go, not one per restart. */
+/**
+ * Reads every variable at once so an operator sees all mistakes in one go, not one per restart. A variable
+ * set to the empty string counts as unset: .env.example used as an env file (compose's env_file, a
+ * ConfigMap) has every name, most of them empty, and `WEB_DIST_DIR=` must not mean the current folder.
+ */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
-  const result = envSchema.safeParse(env);
+  const result = envSchema.safeParse(Object.fromEntries(Object.entries(env).filter(([, value]) => value !== '')));
   const problems = result.success
     ? []
     : result.error.issues.map((issue) => `${issue.path.join('.') || 'environment'} ${issue.message}`);
