@@ -4,3 +4,4 @@ export * from './invoices.ts';
 export * from './audit.ts';
 export * from './runtime-config.ts';
 export * from './errors.ts';
+export * from './version.ts';
