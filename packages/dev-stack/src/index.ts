@@ -10,6 +10,14 @@ export {
   type ToolkitResponse,
 } from './identity-toolkit.ts';
 export { buildWeb, DEMO_PROJECT_ID, REPO_ROOT, startStack, type Stack, type StackOptions } from './stack.ts';
+export { blockedOnTheWay, NginxCannotReadError, nginxWorkerAccount, requireNginxCanRead } from './nginx-access.ts';
 export { fillTemplate, locateProgram, renderPortalSite, requireNginx, startNginx } from './nginx.ts';
-export { buildAll, startTopology, type ApiInstance, type Topology, type TopologyOptions } from './topology.ts';
+export {
+  buildAll,
+  requireNginxCanReadTopology,
+  startTopology,
+  type ApiInstance,
+  type Topology,
+  type TopologyOptions,
+} from './topology.ts';
 export { startSentryReceiver, type ReceivedEvent } from './sentry-receiver.ts';
