@@ -14,7 +14,9 @@ import { createApp } from '@portal/api/app.ts';
 import { loadConfig } from '@portal/api/config.ts';
 import type { DatabaseHandle, DatabaseTarget } from '@portal/api/db/client.ts';
 import { InvalidTokenError, type IdentityProvider } from '@portal/api/identity/identity-provider.ts';
-import { openServices, withServices } from '@portal/api/services.ts';
+import { buildDomain, withDomain } from '@portal/api/domain.ts';
+import { openInfrastructure } from '@portal/api/infrastructure.ts';
+import { createLogger } from '@portal/api/observability/logging.ts';
 import { buildWeb, demoAccount, findFreePort, startStack } from '@portal/dev-stack';
 import { formatAdminFirstRows, measureAdminFirstRows } from './lib/admin-first-rows.ts';
 
@@ -198,12 +200,16 @@ const benchConfig = (dataDir: string) =>
 
 async function benchTarget(label: string, target: DatabaseTarget) {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'portal-bench-users-'));
-  const services = await openServices(benchConfig(dataDir), {
+  const config = benchConfig(dataDir);
+  const infrastructure = await openInfrastructure(config, {
     databaseTarget: target,
     wrapIdentity: () => benchIdentity,
   });
-  const { database } = services;
-  const app = await createApp(services);
+  const { database } = infrastructure;
+  const logger = createLogger(config);
+  const domain = buildDomain(infrastructure, { log: logger });
+  await domain.start();
+  const app = await createApp(domain, logger);
   try {
     const seedMs = await seed(database);
     const address = await app.listen({ port: 0, host: '127.0.0.1' });
@@ -228,7 +234,8 @@ async function benchTarget(label: string, target: DatabaseTarget) {
     return worstSearch < TARGET_SEARCH_MS;
   } finally {
     await app.close();
-    await services.close();
+    await domain.close();
+    await infrastructure.close();
     await rm(dataDir, { recursive: true, force: true });
   }
 }
@@ -279,7 +286,7 @@ async function benchAdminScreen(): Promise<boolean> {
   log(`\nAdmin screen in Chromium, ${USERS.toLocaleString('en-GB')} users on PGlite`);
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'portal-bench-screen-'));
   try {
-    await withServices(benchConfig(dataDir), ({ database }) => seed(database));
+    await withDomain(benchConfig(dataDir), ({ database }) => seed(database));
     buildWeb();
     const stack = await startStack({ port: await findFreePort(), emulatorPort: await findFreePort(), dataDir });
     try {

@@ -7,7 +7,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { createApp } from '@portal/api/app.ts';
 import { loadConfig } from '@portal/api/config.ts';
-import { openServices } from '@portal/api/services.ts';
+import { buildDomain } from '@portal/api/domain.ts';
+import { openInfrastructure } from '@portal/api/infrastructure.ts';
+import { createLogger } from '@portal/api/observability/logging.ts';
 
 const target = process.argv[2];
 if (!target) throw new Error('Usage: npm run openapi -- <file.json>');
@@ -21,14 +23,17 @@ const config = loadConfig({
   LOG_LEVEL: 'silent',
   WEB_DIST_DIR: path.join(dataDir, 'no-web-build'),
 });
-const services = await openServices(config, { databaseTarget: { kind: 'pglite' } });
+const infrastructure = await openInfrastructure(config, { databaseTarget: { kind: 'pglite' } });
+const log = createLogger(config);
+const domain = buildDomain(infrastructure, { log });
 try {
-  const app = await createApp(services);
+  const app = await createApp(domain, log);
   await app.ready();
   await mkdir(path.dirname(path.resolve(target)), { recursive: true });
   await writeFile(target, `${JSON.stringify(app.swagger(), null, 2)}\n`);
   await app.close();
 } finally {
-  await services.close();
+  await domain.close();
+  await infrastructure.close();
   await rm(dataDir, { recursive: true, force: true });
 }

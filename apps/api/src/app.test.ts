@@ -38,8 +38,8 @@ describe('the application shell', () => {
 
   it('records refused requests in the audit log', async () => {
     await t.app.inject({ url: '/api/users/x@example.com', headers: { authorization: 'Basic abc' } });
-    await t.app.auditWriter.flush();
-    const [entry] = await t.app.auditRepository.list({ limit: 1, offset: 0 });
+    await t.app.domain.auditWriter.flush();
+    const [entry] = await t.app.domain.audit.list({ limit: 1, offset: 0 });
     assert.equal(entry?.outcome, 'refused');
     assert.match(entry?.detail ?? '', /^401/);
   });

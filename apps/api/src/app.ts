@@ -1,16 +1,15 @@
 import type { RuntimeConfig } from '@portal/contract';
 import fp from 'fastify-plugin';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { Logger } from 'pino';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import auditRepository from './audit/repository.ts';
 import auditRoutes from './audit/routes.ts';
-import { auditWriterPlugin } from './audit/audit-writer.ts';
-import { rateLimitsPlugin } from './http/rate-limits.ts';
 import type { Config } from './config.ts';
-import { loggerOptions, requestLogPlugin } from './observability/logging.ts';
-import metrics from './observability/metrics.ts';
+import type { Domain } from './domain.ts';
+import { requestLogPlugin } from './observability/logging.ts';
+import domainPlugin from './plugins/domain.ts';
+import metrics from './observability/metrics-route.ts';
 import requestId, { requestIdGenerator } from './observability/request-id.ts';
-import invoicesRepository from './invoices/repository.ts';
 import invoiceRoutes from './invoices/routes.ts';
 import healthRoutes, { readinessPlugin } from './platform/health.ts';
 import openapi from './platform/openapi.ts';
@@ -18,17 +17,9 @@ import runtimeConfigRoute from './platform/runtime-config.ts';
 import authorization from './plugins/authorization.ts';
 import errors, { frameworkErrorHandler } from './plugins/errors.ts';
 import security, { originOf } from './plugins/security.ts';
-import servicesPlugin from './plugins/services.ts';
 import spa from './plugins/spa.ts';
-import type { Services } from './services.ts';
-import allowlistCache from './users/allowlist-cache.ts';
-import usersRepository from './users/repository.ts';
-import userRoutes from './users/user.routes.ts';
-import usersRoutes from './users/users.routes.ts';
-import { userAdminPlugin } from './users/user-admin.ts';
-
-/** The app needs the opened services, not their close(): whoever opened them closes them. */
-export type AppDependencies = Omit<Services, 'close'>;
+import userByEmailRoutes from './users/user-by-email.routes.ts';
+import userListRoutes from './users/user-list.routes.ts';
 
 export function runtimeConfigFor(config: Config): RuntimeConfig {
   return {
@@ -55,12 +46,13 @@ const withoutUndefined = <T extends object>(value: T): T =>
   Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as T;
 
 /** The whole application as one plugin: the server and every test load exactly this. */
-async function portalAppPlugin(app: FastifyInstance, deps: AppDependencies) {
-  const { config } = deps;
+async function portalAppPlugin(app: FastifyInstance, { domain }: { domain: Domain }) {
+  const { config } = domain;
   const runtimeConfig = runtimeConfigFor(config);
+  await app.register(domainPlugin, { domain });
   await app.register(requestId);
   await app.register(requestLogPlugin);
-  await app.register(errors, { reportError: deps.errorReporter.capture });
+  await app.register(errors, { reportError: domain.errorReporter.capture });
   await app.register(readinessPlugin);
   await app.register(security, {
     connectOrigins: [...originOf(runtimeConfig.authEmulatorUrl), ...originOf(config.sentry?.dsn)],
@@ -68,21 +60,13 @@ async function portalAppPlugin(app: FastifyInstance, deps: AppDependencies) {
   });
   await app.register(metrics, { token: config.metricsToken });
   await app.register(openapi);
-  await app.register(servicesPlugin, deps);
-  await app.register(usersRepository);
-  await app.register(allowlistCache);
-  await app.register(auditRepository);
-  await app.register(invoicesRepository);
-  await app.register(auditWriterPlugin, { retentionDays: config.auditRetentionDays });
-  await app.register(rateLimitsPlugin, { limits: config.rateLimits });
   await app.register(authorization, { ingestToken: config.ingestToken });
-  await app.register(userAdminPlugin);
 
   await app.register(
     async (api) => {
       await api.register(healthRoutes);
-      await api.register(usersRoutes);
-      await api.register(userRoutes);
+      await api.register(userListRoutes);
+      await api.register(userByEmailRoutes);
       await api.register(auditRoutes);
       await api.register(invoiceRoutes, {
         maxInvoiceBytes: config.maxInvoiceBytes,
@@ -98,30 +82,32 @@ async function portalAppPlugin(app: FastifyInstance, deps: AppDependencies) {
 /** Not encapsulated, so tests reach the repositories the routes use. */
 export const portalApp = fp(portalAppPlugin, { name: 'portal-app' });
 
-export async function createApp(deps: AppDependencies, options: FastifyServerOptions = {}) {
+/** The Fastify app over a built domain, logging through `log` (the logger the domain was built with). */
+export async function createApp(domain: Domain, log: Logger, options: FastifyServerOptions = {}) {
+  const { config } = domain;
   const app = Fastify({
-    logger: loggerOptions(deps.config),
+    loggerInstance: log,
     // requestLogPlugin writes one line per request instead of Fastify's two.
     disableRequestLogging: true,
-    genReqId: requestIdGenerator({ trustProxy: deps.config.trustProxy }),
-    trustProxy: trustProxyOption(deps.config.trustProxy),
+    genReqId: requestIdGenerator({ trustProxy: config.trustProxy }),
+    trustProxy: trustProxyOption(config.trustProxy),
     // E-mails of up to 254 characters travel in the path; longer ones get a 414 from the router.
     routerOptions: { maxParamLength: 320 },
     frameworkErrors: frameworkErrorHandler,
     // A client that sends its headers or body slowly, or never, is cut off instead of holding a socket.
     http: {
-      headersTimeout: deps.config.http.headersTimeoutMs,
-      requestTimeout: deps.config.http.requestTimeoutMs,
+      headersTimeout: config.http.headersTimeoutMs,
+      requestTimeout: config.http.requestTimeoutMs,
       // Node checks the two timeouts above only this often (30 s by default).
-      connectionsCheckingInterval: Math.min(deps.config.http.headersTimeoutMs, 1000),
+      connectionsCheckingInterval: Math.min(config.http.headersTimeoutMs, 1000),
     },
-    requestTimeout: deps.config.http.requestTimeoutMs,
-    connectionTimeout: deps.config.http.idleTimeoutMs,
-    keepAliveTimeout: deps.config.http.keepAliveTimeoutMs,
+    requestTimeout: config.http.requestTimeoutMs,
+    connectionTimeout: config.http.idleTimeoutMs,
+    keepAliveTimeout: config.http.keepAliveTimeoutMs,
     ...options,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  await app.register(portalApp, deps);
+  await app.register(portalApp, { domain });
   return app;
 }

@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { DEFAULT_THEME } from '@portal/contract/theme';
 
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -73,9 +74,9 @@ const envSchema = z
         .regex(/^\+?[\d ()-]{5,24}$/, 'must be a phone number (digits, spaces, + ( ) -)')
         .optional(),
     ),
-    PRODUCT_NAME: z.string().trim().min(1).default('Parcel Invoice Portal'),
-    THEME_PRIMARY_COLOR: hexColour.default('#1f4e8c'),
-    THEME_HEADER_COLOR: hexColour.default('#162a4a'),
+    PRODUCT_NAME: z.string().trim().min(1).default(DEFAULT_THEME.productName),
+    THEME_PRIMARY_COLOR: hexColour.default(DEFAULT_THEME.primaryColor),
+    THEME_HEADER_COLOR: hexColour.default(DEFAULT_THEME.headerColor),
     LOGO_URL: optionalString.pipe(
       z
         .string()

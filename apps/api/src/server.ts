@@ -1,9 +1,14 @@
 import { createApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { DatabaseInUseError } from './db/pglite-lock.ts';
-import { openServices } from './services.ts';
+import { buildDomain } from './domain.ts';
+import { openInfrastructure } from './infrastructure.ts';
+import { createLogger } from './observability/logging.ts';
 
-/** Listens and shuts down gracefully; everything else lives in app.ts so tests load the same thing. */
+/**
+ * Opens the infrastructure, builds and starts the domain, listens, and shuts down gracefully; everything else
+ * lives in app.ts and domain.ts, so tests load the same thing.
+ */
 async function main() {
   let config;
   try {
@@ -16,15 +21,18 @@ async function main() {
     throw error;
   }
 
-  let services;
+  let infrastructure;
   try {
-    services = await openServices(config);
+    infrastructure = await openInfrastructure(config);
   } catch (error) {
     if (!(error instanceof DatabaseInUseError)) throw error;
     process.stderr.write(`${error.message}\n`);
     process.exit(75);
   }
-  const app = await createApp(services);
+  const log = createLogger(config);
+  const domain = buildDomain(infrastructure, { log });
+  await domain.start();
+  const app = await createApp(domain, log);
 
   let closing = false;
   /**
@@ -42,7 +50,8 @@ async function main() {
       await new Promise((resolve) => setTimeout(resolve, config.shutdownGraceMs));
       app.log.info('closing');
       await app.close();
-      await services.close();
+      await domain.close();
+      await infrastructure.close();
       clearTimeout(force);
       process.exit(0);
     } catch (error) {

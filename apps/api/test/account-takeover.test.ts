@@ -48,7 +48,7 @@ describe('accounts made before the invitation', () => {
   it('signed up with the staff address before the invite: password replaced, sessions ended', async () => {
     const squatter = await signUp(STAFF, 'squatter-password');
     await invite(STAFF);
-    assert.notEqual((await t.app.usersRepository.findByEmail(STAFF))?.firebaseUid, squatter.uid);
+    assert.notEqual((await t.app.domain.users.findByEmail(STAFF))?.firebaseUid, squatter.uid);
     await expectLockedOut(squatter.idToken, 'squatter-password');
   });
 

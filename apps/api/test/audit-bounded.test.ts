@@ -7,7 +7,7 @@ import { useTestApp } from './helpers/test-app.ts';
 /** Anonymous traffic must not grow the audit log without bound, and nothing is kept forever. */
 describe('a bounded audit log', () => {
   const t = useTestApp();
-  const rows = async () => t.app.auditRepository.list({ limit: 500, offset: 0 });
+  const rows = async () => t.app.domain.audit.list({ limit: 500, offset: 0 });
 
   it('folds a flood of anonymous refusals into one row per client, reason and minute, with its count', async () => {
     for (let i = 0; i < 300; i++) await t.app.inject({ url: '/api/invoice?parcelCode=X1', remoteAddress: '192.0.2.1' });
@@ -15,7 +15,7 @@ describe('a bounded audit log', () => {
     for (let i = 0; i < 100; i++) {
       await t.app.inject({ url: '/api/invoice?parcelCode=X1', remoteAddress: `2001:db8:5:5::${i.toString(16)}` });
     }
-    await t.app.auditWriter.flush();
+    await t.app.domain.auditWriter.flush();
     const entries = await rows();
     assert.ok(entries.length <= 4, `${entries.length} rows`);
     const byClient = Object.fromEntries(entries.map((entry) => [entry.client, entry.count]));
@@ -29,7 +29,7 @@ describe('a bounded audit log', () => {
 
   it('caps the rows a minute may add: refusals from more clients than that count under client "*"', async () => {
     const writer = createAuditWriter({
-      repository: t.app.auditRepository,
+      repository: t.app.domain.audit,
       log: t.app.log,
       maxRefusalRowsPerMinute: 5,
       now: () => Date.UTC(2030, 0, 1, 12, 0, 30),
@@ -46,7 +46,7 @@ describe('a bounded audit log', () => {
   it('folds repeated downloads of one invoice by one person into a row a minute, across two writers', async () => {
     let at = Date.UTC(2030, 0, 1, 12, 0, 10);
     const writers = [1, 2].map(() =>
-      createAuditWriter({ repository: t.app.auditRepository, log: t.app.log, now: () => at }),
+      createAuditWriter({ repository: t.app.domain.audit, log: t.app.log, now: () => at }),
     );
     const download = { actor: 'jane@example.com', action: 'invoice.download', target: 'P1', outcome: 'ok' as const };
     for (let i = 0; i < 30; i++) writers[i % 2]?.add({ ...download, detail: 'sha256 aa' });
@@ -67,9 +67,9 @@ describe('a bounded audit log', () => {
     await t.database.db.execute(sql`
       insert into audit_log (at, actor, action, outcome)
       select now() - interval '401 days', 'old@example.com', 'invoice.download', 'ok' from generate_series(1, 12000)`);
-    await t.app.auditRepository.record({ actor: 'new@example.com', action: 'invoice.download', outcome: 'ok' });
-    const removed = await t.app.auditRepository.deleteOlderThan(new Date(Date.now() - 400 * 86_400_000));
+    await t.app.domain.audit.record({ actor: 'new@example.com', action: 'invoice.download', outcome: 'ok' });
+    const removed = await t.app.domain.audit.deleteOlderThan(new Date(Date.now() - 400 * 86_400_000));
     assert.equal(removed, 12000);
-    assert.equal(await t.app.auditRepository.count(), 1);
+    assert.equal(await t.app.domain.audit.count(), 1);
   });
 });

@@ -93,8 +93,8 @@ describe('authorization matrix: every caller × every endpoint', () => {
         else assert.equal(response.statusCode, expected, response.body);
         if (response.statusCode >= 400) assert.equal(typeof response.json().message, 'string');
         if (response.statusCode === 401 || response.statusCode === 403) {
-          await t.app.auditWriter.flush();
-          const [entry] = await t.app.auditRepository.list({ limit: 1, offset: 0 });
+          await t.app.domain.auditWriter.flush();
+          const [entry] = await t.app.domain.audit.list({ limit: 1, offset: 0 });
           assert.equal(entry?.outcome, 'refused', 'every refusal is audited');
         }
       });

@@ -10,12 +10,12 @@ describe('seedDemoInvoices', () => {
   const t = useTestApp();
 
   it('stores a real PDF for each demo code, once however often it runs', async () => {
-    assert.deepEqual(await seedDemoInvoices(t.blobStore, t.app.invoicesRepository), {
+    assert.deepEqual(await seedDemoInvoices(t.blobStore, t.app.domain.invoices), {
       DEMO000001: 'created',
       DEMO000002: 'created',
       DEMO000003: 'created',
     });
-    assert.deepEqual(await seedDemoInvoices(t.blobStore, t.app.invoicesRepository), {
+    assert.deepEqual(await seedDemoInvoices(t.blobStore, t.app.domain.invoices), {
       DEMO000001: 'unchanged',
       DEMO000002: 'unchanged',
       DEMO000003: 'unchanged',
@@ -27,15 +27,15 @@ describe('seedDemoInvoices', () => {
       const response = await t.app.inject({ url: `/api/invoice?parcelCode=${code}`, headers: t.bearer(user.idToken) });
       assert.equal(response.statusCode, 200);
       assert.equal(response.rawPayload.subarray(0, 5).toString(), '%PDF-');
-      hashes.add((await t.app.invoicesRepository.findByParcelCode(code))?.sha256 ?? '');
+      hashes.add((await t.app.domain.invoices.findByParcelCode(code))?.sha256 ?? '');
     }
     assert.equal(hashes.size, DEMO_PARCEL_CODES.length, 'each demo code has its own invoice');
   });
 
   it('seeds the demo accounts once: the listed ones on the allowlist, the outsider only at the emulator', async () => {
-    await seedDemoData(t);
-    await seedDemoData(t);
-    const { items } = await t.app.usersRepository.list();
+    await seedDemoData(t.domain);
+    await seedDemoData(t.domain);
+    const { items } = await t.app.domain.users.list();
     const listed = DEMO_ACCOUNTS.filter((account) => account.allowlisted);
     assert.deepEqual(
       items.map((row) => [row.email, row.admin, row.activated]),

@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { createApp } from '../src/app.ts';
+import { buildDomain, type Domain } from '../src/domain.ts';
+import { createLogger } from '../src/observability/logging.ts';
 import { useTestApp } from './helpers/test-app.ts';
 
 const lookup = (remoteAddress: string, forwardedFor?: string) => ({
@@ -51,17 +53,27 @@ describe('client addresses with TRUST_PROXY as a hop count (1)', () => {
 describe('two API instances on one database', () => {
   const t = useTestApp({ env: { RATE_LIMIT_LOOKUPS_PER_MINUTE: '4' } });
   let second: FastifyInstance;
+  let secondDomain: Domain;
   before(async () => {
-    second = await createApp({
-      config: t.config,
-      database: t.database,
-      identity: t.identity,
-      blobStore: t.blobStore,
-      errorReporter: t.errorReporter,
-    });
+    // A second domain over the same infrastructure is what a second instance builds on the same database.
+    secondDomain = buildDomain(
+      {
+        config: t.config,
+        database: t.database,
+        identity: t.identity,
+        blobStore: t.blobStore,
+        errorReporter: t.errorReporter,
+      },
+      { log: createLogger({ logLevel: 'silent' }) },
+    );
+    await secondDomain.start();
+    second = await createApp(secondDomain, createLogger({ logLevel: 'silent' }));
     await second.ready();
   });
-  after(() => second.close());
+  after(async () => {
+    await second.close();
+    await secondDomain.close();
+  });
 
   it('share one budget per client: alternating instances get no more calls than one', async () => {
     const result = [];

@@ -47,8 +47,8 @@ describe('a removed user is refused on the next call, with an unexpired token', 
     );
     // Another process: no access to this server's token cache, only to the database and the provider.
     const cli = createUserAdmin({
-      users: t.app.usersRepository,
-      audit: t.app.auditRepository,
+      users: t.app.domain.users,
+      audit: t.app.domain.audit,
       identity: t.identity,
       log: t.app.log,
     });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { InjectOptions } from 'fastify';
-import { BUSY_ADDRESS_DELAY_MS } from '../src/http/rate-limits.ts';
+import { BUSY_ADDRESS_DELAY_MS } from '../src/rate-limits/rate-limits.ts';
 import { useTestApp } from './helpers/test-app.ts';
 
 /** The calls anyone may make without signing in are limited, so the list cannot be probed or flipped in bulk. */
@@ -19,7 +19,7 @@ describe('rate limits on the calls made without signing in', () => {
   }
 
   it('limits POST /users per client with 429, Retry-After and a message', async () => {
-    await t.app.usersRepository.insert({ email: 'new@example.com' });
+    await t.app.domain.users.insert({ email: 'new@example.com' });
     const register = {
       method: 'POST',
       url: '/api/users',
@@ -69,7 +69,7 @@ describe('rate limits on the calls made without signing in', () => {
   });
 
   it('slows, never refuses, an address asked about from many clients: nobody can lock a person out', async () => {
-    await t.app.usersRepository.insert({ email: 'victim@example.com' });
+    await t.app.domain.users.insert({ email: 'victim@example.com' });
     const spellings = ['victim@example.com', 'VICTIM@example.com', '%20victim@example.com', 'Victim@Example.com'];
     const requests = spellings.map(
       (email, i) =>

@@ -2,8 +2,7 @@
 import { createHash } from 'node:crypto';
 import { PDFDocument } from 'pdf-lib';
 import { loadConfig } from '@portal/api/config.ts';
-import { withServices } from '@portal/api/services.ts';
-import { createUsersRepository } from '@portal/api/users/repository.ts';
+import { withDomain } from '@portal/api/domain.ts';
 import type { AuthEmulator } from './auth-emulator.ts';
 import { renderDemoInvoicePdf } from './demo/invoice-pdf.ts';
 import { identityToolkit } from './identity-toolkit.ts';
@@ -34,8 +33,8 @@ export async function signUpForToken(emulator: AuthEmulator, email: string) {
 
 /** Writes the allowlist row before the server starts: an embedded database has one owner at a time. */
 export async function seedBenchUser(env: NodeJS.ProcessEnv, account: { email: string; uid: string }) {
-  await withServices(loadConfig(env), async ({ database }) => {
-    await createUsersRepository(database.db).insert({
+  await withDomain(loadConfig(env), async ({ users }) => {
+    await users.insert({
       email: account.email,
       firebaseUid: account.uid,
       activated: true,

@@ -1,8 +1,6 @@
-import fp from 'fastify-plugin';
 import type { AuditEvent, AuditRepository, FoldedEntry } from './repository.ts';
 
 const MINUTE_MS = 60_000;
-const DAY_MS = 24 * 60 * MINUTE_MS;
 
 export interface AuditWriterOptions {
   repository: AuditRepository;
@@ -95,29 +93,3 @@ export function createAuditWriter(options: AuditWriterOptions) {
 }
 
 export type AuditWriter = ReturnType<typeof createAuditWriter>;
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    auditWriter: AuditWriter;
-  }
-}
-
-/** The batched writer, flushed on close; and the retention sweep, at start and then hourly. */
-export const auditWriterPlugin = fp<{ retentionDays: number }>(
-  async (app, options) => {
-    const writer = createAuditWriter({ repository: app.auditRepository, log: app.log });
-    app.decorate('auditWriter', writer);
-    const expire = () =>
-      app.auditRepository
-        .deleteOlderThan(new Date(Date.now() - options.retentionDays * DAY_MS))
-        .catch((error: unknown) => app.log.error({ err: error }, 'could not expire old audit entries'));
-    const sweeper = setInterval(() => void expire(), 60 * MINUTE_MS);
-    sweeper.unref();
-    app.addHook('onReady', async () => void expire());
-    app.addHook('onClose', async () => {
-      clearInterval(sweeper);
-      await writer.close();
-    });
-  },
-  { name: 'audit-writer', dependencies: ['audit-repository'] },
-);

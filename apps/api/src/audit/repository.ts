@@ -1,9 +1,5 @@
 import { and, count, desc, eq, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
-import fp from 'fastify-plugin';
 import type { Database } from '../db/client.ts';
-// Its plugin declares app.database, which this repository's plugin reads.
-import type {} from '../plugins/services.ts';
-import type {} from '../observability/metrics.ts';
 import { auditLog } from '../db/schema.ts';
 
 export interface AuditEvent {
@@ -111,21 +107,3 @@ export function createAuditRepository(db: Database, options: { onWritten?: (seco
 }
 
 export type AuditRepository = ReturnType<typeof createAuditRepository>;
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    auditRepository: AuditRepository;
-  }
-}
-
-export default fp(
-  async (app) => {
-    app.decorate(
-      'auditRepository',
-      createAuditRepository(app.database.db, {
-        onWritten: (seconds) => app.metrics.auditWriteSeconds.observe(seconds),
-      }),
-    );
-  },
-  { name: 'audit-repository', dependencies: ['services', 'metrics'] },
-);

@@ -12,7 +12,7 @@ describe('GET /api/audit', () => {
     await t.app.inject({ method: 'POST', url: '/api/users/new@example.com', headers: admin });
     await t.app.inject({ method: 'DELETE', url: '/api/users/new@example.com', headers: admin });
     await t.app.inject({ method: 'DELETE', url: '/api/users/admin@example.com', headers: user });
-    await t.app.auditWriter.flush();
+    await t.app.domain.auditWriter.flush();
 
     const response = await t.app.inject({ url: '/api/audit', headers: admin });
     assert.equal(response.statusCode, 200);
@@ -38,7 +38,7 @@ describe('GET /api/audit', () => {
   it('pages with limit and offset, reporting the total', async () => {
     const admin = t.bearer((await t.createAccount('admin@example.com', { admin: true })).idToken);
     for (let i = 0; i < 7; i++)
-      await t.app.auditRepository.record({
+      await t.app.domain.audit.record({
         actor: 'cli:test',
         action: 'users.add',
         target: `u${i}@example.com`,

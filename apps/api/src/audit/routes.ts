@@ -17,8 +17,8 @@ const auditRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const [entries, total] = await Promise.all([
-        app.auditRepository.list(request.query),
-        app.auditRepository.count(request.query),
+        app.domain.audit.list(request.query),
+        app.domain.audit.count(request.query),
       ]);
       reply.header(TOTAL_COUNT_HEADER, String(total)).header('cache-control', 'no-store');
       return entries;

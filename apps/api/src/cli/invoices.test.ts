@@ -21,8 +21,7 @@ describe('CLI: invoices import and import-dir', () => {
   async function cli(...args: string[]) {
     const out: string[] = [];
     const err: string[] = [];
-    const services = { config: t.config, database: t.database, blobStore: t.blobStore };
-    const code = await runWith(services, args, { out: (line) => out.push(line), err: (line) => err.push(line) });
+    const code = await runWith(t.domain, args, { out: (line) => out.push(line), err: (line) => err.push(line) });
     return { code, out, err };
   }
 
@@ -41,8 +40,8 @@ describe('CLI: invoices import and import-dir', () => {
     assert.ok(first.out.includes('imported 2, replaced 0, unchanged 0, failed 2'), first.out.join('\n'));
     assert.ok(first.out.some((line) => line.includes('not a code.pdf') && /parcel code/.test(line)));
     assert.ok(first.out.some((line) => line.includes('AB0003.pdf') && /PDF/.test(line)));
-    assert.equal((await t.app.invoicesRepository.findByParcelCode('AB0001'))?.sha256, sha256Of(fakePdf('AB0001')));
-    assert.match((await t.app.invoicesRepository.findByParcelCode('AB0002'))?.uploadedBy ?? '', /^cli:/);
+    assert.equal((await t.app.domain.invoices.findByParcelCode('AB0001'))?.sha256, sha256Of(fakePdf('AB0001')));
+    assert.match((await t.app.domain.invoices.findByParcelCode('AB0002'))?.uploadedBy ?? '', /^cli:/);
 
     const second = await cli('import-dir', folder);
     assert.ok(second.out.includes('imported 0, replaced 0, unchanged 2, failed 2'), second.out.join('\n'));

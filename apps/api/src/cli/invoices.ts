@@ -1,11 +1,8 @@
 import os from 'node:os';
 import { parseArgs } from 'node:util';
-import type { IngestServices } from '../invoices/ingest.ts';
-import { formatSummary, importInvoiceFiles, listImportDir, type ImportItem } from '../invoices/import-files.ts';
-import { createAuditRepository } from '../audit/repository.ts';
 import { loadConfig } from '../config.ts';
-import { createInvoicesRepository } from '../invoices/repository.ts';
-import { withServices, type Services } from '../services.ts';
+import { withDomain, type Domain } from '../domain.ts';
+import { formatSummary, importInvoiceFiles, listImportDir, type ImportItem } from '../invoices/import-files.ts';
 
 const USAGE = `Usage:
   npm run portal -- invoices import <file.pdf> --parcel-code <code>
@@ -24,12 +21,12 @@ const stdio: CliOutput = {
 
 /** `npm run portal -- invoices ...`: exit 0 when every file is in, 1 when any failed, 64 on a usage error. */
 export async function run(args: string[]): Promise<number> {
-  return withServices(loadConfig(), (services) => runWith(services, args));
+  return withDomain(loadConfig(), (domain) => runWith(domain, args));
 }
 
-/** The command against services the caller opened; tests call this with their own app's services. */
+/** The command against a domain the caller built; tests call this with their own app's domain. */
 export async function runWith(
-  services: Pick<Services, 'config' | 'database' | 'blobStore'>,
+  domain: Pick<Domain, 'ingestInvoice'>,
   args: string[],
   output: CliOutput = stdio,
 ): Promise<number> {
@@ -59,21 +56,7 @@ export async function runWith(
     return 64;
   }
 
-  const summary = await importInvoiceFiles(
-    ingestServicesOf(services),
-    items,
-    `cli:${os.userInfo().username}`,
-    output.out,
-  );
+  const summary = await importInvoiceFiles(domain.ingestInvoice, items, `cli:${os.userInfo().username}`, output.out);
   for (const line of formatSummary(summary)) output.out(line);
   return summary.failed.length ? 1 : 0;
-}
-
-function ingestServicesOf(services: Pick<Services, 'config' | 'database' | 'blobStore'>): IngestServices {
-  return {
-    blobStore: services.blobStore,
-    invoicesRepository: createInvoicesRepository(services.database.db),
-    auditRepository: createAuditRepository(services.database.db),
-    maxBytes: services.config.maxInvoiceBytes,
-  };
 }

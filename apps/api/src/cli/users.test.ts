@@ -14,7 +14,7 @@ describe('npm run portal -- users', () => {
     const io: Io = { out: (text) => void (output.out += text), err: (text) => void (output.err += text) };
     const command = parseUsersArgs(args);
     if ('error' in command) return { code: EXIT.usage, ...output, err: command.error };
-    const code = await runUsersCommand(command, { database: t.database, identity: t.identity }, io);
+    const code = await runUsersCommand(command, t.domain, io);
     return { code, ...output };
   }
 
@@ -22,10 +22,10 @@ describe('npm run portal -- users', () => {
     const result = await cli('add', ' Boss@Example.com', '--admin');
     assert.equal(result.code, EXIT.ok, result.err);
     assert.match(result.out, /^Added boss@example\.com as an administrator\./);
-    const row = await t.app.usersRepository.findByEmail('boss@example.com');
+    const row = await t.app.domain.users.findByEmail('boss@example.com');
     assert.deepEqual([row?.admin, row?.registered, row?.activated], [true, true, false]);
     assert.equal(row?.firebaseUid, (await t.identity.findUserByEmail('boss@example.com'))?.uid);
-    const [entry] = await t.app.auditRepository.list({ limit: 1, offset: 0 });
+    const [entry] = await t.app.domain.audit.list({ limit: 1, offset: 0 });
     assert.match(entry?.actor ?? '', /^cli:/);
   });
 
@@ -33,7 +33,7 @@ describe('npm run portal -- users', () => {
     const squatter = await signUp('early@example.com', 'squatter-password');
     const result = await cli('add', 'early@example.com');
     assert.equal(result.code, EXIT.ok, result.err);
-    const row = await t.app.usersRepository.findByEmail('early@example.com');
+    const row = await t.app.domain.users.findByEmail('early@example.com');
     assert.equal(row?.firebaseUid, (await t.identity.findUserByEmail('early@example.com'))?.uid);
     assert.notEqual(row?.firebaseUid, squatter.uid, 'a fresh account, not the one made before');
     await assert.rejects(
@@ -59,7 +59,7 @@ describe('npm run portal -- users', () => {
     await cli('add', 'user@example.com');
     const result = await cli('remove', 'user@example.com');
     assert.equal(result.code, EXIT.ok, result.err);
-    assert.equal(await t.app.usersRepository.findByEmail('user@example.com'), undefined);
+    assert.equal(await t.app.domain.users.findByEmail('user@example.com'), undefined);
     assert.equal(await t.identity.findUserByEmail('user@example.com'), undefined);
   });
 
@@ -84,12 +84,12 @@ describe('npm run portal -- users', () => {
     const on = await cli('admin', 'user@example.com', '--on');
     assert.equal(on.code, EXIT.ok, on.err);
     assert.equal(on.out, 'user@example.com is now an administrator.\n');
-    assert.equal((await t.app.usersRepository.findByEmail('user@example.com'))?.admin, true);
+    assert.equal((await t.app.domain.users.findByEmail('user@example.com'))?.admin, true);
     assert.equal((await cli('admin', 'boss@example.com', '--off')).code, EXIT.ok);
     const last = await cli('admin', 'user@example.com', '--off');
     assert.equal(last.code, EXIT.refused);
     assert.match(last.err, /last administrator/);
-    const [entry] = await t.app.auditRepository.list({ limit: 1, offset: 0 });
+    const [entry] = await t.app.domain.audit.list({ limit: 1, offset: 0 });
     assert.deepEqual(
       [entry?.action, entry?.outcome, entry?.target],
       ['users.remove-admin', 'refused', 'user@example.com'],
@@ -105,7 +105,7 @@ describe('npm run portal -- users', () => {
       const result = await cli('add', 'user@example.com');
       assert.equal(result.code, EXIT.unavailable);
       assert.match(result.err, /could not be reached.*nothing was changed/);
-      assert.equal(await t.app.usersRepository.findByEmail('user@example.com'), undefined);
+      assert.equal(await t.app.domain.users.findByEmail('user@example.com'), undefined);
     } finally {
       identity.heal();
     }

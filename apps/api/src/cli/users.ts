@@ -2,12 +2,10 @@
 import os from 'node:os';
 import { emailSchema } from '@portal/contract';
 import { IdentityProviderUnavailableError } from '../identity/identity-provider.ts';
-import { DomainError } from '../plugins/errors.ts';
-import { createAuditRepository } from '../audit/repository.ts';
+import { DomainError } from '../domain-error.ts';
 import { loadConfig } from '../config.ts';
-import { withServices, type Services } from '../services.ts';
-import { createUsersRepository, type UserRow } from '../users/repository.ts';
-import { createUserAdmin } from '../users/user-admin.ts';
+import { withDomain, type Domain } from '../domain.ts';
+import type { UserRow } from '../users/repository.ts';
 
 const USAGE = `Usage:
   npm run portal -- users add <email> [--admin]   allow an address in (creates its sign-in account, no password)
@@ -60,16 +58,10 @@ const describeRow = (row: UserRow) =>
 
 export async function runUsersCommand(
   command: UsersCommand,
-  services: Pick<Services, 'database' | 'identity'>,
+  domain: Pick<Domain, 'users' | 'userAdmin'>,
   io: Io = processIo,
 ) {
-  const users = createUsersRepository(services.database.db);
-  const userAdmin = createUserAdmin({
-    users,
-    audit: createAuditRepository(services.database.db),
-    identity: services.identity,
-    log: { error: (_details, message) => io.err(`warning: ${message}\n`) },
-  });
+  const { users, userAdmin } = domain;
   // The audit log names the operator's login, since the CLI has no portal account.
   const actor = `cli:${os.userInfo().username}`;
   try {
@@ -115,5 +107,10 @@ export async function run(args: string[]): Promise<number> {
     process.stderr.write(`${command.error}\n\n${USAGE}`);
     return EXIT.usage;
   }
-  return withServices(loadConfig(), (services) => runUsersCommand(command, services));
+  // What the user admin logs (an account left behind, say) is a warning the operator should read.
+  const log = {
+    error: (_details: object, message: string) => processIo.err(`warning: ${message}\n`),
+    warn: (_details: object, message: string) => processIo.err(`warning: ${message}\n`),
+  };
+  return withDomain(loadConfig(), (domain) => runUsersCommand(command, domain), { log });
 }

@@ -2,7 +2,10 @@ import { createReadStream } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { InvoiceStored } from '@portal/contract';
-import { ingestInvoice, type IngestServices } from './ingest.ts';
+import type { IngestInput } from './ingest.ts';
+
+/** The domain's one way in for an invoice (`domain.ingestInvoice`). */
+export type Ingest = (input: IngestInput) => Promise<InvoiceStored>;
 
 export interface ImportItem {
   file: string;
@@ -38,7 +41,7 @@ export async function listImportDir(dir: string): Promise<{ items: ImportItem[];
  * 'unchanged'.
  */
 export async function importInvoiceFiles(
-  services: IngestServices,
+  ingest: Ingest,
   items: ImportItem[],
   uploadedBy: string,
   progress: (line: string) => void,
@@ -48,7 +51,7 @@ export async function importInvoiceFiles(
   for (const [index, item] of items.entries()) {
     const prefix = `[${String(index + 1).padStart(width)}/${items.length}] ${path.basename(item.file)}`;
     try {
-      const stored = await importOne(services, item, uploadedBy);
+      const stored = await importOne(ingest, item, uploadedBy);
       summary[stored.status] += 1;
       progress(
         `${prefix} -> ${stored.parcelCode}: ${stored.status} (${stored.size} bytes, sha256 ${stored.sha256.slice(0, 12)})`,
@@ -62,12 +65,12 @@ export async function importInvoiceFiles(
   return summary;
 }
 
-async function importOne(services: IngestServices, item: ImportItem, uploadedBy: string): Promise<InvoiceStored> {
+async function importOne(ingest: Ingest, item: ImportItem, uploadedBy: string): Promise<InvoiceStored> {
   const info = await stat(item.file);
   if (!info.isFile()) throw new Error('not a regular file');
   const body = createReadStream(item.file);
   try {
-    return await ingestInvoice(services, { parcelCode: item.parcelCode, body, declaredSize: info.size, uploadedBy });
+    return await ingest({ parcelCode: item.parcelCode, body, declaredSize: info.size, uploadedBy });
   } finally {
     body.destroy();
   }

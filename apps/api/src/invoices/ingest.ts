@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import { parcelCodeSchema, type InvoiceStored } from '@portal/contract';
 import type { AuditRepository } from '../audit/repository.ts';
-import { DomainError } from '../plugins/errors.ts';
+import { DomainError } from '../domain-error.ts';
 import { BlobTooLargeError, type BlobStore } from './blob-store.ts';
 import type { InvoicesRepository } from './repository.ts';
 

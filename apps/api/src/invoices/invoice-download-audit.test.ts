@@ -12,7 +12,7 @@ describe('invoice downloads: audited, limited per user, searchable', () => {
 
   async function store(parcelCode: string, bytes: Uint8Array) {
     const blob = await t.blobStore.put(bytes, { maxBytes: t.config.maxInvoiceBytes });
-    await t.app.invoicesRepository.recordVersion({ parcelCode, uploadedBy: 'test', ...blob });
+    await t.app.domain.invoices.recordVersion({ parcelCode, uploadedBy: 'test', ...blob });
   }
   const download = (parcelCode: string, idToken: string) =>
     t.app.inject({ url: `/api/invoice?parcelCode=${parcelCode}`, headers: t.bearer(idToken) });
@@ -27,7 +27,7 @@ describe('invoice downloads: audited, limited per user, searchable', () => {
     assert.equal((await download('B2', user.idToken)).statusCode, 200);
     assert.equal((await download('A1', admin.idToken)).statusCode, 200);
     assert.equal((await download('A1', user.idToken)).statusCode, 200);
-    await t.app.auditWriter.flush();
+    await t.app.domain.auditWriter.flush();
 
     const byCode = await t.app.inject({ url: '/api/audit?parcelCode=A1', headers: t.bearer(admin.idToken) });
     assert.equal(byCode.statusCode, 200);
@@ -84,8 +84,8 @@ describe('invoice downloads: audited, limited per user, searchable', () => {
     const statuses = [];
     for (const code of ['G1', 'G2', 'G3', 'G4', 'A1']) statuses.push((await download(code, user.idToken)).statusCode);
     assert.deepEqual(statuses, [404, 404, 404, 429, 429]);
-    await t.app.auditWriter.flush();
-    const guesses = await t.app.auditRepository.list({ limit: 10, offset: 0, user: 'user@example.com' });
+    await t.app.domain.auditWriter.flush();
+    const guesses = await t.app.domain.audit.list({ limit: 10, offset: 0, user: 'user@example.com' });
     assert.deepEqual(
       guesses.map((entry) => [entry.target, entry.outcome]),
       [

@@ -14,7 +14,7 @@ describe('GET /api/invoice behind nginx (INVOICE_DELIVERY=x-accel-redirect)', ()
   it('answers with the internal path of the blob and the download headers, and no body', async () => {
     const pdf = fakePdf('accel');
     const blob = await t.blobStore.put(pdf, { maxBytes: t.config.maxInvoiceBytes });
-    await t.app.invoicesRepository.recordVersion({ parcelCode: 'ACCEL-1', uploadedBy: 'test', ...blob });
+    await t.app.domain.invoices.recordVersion({ parcelCode: 'ACCEL-1', uploadedBy: 'test', ...blob });
     const user = await t.createAccount('user@example.com');
     const response = await t.app.inject({ url: '/api/invoice?parcelCode=ACCEL-1', headers: t.bearer(user.idToken) });
     assert.equal(response.statusCode, 200);

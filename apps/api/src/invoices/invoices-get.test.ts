@@ -12,7 +12,7 @@ describe('GET /api/invoice', () => {
 
   async function store(parcelCode: string, bytes: Uint8Array) {
     const blob = await t.blobStore.put(bytes, { maxBytes: t.config.maxInvoiceBytes });
-    await t.app.invoicesRepository.recordVersion({ parcelCode, uploadedBy: 'test', ...blob });
+    await t.app.domain.invoices.recordVersion({ parcelCode, uploadedBy: 'test', ...blob });
   }
 
   it('streams the stored PDF byte for byte with the download headers', async () => {
@@ -95,8 +95,8 @@ describe('GET /api/invoice', () => {
     const response = await t.app.inject({ url: '/api/invoice?parcelCode=A1', headers: t.bearer(outsider.idToken) });
     assert.equal(response.statusCode, 401);
     assert.match(response.json().message, /not allowed/);
-    await t.app.auditWriter.flush();
-    const [entry] = await t.app.auditRepository.list({ limit: 1, offset: 0 });
+    await t.app.domain.auditWriter.flush();
+    const [entry] = await t.app.domain.audit.list({ limit: 1, offset: 0 });
     assert.equal(entry?.outcome, 'refused');
     assert.equal(entry?.actor, 'outsider@example.com');
     assert.match(entry?.detail ?? '', new RegExp(`uid ${outsider.uid}`));
@@ -113,7 +113,7 @@ describe('GET /api/invoice', () => {
     const user = await t.createAccount('user@example.com');
     const url = '/api/invoice?parcelCode=A1';
     assert.equal((await t.app.inject({ url, headers: t.bearer(user.idToken) })).statusCode, 200);
-    await t.app.usersRepository.remove('user@example.com');
+    await t.app.domain.users.remove('user@example.com');
     assert.equal((await t.app.inject({ url, headers: t.bearer(user.idToken) })).statusCode, 401);
   });
 });

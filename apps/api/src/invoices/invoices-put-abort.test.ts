@@ -34,11 +34,11 @@ describe('PUT /api/invoices/:parcelCode with a truncated upload', () => {
     let entry;
     for (let attempt = 0; attempt < 50 && entry?.target !== 'CUT1'; attempt++) {
       await sleep(50);
-      [entry] = await t.app.auditRepository.list({ limit: 1, offset: 0 });
+      [entry] = await t.app.domain.audit.list({ limit: 1, offset: 0 });
     }
     assert.equal(entry?.outcome, 'refused');
     assert.match(entry?.detail ?? '', /^400 interrupted/);
     assert.deepEqual(await filesUnder(t.config.invoiceDir), before);
-    assert.equal(await t.app.invoicesRepository.findByParcelCode('CUT1'), undefined);
+    assert.equal(await t.app.domain.invoices.findByParcelCode('CUT1'), undefined);
   });
 });

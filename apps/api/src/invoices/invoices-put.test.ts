@@ -32,10 +32,10 @@ describe('PUT /api/invoices/:parcelCode', () => {
       size: pdf.length,
       status: 'created',
     });
-    const row = await t.app.invoicesRepository.findByParcelCode('PARCEL_1');
+    const row = await t.app.domain.invoices.findByParcelCode('PARCEL_1');
     assert.equal(row?.uploadedBy, 'admin@example.com');
     assert.equal((await invoiceVersionsOf(t.database, 'PARCEL_1')).length, 1);
-    const [entry] = await t.app.auditRepository.list({ limit: 1, offset: 0 });
+    const [entry] = await t.app.domain.audit.list({ limit: 1, offset: 0 });
     assert.deepEqual(
       [entry?.actor, entry?.action, entry?.target, entry?.outcome],
       ['admin@example.com', 'invoice.ingest', 'PARCEL_1', 'ok'],
@@ -59,7 +59,7 @@ describe('PUT /api/invoices/:parcelCode', () => {
       versions.map((version) => version.sha256),
       [sha256Of(fakePdf('v1')), sha256Of(fakePdf('v2'))],
     );
-    assert.equal((await t.app.invoicesRepository.findByParcelCode('P1'))?.sha256, sha256Of(fakePdf('v2')));
+    assert.equal((await t.app.domain.invoices.findByParcelCode('P1'))?.sha256, sha256Of(fakePdf('v2')));
   });
 
   it('accepts application/octet-stream and a streamed body of unknown length', async () => {
@@ -76,7 +76,7 @@ describe('PUT /api/invoices/:parcelCode', () => {
   it('accepts the service token and records "service" as the uploader', async () => {
     const response = await put('P1', fakePdf('svc'), t.bearer(INGEST_TOKEN));
     assert.equal(response.statusCode, 201);
-    assert.equal((await t.app.invoicesRepository.findByParcelCode('P1'))?.uploadedBy, 'service');
+    assert.equal((await t.app.domain.invoices.findByParcelCode('P1'))?.uploadedBy, 'service');
   });
 
   for (const [label, headers] of [
@@ -89,7 +89,7 @@ describe('PUT /api/invoices/:parcelCode', () => {
       const response = await put('P1', fakePdf('x'), await headers());
       assert.equal(response.statusCode, 401);
       assert.equal(typeof response.json().message, 'string');
-      assert.equal(await t.app.invoicesRepository.findByParcelCode('P1'), undefined);
+      assert.equal(await t.app.domain.invoices.findByParcelCode('P1'), undefined);
     });
   }
 
@@ -97,7 +97,7 @@ describe('PUT /api/invoices/:parcelCode', () => {
     const user = await t.createAccount('user@example.com');
     const response = await put('P1', fakePdf('x'), t.bearer(user.idToken));
     assert.equal(response.statusCode, 403);
-    assert.equal(await t.app.invoicesRepository.findByParcelCode('P1'), undefined);
+    assert.equal(await t.app.domain.invoices.findByParcelCode('P1'), undefined);
   });
 
   for (const [label, code, status] of [
@@ -131,7 +131,7 @@ describe('PUT /api/invoices/:parcelCode', () => {
       assert.equal(response.statusCode, 400);
       assert.match(response.json().message, /PDF/);
       assert.deepEqual(await filesUnder(t.config.invoiceDir), before);
-      assert.equal(await t.app.invoicesRepository.findByParcelCode('P1'), undefined);
+      assert.equal(await t.app.domain.invoices.findByParcelCode('P1'), undefined);
     });
   }
 
@@ -153,8 +153,8 @@ describe('PUT /api/invoices/:parcelCode', () => {
       assert.equal(response.statusCode, 413);
       assert.match(response.json().message, /larger than the limit/);
       assert.deepEqual(await filesUnder(t.config.invoiceDir), before);
-      assert.equal(await t.app.invoicesRepository.findByParcelCode('BIG'), undefined);
-      const [entry] = await t.app.auditRepository.list({ limit: 1, offset: 0 });
+      assert.equal(await t.app.domain.invoices.findByParcelCode('BIG'), undefined);
+      const [entry] = await t.app.domain.audit.list({ limit: 1, offset: 0 });
       assert.equal(entry?.outcome, 'refused');
     });
   }
@@ -172,7 +172,7 @@ describe('PUT /api/invoices/:parcelCode', () => {
     const responses = await Promise.all(bodies.map((body) => put('RACE', body, t.bearer(idToken))));
     const statuses = responses.map((response) => response.json().status).sort();
     assert.deepEqual(statuses, ['created', 'replaced', 'replaced', 'replaced', 'replaced', 'replaced']);
-    const row = await t.app.invoicesRepository.findByParcelCode('RACE');
+    const row = await t.app.domain.invoices.findByParcelCode('RACE');
     const versions = await invoiceVersionsOf(t.database, 'RACE');
     assert.equal(versions.length, 6);
     // The last version recorded is the current one, and its bytes are there to serve.

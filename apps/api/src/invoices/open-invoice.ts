@@ -1,4 +1,4 @@
-import { DomainError } from '../plugins/errors.ts';
+import { DomainError } from '../domain-error.ts';
 import type { BlobStore } from './blob-store.ts';
 import { createInvoiceReader, type InvoiceBody } from './reader.ts';
 import type { InvoicesRepository } from './repository.ts';

@@ -1,8 +1,5 @@
 import { eq } from 'drizzle-orm';
-import fp from 'fastify-plugin';
 import type { Database } from '../db/client.ts';
-// Its plugin declares app.database, which this repository's plugin reads.
-import type {} from '../plugins/services.ts';
 import { invoices, invoiceVersions } from '../db/schema.ts';
 import { createBoundedCache } from '../lib/bounded-cache.ts';
 
@@ -85,16 +82,3 @@ export function createInvoicesRepository(db: Database) {
 }
 
 export type InvoicesRepository = ReturnType<typeof createInvoicesRepository>;
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    invoicesRepository: InvoicesRepository;
-  }
-}
-
-export default fp(
-  async (app) => {
-    app.decorate('invoicesRepository', createInvoicesRepository(app.database.db));
-  },
-  { name: 'invoices-repository', dependencies: ['services'] },
-);

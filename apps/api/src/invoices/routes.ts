@@ -3,13 +3,10 @@ import type { Readable } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { FastifyRequest } from 'fastify';
-import type {} from '../audit/audit-writer.ts';
-import type {} from '../observability/metrics.ts';
 import { errorResponses } from '../http/error-responses.ts';
-import { tooManyRequests } from '../http/rate-limits.ts';
-import { DomainError } from '../plugins/errors.ts';
-import { ingestInvoice } from './ingest.ts';
-import { createOpenInvoice, findCurrentInvoice } from './open-invoice.ts';
+import { tooManyRequests } from '../rate-limits/http-guards.ts';
+import { DomainError } from '../domain-error.ts';
+import { findCurrentInvoice } from './open-invoice.ts';
 
 const INVOICE_TYPES = ['application/pdf', 'application/octet-stream'];
 
@@ -35,7 +32,7 @@ export const accelPathOf = (sha256: string) => `${ACCEL_BLOB_LOCATION}${sha256.s
 const invoiceRoutes: FastifyPluginAsyncZod<InvoiceRoutesOptions> = async (app, options) => {
   // The body goes to the blob store as a stream: never buffered whole, and its size is enforced there.
   app.addContentTypeParser(INVOICE_TYPES, (_request, payload, done) => done(null, payload));
-  const openInvoice = createOpenInvoice({ invoicesRepository: app.invoicesRepository, blobStore: app.blobStore });
+  const { openInvoice, ingestInvoice } = app.domain;
 
   app.get(
     '/invoice',
@@ -52,7 +49,7 @@ const invoiceRoutes: FastifyPluginAsyncZod<InvoiceRoutesOptions> = async (app, o
     async (request, reply) => {
       const { parcelCode } = request.query;
       const user = signedInEmail(request);
-      const limits = app.rateLimits;
+      const limits = app.domain.rateLimits;
       // Counted in parallel with each other: the allowances cost one round trip, not two.
       const [downloadWaitMs, guessingWaitMs] = await Promise.all([
         limits.downloads.hit(user),
@@ -64,11 +61,11 @@ const invoiceRoutes: FastifyPluginAsyncZod<InvoiceRoutesOptions> = async (app, o
       const viaProxy = options.invoiceDelivery === 'x-accel-redirect';
       let found;
       try {
-        found = viaProxy ? await findCurrentInvoice(app.invoicesRepository, parcelCode) : await openInvoice(parcelCode);
+        found = viaProxy ? await findCurrentInvoice(app.domain.invoices, parcelCode) : await openInvoice(parcelCode);
       } catch (error) {
         if (error instanceof DomainError && error.kind === 'not-found') {
           await limits.unknownParcels.hit(user);
-          app.auditWriter.add({
+          app.domain.auditWriter.add({
             actor: user,
             action: 'invoice.download',
             target: parcelCode,
@@ -79,7 +76,7 @@ const invoiceRoutes: FastifyPluginAsyncZod<InvoiceRoutesOptions> = async (app, o
         throw error;
       }
       // Queued, written in batches: the download never waits for the audit log.
-      app.auditWriter.add({
+      app.domain.auditWriter.add({
         actor: user,
         action: 'invoice.download',
         target: parcelCode,
@@ -87,8 +84,8 @@ const invoiceRoutes: FastifyPluginAsyncZod<InvoiceRoutesOptions> = async (app, o
         detail: `sha256 ${found.sha256}`,
       });
       // Counted here, not from the answer: behind nginx the answer has no body and nginx sends the bytes.
-      app.metrics.invoiceDownloads.inc();
-      app.metrics.invoiceDownloadBytes.inc(found.size);
+      app.domain.metrics.invoiceDownloads.inc();
+      app.domain.metrics.invoiceDownloadBytes.inc(found.size);
       // Set only once the invoice is found: a refusal is JSON like every other.
       const download = reply
         .type('application/pdf')
@@ -130,20 +127,12 @@ const invoiceRoutes: FastifyPluginAsyncZod<InvoiceRoutesOptions> = async (app, o
       if (!request.body)
         throw new DomainError('invalid', 'The request body must be the invoice PDF (Content-Type: application/pdf).');
       try {
-        const stored = await ingestInvoice(
-          {
-            blobStore: app.blobStore,
-            invoicesRepository: app.invoicesRepository,
-            auditRepository: app.auditRepository,
-            maxBytes: options.maxInvoiceBytes,
-          },
-          {
-            parcelCode,
-            body: request.body as Readable,
-            declaredSize: Number(request.headers['content-length'] ?? NaN),
-            uploadedBy: request.serviceCaller ? 'service' : (request.caller?.email ?? 'unknown'),
-          },
-        );
+        const stored = await ingestInvoice({
+          parcelCode,
+          body: request.body as Readable,
+          declaredSize: Number(request.headers['content-length'] ?? NaN),
+          uploadedBy: request.serviceCaller ? 'service' : (request.caller?.email ?? 'unknown'),
+        });
         return reply.code(stored.status === 'created' ? 201 : 200).send(stored);
       } catch (error) {
         // The rest of a refused body is never read: close the connection after the answer instead.

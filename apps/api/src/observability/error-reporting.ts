@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
-import { maskPersonalDataDeep } from '../lib/personal-data.ts';
+import { maskPersonalDataDeep } from '@portal/contract/personal-data';
 
 export interface ErrorReporter {
   /** Reports an unexpected error with the request's id and route (never its URL, headers or body). */

@@ -1,7 +1,8 @@
 import type { FastifyServerOptions } from 'fastify';
 import fp from 'fastify-plugin';
+import pino, { type DestinationStream, type Logger } from 'pino';
 import type { Config } from '../config.ts';
-import { maskPersonalData, maskPersonalDataDeep } from '../lib/personal-data.ts';
+import { maskPersonalData, maskPersonalDataDeep } from '@portal/contract/personal-data';
 
 /**
  * The server's logger: every line carries the request id (`reqId`), and no line carries an e-mail address,
@@ -39,6 +40,15 @@ export function loggerOptions(
       },
     },
   };
+}
+
+/**
+ * The process's one logger, shared by the domain (background work) and the HTTP app (requests), so both
+ * write the same masked JSON lines. Tests pass a destination to read what was logged.
+ */
+export function createLogger(config: Pick<Config, 'logLevel'>, destination?: DestinationStream): Logger {
+  const options = loggerOptions(config) as pino.LoggerOptions;
+  return destination ? pino(options, destination) : pino(options);
 }
 
 /**

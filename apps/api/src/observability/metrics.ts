@@ -1,12 +1,28 @@
-import fp from 'fastify-plugin';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { sameSecret } from '../lib/same-secret.ts';
-import { sendError } from '../plugins/errors.ts';
+import type { DatabaseHandle } from '../db/client.ts';
 
-function createMetrics() {
+/**
+ * The process's Prometheus registry and every metric the portal keeps; the pool gauge is read from the
+ * database at each scrape. Built once in the domain, so the code that counts does not need the HTTP layer.
+ */
+export function createMetrics(database: Pick<DatabaseHandle, 'poolUse'>) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const registers = [registry];
+  // Read at each scrape, from the pool itself.
+  new Gauge({
+    name: 'db_pool_connections',
+    help: 'Database pool connections: total open, idle, and requests waiting for one',
+    labelNames: ['state'] as const,
+    registers,
+    collect() {
+      const use = database.poolUse();
+      this.set({ state: 'total' }, use.total);
+      this.set({ state: 'idle' }, use.idle);
+      this.set({ state: 'waiting' }, use.waiting);
+    },
+  });
+
   return {
     registry,
     requestDuration: new Histogram({
@@ -48,54 +64,3 @@ function createMetrics() {
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    metrics: Metrics;
-  }
-}
-
-/**
- * Prometheus metrics at GET /metrics, for the scraper only: it must send `Authorization: Bearer
- * <METRICS_TOKEN>`; without a configured token the endpoint answers 404. Each app has its own registry.
- */
-export default fp<{ token: string | undefined }>(
-  async (app, options) => {
-    const metrics = createMetrics();
-    app.decorate('metrics', metrics);
-
-    // Read at each scrape, from the pool itself.
-    new Gauge({
-      name: 'db_pool_connections',
-      help: 'Database pool connections: total open, idle, and requests waiting for one',
-      labelNames: ['state'] as const,
-      registers: [metrics.registry],
-      collect() {
-        const use = app.database.poolUse();
-        this.set({ state: 'total' }, use.total);
-        this.set({ state: 'idle' }, use.idle);
-        this.set({ state: 'waiting' }, use.waiting);
-      },
-    });
-
-    app.addHook('onResponse', async (request, reply) => {
-      const route = request.routeOptions.url ?? 'unmatched';
-      const status = reply.statusCode;
-      metrics.requestDuration.observe(
-        { method: request.method, route, status_code: String(status) },
-        reply.elapsedTime / 1000,
-      );
-      if (status === 429) metrics.rateLimitRefusals.inc({ route });
-    });
-
-    app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
-      const token = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
-      if (!options.token) return sendError(request, reply, 404, 'Metrics are off: set METRICS_TOKEN to enable them.');
-      if (!token || !sameSecret(token, options.token)) {
-        return sendError(request, reply, 401, 'Metrics need "Authorization: Bearer <METRICS_TOKEN>".');
-      }
-      return reply.type(metrics.registry.contentType).send(await metrics.registry.metrics());
-    });
-  },
-  { name: 'metrics' },
-);

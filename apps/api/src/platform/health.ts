@@ -2,7 +2,7 @@ import fp from 'fastify-plugin';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponses } from '../http/error-responses.ts';
-import { sendError } from '../plugins/errors.ts';
+import { sendError } from '../http/send-error.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -48,7 +48,7 @@ const healthRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       if (app.readiness.draining) return sendError(request, reply, 503, 'The server is shutting down.');
       try {
-        await app.database.ping();
+        await app.domain.database.ping();
         return { status: 'ready' };
       } catch (error) {
         request.log.error({ err: error }, 'database not reachable');

@@ -1,11 +1,10 @@
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type {} from '../audit/audit-writer.ts';
-import { clientKey } from '../http/client-key.ts';
+import { bearerTokenOf } from '../http/bearer-token.ts';
+import { clientKey } from '../rate-limits/client-key.ts';
 import { sameSecret } from '../lib/same-secret.ts';
 import { InvalidTokenError } from '../identity/identity-provider.ts';
-import type {} from '../users/allowlist-cache.ts';
-import { DomainError } from './errors.ts';
+import { DomainError } from '../domain-error.ts';
 
 /**
  * Who may call a route. Every route under /api declares one; a route without it fails at start-up,
@@ -36,8 +35,6 @@ declare module 'fastify' {
   }
 }
 
-const BEARER = /^Bearer\s+(\S+)$/i;
-
 export const NOT_ALLOWED_MESSAGE =
   'Your account is not allowed to use this portal. Please contact the website administrator.';
 const SESSION_MESSAGE = {
@@ -61,7 +58,7 @@ export default fp<{ ingestToken?: string | undefined }>(
     async function resolveCaller(request: FastifyRequest, token: string): Promise<Caller> {
       let verified;
       try {
-        verified = await app.tokenCache.verify(token, (fresh) => app.identity.verifyIdToken(fresh));
+        verified = await app.domain.tokenCache.verify(token, (fresh) => app.domain.identity.verifyIdToken(fresh));
       } catch (error) {
         if (error instanceof InvalidTokenError) throw new DomainError('unauthenticated', SESSION_MESSAGE[error.reason]);
         throw error;
@@ -72,13 +69,13 @@ export default fp<{ ingestToken?: string | undefined }>(
       if (verified.tenant !== undefined || verified.signInProvider !== 'password') {
         throw new DomainError('unauthenticated', NOT_ALLOWED_MESSAGE, 'not a password sign-in of this project');
       }
-      const row = verified.email ? await app.allowlist.find(verified.email.toLowerCase()) : undefined;
+      const row = verified.email ? await app.domain.allowlist.find(verified.email.toLowerCase()) : undefined;
       if (!row) throw new DomainError('unauthenticated', NOT_ALLOWED_MESSAGE, 'not on the list');
       // The row belongs to the account the portal created or took over for it, not to whoever holds the address.
       if (row.firebaseUid !== verified.uid) {
         throw new DomainError('unauthenticated', NOT_ALLOWED_MESSAGE, 'another account than the listed one');
       }
-      if (!row.activated) await app.usersRepository.update(row.email, { activated: true });
+      if (!row.activated) await app.domain.users.update(row.email, { activated: true });
       return { uid: verified.uid, email: row.email, admin: row.admin };
     }
 
@@ -86,7 +83,7 @@ export default fp<{ ingestToken?: string | undefined }>(
       const access = request.routeOptions.config.access;
       if (!access) return;
       const header = request.headers.authorization;
-      const token = header ? BEARER.exec(header)?.[1] : undefined;
+      const token = bearerTokenOf(header);
       try {
         if (header && !token)
           throw new DomainError('unauthenticated', 'The Authorization header must be "Bearer <token>".');
@@ -107,7 +104,7 @@ export default fp<{ ingestToken?: string | undefined }>(
         if (!(error instanceof DomainError)) throw error;
         const identity = request.refusedIdentity;
         // Queued and folded per client, reason and minute: a flood of refusals costs a bounded number of rows.
-        app.auditWriter.refuse({
+        app.domain.auditWriter.refuse({
           client: clientKey(request.ip),
           actor: request.caller?.email ?? identity?.email ?? null,
           action: `${request.method} ${request.routeOptions.url}`,
@@ -123,5 +120,5 @@ export default fp<{ ingestToken?: string | undefined }>(
     // onRequest, before the body is read or validated: a refused caller learns nothing and uploads nothing.
     app.addHook('onRequest', authorize);
   },
-  { name: 'authorization', dependencies: ['services', 'allowlist-cache', 'users-repository', 'audit-writer'] },
+  { name: 'authorization', dependencies: ['domain'] },
 );

@@ -1,63 +1,13 @@
-import type { ErrorBody } from '@portal/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { isDatabaseUnreachable } from '../db/client.ts';
+import { DomainError } from '../domain-error.ts';
+import { sendError } from '../http/send-error.ts';
 import { IdentityProviderUnavailableError } from '../identity/identity-provider.ts';
 
 export const DATABASE_UNAVAILABLE_MESSAGE = 'The portal cannot reach its database. Please try again in a minute.';
 export const IDENTITY_UNAVAILABLE_MESSAGE = 'The sign-in service is unavailable. Please try again in a minute.';
-
-/** Why the portal refuses a request; each kind has one HTTP status, given here and nowhere else. */
-const STATUS_OF_KIND = {
-  invalid: 400,
-  unauthenticated: 401,
-  forbidden: 403,
-  'not-found': 404,
-  conflict: 409,
-  'too-large': 413,
-  'unsupported-media-type': 415,
-  'rate-limited': 429,
-  unavailable: 503,
-} as const;
-
-export type RefusalKind = keyof typeof STATUS_OF_KIND;
-
-/** The `code` of an answer that is not a refusal the domain chose: framework errors, outages, bugs. */
-function codeForStatus(status: number): string {
-  const kind = (Object.keys(STATUS_OF_KIND) as RefusalKind[]).find((key) => STATUS_OF_KIND[key] === status);
-  if (kind) return kind;
-  if (status === 503) return 'unavailable';
-  return status >= 500 ? 'internal' : 'invalid';
-}
-
-/**
- * The one way an error leaves the API: `{ message, code }`, plus the request id on a 5xx so the person who
- * sees it can quote it (the same id is in the X-Request-Id header and in every log line of the request).
- */
-export function sendError(request: FastifyRequest, reply: FastifyReply, status: number, message: string) {
-  const body: ErrorBody = { message, code: codeForStatus(status) };
-  if (status >= 500) body.requestId = request.id;
-  return reply.code(status).send(body);
-}
-
-/**
- * The one error the domain throws when it refuses something; its message is written for the person or
- * script that sees it. `reason` is a short machine-readable label for the audit log.
- */
-export class DomainError extends Error {
-  constructor(
-    readonly kind: RefusalKind,
-    message: string,
-    readonly reason?: string,
-  ) {
-    super(message);
-  }
-
-  get statusCode(): (typeof STATUS_OF_KIND)[RefusalKind] {
-    return STATUS_OF_KIND[this.kind];
-  }
-}
 
 /**
  * A dependency that is down or too slow is nobody's mistake and no bug: it becomes the 'unavailable'

@@ -3,7 +3,7 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
-import { sendError } from './errors.ts';
+import { sendError } from '../http/send-error.ts';
 
 /**
  * Serves the built SPA: hashed assets cached for a year, index.html for every client-side route.

@@ -1,9 +1,7 @@
-import fp from 'fastify-plugin';
-import type { ChannelListener } from '../db/notifications.ts';
 import { createBoundedCache } from '../lib/bounded-cache.ts';
 import type { UserRow } from './repository.ts';
 
-/** Announced by a trigger on the users table (migration 0003) on commit; the payload is the e-mail, '' all. */
+/** Announced by a trigger on the users table (migration 0004) on commit; the payload is the e-mail, '' all. */
 export const ALLOWLIST_CHANNEL = 'allowlist_changed';
 
 /**
@@ -42,19 +40,3 @@ export function createAllowlistCache(load: (email: string) => Promise<UserRow | 
 }
 
 export type AllowlistCache = ReturnType<typeof createAllowlistCache>;
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    allowlist: AllowlistCache;
-  }
-}
-
-export default fp(
-  async (app) => {
-    const cache = createAllowlistCache((email) => app.usersRepository.findByEmail(email));
-    const listener: ChannelListener = await app.database.listen(ALLOWLIST_CHANNEL, cache);
-    app.addHook('onClose', () => listener.close());
-    app.decorate('allowlist', cache);
-  },
-  { name: 'allowlist-cache', dependencies: ['services', 'users-repository'] },
-);

@@ -12,8 +12,7 @@ describe('listUsers pages', () => {
       { length: 60 },
       (_, i) => `${i % 2 ? 'anna' : 'ben'}.${String(i).padStart(3, '0')}@example.com`,
     );
-    for (const email of [...emails, 'a_b@example.com', 'axb@example.com'])
-      await t.app.usersRepository.insert({ email });
+    for (const email of [...emails, 'a_b@example.com', 'axb@example.com']) await t.app.domain.users.insert({ email });
     const db = t.database.db;
     for (const search of [undefined, 'anna', 'ANNA.0', 'a_b', 'nobody']) {
       const all = (await listUsers(db, { search })).items.map((row) => row.email);

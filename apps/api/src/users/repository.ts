@@ -1,12 +1,27 @@
 import { asc, eq, sql } from 'drizzle-orm';
-import fp from 'fastify-plugin';
 import type { Database } from '../db/client.ts';
-// Its plugin declares app.database, which this repository's plugin reads.
-import type {} from '../plugins/services.ts';
 import { users } from '../db/schema.ts';
 import { listUsers, type UserListOptions } from './list-query.ts';
 
 export type UserRow = typeof users.$inferSelect;
+
+/**
+ * The allowlist row of an address. Every authenticated request runs this: prepared once, it skips rebuilding
+ * the SQL each time. Apart from the repository so the allowlist cache can load through it without depending
+ * on the repository, whose writes it hears.
+ */
+export function createFindUserByEmail(db: Database) {
+  const byEmail = db
+    .select()
+    .from(users)
+    .where(eq(users.email, sql.placeholder('email')))
+    .limit(1)
+    .prepare('users_find_by_email');
+  return async (email: string): Promise<UserRow | undefined> => {
+    const [row] = await byEmail.execute({ email });
+    return row;
+  };
+}
 
 /**
  * `onChanged` hears every change this repository writes, once it is written: this process's allowlist cache
@@ -20,19 +35,10 @@ export function createUsersRepository(
     options.onChanged?.(email);
     return result;
   };
-  // Every authenticated request runs this: prepared once, it skips rebuilding the SQL each time.
-  const byEmail = db
-    .select()
-    .from(users)
-    .where(eq(users.email, sql.placeholder('email')))
-    .limit(1)
-    .prepare('users_find_by_email');
+  const findByEmail = createFindUserByEmail(db);
 
   return {
-    async findByEmail(email) {
-      const [row] = await byEmail.execute({ email });
-      return row;
-    },
+    findByEmail,
 
     list(options = {}) {
       return listUsers(db, options);
@@ -110,18 +116,3 @@ export interface UsersRepository {
   transaction<T>(work: (inTransaction: UsersRepository) => Promise<T>): Promise<T>;
   lockAdmins(): Promise<string[]>;
 }
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    usersRepository: UsersRepository;
-  }
-}
-
-export default fp(
-  async (app) => {
-    // The allowlist cache is registered after this plugin; by the first write it is there.
-    const onChanged = (email: string) => app.allowlist?.onNotify(email);
-    app.decorate('usersRepository', createUsersRepository(app.database.db, { onChanged }));
-  },
-  { name: 'users-repository', dependencies: ['services'] },
-);

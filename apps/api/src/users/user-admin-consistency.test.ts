@@ -15,7 +15,7 @@ describe('allowlist and identity provider stay consistent', () => {
     t.app.inject({ method: 'POST', url: `/api/users/${email}`, headers });
   const remove = (email: string, headers: Record<string, string>) =>
     t.app.inject({ method: 'DELETE', url: `/api/users/${email}`, headers });
-  const lastAudit = async () => (await t.app.auditRepository.list({ limit: 1, offset: 0 }))[0];
+  const lastAudit = async () => (await t.app.domain.audit.list({ limit: 1, offset: 0 }))[0];
 
   it('adds nothing when the identity provider cannot create the account', async () => {
     const headers = await asAdmin();
@@ -24,14 +24,14 @@ describe('allowlist and identity provider stay consistent', () => {
     assert.equal(response.statusCode, 503);
     assert.match(response.json().message, /sign-in service is unavailable/);
     identity.heal();
-    assert.equal(await t.app.usersRepository.findByEmail('new@example.com'), undefined);
+    assert.equal(await t.app.domain.users.findByEmail('new@example.com'), undefined);
     assert.equal(await t.identity.findUserByEmail('new@example.com'), undefined);
     assert.equal((await lastAudit())?.outcome, 'failed');
   });
 
   it('deletes the account it just created when the database refuses the row', async (test) => {
     const headers = await asAdmin();
-    test.mock.method(t.app.usersRepository, 'insert', async () => {
+    test.mock.method(t.app.domain.users, 'insert', async () => {
       throw new Error('forced database failure');
     });
     const response = await add('new@example.com', headers);
@@ -42,7 +42,7 @@ describe('allowlist and identity provider stay consistent', () => {
       requestId: response.headers['x-request-id'],
     });
     test.mock.restoreAll();
-    assert.equal(await t.app.usersRepository.findByEmail('new@example.com'), undefined);
+    assert.equal(await t.app.domain.users.findByEmail('new@example.com'), undefined);
     assert.equal(await t.identity.findUserByEmail('new@example.com'), undefined);
     assert.match((await lastAudit())?.detail ?? '', /deleted again/);
   });
@@ -50,7 +50,7 @@ describe('allowlist and identity provider stay consistent', () => {
   it('leaves no account when the database refuses the row after a foreign account was replaced', async (test) => {
     const headers = await asAdmin();
     const foreign = await signUp('outsider@example.com');
-    test.mock.method(t.app.usersRepository, 'insert', async () => {
+    test.mock.method(t.app.domain.users, 'insert', async () => {
       throw new Error('forced database failure');
     });
     assert.equal((await add('outsider@example.com', headers)).statusCode, 500);
@@ -58,7 +58,7 @@ describe('allowlist and identity provider stay consistent', () => {
     // The foreign account was never the portal's to keep; the fresh one is deleted again like any failed add.
     assert.equal(await t.identity.findUserByEmail('outsider@example.com'), undefined);
     await assert.rejects(signIn('outsider@example.com'), /EMAIL_NOT_FOUND|INVALID_LOGIN_CREDENTIALS/);
-    assert.equal(await t.app.usersRepository.findByEmail('outsider@example.com'), undefined);
+    assert.equal(await t.app.domain.users.findByEmail('outsider@example.com'), undefined);
     assert.notEqual(foreign.uid, undefined);
     assert.match((await lastAudit())?.detail ?? '', /deleted again/);
   });
@@ -68,13 +68,13 @@ describe('allowlist and identity provider stay consistent', () => {
       const headers = await asAdmin();
       const user = await t.createAccount('user@example.com');
       // Only a row without a uid needs the lookup by e-mail.
-      if (call === 'findUserByEmail') await t.app.usersRepository.update('user@example.com', { firebaseUid: null });
+      if (call === 'findUserByEmail') await t.app.domain.users.update('user@example.com', { firebaseUid: null });
       identity.fail(call);
       const response = await remove('user@example.com', headers);
       assert.equal(response.statusCode, 503);
       assert.match(response.json().message, /try again/);
       identity.heal();
-      assert.ok(await t.app.usersRepository.findByEmail('user@example.com'));
+      assert.ok(await t.app.domain.users.findByEmail('user@example.com'));
       assert.equal((await t.identity.findUserByEmail('user@example.com'))?.uid, user.uid);
       const entry = await lastAudit();
       assert.deepEqual([entry?.outcome, entry?.target], ['failed', 'user@example.com']);
@@ -88,10 +88,10 @@ describe('allowlist and identity provider stay consistent', () => {
   it('still removes users while the audit log cannot be written', async (test) => {
     const headers = await asAdmin();
     await t.createAccount('user@example.com');
-    test.mock.method(t.app.auditRepository, 'record', async () => {
+    test.mock.method(t.app.domain.audit, 'record', async () => {
       throw new Error('forced audit failure');
     });
     assert.equal((await remove('user@example.com', headers)).statusCode, 200);
-    assert.equal(await t.app.usersRepository.findByEmail('user@example.com'), undefined);
+    assert.equal(await t.app.domain.users.findByEmail('user@example.com'), undefined);
   });
 });

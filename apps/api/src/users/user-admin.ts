@@ -1,6 +1,5 @@
-import fp from 'fastify-plugin';
 import type { IdentityProvider } from '../identity/identity-provider.ts';
-import { DomainError, type RefusalKind } from '../plugins/errors.ts';
+import { DomainError, type RefusalKind } from '../domain-error.ts';
 import type { AuditEvent, AuditRepository } from '../audit/repository.ts';
 import type { UserRow, UsersRepository } from './repository.ts';
 
@@ -193,26 +192,3 @@ export type UserAdmin = ReturnType<typeof createUserAdmin>;
 function describe(error: unknown) {
   return error instanceof Error ? error.message : String(error);
 }
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    userAdmin: UserAdmin;
-  }
-}
-
-/** One user admin for every users route, forgetting a removed account's cached tokens in this process. */
-export const userAdminPlugin = fp(
-  async (app) => {
-    app.decorate(
-      'userAdmin',
-      createUserAdmin({
-        users: app.usersRepository,
-        audit: app.auditRepository,
-        identity: app.identity,
-        forgetSessions: (uid) => app.tokenCache.evictUid(uid),
-        log: app.log,
-      }),
-    );
-  },
-  { name: 'user-admin', dependencies: ['services', 'users-repository', 'audit-repository'] },
-);

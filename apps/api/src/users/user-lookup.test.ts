@@ -8,14 +8,14 @@ describe('GET /api/users/:email', () => {
   const t = useTestApp({ env: { RATE_LIMIT_LOOKUPS_PER_MINUTE: '5' } });
 
   it('answers { email, activated } to anyone, without the role', async () => {
-    await t.app.usersRepository.insert({ email: 'invited@example.com', activated: false, admin: true });
+    await t.app.domain.users.insert({ email: 'invited@example.com', activated: false, admin: true });
     const response = await t.app.inject({ method: 'GET', url: '/api/users/invited@example.com' });
     assert.equal(response.statusCode, 200);
     assert.deepEqual(response.json(), { email: 'invited@example.com', activated: false });
   });
 
   it('trims and lower-cases the e-mail', async () => {
-    await t.app.usersRepository.insert({ email: 'user@example.com', activated: true });
+    await t.app.domain.users.insert({ email: 'user@example.com', activated: true });
     const response = await t.app.inject({ method: 'GET', url: '/api/users/%20User@Example.COM%20' });
     assert.equal(response.statusCode, 200);
     assert.equal(response.json().email, 'user@example.com');
@@ -49,7 +49,7 @@ describe('GET /api/users/:email', () => {
   }
 
   it('refuses a token from an account that is not on the list', async () => {
-    await t.app.usersRepository.insert({ email: 'user@example.com', activated: true });
+    await t.app.domain.users.insert({ email: 'user@example.com', activated: true });
     const outsider = await signUp('outsider@example.com');
     const response = await t.app.inject({ url: '/api/users/user@example.com', headers: t.bearer(outsider.idToken) });
     assert.equal(response.statusCode, 401);
@@ -74,7 +74,7 @@ describe('GET /api/users/:email', () => {
 
   it('limits a burst of unauthenticated lookups with 429 and Retry-After', async () => {
     // An address no other test looks up: the per-address allowance is shared by the whole file.
-    await t.app.usersRepository.insert({ email: 'burst@example.com' });
+    await t.app.domain.users.insert({ email: 'burst@example.com' });
     const statuses = [];
     let limited;
     for (let i = 0; i < 7; i++) {

@@ -9,13 +9,13 @@ import { BAD_EMAIL_ADDRESSES } from '../../test/helpers/bad-email-addresses.ts';
 describe('admin user management', () => {
   const t = useTestApp({ env: { RATE_LIMIT_LOOKUPS_PER_MINUTE: '10000' } });
   const asAdmin = async () => t.bearer((await t.createAccount('admin@example.com', { admin: true })).idToken);
-  const rowOf = (email: string) => t.app.usersRepository.findByEmail(email);
+  const rowOf = (email: string) => t.app.domain.users.findByEmail(email);
   const accountOf = (email: string) => t.identity.findUserByEmail(email);
 
   describe('GET /api/users', () => {
     it('returns every allowed user, sorted, with the total in a header, when asked without parameters', async () => {
       const headers = await asAdmin();
-      await t.app.usersRepository.insert({ email: 'b@example.com', createdBy: 'admin@example.com' });
+      await t.app.domain.users.insert({ email: 'b@example.com', createdBy: 'admin@example.com' });
       const response = await t.app.inject({ url: '/api/users', headers });
       assert.equal(response.statusCode, 200);
       assert.equal(response.headers[TOTAL_COUNT_HEADER], '2');
@@ -46,8 +46,8 @@ describe('admin user management', () => {
     it('searches case-insensitively and pages, reporting the total of all matches', async () => {
       const headers = await asAdmin();
       for (let i = 0; i < 12; i++)
-        await t.app.usersRepository.insert({ email: `anna${String(i).padStart(2, '0')}@example.com` });
-      await t.app.usersRepository.insert({ email: 'bob@example.com' });
+        await t.app.domain.users.insert({ email: `anna${String(i).padStart(2, '0')}@example.com` });
+      await t.app.domain.users.insert({ email: 'bob@example.com' });
       const page = await t.app.inject({ url: '/api/users?search=ANNA&limit=5&offset=10', headers });
       assert.equal(page.statusCode, 200);
       assert.equal(page.headers[TOTAL_COUNT_HEADER], '12');
@@ -64,8 +64,8 @@ describe('admin user management', () => {
 
     it('treats LIKE wildcards in a search as plain text', async () => {
       const headers = await asAdmin();
-      await t.app.usersRepository.insert({ email: 'a_b@example.com' });
-      await t.app.usersRepository.insert({ email: 'axb@example.com' });
+      await t.app.domain.users.insert({ email: 'a_b@example.com' });
+      await t.app.domain.users.insert({ email: 'axb@example.com' });
       const response = await t.app.inject({ url: '/api/users?search=a_b', headers });
       assert.deepEqual(
         response.json().map((user: { email: string }) => user.email),
@@ -87,7 +87,7 @@ describe('admin user management', () => {
   describe('GET /api/users: order and status', () => {
     it('sorts by e-mail either way or by date added, filters by status, and counts the filtered list', async () => {
       const headers = await asAdmin();
-      const repository = t.app.usersRepository;
+      const repository = t.app.domain.users;
       // A few ms apart: the embedded database's clock can give rows added back to back the same time.
       await sleep(5);
       await repository.insert({ email: 'carl@example.com', activated: true });
@@ -165,7 +165,7 @@ describe('admin user management', () => {
       });
       assert.equal(extra.statusCode, 400);
 
-      const entries = await t.app.auditRepository.list({ limit: 10, offset: 0 });
+      const entries = await t.app.domain.audit.list({ limit: 10, offset: 0 });
       const roleEntries = entries
         .filter((entry) => entry.action.endsWith('-admin'))
         .map((entry) => [entry.action, entry.target, entry.outcome]);
@@ -200,7 +200,7 @@ describe('admin user management', () => {
       const account = await accountOf('new@example.com');
       assert.ok(account);
       assert.equal((await rowOf('new@example.com'))?.firebaseUid, account.uid);
-      const [entry] = await t.app.auditRepository.list({ limit: 1, offset: 0 });
+      const [entry] = await t.app.domain.audit.list({ limit: 1, offset: 0 });
       assert.deepEqual(
         [entry?.actor, entry?.action, entry?.target, entry?.outcome],
         ['admin@example.com', 'users.add', 'new@example.com', 'ok'],
@@ -242,7 +242,7 @@ describe('admin user management', () => {
       const add = () => t.app.inject({ method: 'POST', url: '/api/users/twice@example.com', headers });
       const statuses = (await Promise.all([add(), add()])).map((response) => response.statusCode).sort();
       assert.deepEqual(statuses, [201, 409]);
-      const { items } = await t.app.usersRepository.list({ search: 'twice' });
+      const { items } = await t.app.domain.users.list({ search: 'twice' });
       assert.equal(items.length, 1);
       assert.equal(items[0]?.firebaseUid, (await accountOf('twice@example.com'))?.uid);
     });
@@ -281,26 +281,26 @@ describe('admin user management', () => {
         // Only a message and its code: never Fastify's own fields, nor the 10 KB input echoed back.
         assert.deepEqual(Object.keys(response.json()), ['message', 'code']);
         assert.ok(response.body.length < 300, response.body);
-        assert.equal((await t.app.usersRepository.list()).total, 1);
+        assert.equal((await t.app.domain.users.list()).total, 1);
       });
     }
   });
 
   describe('POST /api/users (register)', () => {
     it('confirms a row an admin created, idempotently, without a token and creating nothing', async () => {
-      await t.app.usersRepository.insert({ email: 'new@example.com' });
+      await t.app.domain.users.insert({ email: 'new@example.com' });
       for (const userId of ['new@example.com', ' New@Example.com']) {
         const response = await t.app.inject({ method: 'POST', url: '/api/users', payload: { userId } });
         assert.equal(response.statusCode, 200);
         assert.deepEqual(response.json(), { email: 'new@example.com', registered: true });
       }
       assert.equal((await rowOf('new@example.com'))?.registered, true);
-      assert.equal((await t.app.usersRepository.list()).total, 1);
+      assert.equal((await t.app.domain.users.list()).total, 1);
       assert.equal(await accountOf('new@example.com'), undefined);
     });
 
     it('answers an address nobody added exactly as a listed one, creating nothing', async () => {
-      await t.app.usersRepository.insert({ email: 'listed@example.com' });
+      await t.app.domain.users.insert({ email: 'listed@example.com' });
       const listed = await t.app.inject({
         method: 'POST',
         url: '/api/users',
@@ -324,7 +324,7 @@ describe('admin user management', () => {
       ['an extra field', { userId: 'new@example.com', admin: true }],
     ] as const) {
       it(`answers 400 with a message for ${label}`, async () => {
-        await t.app.usersRepository.insert({ email: 'new@example.com' });
+        await t.app.domain.users.insert({ email: 'new@example.com' });
         const response = await t.app.inject({ method: 'POST', url: '/api/users', payload });
         assert.equal(response.statusCode, 400);
         assert.match(response.json().message, /^Invalid/);
@@ -335,7 +335,7 @@ describe('admin user management', () => {
 
   describe('PUT /api/users/:email (activate)', () => {
     it('is accepted and harmless: changes nothing and reveals nothing but { email, activated }', async () => {
-      await t.app.usersRepository.insert({ email: 'boss@example.com', admin: true });
+      await t.app.domain.users.insert({ email: 'boss@example.com', admin: true });
       const response = await t.app.inject({
         method: 'PUT',
         url: '/api/users/Boss@example.com',
@@ -380,7 +380,7 @@ describe('admin user management', () => {
       ['no body', undefined],
     ] as const) {
       it(`answers 400 with a message for ${label}, changing nothing`, async () => {
-        await t.app.usersRepository.insert({ email: 'new@example.com' });
+        await t.app.domain.users.insert({ email: 'new@example.com' });
         const response = await t.app.inject({
           method: 'PUT',
           url: '/api/users/new@example.com',

@@ -13,8 +13,8 @@ describe('DELETE /api/users/:email', () => {
     t.app.inject({ method: 'DELETE', url: `/api/users/${email}`, headers });
   const userAdmin = () =>
     createUserAdmin({
-      users: t.app.usersRepository,
-      audit: t.app.auditRepository,
+      users: t.app.domain.users,
+      audit: t.app.domain.audit,
       identity: t.identity,
       log: t.app.log,
     });
@@ -25,9 +25,9 @@ describe('DELETE /api/users/:email', () => {
     const response = await remove('%20USER@example.com', headers);
     assert.equal(response.statusCode, 200);
     assert.deepEqual(response.json(), { email: 'user@example.com' });
-    assert.equal(await t.app.usersRepository.findByEmail('user@example.com'), undefined);
+    assert.equal(await t.app.domain.users.findByEmail('user@example.com'), undefined);
     assert.equal(await t.identity.findUserByEmail('user@example.com'), undefined);
-    const [entry] = await t.app.auditRepository.list({ limit: 1, offset: 0 });
+    const [entry] = await t.app.domain.audit.list({ limit: 1, offset: 0 });
     assert.deepEqual(
       [entry?.actor, entry?.action, entry?.target, entry?.outcome],
       ['admin@example.com', 'users.remove', 'user@example.com', 'ok'],
@@ -37,16 +37,16 @@ describe('DELETE /api/users/:email', () => {
   it('finds the account by e-mail when the row does not know its uid', async () => {
     const headers = await asAdmin();
     await signUp('old@example.com');
-    await t.app.usersRepository.insert({ email: 'old@example.com', firebaseUid: null });
+    await t.app.domain.users.insert({ email: 'old@example.com', firebaseUid: null });
     assert.equal((await remove('old@example.com', headers)).statusCode, 200);
     assert.equal(await t.identity.findUserByEmail('old@example.com'), undefined);
   });
 
   it('removes a row whose account is already gone', async () => {
     const headers = await asAdmin();
-    await t.app.usersRepository.insert({ email: 'ghost@example.com', firebaseUid: 'no-such-uid' });
+    await t.app.domain.users.insert({ email: 'ghost@example.com', firebaseUid: 'no-such-uid' });
     assert.equal((await remove('ghost@example.com', headers)).statusCode, 200);
-    assert.equal(await t.app.usersRepository.findByEmail('ghost@example.com'), undefined);
+    assert.equal(await t.app.domain.users.findByEmail('ghost@example.com'), undefined);
   });
 
   it('answers 404 with a message for an address not on the list', async () => {
@@ -62,9 +62,9 @@ describe('DELETE /api/users/:email', () => {
     const response = await remove('Admin@example.com', await asAdmin());
     assert.equal(response.statusCode, 409);
     assert.deepEqual(response.json(), { message: SELF_REMOVAL_MESSAGE, code: 'conflict' });
-    assert.ok(await t.app.usersRepository.findByEmail('admin@example.com'));
+    assert.ok(await t.app.domain.users.findByEmail('admin@example.com'));
     assert.ok(await t.identity.findUserByEmail('admin@example.com'));
-    const [entry] = await t.app.auditRepository.list({ limit: 1, offset: 0 });
+    const [entry] = await t.app.domain.audit.list({ limit: 1, offset: 0 });
     assert.equal(entry?.outcome, 'refused');
   });
 
@@ -74,7 +74,7 @@ describe('DELETE /api/users/:email', () => {
       statusCode: 409,
       message: LAST_ADMIN_MESSAGE,
     });
-    assert.ok(await t.app.usersRepository.findByEmail('admin@example.com'));
+    assert.ok(await t.app.domain.users.findByEmail('admin@example.com'));
     assert.ok(await t.identity.findUserByEmail('admin@example.com'));
   });
 

@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { loadConfig } from '../../src/config.ts';
 import { invoices, invoiceVersions } from '../../src/db/schema.ts';
-import { openServices } from '../../src/services.ts';
+import { openInfrastructure } from '../../src/infrastructure.ts';
 import { fakePdf, filesUnder, sha256Of } from '../helpers/fixtures.ts';
 import { TEST_PROJECT_ID } from '../helpers/test-app.ts';
 
@@ -28,9 +28,11 @@ describe('a crash in the middle of a folder import', () => {
       LOG_LEVEL: 'silent',
     };
     if (env.DATABASE_URL) {
-      const services = await openServices(loadConfig(env));
-      await services.database.db.execute(sql`truncate table invoices, invoice_versions, audit_log restart identity`);
-      await services.close();
+      const infrastructure = await openInfrastructure(loadConfig(env));
+      await infrastructure.database.db.execute(
+        sql`truncate table invoices, invoice_versions, audit_log restart identity`,
+      );
+      await infrastructure.close();
     }
   });
   after(() => rm(dataDir, { recursive: true, force: true }));
@@ -74,20 +76,20 @@ describe('a crash in the middle of a folder import', () => {
     assert.equal(code, 0, output);
     assert.match(output, /failed 0/);
 
-    const services = await openServices(loadConfig(env));
+    const infrastructure = await openInfrastructure(loadConfig(env));
     try {
-      const rows = await services.database.db.select().from(invoices);
-      const versions = await services.database.db.select().from(invoiceVersions);
+      const rows = await infrastructure.database.db.select().from(invoices);
+      const versions = await infrastructure.database.db.select().from(invoiceVersions);
       assert.equal(rows.length, FILES);
       assert.equal(versions.length, FILES, 'one version per invoice: nothing recorded twice');
       for (const row of rows) {
         assert.equal(row.sha256, sha256Of(pdfs.get(row.parcelCode)!));
-        const opened = await services.blobStore.open(row.sha256);
+        const opened = await infrastructure.blobStore.open(row.sha256);
         assert.equal(opened?.size, row.size, `${row.parcelCode} names bytes that exist`);
         opened?.stream.destroy();
       }
     } finally {
-      await services.close();
+      await infrastructure.close();
     }
     const files = await filesUnder(invoiceDir);
     assert.deepEqual(

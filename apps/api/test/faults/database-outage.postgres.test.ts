@@ -22,7 +22,7 @@ describe('a PostgreSQL outage under a running server', () => {
   async function signedInUserWithInvoice() {
     const pdf = fakePdf('outage');
     const blob = await t.blobStore.put(pdf, { maxBytes: t.config.maxInvoiceBytes });
-    await t.app.invoicesRepository.recordVersion({ parcelCode: 'OUTAGE1', uploadedBy: 'test', ...blob });
+    await t.app.domain.invoices.recordVersion({ parcelCode: 'OUTAGE1', uploadedBy: 'test', ...blob });
     const user = await t.createAccount('user@example.com');
     const newcomer = await t.createAccount('newcomer@example.com');
     const admin = await t.createAccount('admin@example.com', { admin: true });
@@ -101,7 +101,7 @@ describe('a PostgreSQL outage under a running server', () => {
     const answer = await removal;
     assert.ok([200, 503].includes(answer.statusCode), answer.body);
     await proxy.restore();
-    const listed = await t.app.usersRepository.findByEmail('user@example.com');
+    const listed = await t.app.domain.users.findByEmail('user@example.com');
     const account = await t.identity.findUserByEmail('user@example.com');
     // Either both are gone or both remain: never a row without an account.
     assert.equal(Boolean(listed), Boolean(account), `row ${Boolean(listed)}, account ${Boolean(account)}`);

@@ -101,10 +101,10 @@ describe('an identity-provider outage under a running server', () => {
     calls: Awaited<ReturnType<typeof people>>,
     addedAccount: 'no account' | 'maybe an account',
   ) {
-    assert.equal(await t.app.usersRepository.findByEmail('added@example.com'), undefined);
+    assert.equal(await t.app.domain.users.findByEmail('added@example.com'), undefined);
     if (addedAccount === 'no account') assert.equal(await t.identity.findUserByEmail('added@example.com'), undefined);
     // The failed removal left both the row and the account.
-    assert.ok(await t.app.usersRepository.findByEmail('leaver@example.com'));
+    assert.ok(await t.app.domain.users.findByEmail('leaver@example.com'));
     assert.ok(await t.identity.findUserByEmail('leaver@example.com'));
     // And both calls succeed now.
     assert.equal((await calls.addUser()).statusCode, 201);

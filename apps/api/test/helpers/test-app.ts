@@ -7,11 +7,12 @@ import type { FastifyInstance } from 'fastify';
 import { createApp } from '../../src/app.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import type { DatabaseHandle } from '../../src/db/client.ts';
+import { buildDomain, type Domain } from '../../src/domain.ts';
 import type { IdentityProvider } from '../../src/identity/identity-provider.ts';
+import { openInfrastructure, type Infrastructure } from '../../src/infrastructure.ts';
 import type { BlobStore } from '../../src/invoices/blob-store.ts';
-import { loggerOptions } from '../../src/observability/logging.ts';
+import { createLogger } from '../../src/observability/logging.ts';
 import type { ErrorReporter } from '../../src/observability/error-reporting.ts';
-import { openServices, type Services } from '../../src/services.ts';
 import { testPgliteTarget } from './pglite-template.ts';
 import { emulator, signUp } from './tokens.ts';
 
@@ -19,6 +20,7 @@ export const TEST_PROJECT_ID = process.env.FIREBASE_PROJECT_ID ?? 'demo-portal-t
 
 export interface TestContext {
   app: FastifyInstance;
+  domain: Domain;
   config: Config;
   database: DatabaseHandle;
   identity: IdentityProvider;
@@ -47,7 +49,7 @@ export interface TestAppOptions {
  */
 export function useTestApp(options: TestAppOptions = {}): TestContext {
   const context = {} as TestContext;
-  let services: Services | undefined;
+  let infrastructure: Infrastructure | undefined;
 
   before(async () => {
     context.dataDir = await mkdtemp(path.join(os.tmpdir(), 'portal-api-test-'));
@@ -60,47 +62,50 @@ export function useTestApp(options: TestAppOptions = {}): TestContext {
       WEB_DIST_DIR: path.join(context.dataDir, 'no-web-build'),
       ...options.env,
     });
-    services = await openServices(context.config, {
+    infrastructure = await openInfrastructure(context.config, {
       // PGlite in memory unless the pass runs on PostgreSQL: fast, and gone with the process.
       ...(context.config.databaseUrl ? {} : { databaseTarget: await testPgliteTarget() }),
       ...(options.wrapIdentity ? { wrapIdentity: options.wrapIdentity } : {}),
     });
     Object.assign(context, {
-      database: services.database,
-      identity: services.identity,
-      blobStore: services.blobStore,
-      errorReporter: services.errorReporter,
+      database: infrastructure.database,
+      identity: infrastructure.identity,
+      blobStore: infrastructure.blobStore,
+      errorReporter: infrastructure.errorReporter,
     });
     const logTo = options.logTo;
-    context.app = await createApp(
-      services,
-      logTo ? { logger: { ...loggerOptions(context.config), level: 'info', stream: { write: logTo } } } : {},
-    );
+    const log = logTo
+      ? createLogger({ logLevel: 'info' }, { write: logTo })
+      : createLogger({ logLevel: context.config.logLevel });
+    context.domain = buildDomain(infrastructure, { log });
+    await context.domain.start();
+    context.app = await createApp(context.domain, log);
     await context.app.ready();
   });
 
   beforeEach(async () => {
     // Entries the previous test queued would otherwise land in this test's empty table.
-    await context.app.auditWriter.flush();
+    await context.app.domain.auditWriter.flush();
     await context.database.db.execute(
       sql`truncate table users, invoices, invoice_versions, audit_log, rate_limit_windows restart identity`,
     );
     // The download path counts in memory too (batched-limit.ts): emptied with the table it feeds.
-    context.app.rateLimits.downloads.reset();
-    context.app.rateLimits.unknownParcels.reset();
+    context.app.domain.rateLimits.downloads.reset();
+    context.app.domain.rateLimits.unknownParcels.reset();
     await emulator().clearAccounts(TEST_PROJECT_ID);
   });
 
   after(async () => {
     await context.app?.close();
-    await services?.close();
+    await context.domain?.close();
+    await infrastructure?.close();
     await rm(context.dataDir, { recursive: true, force: true });
   });
 
   context.createAccount = async (email, { admin = false, allowlisted = true, activated = true } = {}) => {
     const account = await signUp(email);
     if (allowlisted) {
-      await context.app.usersRepository.insert({ email, admin, activated, registered: true, firebaseUid: account.uid });
+      await context.app.domain.users.insert({ email, admin, activated, registered: true, firebaseUid: account.uid });
     }
     return account;
   };

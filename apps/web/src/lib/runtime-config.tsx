@@ -1,4 +1,5 @@
 import type { RuntimeConfig } from '@portal/contract';
+import { DEFAULT_THEME as BUILT_IN_THEME } from '@portal/contract/theme';
 import { createContext, useContext, type ReactNode } from 'react';
 
 export async function fetchRuntimeConfig(): Promise<RuntimeConfig> {
@@ -26,12 +27,8 @@ export function checkRuntimeConfig(value: unknown): RuntimeConfig {
 
 export type Theme = NonNullable<RuntimeConfig['theme']>;
 
-/** The built-in brand; the server sends the same defaults, so a missing theme looks the same. */
-export const DEFAULT_THEME: Theme = {
-  productName: 'Parcel Invoice Portal',
-  primaryColor: '#1f4e8c',
-  headerColor: '#162a4a',
-};
+/** The built-in brand, the one the server's defaults come from too, so a missing theme looks the same. */
+export const DEFAULT_THEME: Theme = BUILT_IN_THEME;
 
 const rgbOf = (hex: string) => [1, 3, 5].map((start) => parseInt(hex.slice(start, start + 2), 16)).join(', ');
 

@@ -3,28 +3,32 @@ import { describe, expect, it } from 'vitest';
 import { scrubBreadcrumb, scrubEvent, scrubText } from './scrub-report';
 
 describe('scrubbing error reports', () => {
-  it('takes parcel codes and e-mail addresses out of URLs', () => {
+  it('takes parcel codes and e-mail addresses out of URLs, hash routes included', () => {
     expect(scrubText('https://portal.example/invoice?parcelCode=ABC123&x=1')).toBe(
-      'https://portal.example/invoice?parcelCode=[redacted]&x=1',
+      'https://portal.example/invoice?parcelCode=[masked]&x=1',
     );
-    expect(scrubText('/api/users/jane.doe%40example.com')).toBe('/api/users/[email]');
-    expect(scrubText('/api/users/jane@example.com?x=1')).toBe('/api/users/[email]?x=1');
-    expect(scrubText('failed for jane@example.com')).toBe('failed for [email]');
+    expect(scrubText('https://portal.example/#parcelCode=ABC123')).toBe('https://portal.example/#parcelCode=[masked]');
+    expect(scrubText('/api/users/jane.doe%40example.com')).toBe('/api/users/[masked]');
+    expect(scrubText('/api/users/jane@example.com?x=1')).toBe('/api/users/[masked]?x=1');
+    expect(scrubText('failed for jane@example.com')).toBe('failed for [masked]');
   });
 
-  it('scrubs navigation and fetch breadcrumbs', () => {
+  it('scrubs navigation, fetch and console breadcrumbs, console arguments included', () => {
     expect(
       scrubBreadcrumb({ category: 'navigation', data: { from: '/invoice?parcelCode=A1', to: '/admin' } }).data,
-    ).toEqual({ from: '/invoice?parcelCode=[redacted]', to: '/admin' });
+    ).toEqual({ from: '/invoice?parcelCode=[masked]', to: '/admin' });
     expect(scrubBreadcrumb({ category: 'fetch', data: { url: '/api/users/a@b.example', method: 'GET' } }).data).toEqual(
-      {
-        url: '/api/users/[email]',
-        method: 'GET',
-      },
+      { url: '/api/users/[masked]', method: 'GET' },
     );
+    const console = scrubBreadcrumb({
+      category: 'console',
+      message: 'lookup failed for x@y.example',
+      data: { arguments: ['lookup failed for', 'x@y.example', { token: 'Bearer abc' }], logger: 'console' },
+    });
+    expect(JSON.stringify(console)).not.toMatch(/x@y\.example|abc/);
   });
 
-  it('scrubs the page URL, query string, referrer and breadcrumbs of an event', () => {
+  it('scrubs the URL, query string, referrer, exception messages, extra, contexts and breadcrumbs of an event', () => {
     const event = scrubEvent({
       type: undefined,
       request: {
@@ -32,8 +36,12 @@ describe('scrubbing error reports', () => {
         query_string: 'parcelCode=SECRET1',
         headers: { Referer: 'https://portal.example/#/invoice?parcelCode=SECRET1' },
       },
+      exception: { values: [{ type: 'Error', value: 'No account for jane@example.com' }] },
+      extra: { email: 'jane@example.com' },
+      contexts: { react: { componentStack: 'at Invoice (/invoice?parcelCode=SECRET1)' } },
       breadcrumbs: [{ message: 'GET /api/users/x@y.example' }],
     } as ErrorEvent);
-    expect(JSON.stringify(event)).not.toMatch(/SECRET1|x@y\.example/);
+    expect(JSON.stringify(event)).not.toMatch(/SECRET1|x@y\.example|jane@example\.com/);
+    expect(event.request?.query_string).toBeUndefined();
   });
 });

@@ -2,13 +2,9 @@ import { loadConfig } from '@portal/api/config.ts';
 import type { IdentityProvider } from '@portal/api/identity/identity-provider.ts';
 import type { BlobStore } from '@portal/api/invoices/blob-store.ts';
 import { requirePdfHead } from '@portal/api/invoices/ingest.ts';
-import {
-  createInvoicesRepository,
-  type InvoicesRepository,
-  type RecordOutcome,
-} from '@portal/api/invoices/repository.ts';
-import { withServices, type Services } from '@portal/api/services.ts';
-import { createUsersRepository, type UsersRepository } from '@portal/api/users/repository.ts';
+import type { InvoicesRepository, RecordOutcome } from '@portal/api/invoices/repository.ts';
+import { withDomain, type Domain } from '@portal/api/domain.ts';
+import type { UsersRepository } from '@portal/api/users/repository.ts';
 import { identityToolkit, toolkitErrorCode, type IdentityToolkit } from '../identity-toolkit.ts';
 import { DEMO_ACCOUNTS, DEMO_PARCEL_CODES } from './accounts.ts';
 import { renderDemoInvoicePdf } from './invoice-pdf.ts';
@@ -69,14 +65,13 @@ export async function seedDemoInvoices(blobStore: BlobStore, invoicesRepository:
   return outcomes;
 }
 
-/** The demo data `npm start` shows, into services opened on the Auth emulator. */
-export async function seedDemoData(services: Omit<Services, 'close'>) {
-  const emulatorHost = services.config.firebase.emulatorHost;
+/** The demo data `npm start` shows, through a domain built on the Auth emulator. */
+export async function seedDemoData(domain: Pick<Domain, 'config' | 'identity' | 'users' | 'invoices' | 'blobStore'>) {
+  const emulatorHost = domain.config.firebase.emulatorHost;
   // Demo accounts have published passwords: never against a real identity provider.
   if (!emulatorHost) throw new Error('Demo data is seeded only with the Auth emulator (FIREBASE_AUTH_EMULATOR_HOST)');
-  const db = services.database.db;
-  await seedDemoUsers(services.identity, createUsersRepository(db), identityToolkit(`http://${emulatorHost}`));
-  await seedDemoInvoices(services.blobStore, createInvoicesRepository(db));
+  await seedDemoUsers(domain.identity, domain.users, identityToolkit(`http://${emulatorHost}`));
+  await seedDemoInvoices(domain.blobStore, domain.invoices);
 }
 
 /**
@@ -84,5 +79,5 @@ export async function seedDemoData(services: Omit<Services, 'close'>) {
  * belongs to one process at a time, so the seed opens it, fills it and closes it again first.
  */
 export async function seedDemoDataFromEnv(env: NodeJS.ProcessEnv) {
-  await withServices(loadConfig(env), seedDemoData);
+  await withDomain(loadConfig(env), seedDemoData);
 }

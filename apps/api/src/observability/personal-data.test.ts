@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { MASK, maskPersonalData, maskPersonalDataDeep } from './personal-data.ts';
+import { MASK, maskPersonalData, maskPersonalDataDeep } from '@portal/contract/personal-data';
 
 describe('maskPersonalData', () => {
   it('masks e-mail addresses, plain and URL-encoded', () => {

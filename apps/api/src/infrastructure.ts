@@ -5,8 +5,11 @@ import type { IdentityProvider } from './identity/identity-provider.ts';
 import { createFsBlobStore, type BlobStore } from './invoices/blob-store.ts';
 import { openErrorReporter, type ErrorReporter } from './observability/error-reporting.ts';
 
-/** What the app stands on, opened from one configuration by the server, the CLI, the tests and the benchmarks. */
-export interface Services {
+/**
+ * What the portal stands on, opened from one configuration: the connections and clients the domain is
+ * built from (`buildDomain`). The server, the CLI, the tests and the benchmarks all open it this way.
+ */
+export interface Infrastructure {
   config: Config;
   database: DatabaseHandle;
   identity: IdentityProvider;
@@ -16,14 +19,17 @@ export interface Services {
   close(): Promise<void>;
 }
 
-export interface OpenServicesOptions {
+export interface OpenInfrastructureOptions {
   /** Where the data lives when not where the configuration says (tests use PGlite in memory). */
   databaseTarget?: DatabaseTarget;
   /** Wraps the real identity provider, so tests can force failures at the edge. */
   wrapIdentity?: (identity: IdentityProvider) => IdentityProvider;
 }
 
-export async function openServices(config: Config, options: OpenServicesOptions = {}): Promise<Services> {
+export async function openInfrastructure(
+  config: Config,
+  options: OpenInfrastructureOptions = {},
+): Promise<Infrastructure> {
   const blobStore = createFsBlobStore(config.invoiceDir);
   // A live upload is cut off by the request timeout, so an older temporary file is a crashed writer's.
   await blobStore.removeStaleTemporaryFiles(2 * config.http.requestTimeoutMs);
@@ -42,14 +48,4 @@ export async function openServices(config: Config, options: OpenServicesOptions 
       await database.close();
     },
   };
-}
-
-/** Opens the services for one job (a CLI command, a seed) and closes them after, whatever happens. */
-export async function withServices<T>(config: Config, run: (services: Services) => Promise<T>): Promise<T> {
-  const services = await openServices(config);
-  try {
-    return await run(services);
-  } finally {
-    await services.close();
-  }
 }

@@ -8,7 +8,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { acceptEmptyJsonBodies } from '../http/empty-body.ts';
 import { errorResponses } from '../http/error-responses.ts';
-import { limitUnauthenticated } from '../http/rate-limits.ts';
+import { limitUnauthenticated } from '../rate-limits/http-guards.ts';
 import { toAllowedUser } from './allowed-user.ts';
 
 /** The collection /users: the admin's list, and the register call the screen makes after an add. */
@@ -27,7 +27,7 @@ const usersRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const { items, total } = await app.usersRepository.list(request.query);
+      const { items, total } = await app.domain.users.list(request.query);
       reply.header(TOTAL_COUNT_HEADER, String(total)).header('cache-control', 'no-store');
       return items.map(toAllowedUser);
     },
@@ -48,7 +48,7 @@ const usersRoutes: FastifyPluginAsyncZod = async (app) => {
     // The same answer whether the address is listed or not, so this call tells nobody who is.
     async (request) => {
       const email = request.body.userId;
-      await app.userAdmin.registerUser(email);
+      await app.domain.userAdmin.registerUser(email);
       return { email, registered: true as const };
     },
   );

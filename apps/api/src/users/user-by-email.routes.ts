@@ -11,8 +11,8 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { acceptEmptyJsonBodies, isEmptyBody } from '../http/empty-body.ts';
 import { errorResponses } from '../http/error-responses.ts';
-import { limitUnauthenticated } from '../http/rate-limits.ts';
-import { DomainError } from '../plugins/errors.ts';
+import { limitUnauthenticated } from '../rate-limits/http-guards.ts';
+import { DomainError } from '../domain-error.ts';
 import { toAllowedUser } from './allowed-user.ts';
 import { NO_ACCOUNT_MESSAGE } from './user-admin.ts';
 
@@ -41,7 +41,7 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { email } = request.params;
-      const row = await app.usersRepository.findByEmail(email);
+      const row = await app.domain.users.findByEmail(email);
       if (!row) throw new DomainError('not-found', NO_ACCOUNT_MESSAGE);
       const caller = request.caller;
       const mayKnowRole = caller !== null && (caller.admin || caller.email === row.email);
@@ -70,7 +70,7 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
           'Adding a user takes no body: the e-mail address in the path is all it needs.',
         );
       }
-      const row = await app.userAdmin.addUser({ email: request.params.email, actor: adminEmail(request) });
+      const row = await app.domain.userAdmin.addUser({ email: request.params.email, actor: adminEmail(request) });
       return reply.code(201).send(toAllowedUser(row));
     },
   );
@@ -87,7 +87,7 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const row = await app.userAdmin.removeUser({ email: request.params.email, actor: adminEmail(request) });
+      const row = await app.domain.userAdmin.removeUser({ email: request.params.email, actor: adminEmail(request) });
       return { email: row.email };
     },
   );
@@ -106,7 +106,7 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { email } = request.params;
-      const row = await app.userAdmin.setAdmin({ email, admin: request.body.admin, actor: adminEmail(request) });
+      const row = await app.domain.userAdmin.setAdmin({ email, admin: request.body.admin, actor: adminEmail(request) });
       return toAllowedUser(row);
     },
   );

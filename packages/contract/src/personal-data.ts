@@ -1,12 +1,14 @@
 /**
  * Masks what must never reach a log line or an error report: e-mail addresses, bearer and ID tokens, and
- * parcel codes where they stand in a URL. One function serves the logger and the error reporter.
+ * parcel and one-time codes where they stand in a URL (query, hash route or /invoices/<code> path). One
+ * module serves the server's logs, the server's error reports and the browser's error reports, so the three
+ * cannot drift apart.
  */
 const EMAIL = /[A-Za-z0-9._%+-]+(?:@|%40)[A-Za-z0-9.-]+\.[A-Za-z]{2,}/g;
 // A JWT (three base64url parts) wherever it stands, and whatever follows "Bearer ".
 const JWT = /\beyJ[\w-]+\.[\w-]+\.[\w-]*/g;
 const BEARER = /\b(Bearer\s+)\S+/gi;
-const PARCEL_IN_QUERY = /([?&](?:parcelCode|oobCode|token|apiKey|key)=)[^&#\s"']+/gi;
+const CODE_IN_QUERY = /([?&#](?:parcelCode|oobCode|token|apiKey|key)=)[^&#\s"']+/gi;
 const PARCEL_IN_PATH = /(\/invoices\/)[^/?#\s"']+/g;
 
 export const MASK = '[masked]';
@@ -16,7 +18,7 @@ export function maskPersonalData(text: string): string {
     .replace(BEARER, `$1${MASK}`)
     .replace(JWT, MASK)
     .replace(EMAIL, MASK)
-    .replace(PARCEL_IN_QUERY, `$1${MASK}`)
+    .replace(CODE_IN_QUERY, `$1${MASK}`)
     .replace(PARCEL_IN_PATH, `$1${MASK}`);
 }
 

@@ -1,0 +1,138 @@
+import { createAuditRepository } from './audit/repository.ts';
+import { createAuditWriter } from './audit/audit-writer.ts';
+import type { Config } from './config.ts';
+import type { ChannelListener } from './db/notifications.ts';
+import { createTokenCache } from './identity/token-cache.ts';
+import type { Infrastructure } from './infrastructure.ts';
+import { openInfrastructure, type OpenInfrastructureOptions } from './infrastructure.ts';
+import { ingestInvoice, type IngestInput } from './invoices/ingest.ts';
+import { createOpenInvoice } from './invoices/open-invoice.ts';
+import { createInvoicesRepository } from './invoices/repository.ts';
+import { createMetrics } from './observability/metrics.ts';
+import { createRateLimits } from './rate-limits/rate-limits.ts';
+import { createRateLimitStore } from './rate-limits/rate-limit-store.ts';
+import { ALLOWLIST_CHANNEL, createAllowlistCache } from './users/allowlist-cache.ts';
+import { createFindUserByEmail, createUsersRepository } from './users/repository.ts';
+import { createUserAdmin } from './users/user-admin.ts';
+
+const MINUTE_MS = 60_000;
+const DAY_MS = 24 * 60 * MINUTE_MS;
+
+/** Where the domain reports what goes wrong in the background (a pino logger in the server and tests). */
+export interface DomainLog {
+  error(details: object, message: string): void;
+  warn(details: object, message: string): void;
+}
+
+/**
+ * The portal's domain, built from the infrastructure in dependency order: every repository, cache, limiter
+ * and service exactly once, for the HTTP app, the CLI, the seed, the tests and the benchmarks alike. No
+ * part reaches another through the web framework, so the order below is the only start-up order there is.
+ *
+ * `start()` begins the background work (change notices for the allowlist cache, batched limits, audit
+ * retention); a one-off job (a CLI command) may skip it. `close()` stops it and writes what is queued; it
+ * leaves the infrastructure open, since whoever opened that closes it.
+ */
+export function buildDomain(infrastructure: Omit<Infrastructure, 'close'>, options: { log: DomainLog }) {
+  const { config, database, identity, blobStore, errorReporter } = infrastructure;
+  const { log } = options;
+  const { db } = database;
+
+  const metrics = createMetrics(database);
+  const tokenCache = createTokenCache({
+    recheckMs: config.tokenRecheckMs,
+    outageGraceMs: config.tokenOutageGraceMs,
+    onLookup: (outcome) => metrics.tokenCacheLookups.inc({ outcome }),
+  });
+  const allowlist = createAllowlistCache(createFindUserByEmail(db));
+  // Writes through this process are forgotten by its cache at once, before the database's notice comes back.
+  const users = createUsersRepository(db, { onChanged: allowlist.onNotify });
+  const audit = createAuditRepository(db, { onWritten: (seconds) => metrics.auditWriteSeconds.observe(seconds) });
+  const auditWriter = createAuditWriter({ repository: audit, log });
+  const invoices = createInvoicesRepository(db);
+  const rateLimits = createRateLimits(createRateLimitStore(db), config.rateLimits, log);
+  const userAdmin = createUserAdmin({
+    users,
+    audit,
+    identity,
+    forgetSessions: (uid) => tokenCache.evictUid(uid),
+    log,
+  });
+  const openInvoice = createOpenInvoice({ invoicesRepository: invoices, blobStore });
+  const ingest = (input: IngestInput) =>
+    ingestInvoice(
+      { blobStore, invoicesRepository: invoices, auditRepository: audit, maxBytes: config.maxInvoiceBytes },
+      input,
+    );
+
+  const expireAudit = () =>
+    audit
+      .deleteOlderThan(new Date(Date.now() - config.auditRetentionDays * DAY_MS))
+      .catch((error: unknown) => log.error({ err: error }, 'could not expire old audit entries'));
+
+  let allowlistListener: ChannelListener | undefined;
+  let auditSweeper: NodeJS.Timeout | undefined;
+  let started = false;
+
+  return {
+    config,
+    database,
+    identity,
+    blobStore,
+    errorReporter,
+    metrics,
+    tokenCache,
+    allowlist,
+    users,
+    audit,
+    auditWriter,
+    invoices,
+    rateLimits,
+    userAdmin,
+    openInvoice,
+    ingestInvoice: ingest,
+
+    async start() {
+      if (started) return;
+      started = true;
+      allowlistListener = await database.listen(ALLOWLIST_CHANNEL, allowlist);
+      rateLimits.start();
+      void expireAudit();
+      auditSweeper = setInterval(() => void expireAudit(), 60 * MINUTE_MS);
+      auditSweeper.unref();
+    },
+
+    async close() {
+      clearInterval(auditSweeper);
+      await auditWriter.close();
+      await rateLimits.close();
+      await allowlistListener?.close();
+    },
+  };
+}
+
+export type Domain = ReturnType<typeof buildDomain>;
+
+/**
+ * Opens the infrastructure, builds the domain on it, runs one job (a CLI command, a seed, a benchmark's
+ * set-up) and closes both after, whatever happens. The job runs without the background work.
+ */
+export async function withDomain<T>(
+  config: Config,
+  run: (domain: Domain) => Promise<T>,
+  options: OpenInfrastructureOptions & { log?: DomainLog } = {},
+): Promise<T> {
+  const infrastructure = await openInfrastructure(config, options);
+  const domain = buildDomain(infrastructure, { log: options.log ?? stderrLog });
+  try {
+    return await run(domain);
+  } finally {
+    await domain.close();
+    await infrastructure.close();
+  }
+}
+
+const stderrLog: DomainLog = {
+  error: (_details, message) => process.stderr.write(`error: ${message}\n`),
+  warn: (_details, message) => process.stderr.write(`warning: ${message}\n`),
+};
