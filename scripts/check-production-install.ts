@@ -15,6 +15,7 @@ import { chmod, chown, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import type { VersionInfo } from '@portal/contract';
 import { findFreePort, REPO_ROOT, waitForHttp } from '@portal/dev-stack';
 import { renderDemoInvoicePdf } from '@portal/dev-stack/demo';
 import { readDockerfile, stageNamed } from './lib/dockerfile.ts';
@@ -88,6 +89,7 @@ function putOnNewConnection(url: string, body: Uint8Array): Promise<number> {
 }
 
 let server: ChildProcess | undefined;
+let builtRelease: VersionInfo = { version: '', revision: '', release: '' };
 try {
   const folder = await buildRuntimeFolder(appDir);
   const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
@@ -99,14 +101,11 @@ try {
   check(!existsSync(path.join(appDir, 'node_modules/vite')), 'no Vite installed');
   check(!existsSync(path.join(appDir, 'node_modules/typescript')), 'no TypeScript installed');
   check(!existsSync(path.join(appDir, 'tools/firebase-emulator/node_modules')), 'no firebase-tools installed');
-  const release = JSON.parse(readFileSync(path.join(appDir, 'apps/api/dist/release.json'), 'utf8')) as {
-    version: string;
-    revision: string;
-  };
+  builtRelease = JSON.parse(readFileSync(path.join(appDir, 'apps/api/dist/release.json'), 'utf8')) as VersionInfo;
   const expected = currentRelease();
   check(
-    release.version === expected.version && release.revision === expected.revision,
-    `the build knows its release (${release.version}, ${release.revision.slice(0, 12)})`,
+    builtRelease.version === expected.version && builtRelease.revision === expected.revision,
+    `the build knows its release (${builtRelease.version}, ${builtRelease.revision.slice(0, 12)})`,
   );
 
   // A read-only root file system: nothing in the folder may be written, by anyone but root.
@@ -149,6 +148,11 @@ try {
   await waitForHttp(`${url}/api/readyz`, server, 'The production server');
   console.log(`the server answered after ${((performance.now() - startedAt) / 1000).toFixed(2)} s`);
 
+  const version = await (await fetch(`${url}/api/version`)).json();
+  check(
+    JSON.stringify(version) === JSON.stringify(builtRelease),
+    `/api/version answers the release compiled in (${builtRelease.release})`,
+  );
   const health = await fetch(`${url}/api/healthz`);
   check(health.ok && (await health.json()).status === 'ok', '/api/healthz answers ok');
   const login = await fetch(`${url}/login`, { headers: { 'accept-encoding': 'br' } });

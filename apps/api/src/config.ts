@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { currentRelease } from './release.ts';
 import { DEFAULT_THEME } from '@portal/contract/theme';
 
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
@@ -194,7 +195,10 @@ function toConfig(env: z.infer<typeof envSchema>) {
       authDomain: env.FIREBASE_AUTH_DOMAIN,
       emulatorHost: env.FIREBASE_AUTH_EMULATOR_HOST,
     },
-    sentry: env.SENTRY_DSN ? { dsn: env.SENTRY_DSN, environment: env.SENTRY_ENVIRONMENT } : undefined,
+    // The release goes with the DSN to both SDKs (browser by /config.json), so every event names its build.
+    sentry: env.SENTRY_DSN
+      ? { dsn: env.SENTRY_DSN, environment: env.SENTRY_ENVIRONMENT, release: currentRelease().release }
+      : undefined,
     supportContact: env.SUPPORT_CONTACT,
     support: { email: env.SUPPORT_EMAIL, phone: env.SUPPORT_PHONE },
     theme: {
