@@ -1,67 +1,168 @@
 /**
- * Runs the API suite against PGlite, then again against PostgreSQL when DATABASE_URL is set; both
- * passes share one Auth emulator, which takes seconds to start. Files named `*.postgres.test.ts` test
- * what only PostgreSQL has (a network connection to lose) and run in the PostgreSQL pass alone.
+ * Runs the API suite against PGlite, and again against PostgreSQL when DATABASE_URL is set, several test
+ * files at a time. Each concurrent slot has an Auth emulator and a PostgreSQL database of its own, and every
+ * test file empties both before each test, so files never see each other's accounts or rows. Files named
+ * `*.postgres.test.ts` test what only PostgreSQL has (a network connection to lose) and run in the PostgreSQL
+ * pass alone. `API_TEST_CONCURRENCY` sets the number of slots (default: processors + 1, since much of a test
+ * file's time is spent waiting on the emulator, the database or a timer).
+ *
+ * Usage: `npm run test:api [-- file ...]`. Each file's output is printed whole once it ends; the slowest
+ * files and a closing "api: N passed, N failed" line follow.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { findFreePort, startAuthEmulator } from '@portal/dev-stack';
+import pg from 'pg';
+import { findFreePort, startAuthEmulator, type AuthEmulator } from '@portal/dev-stack';
 import { writePgliteTemplate } from './helpers/pglite-template.ts';
 
-const projectId = 'demo-portal-test';
-const emulator = await startAuthEmulator({
-  port: await findFreePort(),
-  projectId,
-  workDir: await mkdtemp(path.join(os.tmpdir(), 'portal-emulator-')),
-});
+const concurrency = Math.max(1, Number(process.env.API_TEST_CONCURRENCY) || os.availableParallelism() + 1);
+const databaseUrl = process.env.DATABASE_URL || undefined;
 
 // Node 20's --test takes no glob patterns (21+ does), and finds only .js files on its own: list them here.
 const files = process.argv.slice(2);
 if (files.length === 0) {
   for (const dir of ['src', 'test']) {
     const found = await readdir(dir, { recursive: true });
-    files.push(
-      ...found
-        .filter((file) => file.endsWith('.test.ts'))
-        .map((file) => path.join(dir, file))
-        .sort(),
-    );
+    files.push(...found.filter((file) => file.endsWith('.test.ts')).map((file) => path.join(dir, file)));
   }
+  files.sort();
 }
 const postgresOnly = (file: string) => file.endsWith('.postgres.test.ts');
-const passes: [string, string | undefined, string[]][] = [
-  ['PGlite', undefined, files.filter((file) => !postgresOnly(file))],
-];
-if (process.env.DATABASE_URL) passes.push(['PostgreSQL', process.env.DATABASE_URL, files]);
 
-// Every test file opens PGlite databases (both passes: some test the embedded database alone).
+interface Job {
+  pass: 'PGlite' | 'PostgreSQL';
+  file: string;
+}
+const jobs: Job[] = files.filter((file) => !postgresOnly(file)).map((file) => ({ pass: 'PGlite' as const, file }));
+if (databaseUrl) jobs.push(...files.map((file) => ({ pass: 'PostgreSQL' as const, file })));
+
+interface Slot {
+  /** firebase-tools finds a running emulator by its project id: one of its own per slot. */
+  projectId: string;
+  emulator: AuthEmulator;
+  databaseUrl: string | undefined;
+}
+
+/** A database of the slot's own beside the one in DATABASE_URL, made afresh (its role may create databases). */
+async function createSlotDatabase(slot: number): Promise<string | undefined> {
+  if (!databaseUrl) return undefined;
+  const url = new URL(databaseUrl);
+  const name = `${url.pathname.slice(1)}_api_${slot}`;
+  const admin = new pg.Client({ connectionString: databaseUrl });
+  await admin.connect();
+  try {
+    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE "${name}"`);
+  } finally {
+    await admin.end();
+  }
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+async function dropSlotDatabase(slotUrl: string | undefined) {
+  if (!slotUrl || !databaseUrl) return;
+  const admin = new pg.Client({ connectionString: databaseUrl });
+  await admin.connect();
+  try {
+    await admin.query(`DROP DATABASE IF EXISTS "${new URL(slotUrl).pathname.slice(1)}" WITH (FORCE)`);
+  } finally {
+    await admin.end();
+  }
+}
+
+const workers = Math.min(concurrency, jobs.length);
 const templateDir = await mkdtemp(path.join(os.tmpdir(), 'portal-pglite-template-'));
+const slots = await Promise.all(
+  Array.from({ length: workers }, async (_, index): Promise<Slot> => {
+    const projectId = `demo-portal-test-${index + 1}`;
+    const [emulator, slotUrl] = await Promise.all([
+      startAuthEmulator({
+        port: await findFreePort(),
+        projectId,
+        workDir: await mkdtemp(path.join(os.tmpdir(), 'portal-emulator-')),
+      }),
+      createSlotDatabase(index + 1),
+    ]);
+    return { projectId, emulator, databaseUrl: slotUrl };
+  }),
+);
+// Every test file opens PGlite databases (both passes: some test the embedded database alone). Written after
+// the emulators are up: PGlite's initdb holds this process's event loop, and their readiness checks with it.
 const templateEnv = await writePgliteTemplate(path.join(templateDir, 'empty-database.tar'));
+process.stdout.write(`# API tests: ${jobs.length} files on ${workers} slots\n`);
 
-let failed = false;
-for (const [label, databaseUrl, passFiles] of passes) {
-  if (passFiles.length === 0) continue;
-  process.stdout.write(`\n# API tests on ${label}\n`);
-  // --no-memory-protection-keys: on CPUs with protection keys (PKU; this CI's AMD EPYC has them), V8 24's
-  // tracking of its code pages loses count under the churn of dozens of PGlite (WebAssembly) databases
-  // opened and closed in one process, and aborts it ("Check failed: jit_page.has_value()"). The test
-  // runner hands these options on to every file's process. The server itself opens one database and keeps
-  // it (decision 0015).
-  const nodeOptions = ['--no-memory-protection-keys', '--import', 'tsx'];
-  const result = spawnSync(process.execPath, [...nodeOptions, '--test', '--test-concurrency=1', ...passFiles], {
-    stdio: 'inherit',
+interface Outcome extends Job {
+  seconds: number;
+  passed: number;
+  failed: number;
+  exitCode: number | null;
+}
+
+/** One file in its own process, its output kept until it ends so files running side by side do not interleave. */
+function runFile(job: Job, slot: Slot, attempt = 1): Promise<Outcome> {
+  // --no-memory-protection-keys: on CPUs with protection keys (PKU), V8 24's tracking of its code pages loses
+  // count under the churn of PGlite (WebAssembly) databases opened and closed in one process, and aborts it
+  // ("Check failed: jit_page.has_value()"). The server itself opens one database and keeps it (decision 0015).
+  const args = ['--no-memory-protection-keys', '--import', 'tsx', '--test', '--test-reporter=spec', job.file];
+  const started = performance.now();
+  const child = spawn(process.execPath, args, {
+    stdio: ['ignore', 'pipe', 'pipe'],
     env: {
       ...process.env,
       ...templateEnv,
-      FIREBASE_AUTH_EMULATOR_HOST: emulator.host,
-      FIREBASE_PROJECT_ID: projectId,
-      DATABASE_URL: databaseUrl ?? '',
+      FIREBASE_AUTH_EMULATOR_HOST: slot.emulator.host,
+      FIREBASE_PROJECT_ID: slot.projectId,
+      DATABASE_URL: job.pass === 'PostgreSQL' ? (slot.databaseUrl ?? '') : '',
     },
   });
-  failed ||= result.status !== 0;
+  const output: Buffer[] = [];
+  child.stdout.on('data', (chunk: Buffer) => output.push(chunk));
+  child.stderr.on('data', (chunk: Buffer) => output.push(chunk));
+  return new Promise((resolve) => {
+    child.on('close', (exitCode, signal) => {
+      const text = Buffer.concat(output).toString();
+      const seconds = (performance.now() - started) / 1000;
+      const count = (label: string) => Number(new RegExp(`^ℹ ${label} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
+      // V8 itself aborting (a signal, or its fatal-error exit) is not a test failure: run the file once more.
+      const engineAbort = signal === 'SIGTRAP' || signal === 'SIGABRT' || /Check failed:|Fatal error in/.test(text);
+      process.stdout.write(`\n# ${job.pass}: ${job.file} (${seconds.toFixed(1)} s)\n${text}`);
+      if (exitCode !== 0 && engineAbort && attempt === 1) {
+        process.stdout.write(
+          `# ${job.file}: Node's engine aborted the process (not a test failure); running it again\n`,
+        );
+        resolve(runFile(job, slot, 2));
+        return;
+      }
+      const failed = count('fail') + (exitCode !== 0 && count('fail') === 0 ? 1 : 0);
+      resolve({ ...job, seconds, passed: count('pass'), failed, exitCode });
+    });
+  });
 }
-await emulator.stop();
+
+const queue = [...jobs];
+const outcomes: Outcome[] = [];
+const started = performance.now();
+await Promise.all(
+  slots.map(async (slot) => {
+    for (let job = queue.shift(); job; job = queue.shift()) outcomes.push(await runFile(job, slot));
+  }),
+);
+const wallSeconds = (performance.now() - started) / 1000;
+
+await Promise.all(slots.map(async (slot) => Promise.all([slot.emulator.stop(), dropSlotDatabase(slot.databaseUrl)])));
 await rm(templateDir, { recursive: true, force: true });
-process.exit(failed ? 1 : 0);
+
+const slowest = [...outcomes].sort((a, b) => b.seconds - a.seconds).slice(0, 8);
+process.stdout.write(`\n# Slowest files (${wallSeconds.toFixed(0)} s in all on ${workers} slots)\n`);
+for (const outcome of slowest) {
+  process.stdout.write(`#   ${outcome.seconds.toFixed(1).padStart(6)} s  ${outcome.pass.padEnd(10)} ${outcome.file}\n`);
+}
+const failedFiles = outcomes.filter((outcome) => outcome.exitCode !== 0);
+for (const outcome of failedFiles) process.stdout.write(`# FAILED: ${outcome.pass} ${outcome.file}\n`);
+const passed = outcomes.reduce((sum, outcome) => sum + outcome.passed, 0);
+const failed = outcomes.reduce((sum, outcome) => sum + outcome.failed, 0);
+process.stdout.write(`api: ${passed} passed, ${failed} failed\n`);
+process.exit(failedFiles.length > 0 ? 1 : 0);

@@ -1,21 +1,7 @@
 import { z } from 'zod';
+import { ERROR_CODES } from './error-codes.ts';
 
-/**
- * The stable, machine-readable kinds of failure, one per way a request can go wrong. The server maps each
- * to one HTTP status; the web app chooses its message by the code, never by the status alone.
- */
-export const ERROR_CODES = [
-  'invalid',
-  'unauthenticated',
-  'forbidden',
-  'not-found',
-  'conflict',
-  'too-large',
-  'unsupported-media-type',
-  'rate-limited',
-  'unavailable',
-  'internal',
-] as const;
+export { codeForStatus, ERROR_CODES, isErrorCode, STATUS_OF_CODE, type ErrorCode } from './error-codes.ts';
 
 export const errorCodeSchema = z
   .enum(ERROR_CODES)
@@ -24,7 +10,6 @@ export const errorCodeSchema = z
       'conflict (409), too-large (413), unsupported-media-type (415), rate-limited (429), unavailable (503), ' +
       'internal (500).',
   );
-export type ErrorCode = z.infer<typeof errorCodeSchema>;
 
 /**
  * Every 4xx/5xx body has this shape: `message` for people, `code` for programs, and on a 5xx the

@@ -1,6 +1,6 @@
 import type { ErrorBody } from '@portal/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { codeForStatus } from '../domain-error.ts';
+import { codeForStatus } from '@portal/contract/error-codes';
 
 /**
  * The one way an error leaves the API: `{ message, code }`, plus the request id on a 5xx so the person who

@@ -29,13 +29,14 @@ describe('createBoundedCache', () => {
   });
 
   it('forgets entries older than ttlMs', () => {
-    let at = 0;
+    let at = 5_000;
     const cache = createBoundedCache<string>({ maxEntries: 10, ttlMs: 100, now: () => at });
     cache.set('a', 'x');
-    at = 99;
-    assert.equal(cache.get('a'), 'x');
-    at = 100;
+    at = 5_100;
+    assert.equal(cache.get('a'), 'x', 'as old as ttlMs, not older');
+    at = 5_101;
     assert.equal(cache.get('a'), undefined);
+    assert.equal(cache.has('a'), false);
   });
 
   it('deletes one key, or every entry a predicate picks', () => {

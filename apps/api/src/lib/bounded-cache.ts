@@ -1,3 +1,5 @@
+import { LRUCache } from 'lru-cache';
+
 export interface BoundedCacheOptions<V> {
   /** Most entries kept, the least recently used going first; unbounded when absent (then give maxSize). */
   maxEntries?: number;
@@ -10,63 +12,39 @@ export interface BoundedCacheOptions<V> {
 }
 
 /**
- * The one in-memory cache of the API: capped by entries (and optionally by total size), least recently
- * used first out, with an optional time to live. A Map keeps insertion order and `get` re-inserts a hit,
- * so the first key is always the least recently used; `peek` reads without refreshing that order.
+ * The one in-memory cache of the API, over `lru-cache`: capped by entries (and optionally by total size),
+ * least recently used first out, with an optional time to live; `peek` reads without refreshing the order.
+ * `ttlResolution: 0` reads the clock at each lookup: the library's default caches it for a millisecond with
+ * a timer per read, which costs more than it saves on the request path.
  */
-export function createBoundedCache<V>(options: BoundedCacheOptions<V>) {
-  const entries = new Map<string, { value: V; size: number; storedAtMs: number }>();
-  const now = options.now ?? Date.now;
-  const sizeOf = options.sizeOf ?? (() => 0);
-  const maxEntries = options.maxEntries ?? Infinity;
-  const maxSize = options.maxSize ?? Infinity;
-  let totalSize = 0;
-
-  function remove(key: string) {
-    const entry = entries.get(key);
-    if (!entry) return;
-    entries.delete(key);
-    totalSize -= entry.size;
-  }
-
-  function live(key: string) {
-    const entry = entries.get(key);
-    if (!entry) return undefined;
-    if (options.ttlMs !== undefined && now() - entry.storedAtMs >= options.ttlMs) {
-      remove(key);
-      return undefined;
-    }
-    return entry;
-  }
+export function createBoundedCache<V extends NonNullable<unknown>>(options: BoundedCacheOptions<V>) {
+  const sizeOf = options.sizeOf;
+  // Every caller gives maxEntries or maxSize, which the library's option types cannot see through the spreads.
+  const cache = new LRUCache<string, V>({
+    ...(options.maxEntries !== undefined ? { max: options.maxEntries } : {}),
+    ...(options.maxSize !== undefined && sizeOf
+      ? { maxSize: options.maxSize, sizeCalculation: (value: V) => Math.max(1, sizeOf(value)) }
+      : {}),
+    ...(options.ttlMs !== undefined ? { ttl: options.ttlMs, ttlResolution: 0 } : {}),
+    ...(options.now ? { perf: { now: options.now } } : {}),
+  } as LRUCache.Options<string, V, unknown>);
 
   return {
-    get(key: string): V | undefined {
-      const entry = live(key);
-      if (!entry) return undefined;
-      entries.delete(key);
-      entries.set(key, entry);
-      return entry.value;
-    },
-    peek(key: string): V | undefined {
-      return live(key)?.value;
-    },
+    get: (key: string): V | undefined => cache.get(key),
+    peek: (key: string): V | undefined => cache.peek(key),
     set(key: string, value: V) {
-      remove(key);
-      const size = sizeOf(value);
-      entries.set(key, { value, size, storedAtMs: now() });
-      totalSize += size;
-      for (const oldest of entries.keys()) {
-        if (entries.size <= maxEntries && totalSize <= maxSize) break;
-        remove(oldest);
-      }
+      cache.set(key, value);
     },
-    delete: remove,
+    delete(key: string) {
+      cache.delete(key);
+    },
     /** Drops every entry the predicate picks, e.g. all tokens of one account. */
     deleteWhere(pick: (value: V) => boolean) {
-      for (const [key, entry] of entries) if (pick(entry.value)) remove(key);
+      const picked = [...cache.entries()].filter(([, value]) => pick(value)).map(([key]) => key);
+      for (const key of picked) cache.delete(key);
     },
-    has: (key: string) => live(key) !== undefined,
+    has: (key: string) => cache.has(key),
   };
 }
 
-export type BoundedCache<V> = ReturnType<typeof createBoundedCache<V>>;
+export type BoundedCache<V extends NonNullable<unknown>> = ReturnType<typeof createBoundedCache<V>>;

@@ -1,20 +1,31 @@
+import { codeForStatus, isErrorCode, type ErrorCode } from '@portal/contract/error-codes';
 import { createContext, useContext, useMemo, type ReactNode } from 'react';
 import { useAuth } from './auth';
 import { useRuntimeConfig } from './runtime-config';
 
-/** A failed call: `status` 0 means no response arrived at all. */
+/**
+ * A failed call: `status` 0 means no response arrived at all. `code` is the server's `code`, or, for an
+ * answer without one (a proxy's error page, no answer), the code of its status: messages choose by it.
+ */
 export class ApiError extends Error {
+  readonly code: ErrorCode;
+
   constructor(
     readonly status: number,
     readonly statusText: string,
-    /** The `message` of the server's `{ message }` body, when it sent one. */
+    /** The `message` of the server's `{ message, code }` body, when it sent one. */
     readonly serverMessage: string | undefined,
     /** The server's X-Request-Id for this call: the reference a person quotes to support. */
     readonly requestId?: string,
+    serverCode?: ErrorCode,
   ) {
     super(serverMessage ?? (statusText || (status === 0 ? 'No response from the server' : `HTTP ${status}`)));
+    this.code = serverCode ?? codeForStatus(status);
   }
 }
+
+/** The error code of a failed call; anything that is not an API error counts as no answer. */
+export const errorCodeOf = (error: unknown): ErrorCode => (error instanceof ApiError ? error.code : 'unavailable');
 
 interface RequestOptions<T> {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -38,12 +49,15 @@ export interface ApiClient {
   request<T = undefined>(path: string, options?: RequestOptions<T>): Promise<ApiResponse<T>>;
 }
 
-async function readServerMessage(response: Response): Promise<string | undefined> {
+async function readErrorBody(response: Response): Promise<{ message?: string; code?: ErrorCode }> {
   try {
-    const body = (await response.json()) as { message?: unknown };
-    return typeof body.message === 'string' ? body.message : undefined;
+    const body = (await response.json()) as { message?: unknown; code?: unknown };
+    return {
+      ...(typeof body.message === 'string' ? { message: body.message } : {}),
+      ...(isErrorCode(body.code) ? { code: body.code } : {}),
+    };
   } catch {
-    return undefined;
+    return {};
   }
 }
 
@@ -79,7 +93,8 @@ export function createApiClient(
         response = await send(path, options as RequestOptions<unknown>, true);
       if (!response.ok) {
         const requestId = response.headers.get('x-request-id') ?? undefined;
-        throw new ApiError(response.status, response.statusText, await readServerMessage(response), requestId);
+        const body = await readErrorBody(response);
+        throw new ApiError(response.status, response.statusText, body.message, requestId, body.code);
       }
       let data: unknown = undefined;
       if (options.blob) data = await response.blob();

@@ -1,4 +1,4 @@
-import { ApiError } from '@/lib/api-client';
+import { errorCodeOf } from '@/lib/api-client';
 
 /** Every sentence the invoice screen shows, kept together; the spec's are word for word. */
 
@@ -19,21 +19,26 @@ export const MISSING_PARCEL_CODE = new Error('No parcel code in the link');
 export function invoiceErrorMessage(error: unknown, supportContact: string): string {
   const doubleCheck = 'Please double check your parcel code and try the link again';
   if (error === MISSING_PARCEL_CODE) return doubleCheck;
-  const status = error instanceof ApiError ? error.status : 0;
-  if (status === 401) return `You are not authorized to see the invoice. Please contact ${supportContact}.`;
-  // 500 itself counts as a server error (docs/product/deliberate-readings.md); 0 is no response at all.
-  if (status >= 500 || status === 0) return `Application error. Please contact ${supportContact}.`;
-  return doubleCheck;
+  switch (errorCodeOf(error)) {
+    case 'unauthenticated': // status 401
+      return `You are not authorized to see the invoice. Please contact ${supportContact}.`;
+    // Every 5xx (500 itself too: docs/product/deliberate-readings.md) and no response at all.
+    case 'internal':
+    case 'unavailable':
+      return `Application error. Please contact ${supportContact}.`;
+    default:
+      return doubleCheck;
+  }
 }
 
 /** Whether Reload can help: only when the server failed or did not answer; a refused or unknown code stays so. */
 export function canRetryInvoice(error: unknown): boolean {
   if (error === MISSING_PARCEL_CODE) return false;
-  const status = error instanceof ApiError ? error.status : 0;
-  return status === 0 || status >= 500;
+  const code = errorCodeOf(error);
+  return code === 'internal' || code === 'unavailable';
 }
 
 /** Whether the reason ends with "Please contact …": then the support links belong beside it. */
 export function needsSupport(error: unknown): boolean {
-  return error instanceof ApiError ? error.status === 401 || canRetryInvoice(error) : canRetryInvoice(error);
+  return errorCodeOf(error) === 'unauthenticated' || canRetryInvoice(error);
 }

@@ -1,0 +1,33 @@
+/**
+ * The stable, machine-readable kinds of failure and the one HTTP status of each. The server maps its
+ * refusals through this table; the web app chooses its message by the code, and derives a code from the
+ * status only for answers that carry none (a proxy's 502 page, no answer at all). Free of zod, so the first
+ * page load can import it.
+ */
+export const STATUS_OF_CODE = {
+  invalid: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  'not-found': 404,
+  conflict: 409,
+  'too-large': 413,
+  'unsupported-media-type': 415,
+  'rate-limited': 429,
+  internal: 500,
+  unavailable: 503,
+} as const;
+
+export type ErrorCode = keyof typeof STATUS_OF_CODE;
+
+export const ERROR_CODES = Object.keys(STATUS_OF_CODE) as [ErrorCode, ...ErrorCode[]];
+
+export const isErrorCode = (value: unknown): value is ErrorCode =>
+  typeof value === 'string' && Object.hasOwn(STATUS_OF_CODE, value);
+
+/** The code of an answer that carries none, from its status; 0 (no answer at all) is 'unavailable'. */
+export function codeForStatus(status: number): ErrorCode {
+  if (status === 0) return 'unavailable';
+  const code = ERROR_CODES.find((key) => STATUS_OF_CODE[key] === status);
+  if (code) return code;
+  return status >= 500 ? 'internal' : 'invalid';
+}
