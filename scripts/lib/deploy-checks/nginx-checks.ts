@@ -39,7 +39,7 @@ export async function nginxChecks(check: Check) {
     await writeFile(path.join(web, 'favicon.svg.br'), brotliCompressSync(favicon));
     const tls = path.join(root, 'tls');
     await mkdir(tls);
-    spawnSync(
+    const certificate = spawnSync(
       'openssl',
       [
         'req',
@@ -58,6 +58,8 @@ export async function nginxChecks(check: Check) {
       ],
       { stdio: 'ignore' },
     );
+    if (certificate.status !== 0)
+      throw new Error('openssl could not make a test certificate (apt-get install openssl)');
 
     const imageEnv = stageNamed(readDockerfile(), 'proxy').env;
     const composeValues = readEnvFile(path.join(DEPLOY_DIR, 'compose.env.example'));
