@@ -16,6 +16,7 @@ import healthRoutes, { readinessPlugin } from './platform/health.ts';
 import passkeyRoutes from './passkeys/routes.ts';
 import openapi from './platform/openapi.ts';
 import runtimeConfigRoute from './platform/runtime-config.ts';
+import versionRoute from './platform/version.ts';
 import authorization from './plugins/authorization.ts';
 import errors, { frameworkErrorHandler } from './plugins/errors.ts';
 import security, { originOf } from './plugins/security.ts';
@@ -69,6 +70,7 @@ async function portalAppPlugin(app: FastifyInstance, { domain }: { domain: Domai
   await app.register(
     async (api) => {
       await api.register(healthRoutes);
+      await api.register(versionRoute);
       await api.register(userListRoutes);
       await api.register(userByEmailRoutes);
       await api.register(auditRoutes);

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { currentRelease } from './release.ts';
 import { DEFAULT_THEME } from '@portal/contract/theme';
 import { parseS3Url } from './invoices/s3-location.ts';
 
@@ -244,9 +245,13 @@ export class ConfigError extends Error {
   }
 }
 
-/** Reads every variable at once so an operator sees all mistakes in one go, not one per restart. */
+/**
+ * Reads every variable at once so an operator sees all mistakes in one go, not one per restart. A variable
+ * set to the empty string counts as unset: .env.example used as an env file (compose's env_file, a
+ * ConfigMap) has every name, most of them empty, and `WEB_DIST_DIR=` must not mean the current folder.
+ */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
-  const result = envSchema.safeParse(env);
+  const result = envSchema.safeParse(Object.fromEntries(Object.entries(env).filter(([, value]) => value !== '')));
   const problems = result.success
     ? []
     : result.error.issues.map((issue) => `${issue.path.join('.') || 'environment'} ${issue.message}`);
@@ -296,7 +301,10 @@ function toConfig(env: z.infer<typeof envSchema>) {
       authDomain: env.FIREBASE_AUTH_DOMAIN,
       emulatorHost: env.FIREBASE_AUTH_EMULATOR_HOST,
     },
-    sentry: env.SENTRY_DSN ? { dsn: env.SENTRY_DSN, environment: env.SENTRY_ENVIRONMENT } : undefined,
+    // The release goes with the DSN to both SDKs (browser by /config.json), so every event names its build.
+    sentry: env.SENTRY_DSN
+      ? { dsn: env.SENTRY_DSN, environment: env.SENTRY_ENVIRONMENT, release: currentRelease().release }
+      : undefined,
     supportContact: env.SUPPORT_CONTACT,
     support: { email: env.SUPPORT_EMAIL, phone: env.SUPPORT_PHONE },
     theme: {
