@@ -85,7 +85,8 @@ export async function compileApi(
     ],
   });
   await cp(path.join(apiDir, 'src/db/migrations'), path.join(outDir, 'migrations'), { recursive: true });
-  if (options.release) await writeFile(path.join(outDir, 'release.json'), `${JSON.stringify(options.release, null, 2)}\n`);
+  if (options.release)
+    await writeFile(path.join(outDir, 'release.json'), `${JSON.stringify(options.release, null, 2)}\n`);
 }
 
 export function buildApi(): Promise<BuildOutcome> {
