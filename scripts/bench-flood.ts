@@ -15,9 +15,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
-import { buildAll, findFreePort, REPO_ROOT, requireNginx, startTopology, type Topology } from '@portal/dev-stack';
+import {
+  buildAll,
+  findFreePort,
+  freshDatabaseBeside,
+  REPO_ROOT,
+  requireNginx,
+  startTopology,
+  type Topology,
+} from '@portal/dev-stack';
 import { makeBenchPdf, seedBenchUser, signUpForToken } from '@portal/dev-stack/bench';
-import { freshDatabaseBeside } from './lib/fresh-database.ts';
 import type { FloodPlan, FloodResult, Kind } from './lib/flood-strangers.ts';
 
 const FLOOD_SECONDS = Number(process.env.FLOOD_SECONDS ?? 20);

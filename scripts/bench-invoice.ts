@@ -13,6 +13,7 @@ import path from 'node:path';
 import {
   buildAll,
   findFreePort,
+  freshDatabaseBeside,
   locateProgram,
   REPO_ROOT,
   renderPortalSite,
@@ -24,7 +25,7 @@ import {
   type Topology,
 } from '@portal/dev-stack';
 import { makeBenchPdf, seedBenchUser, signUpForToken } from '@portal/dev-stack/bench';
-import { freshDatabaseBeside } from './lib/fresh-database.ts';
+import { coresBetween, processUsage, type ProcessUsage } from './lib/process-usage.ts';
 
 const PARCEL_CODE = 'BENCH000001';
 const EMAIL = 'bench@example.com';
@@ -249,14 +250,24 @@ async function main() {
   // wrk, nginx and the API share these CPUs: other load on the machine skews every figure.
   const load = os.loadavg().map((value) => value.toFixed(1));
   log(`${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? 'unknown'}); load average ${load.join(' ')}`);
+  // Each instance at rest (started, data seeded, nothing asked yet): the floor of its memory request.
+  const instancePids = topology.instances.map((instance) => instance.process.pid ?? 0);
+  const idle = instancePids.map(processUsage);
   log('warming up...');
   for (const target of Object.values(targets))
     runWrk(tools.wrk, target.url, target.headers, ['-t2', '-c32', '-d3s', '--latency']);
 
   const results = {} as Record<keyof typeof targets, WrkResult>;
+  let underLoad: { before: ProcessUsage[]; after: ProcessUsage[]; seconds: number } | undefined;
   for (const [name, target] of Object.entries(targets) as [keyof typeof targets, (typeof targets)['nginx']][]) {
     log(`measuring ${target.label}...`);
+    const before = instancePids.map(processUsage);
+    const startedAt = performance.now();
     results[name] = runWrk(tools.wrk, target.url, target.headers);
+    if (name === 'topology') {
+      const seconds = (performance.now() - startedAt) / 1000;
+      underLoad = { before, after: instancePids.map(processUsage), seconds };
+    }
   }
 
   log('');
@@ -272,6 +283,24 @@ async function main() {
             : '';
     log(`${formatRow(target.label, results[name])}   ${ratio.toFixed(2)} of nginx ${goal}`);
   }
+  // What an instance uses, for its Kubernetes requests and limits (docs/decisions/0031).
+  log('');
+  if (underLoad) {
+    const cpuSeconds = underLoad.after.reduce(
+      (sum, after, index) => sum + after.cpuSeconds - (underLoad?.before[index]?.cpuSeconds ?? 0),
+      0,
+    );
+    const downloads = results.topology.requestsPerSecond * underLoad.seconds;
+    log(`API instances: ${((cpuSeconds / downloads) * 1000).toFixed(2)} ms of CPU per download through nginx`);
+  }
+  instancePids.forEach((_pid, index) => {
+    const at = (usage: ProcessUsage | undefined) => `${usage?.rssMiB.toFixed(0)} MiB`;
+    const cores = underLoad ? coresBetween(underLoad.before[index]!, underLoad.after[index]!, underLoad.seconds) : 0;
+    log(
+      `API instance ${index + 1}: at rest ${at(idle[index])} resident; under the topology's load ${cores.toFixed(2)} cores, ` +
+        `${at(underLoad?.after[index])} resident, peak ${underLoad?.after[index]?.peakRssMiB.toFixed(0)} MiB`,
+    );
+  });
   let failed = false;
   for (const [name, result] of Object.entries(results)) {
     if (result.non2xx) log(`WARNING: ${name} answered ${result.non2xx} requests with a non-2xx status`);

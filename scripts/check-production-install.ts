@@ -1,119 +1,209 @@
 /**
- * `npm run test:production`: proves the build runs on its own. Builds, copies only the build output and
- * the package files to a temporary folder, installs there with `npm ci --omit=dev` (no tsx, no Vite, no
- * firebase-tools), starts `npm run serve` and checks that the API and the login page answer. Prints the
- * installed size and the start-up time. The emulator host is a dummy: start-up and these pages never call it.
+ * `npm run test:production`: proves the runtime folder — the container image's /app — runs on its own, as the
+ * Dockerfile's runtime stage starts it. Builds, assembles the folder with the script the Dockerfile runs
+ * (scripts/build-runtime.ts: build output + `npm ci --omit=dev --ignore-scripts`), makes it read-only, and
+ * starts the stage's ENTRYPOINT + CMD in it with the stage's ENV, as its USER (when run as root), writing only
+ * to a data folder (the image's /data) and a temp folder. Then: health, readiness, the SPA, the stage's own
+ * HEALTHCHECK command, the CLI, an upload stored world-readable for nginx, SIGTERM to Node itself draining
+ * and exiting 0. Needs PostgreSQL (the image runs NODE_ENV=production): DATABASE_URL, else the local test
+ * database; uses `<name>_production` beside it.
+ * Prints the folder's size and start-up time. The emulator host is a dummy: nothing here calls it.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { cp, mkdtemp, rm } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
+import { once } from 'node:events';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { chmod, chown, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { findFreePort, REPO_ROOT, waitForHttp } from '@portal/dev-stack';
+import type { VersionInfo } from '@portal/contract';
+import {
+  findFreePort,
+  freshDatabaseBeside,
+  REPO_ROOT,
+  requireTestDatabase,
+  testDatabaseUrl,
+  waitForHttp,
+} from '@portal/dev-stack';
+import { renderDemoInvoicePdf } from '@portal/dev-stack/demo';
+import { readDockerfile, stageNamed } from './lib/dockerfile.ts';
+import { currentRelease } from './lib/release.ts';
+import { buildRuntimeFolder } from './lib/runtime-folder.ts';
 
-/** What production needs from the repository: the compiled output and what npm reads to install. */
-const PRODUCTION_FILES = [
-  'package.json',
-  'package-lock.json',
-  'scripts/install-emulator.mjs',
-  'packages/contract/package.json',
-  'packages/dev-stack/package.json',
-  'apps/api/package.json',
-  'apps/api/dist',
-  'apps/web/package.json',
-  'apps/web/dist',
-  'e2e/package.json',
-];
-
-function run(command: string, args: string[], cwd: string) {
-  const result = spawnSync(command, args, { cwd, stdio: 'inherit' });
-  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed in ${cwd}`);
-}
+const SHUTDOWN_GRACE_MS = 1000;
+const INGEST_TOKEN = 'production-check-ingest-token-0123456789';
 
 function check(condition: boolean, message: string) {
   if (!condition) throw new Error(message);
   console.log(`ok  ${message}`);
 }
 
-const SHUTDOWN_GRACE_MS = 1000;
+// The image runs with NODE_ENV=production, which refuses the embedded database: PostgreSQL, DATABASE_URL else
+// the local test database of scripts/setup-machine.sh (unreachable, this stops at once saying so).
+const databaseUrl = testDatabaseUrl();
+await requireTestDatabase(databaseUrl);
 
-/** npm does not pass SIGTERM on to the script it runs: the whole process group gets it, as under a supervisor. */
-async function stopGroup(child: ChildProcess) {
-  if (child.exitCode !== null || child.signalCode !== null || !child.pid) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  process.kill(-child.pid, 'SIGTERM');
-  await exited;
+if (!process.argv.includes('--no-build')) {
+  const build = spawnSync('npm', ['run', 'build', '--silent'], { cwd: REPO_ROOT, stdio: 'inherit' });
+  if (build.status !== 0) throw new Error('npm run build failed');
 }
 
-if (!process.argv.includes('--no-build')) run('npm', ['run', 'build', '--silent'], REPO_ROOT);
+const runtime = stageNamed(readDockerfile(), 'runtime');
+const root = await mkdtemp(path.join(os.tmpdir(), 'portal-production-'));
+// The user the server runs as must reach the folders below.
+await chmod(root, 0o755);
+const appDir = path.join(root, 'app');
+const dataDir = path.join(root, 'data');
+const tmpDir = path.join(root, 'tmp');
+const [uid, gid] = (runtime.user ?? '').split(':').map(Number);
+const asImageUser = process.getuid?.() === 0 && Number.isInteger(uid) && Number.isInteger(gid);
 
-const dir = await mkdtemp(path.join(os.tmpdir(), 'portal-production-'));
+/** The image's paths (WORKDIR /app, the /data volume) as they are here. */
+const here = (value: string) =>
+  value.replace(/^\/data(?=\/|$)/, dataDir).replace(new RegExp(`^${runtime.workdir ?? '/app'}(?=/|$)`), appDir);
+
+/** A command of the image (exec form), run in the folder as the image's user; `node` is this Node. */
+function imageCommand(command: string[], env: NodeJS.ProcessEnv) {
+  const [program = '', ...args] = command;
+  return {
+    program: program === 'node' ? process.execPath : program,
+    args,
+    options: { cwd: appDir, env, ...(asImageUser ? { uid, gid } : {}) },
+  };
+}
+
+/**
+ * A PUT on a connection of its own: fetch would reuse a pooled one that the server may be closing after its
+ * keep-alive timeout (the checks above take seconds), and a PUT is not retried.
+ */
+function putOnNewConnection(url: string, body: Uint8Array): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(url, {
+      method: 'PUT',
+      agent: false,
+      headers: { authorization: `Bearer ${INGEST_TOKEN}`, 'content-type': 'application/pdf' },
+    });
+    request.on('response', (response) => {
+      response.resume();
+      resolve(response.statusCode ?? 0);
+    });
+    request.on('error', reject);
+    request.end(body);
+  });
+}
+
+let server: ChildProcess | undefined;
+let builtRelease: VersionInfo = { version: '', revision: '', release: '' };
 try {
-  for (const file of PRODUCTION_FILES) {
-    if (existsSync(path.join(REPO_ROOT, file))) {
-      await cp(path.join(REPO_ROOT, file), path.join(dir, file), { recursive: true });
-    }
-  }
-  const installStarted = performance.now();
-  run('npm', ['ci', '--omit=dev', '--no-audit', '--no-fund', '--loglevel=error'], dir);
-  const installSeconds = (performance.now() - installStarted) / 1000;
-  const size = spawnSync('du', ['-sm', path.join(dir, 'node_modules')], { encoding: 'utf8' }).stdout.split('\t')[0];
-  console.log(`production install: ${size} MB in node_modules, ${installSeconds.toFixed(1)} s`);
+  const folder = await buildRuntimeFolder(appDir);
+  const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
+  const gzipped = spawnSync('sh', ['-c', 'tar -C "$0" -cf - . | gzip -6 | wc -c', appDir], { encoding: 'utf8' });
+  console.log(
+    `runtime folder: ${mb(folder.bytes)} MB (${mb(folder.nodeModulesBytes)} MB node_modules; ${mb(Number(gzipped.stdout))} MB as a gzipped layer), production install ${folder.installSeconds.toFixed(1)} s`,
+  );
+  check(!existsSync(path.join(appDir, 'node_modules/tsx')), 'no tsx installed');
+  check(!existsSync(path.join(appDir, 'node_modules/vite')), 'no Vite installed');
+  check(!existsSync(path.join(appDir, 'node_modules/typescript')), 'no TypeScript installed');
+  check(!existsSync(path.join(appDir, 'tools/firebase-emulator/node_modules')), 'no firebase-tools installed');
+  builtRelease = JSON.parse(readFileSync(path.join(appDir, 'apps/api/dist/release.json'), 'utf8')) as VersionInfo;
+  const expected = currentRelease();
+  check(
+    builtRelease.version === expected.version && builtRelease.revision === expected.revision,
+    `the build knows its release (${builtRelease.version}, ${builtRelease.revision.slice(0, 12)})`,
+  );
 
-  check(!existsSync(path.join(dir, 'node_modules/tsx')), 'no tsx installed');
-  check(!existsSync(path.join(dir, 'node_modules/vite')), 'no Vite installed');
-  check(!existsSync(path.join(dir, 'tools/firebase-emulator/node_modules')), 'no firebase-tools installed');
+  // A read-only root file system: nothing in the folder may be written, by anyone but root.
+  spawnSync('chmod', ['-R', 'a-w', appDir]);
+  const listing = () =>
+    readdirSync(appDir, { recursive: true })
+      .map((entry) => `${entry}:${statSync(path.join(appDir, String(entry))).mtimeMs}`)
+      .join('\n');
+  const before = listing();
+  await mkdir(path.join(dataDir, 'invoices'), { recursive: true });
+  await mkdir(tmpDir);
+  await chmod(tmpDir, 0o1777);
+  if (asImageUser) {
+    await chown(dataDir, uid!, gid!);
+    await chown(path.join(dataDir, 'invoices'), uid!, gid!);
+  }
 
   const port = await findFreePort();
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH ?? '',
+    ...Object.fromEntries(Object.entries(runtime.env).map(([name, value]) => [name, here(value)])),
+    TMPDIR: tmpDir,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATABASE_URL: await freshDatabaseBeside(databaseUrl, 'production'),
+    FIREBASE_PROJECT_ID: 'demo-production-check',
+    FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9',
+    INGEST_TOKEN,
+    LOG_LEVEL: 'warn',
+    // How long the server keeps answering, not ready, after SIGTERM before it drains and exits.
+    SHUTDOWN_GRACE_MS: String(SHUTDOWN_GRACE_MS),
+  };
+  const command = [...(runtime.entrypoint ?? []), ...(runtime.cmd ?? [])];
+  const start = imageCommand(command, env);
+  console.log(`starting ${command.join(' ')} in the folder${asImageUser ? ` as ${runtime.user}` : ''}`);
   const startedAt = performance.now();
-  const server = spawn('npm', ['run', 'serve', '--silent'], {
-    cwd: dir,
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? '',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: path.join(dir, '.data'),
-      FIREBASE_PROJECT_ID: 'demo-production-check',
-      FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9',
-      LOG_LEVEL: 'warn',
-      // How long the server keeps answering, not ready, after SIGTERM before it drains and exits.
-      SHUTDOWN_GRACE_MS: String(SHUTDOWN_GRACE_MS),
-    },
-    stdio: ['ignore', 'inherit', 'inherit'],
-    detached: true,
-  });
+  server = spawn(start.program, start.args, { ...start.options, stdio: ['ignore', 'inherit', 'inherit'] });
+  const exited = once(server, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
   const url = `http://127.0.0.1:${port}`;
-  try {
-    await waitForHttp(`${url}/api/readyz`, server, 'The production server');
-    console.log(`npm run serve answered after ${((performance.now() - startedAt) / 1000).toFixed(2)} s`);
-    const health = await fetch(`${url}/api/healthz`);
-    check(health.ok && (await health.json()).status === 'ok', '/api/healthz answers ok');
-    const login = await fetch(`${url}/login`, { headers: { 'accept-encoding': 'br' } });
-    check(login.ok && (await login.text()).includes('<div id="root">'), '/login answers the SPA');
-    check(login.headers.get('content-encoding') === 'br', '/login is sent brotli-compressed');
-    const map = await fetch(`${url}/assets/index.js.map`);
-    check(map.status === 404, 'source maps answer 404');
-    await stopGroup(server);
-    // Draining: at once not ready (a proxy stops sending), then gone once the grace period is over.
-    const readiness = await fetch(`${url}/api/readyz`).then(
-      (response) => response.status,
-      () => 'gone',
-    );
-    check(readiness === 503 || readiness === 'gone', 'SIGTERM makes the server not ready at once');
-    const deadline = performance.now() + SHUTDOWN_GRACE_MS + 5000;
-    let answering = true;
-    while (answering && performance.now() < deadline) {
-      answering = await fetch(`${url}/api/healthz`).then(
-        () => true,
-        () => false,
-      );
-      if (answering) await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    check(!answering, 'SIGTERM stops the server after its grace period');
-  } finally {
-    await stopGroup(server);
-  }
+  await waitForHttp(`${url}/api/readyz`, server, 'The production server');
+  console.log(`the server answered after ${((performance.now() - startedAt) / 1000).toFixed(2)} s`);
+
+  const version = await (await fetch(`${url}/api/version`)).json();
+  check(
+    JSON.stringify(version) === JSON.stringify(builtRelease),
+    `/api/version answers the release compiled in (${builtRelease.release})`,
+  );
+  const health = await fetch(`${url}/api/healthz`);
+  check(health.ok && (await health.json()).status === 'ok', '/api/healthz answers ok');
+  const login = await fetch(`${url}/login`, { headers: { 'accept-encoding': 'br' } });
+  check(login.ok && (await login.text()).includes('<div id="root">'), '/login answers the SPA');
+  check(login.headers.get('content-encoding') === 'br', '/login is sent brotli-compressed');
+  const map = await fetch(`${url}/assets/index.js.map`);
+  check(map.status === 404, 'source maps answer 404');
+
+  const probe = () => {
+    const healthcheck = imageCommand(runtime.healthcheck?.command ?? [], { PATH: env.PATH, PORT: env.PORT });
+    return spawnSync(healthcheck.program, healthcheck.args, { ...healthcheck.options, timeout: 10_000 }).status;
+  };
+  check(probe() === 0, "the image's HEALTHCHECK command passes against the running server");
+
+  const cli = imageCommand([...(runtime.entrypoint ?? []), 'apps/api/dist/cli.js', 'users', 'list'], env);
+  const listed = spawnSync(cli.program, cli.args, { ...cli.options, encoding: 'utf8', timeout: 60_000 });
+  check(listed.status === 0, `the CLI runs from the folder (users list: exit ${listed.status})`);
+
+  const pdf = await renderDemoInvoicePdf('PROD000001');
+  const uploadStatus = await putOnNewConnection(`${url}/api/invoices/PROD000001`, pdf);
+  check(uploadStatus === 201, `an invoice upload is stored in the data folder (HTTP ${uploadStatus})`);
+  const stored = readdirSync(path.join(dataDir, 'invoices'), { recursive: true })
+    .map((entry) => path.join(dataDir, 'invoices', String(entry)))
+    .filter((file) => statSync(file).isFile() && statSync(file).size === pdf.byteLength);
+  check(
+    stored.length === 1 && (statSync(stored[0]!).mode & 0o004) !== 0,
+    'the stored invoice is readable by other users (nginx sends it from the same volume)',
+  );
+  check(listing() === before, 'nothing in the runtime folder was written');
+
+  // SIGTERM to Node itself, as the container runtime sends it to PID 1: no npm or shell in between.
+  server.kill('SIGTERM');
+  const readiness = await fetch(`${url}/api/readyz`).then(
+    (response) => response.status,
+    () => 'gone',
+  );
+  check(readiness === 503 || readiness === 'gone', 'SIGTERM makes the server not ready at once');
+  const [code, signal] = await Promise.race([
+    exited,
+    new Promise<never>((_resolve, reject) =>
+      setTimeout(() => reject(new Error('the server did not exit after SIGTERM')), SHUTDOWN_GRACE_MS + 15_000),
+    ),
+  ]);
+  check(code === 0, `SIGTERM drains and exits 0 after the grace period (exit ${code ?? signal})`);
+  check(probe() !== 0, "the image's HEALTHCHECK command fails once the server is gone");
 } finally {
-  await rm(dir, { recursive: true, force: true });
+  if (server && server.exitCode === null && server.signalCode === null) server.kill('SIGKILL');
+  spawnSync('chmod', ['-R', 'u+w', root]);
+  await rm(root, { recursive: true, force: true });
 }

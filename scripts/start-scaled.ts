@@ -6,7 +6,15 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { buildAll, DEMO_ACCOUNTS, DEMO_PARCEL_CODES, REPO_ROOT, startTopology } from '@portal/dev-stack';
+import {
+  buildAll,
+  DEMO_ACCOUNTS,
+  DEMO_PARCEL_CODES,
+  NginxCannotReadError,
+  REPO_ROOT,
+  requireNginxCanReadTopology,
+  startTopology,
+} from '@portal/dev-stack';
 
 const databaseUrl = process.env.DATABASE_URL;
 if (!databaseUrl) {
@@ -25,6 +33,14 @@ const port = Number(process.env.PORT ?? 8080);
 // Kept between runs, like the database whose rows name its files.
 const invoiceDir = path.resolve(process.env.INVOICE_DIR ?? path.join(REPO_ROOT, '.data/scaled/invoices'));
 
+// Minutes before nginx would start: say now when its workers could not read the files they must send.
+try {
+  requireNginxCanReadTopology(invoiceDir);
+} catch (error) {
+  if (!(error instanceof NginxCannotReadError)) throw error;
+  process.stderr.write(`${error.message}\n`);
+  process.exit(77);
+}
 buildAll();
 const workDir = await mkdtemp(path.join(os.tmpdir(), 'portal-scaled-'));
 let stopping = false;
@@ -44,7 +60,9 @@ const topology = await startTopology({
   },
 }).catch(async (error: unknown) => {
   await rm(workDir, { recursive: true, force: true });
-  throw error;
+  if (!(error instanceof NginxCannotReadError)) throw error;
+  process.stderr.write(`\n${error.message}\n`);
+  process.exit(77);
 });
 
 const accounts = DEMO_ACCOUNTS.map(

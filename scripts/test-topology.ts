@@ -4,8 +4,14 @@
  * (Debian: nginx-light libnginx-mod-http-brotli-static); `scripts/setup-machine.sh` provides both.
  */
 import { spawnSync } from 'node:child_process';
-import { buildAll, REPO_ROOT, requireNginx, requireTestDatabase, testDatabaseUrl } from '@portal/dev-stack';
-import { freshDatabaseBeside } from './lib/fresh-database.ts';
+import {
+  buildAll,
+  freshDatabaseBeside,
+  REPO_ROOT,
+  requireNginx,
+  requireTestDatabase,
+  testDatabaseUrl,
+} from '@portal/dev-stack';
 
 // DATABASE_URL, else the local test database of scripts/setup-machine.sh; its role must create databases.
 const databaseUrl = testDatabaseUrl();

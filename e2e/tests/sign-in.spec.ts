@@ -52,7 +52,10 @@ test.describe('sign-in', () => {
     await portal.expectAccessible(page);
   });
 
-  test('a render crash shows the fallback and reports to Sentry with environment L1', async ({ page, portal }) => {
+  test('a render crash shows the fallback and reports to Sentry with environment L1 and the release', async ({
+    page,
+    portal,
+  }) => {
     await portal.clearSentryEvents();
     // Simulates a browser that blocks storage access (e.g. strict privacy settings), which crashes a render.
     await page.addInitScript(() => {
@@ -71,5 +74,9 @@ test.describe('sign-in', () => {
           (await portal.sentryEvents()).find((event) => event.environment === 'L1')?.exception?.values?.[0]?.value,
       )
       .toContain('The operation is insecure.');
+    // The release the server answers (GET /api/version): the name its source maps are uploaded under.
+    const { release } = (await (await fetch(`${portal.url}/api/version`)).json()) as { release: string };
+    const event = (await portal.sentryEvents()).find((candidate) => candidate.environment === 'L1');
+    expect(event?.release).toBe(release);
   });
 });

@@ -26,7 +26,9 @@ describe('the application shell', () => {
     assert.equal(config.apiBaseUrl, '/api');
     assert.equal(config.firebase.projectId, t.config.firebase.projectId);
     assert.equal(config.authEmulatorUrl, `http://${t.config.firebase.emulatorHost}`);
-    assert.deepEqual(config.sentry, { dsn: 'https://key@errors.example.com/7', environment: 'L1' });
+    // Browser events carry the release the server answers at /api/version (the source maps' name).
+    const { release } = (await t.app.inject({ url: '/api/version' })).json();
+    assert.deepEqual(config.sentry, { dsn: 'https://key@errors.example.com/7', environment: 'L1', release });
     assert.equal(config.supportContact, 'the UK IT team');
   });
 

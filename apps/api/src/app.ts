@@ -10,11 +10,13 @@ import { requestLogPlugin } from './observability/logging.ts';
 import domainPlugin from './plugins/domain.ts';
 import metrics from './observability/metrics-route.ts';
 import requestId, { requestIdGenerator } from './observability/request-id.ts';
+import eInvoiceRoutes from './invoices/e-invoice-routes.ts';
 import invoiceRoutes from './invoices/routes.ts';
 import healthRoutes, { readinessPlugin } from './platform/health.ts';
 import passkeyRoutes from './passkeys/routes.ts';
 import openapi from './platform/openapi.ts';
 import runtimeConfigRoute from './platform/runtime-config.ts';
+import versionRoute from './platform/version.ts';
 import authorization from './plugins/authorization.ts';
 import errors, { frameworkErrorHandler } from './plugins/errors.ts';
 import security, { originOf } from './plugins/security.ts';
@@ -69,6 +71,7 @@ async function portalAppPlugin(app: FastifyInstance, { domain }: { domain: Domai
   await app.register(
     async (api) => {
       await api.register(healthRoutes);
+      await api.register(versionRoute);
       await api.register(userListRoutes);
       await api.register(userByEmailRoutes);
       await api.register(userBulkRoutes);
@@ -80,6 +83,7 @@ async function portalAppPlugin(app: FastifyInstance, { domain }: { domain: Domai
         maxInvoiceBytes: config.maxInvoiceBytes,
         invoiceDelivery: config.invoiceDelivery,
       });
+      await api.register(eInvoiceRoutes, { invoiceDelivery: config.invoiceDelivery });
     },
     { prefix: '/api' },
   );

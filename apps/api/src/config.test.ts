@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { ConfigError, loadConfig } from './config.ts';
 
@@ -13,6 +14,23 @@ describe('loadConfig', () => {
     assert.equal(config.databaseUrl, undefined);
     assert.deepEqual(config.support, { email: undefined, phone: undefined });
     assert.equal(config.theme.productName, 'Parcel Invoice Portal');
+  });
+
+  it('takes .env.example as it is, as an env file: its empty variables mean the defaults', () => {
+    const example = Object.fromEntries(
+      readFileSync(new URL('../../../.env.example', import.meta.url), 'utf8')
+        .split('\n')
+        .flatMap((line) => {
+          const match = /^([A-Z][A-Z0-9_]*)=(.*)$/.exec(line);
+          return match ? [[match[1], match[2]]] : [];
+        }),
+    );
+    const config = loadConfig({ ...example, FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9099' });
+    assert.equal(config.webDistDir, loadConfig(valid).webDistDir);
+    assert.ok(config.webDistDir.endsWith('apps/web/dist'));
+    assert.equal(config.invoiceDir.endsWith('invoices'), true);
+    assert.equal(config.port, 8080);
+    assert.equal(loadConfig({ ...valid, PORT: '', SHUTDOWN_GRACE_MS: '' }).shutdownGraceMs, 5000);
   });
 
   it('reads the support e-mail and phone and the theme, and refuses malformed ones', () => {

@@ -1,8 +1,11 @@
 import { isIP } from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { currentRelease } from './release.ts';
 import { DEFAULT_THEME } from '@portal/contract/theme';
+import { parseS3Url } from './invoices/s3-location.ts';
 
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -43,6 +46,12 @@ const NARROWEST_IPV6_BITS = 64;
 /** A timeout: at least 100 ms (anything shorter is a typo), at most ten minutes. */
 const milliseconds = (fallback: number) => z.coerce.number().int().min(100).max(600_000).default(fallback);
 
+const onOff = (fallback: 'true' | 'false') =>
+  z
+    .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
+    .default(fallback)
+    .transform((value) => value === 'true' || value === '1');
+
 const hexColour = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour like #0b5fa5');
 
 const envSchema = z
@@ -58,6 +67,25 @@ const envSchema = z
       z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// or postgresql:// URL' }).optional(),
     ),
     INVOICE_DIR: optionalString,
+    INVOICE_STORE: optionalString.pipe(
+      z
+        .string()
+        .refine((value) => parseS3Url(value) !== undefined, {
+          error:
+            'must be s3://<bucket>/<prefix> (prefix: letters, digits, . _ - and /), or empty for the folder INVOICE_DIR',
+        })
+        .optional(),
+    ),
+    INVOICE_STORE_ENDPOINT: optionalString.pipe(
+      z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
+    ),
+    INVOICE_STORE_REGION: optionalString,
+    AWS_REGION: optionalString,
+    INVOICE_STORE_PATH_STYLE: onOff('false'),
+    INVOICE_STORE_TIMEOUT_MS: milliseconds(3000),
+    INVOICE_STORE_PRESIGN_SECONDS: z.coerce.number().int().min(5).max(3600).default(60),
+    INVOICE_SPOOL_DIR: optionalString,
+    MIGRATE_ON_START: onOff('true'),
     MAX_INVOICE_BYTES: z.coerce
       .number()
       .int()
@@ -217,9 +245,13 @@ export class ConfigError extends Error {
   }
 }
 
-/** Reads every variable at once so an operator sees all mistakes in one go, not one per restart. */
+/**
+ * Reads every variable at once so an operator sees all mistakes in one go, not one per restart. A variable
+ * set to the empty string counts as unset: .env.example used as an env file (compose's env_file, a
+ * ConfigMap) has every name, most of them empty, and `WEB_DIST_DIR=` must not mean the current folder.
+ */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
-  const result = envSchema.safeParse(env);
+  const result = envSchema.safeParse(Object.fromEntries(Object.entries(env).filter(([, value]) => value !== '')));
   const problems = result.success
     ? []
     : result.error.issues.map((issue) => `${issue.path.join('.') || 'environment'} ${issue.message}`);
@@ -245,6 +277,21 @@ function toConfig(env: z.infer<typeof envSchema>) {
     dataDir: path.resolve(env.DATA_DIR),
     databaseUrl: env.DATABASE_URL,
     invoiceDir: path.resolve(env.INVOICE_DIR ?? path.join(env.DATA_DIR, 'invoices')),
+    /** Where invoice bytes live: the folder `invoiceDir`, or a bucket when INVOICE_STORE names one. */
+    invoiceStore: env.INVOICE_STORE
+      ? {
+          kind: 's3' as const,
+          ...parseS3Url(env.INVOICE_STORE)!,
+          endpoint: env.INVOICE_STORE_ENDPOINT,
+          region: env.INVOICE_STORE_REGION ?? env.AWS_REGION ?? 'us-east-1',
+          forcePathStyle: env.INVOICE_STORE_PATH_STYLE,
+          timeoutMs: env.INVOICE_STORE_TIMEOUT_MS,
+          presignSeconds: env.INVOICE_STORE_PRESIGN_SECONDS,
+          spoolDir: path.resolve(env.INVOICE_SPOOL_DIR ?? path.join(os.tmpdir(), 'portal-invoice-spool')),
+        }
+      : { kind: 'folder' as const },
+    /** Apply pending migrations at start (the default), or leave that to `portal migrate` and refuse a schema behind. */
+    migrateOnStart: env.MIGRATE_ON_START,
     maxInvoiceBytes: env.MAX_INVOICE_BYTES,
     ingestToken: env.INGEST_TOKEN,
     metricsToken: env.METRICS_TOKEN,
@@ -254,7 +301,10 @@ function toConfig(env: z.infer<typeof envSchema>) {
       authDomain: env.FIREBASE_AUTH_DOMAIN,
       emulatorHost: env.FIREBASE_AUTH_EMULATOR_HOST,
     },
-    sentry: env.SENTRY_DSN ? { dsn: env.SENTRY_DSN, environment: env.SENTRY_ENVIRONMENT } : undefined,
+    // The release goes with the DSN to both SDKs (browser by /config.json), so every event names its build.
+    sentry: env.SENTRY_DSN
+      ? { dsn: env.SENTRY_DSN, environment: env.SENTRY_ENVIRONMENT, release: currentRelease().release }
+      : undefined,
     supportContact: env.SUPPORT_CONTACT,
     support: { email: env.SUPPORT_EMAIL, phone: env.SUPPORT_PHONE },
     theme: {

@@ -2,7 +2,8 @@ import type { Config } from './config.ts';
 import { databaseTargetFor, openDatabase, type DatabaseHandle, type DatabaseTarget } from './db/client.ts';
 import { createFirebaseIdentity } from './identity/firebase-identity.ts';
 import type { IdentityProvider } from './identity/identity-provider.ts';
-import { createFsBlobStore, type BlobStore } from './invoices/blob-store.ts';
+import type { BlobStore } from './invoices/blob-store.ts';
+import { openBlobStore } from './invoices/blob-stores.ts';
 import { openErrorReporter, type ErrorReporter } from './observability/error-reporting.ts';
 
 /**
@@ -15,7 +16,7 @@ export interface Infrastructure {
   identity: IdentityProvider;
   blobStore: BlobStore;
   errorReporter: ErrorReporter;
-  /** Sends queued error reports, then closes the identity provider's client and the database; the blob store holds nothing open. */
+  /** Sends queued error reports, then closes the identity provider's client, the blob store's connections and the database. */
   close(): Promise<void>;
 }
 
@@ -24,16 +25,21 @@ export interface OpenInfrastructureOptions {
   databaseTarget?: DatabaseTarget;
   /** Wraps the real identity provider, so tests can force failures at the edge. */
   wrapIdentity?: (identity: IdentityProvider) => IdentityProvider;
+  /** Migrate whatever MIGRATE_ON_START says (a restore always brings its new database up to this release). */
+  migrate?: boolean;
 }
 
 export async function openInfrastructure(
   config: Config,
   options: OpenInfrastructureOptions = {},
 ): Promise<Infrastructure> {
-  const blobStore = createFsBlobStore(config.invoiceDir);
+  const blobStore = openBlobStore(config);
   // A live upload is cut off by the request timeout, so an older temporary file is a crashed writer's.
   await blobStore.removeStaleTemporaryFiles(2 * config.http.requestTimeoutMs);
-  const database = await openDatabase(options.databaseTarget ?? databaseTargetFor(config));
+  // Without MIGRATE_ON_START, `portal migrate` (a deploy step, a Kubernetes Job) migrates, and a schema behind this release is refused.
+  const database = await openDatabase(options.databaseTarget ?? databaseTargetFor(config), {
+    migrate: options.migrate ?? config.migrateOnStart,
+  });
   const firebase = createFirebaseIdentity({ ...config.firebase, timeoutMs: config.identityTimeoutMs });
   const errorReporter = await openErrorReporter(config.sentry);
   return {
@@ -45,6 +51,7 @@ export async function openInfrastructure(
     async close() {
       await errorReporter.flush(2000);
       await firebase.close();
+      blobStore.close();
       await database.close();
     },
   };

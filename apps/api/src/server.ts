@@ -1,5 +1,6 @@
 import { createApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
+import { SchemaBehindError } from './db/client.ts';
 import { DatabaseInUseError } from './db/pglite-lock.ts';
 import { buildDomain } from './domain.ts';
 import { openInfrastructure } from './infrastructure.ts';
@@ -25,7 +26,7 @@ async function main() {
   try {
     infrastructure = await openInfrastructure(config);
   } catch (error) {
-    if (!(error instanceof DatabaseInUseError)) throw error;
+    if (!(error instanceof DatabaseInUseError || error instanceof SchemaBehindError)) throw error;
     process.stderr.write(`${error.message}\n`);
     process.exit(75);
   }

@@ -1,17 +1,18 @@
 /**
- * Runs the API suite against PGlite, and again against PostgreSQL (DATABASE_URL, else the local test
- * database scripts/setup-machine.sh makes; unreachable, the run stops at once saying so), several test
- * files at a time. Each concurrent slot has an Auth emulator and a PostgreSQL database of its own, and every
+ * Runs the API suite against PGlite, every invoice test again with its invoices in the object store (a local S3
+ * server each file starts; see isInvoiceTest), and the whole suite again against PostgreSQL (DATABASE_URL, else
+ * the local test database scripts/setup-machine.sh makes; unreachable, the run stops at once saying so), several
+ * test files at a time. Each concurrent slot has an Auth emulator and a PostgreSQL database of its own, and every
  * test file empties both before each test, so files never see each other's accounts or rows. Files named
  * `*.postgres.test.ts` test what only PostgreSQL has (a network connection to lose) and run in the PostgreSQL
  * pass alone. `API_TEST_CONCURRENCY` sets the number of slots (default: processors + 1, since much of a test
  * file's time is spent waiting on the emulator, the database or a timer).
  *
- * Usage: `npm run test:api [-- file ...]`. Each file's output is printed whole once it ends; the slowest
+ * Usage: `npm run test:api [-- file ...]`; `API_TEST_PASSES=pglite,object,postgres` picks passes. Each file's output is printed whole once it ends; the slowest
  * files and a closing "api: N passed, N failed" line follow.
  */
 import { spawn } from 'node:child_process';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -25,8 +26,10 @@ import {
 import { writePgliteTemplate } from './helpers/pglite-template.ts';
 
 const concurrency = Math.max(1, Number(process.env.API_TEST_CONCURRENCY) || os.availableParallelism() + 1);
-const databaseUrl = testDatabaseUrl();
-await requireTestDatabase(databaseUrl);
+const chosen = (process.env.API_TEST_PASSES ?? 'pglite,object,postgres').split(',');
+// The PostgreSQL pass needs its database; a run of the other passes alone does not ask for one.
+const databaseUrl = chosen.includes('postgres') ? testDatabaseUrl() : undefined;
+if (databaseUrl) await requireTestDatabase(databaseUrl);
 
 // Node 20's --test takes no glob patterns (21+ does), and finds only .js files on its own: list them here.
 const files = process.argv.slice(2);
@@ -39,12 +42,27 @@ if (files.length === 0) {
 }
 const postgresOnly = (file: string) => file.endsWith('.postgres.test.ts');
 
+/**
+ * The tests of storing and serving invoice bytes, which run on both stores: the invoice, backup and restore
+ * tests by their names, and any other file that asks for its pass's store (invoiceStoreKind()).
+ */
+const isInvoiceTest = async (file: string) =>
+  /invoice|backup|restore/.test(file) || (await readFile(file, 'utf8')).includes('invoiceStoreKind()');
+
 interface Job {
-  pass: 'PGlite' | 'PostgreSQL';
+  pass: 'PGlite' | 'object store' | 'PostgreSQL';
   file: string;
 }
-const jobs: Job[] = files.filter((file) => !postgresOnly(file)).map((file) => ({ pass: 'PGlite' as const, file }));
-jobs.push(...files.map((file) => ({ pass: 'PostgreSQL' as const, file })));
+const jobs: Job[] = [];
+if (chosen.includes('pglite')) {
+  jobs.push(...files.filter((file) => !postgresOnly(file)).map((file) => ({ pass: 'PGlite' as const, file })));
+}
+if (chosen.includes('object')) {
+  for (const file of files) {
+    if (!postgresOnly(file) && (await isInvoiceTest(file))) jobs.push({ pass: 'object store', file });
+  }
+}
+if (databaseUrl) jobs.push(...files.map((file) => ({ pass: 'PostgreSQL' as const, file })));
 
 interface Slot {
   /** firebase-tools finds a running emulator by its project id: one of its own per slot. */
@@ -124,6 +142,7 @@ function runFile(job: Job, slot: Slot, attempt = 1): Promise<Outcome> {
       FIREBASE_AUTH_EMULATOR_HOST: slot.emulator.host,
       FIREBASE_PROJECT_ID: slot.projectId,
       DATABASE_URL: job.pass === 'PostgreSQL' ? (slot.databaseUrl ?? '') : '',
+      TEST_INVOICE_STORE: job.pass === 'object store' ? 'object' : 'folder',
     },
   });
   const output: Buffer[] = [];
@@ -166,7 +185,7 @@ await rm(templateDir, { recursive: true, force: true });
 const slowest = [...outcomes].sort((a, b) => b.seconds - a.seconds).slice(0, 8);
 process.stdout.write(`\n# Slowest files (${wallSeconds.toFixed(0)} s in all on ${workers} slots)\n`);
 for (const outcome of slowest) {
-  process.stdout.write(`#   ${outcome.seconds.toFixed(1).padStart(6)} s  ${outcome.pass.padEnd(10)} ${outcome.file}\n`);
+  process.stdout.write(`#   ${outcome.seconds.toFixed(1).padStart(6)} s  ${outcome.pass.padEnd(12)} ${outcome.file}\n`);
 }
 const failedFiles = outcomes.filter((outcome) => outcome.exitCode !== 0);
 for (const outcome of failedFiles) process.stdout.write(`# FAILED: ${outcome.pass} ${outcome.file}\n`);

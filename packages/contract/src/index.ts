@@ -6,3 +6,4 @@ export * from './runtime-config.ts';
 export * from './errors.ts';
 export * from './passkeys.ts';
 export * from './sessions.ts';
+export * from './version.ts';

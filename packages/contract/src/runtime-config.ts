@@ -9,7 +9,8 @@ export const runtimeConfigSchema = z.object({
     projectId: z.string(),
   }),
   authEmulatorUrl: z.string().optional(),
-  sentry: z.object({ dsn: z.string(), environment: z.string() }).optional(),
+  /** Error reporting; `release` names the build (GET /api/version), so events match their source maps. */
+  sentry: z.object({ dsn: z.string(), environment: z.string(), release: z.string() }).optional(),
   supportContact: z.string(),
   /** Where "Please contact …" leads: shown as mailto:/tel: links beside the message. */
   support: z.object({ email: z.string().optional(), phone: z.string().optional() }).optional(),

@@ -4,7 +4,7 @@
  * shipped) always builds.
  */
 import { spawn } from 'node:child_process';
-import { cp, rm } from 'node:fs/promises';
+import { cp, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { buildIfChanged, type BuildOutcome } from './input-hash.ts';
@@ -46,8 +46,13 @@ export function buildWeb(): Promise<BuildOutcome> {
  * packages from node_modules stay imports, installed by `npm ci --omit=dev`. The bundles sit at the same
  * folder depth as apps/api/src, so paths resolved from import.meta.url (the repository root, the
  * migrations) hold in both.
+ * With `release` (what `npm run build` passes: package version + git revision, scripts/lib/release.ts), it is
+ * compiled in and written beside the bundles as release.json, so a build without .git still knows what it is;
+ * without it the server reads its release from the source tree at run time.
  */
-export async function compileApi(): Promise<void> {
+export async function compileApi(
+  options: { release?: { version: string; revision: string; release: string } } = {},
+): Promise<void> {
   // Loaded here: esbuild is a dev dependency of the root, and most callers only need the web build.
   const { build } = await import('esbuild');
   const outDir = path.join(apiDir, 'dist');
@@ -61,6 +66,13 @@ export async function compileApi(): Promise<void> {
     target: 'node22',
     sourcemap: true,
     logLevel: 'warning',
+    ...(options.release
+      ? {
+          define: {
+            PORTAL_BUILD: JSON.stringify({ version: options.release.version, revision: options.release.revision }),
+          },
+        }
+      : {}),
     plugins: [
       {
         name: 'node-modules-stay-external',
@@ -73,6 +85,8 @@ export async function compileApi(): Promise<void> {
     ],
   });
   await cp(path.join(apiDir, 'src/db/migrations'), path.join(outDir, 'migrations'), { recursive: true });
+  if (options.release)
+    await writeFile(path.join(outDir, 'release.json'), `${JSON.stringify(options.release, null, 2)}\n`);
 }
 
 export function buildApi(): Promise<BuildOutcome> {
@@ -81,6 +95,6 @@ export function buildApi(): Promise<BuildOutcome> {
     root: REPO_ROOT,
     inputs: API_INPUTS,
     output: path.join(apiDir, 'dist/server.js'),
-    build: compileApi,
+    build: () => compileApi(),
   });
 }

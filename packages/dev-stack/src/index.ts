@@ -21,5 +21,15 @@ export {
   SETUP_COMMAND,
   testDatabaseUrl,
 } from './test-database.ts';
-export { buildAll, startTopology, type ApiInstance, type Topology, type TopologyOptions } from './topology.ts';
+export { blockedOnTheWay, NginxCannotReadError, nginxWorkerAccount, requireNginxCanRead } from './nginx-access.ts';
+export {
+  buildAll,
+  requireNginxCanReadTopology,
+  startTopology,
+  type ApiInstance,
+  type Topology,
+  type TopologyOptions,
+} from './topology.ts';
 export { startSentryReceiver, type ReceivedEvent } from './sentry-receiver.ts';
+export { startObjectStore, type ObjectStore, type StartObjectStoreOptions } from './object-store.ts';
+export { freshDatabaseBeside } from './fresh-database.ts';

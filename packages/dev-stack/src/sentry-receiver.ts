@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 
 export interface ReceivedEvent {
   environment?: string;
+  release?: string;
   exception?: { values?: { type?: string; value?: string; stacktrace?: { frames?: unknown[] } }[] };
   breadcrumbs?: unknown[];
   [key: string]: unknown;

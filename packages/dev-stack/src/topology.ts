@@ -8,7 +8,8 @@ import { chmod, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { findFreePort, startAuthEmulator, type AuthEmulator } from './auth-emulator.ts';
 import { stopChild, waitForHttp } from './child-process.ts';
-import { renderPortalSite, startNginx } from './nginx.ts';
+import { requireNginxCanRead, nginxWorkerAccount } from './nginx-access.ts';
+import { renderPortalSite, requireNginx, startNginx } from './nginx.ts';
 import { DEMO_PROJECT_ID, REPO_ROOT } from './stack.ts';
 
 export interface TopologyOptions {
@@ -54,6 +55,21 @@ export function buildAll() {
   if (result.status !== 0) throw new Error('npm run build failed (see the output above)');
 }
 
+const WEB_ROOT = path.join(REPO_ROOT, 'apps/web/dist');
+
+/** Throws NginxCannotReadError, saying what to change, when nginx's workers could not send the SPA or invoices. */
+export function requireNginxCanReadTopology(invoiceDir: string) {
+  requireNginxCanRead(nginxWorkerAccount(requireNginx()), [
+    { what: 'The built SPA', path: WEB_ROOT, setting: 'use a checkout in a folder other users may pass through' },
+    { what: 'The built SPA', path: path.join(WEB_ROOT, 'index.html'), setting: 'build it with umask 022' },
+    {
+      what: 'The invoice store',
+      path: invoiceDir,
+      setting: 'INVOICE_DIR=<a folder outside, e.g. /srv/portal-invoices>',
+    },
+  ]);
+}
+
 export async function startTopology(options: TopologyOptions): Promise<Topology> {
   const stops: (() => Promise<void>)[] = [];
   const stopAll = async () => {
@@ -65,6 +81,8 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
     await mkdir(invoiceDir, { recursive: true });
     // nginx's workers read the store as an unprivileged user.
     for (const dir of [options.workDir, invoiceDir]) await chmod(dir, 0o755);
+    // Before anything starts: a worker that cannot read these answers 403, and nothing else would say why.
+    requireNginxCanReadTopology(invoiceDir);
     const emulator = await startAuthEmulator({
       port: options.emulatorPort ?? (await findFreePort()),
       projectId: DEMO_PROJECT_ID,
@@ -130,7 +148,7 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
     const site = await renderPortalSite({
       listen: `listen 127.0.0.1:${options.port};`,
       upstreamServers: instances.map((instance) => `server ${new URL(instance.url).host} max_fails=1 fail_timeout=5s;`),
-      webRoot: path.join(REPO_ROOT, 'apps/web/dist'),
+      webRoot: WEB_ROOT,
       invoiceDir,
       maxBody: '10m',
     });

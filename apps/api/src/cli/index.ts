@@ -3,7 +3,9 @@
  * Each group lives in its own module and exports `run(args)` returning an exit code.
  */
 import { ConfigError } from '../config.ts';
+import { SchemaBehindError } from '../db/client.ts';
 import { DatabaseInUseError } from '../db/pglite-lock.ts';
+import { USAGE as STORAGE_USAGE } from './storage-usage.ts';
 
 const USAGE = `Usage: npm run portal -- <command>
 
@@ -18,11 +20,15 @@ const USAGE = `Usage: npm run portal -- <command>
   users end-sessions <email>         sign someone out on every device
   invoices import <file.pdf> --parcel-code <code>
   invoices import-dir <dir>          import every <parcel code>.pdf in a folder
-`;
+${STORAGE_USAGE}`;
 
 const groups: Record<string, () => Promise<{ run(args: string[]): Promise<number> }>> = {
   users: () => import('./users.ts'),
   invoices: () => import('./invoices.ts'),
+  migrate: async () => ({ run: (await import('./storage.ts')).run('migrate') }),
+  backup: async () => ({ run: (await import('./storage.ts')).run('backup') }),
+  restore: async () => ({ run: (await import('./storage.ts')).run('restore') }),
+  verify: async () => ({ run: (await import('./storage.ts')).run('verify') }),
 };
 
 async function main(argv: string[]): Promise<number> {
@@ -39,7 +45,7 @@ async function main(argv: string[]): Promise<number> {
       process.stderr.write(`${error.message}\nSee .env.example for every variable.\n`);
       return 78;
     }
-    if (error instanceof DatabaseInUseError) {
+    if (error instanceof DatabaseInUseError || error instanceof SchemaBehindError) {
       process.stderr.write(`${error.message}\n`);
       return 75;
     }

@@ -5,8 +5,8 @@ import { withDomain, type Domain } from '../domain.ts';
 import { formatSummary, importInvoiceFiles, listImportDir, type ImportItem } from '../invoices/import-files.ts';
 
 const USAGE = `Usage:
-  npm run portal -- invoices import <file.pdf> --parcel-code <code>
-  npm run portal -- invoices import-dir <dir>     (each <parcel code>.pdf in the folder)
+  npm run portal -- invoices import <file.pdf|file.xml> --parcel-code <code>
+  npm run portal -- invoices import-dir <dir>     (each <parcel code>.pdf or .xml in the folder)
 `;
 
 export interface CliOutput {
@@ -49,7 +49,7 @@ export async function runWith(
       return 66;
     }
     if (listing.ignored.length)
-      output.out(`ignoring ${listing.ignored.length} entries that are not <parcel code>.pdf files`);
+      output.out(`ignoring ${listing.ignored.length} entries that are not <parcel code>.pdf or .xml files`);
     items = listing.items;
   } else {
     output.err(USAGE);

@@ -1,4 +1,4 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
@@ -7,6 +7,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { listenOnPostgres, type ChannelListener, type ChannelSubscriber } from './notifications.ts';
 import { lockDataDir } from './pglite-lock.ts';
@@ -35,14 +36,14 @@ const MIGRATION_LOCK_KEY = 7_240_611_013n;
  * Migrations may build indexes for longer than any request may wait, so that connection is a client of
  * its own, without the pool's statement timeouts.
  */
-async function migrateUnderLock(url: string, connectMs: number | undefined) {
+async function migrateUnderLock(url: string, connectMs: number | undefined, folder = migrationsFolder) {
   const client = new pg.Client({ connectionString: url, ...(connectMs && { connectionTimeoutMillis: connectMs }) });
   client.on('error', () => {});
   await client.connect();
   try {
     await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
     try {
-      await migratePg(drizzlePg(client, { schema }), { migrationsFolder });
+      await migratePg(drizzlePg(client, { schema }), { migrationsFolder: folder });
     } finally {
       await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
     }
@@ -52,6 +53,97 @@ async function migrateUnderLock(url: string, connectMs: number | undefined) {
 }
 
 const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
+
+/** How far a database's schema is migrated, beside how far this release's migrations go. */
+export interface SchemaLevel {
+  applied: number;
+  /** The journal `when` of the last migration applied (drizzle applies only migrations above it). */
+  lastWhen: number;
+  known: number;
+  knownLastWhen: number;
+}
+
+export class SchemaBehindError extends Error {
+  constructor(level: SchemaLevel) {
+    super(
+      `The database schema is behind this release (${level.applied} of its ${level.known} migrations applied) and MIGRATE_ON_START is false: run \`npm run portal -- migrate\` (in production \`node apps/api/dist/cli.js migrate\`) first.`,
+    );
+  }
+}
+
+/** This release's migrations, from the journal drizzle reads them by. */
+export async function readMigrationJournal(folder = migrationsFolder): Promise<{ tag: string; when: number }[]> {
+  const journal = JSON.parse(await readFile(`${folder}/meta/_journal.json`, 'utf8')) as {
+    entries: { tag: string; when: number }[];
+  };
+  return journal.entries.map(({ tag, when }) => ({ tag, when }));
+}
+
+export async function schemaLevel(db: Pick<Database, 'execute'>): Promise<SchemaLevel> {
+  const journal = await readMigrationJournal();
+  const known = { known: journal.length, knownLastWhen: Math.max(0, ...journal.map((entry) => entry.when)) };
+  const [table] = (
+    (await db.execute(sql`select to_regclass('drizzle.__drizzle_migrations') is not null as present`)) as unknown as {
+      rows: { present: boolean }[];
+    }
+  ).rows;
+  if (!table?.present) return { applied: 0, lastWhen: 0, ...known };
+  const [row] = (
+    (await db.execute(
+      sql`select count(*) as applied, coalesce(max(created_at), 0) as last from drizzle.__drizzle_migrations`,
+    )) as unknown as { rows: { applied: string | number; last: string | number }[] }
+  ).rows;
+  return { applied: Number(row?.applied ?? 0), lastWhen: Number(row?.last ?? 0), ...known };
+}
+
+/** Refuses a schema this release's code would not find its tables and columns in; a newer one is fine (expand, then contract). */
+async function assertSchemaCurrent(db: Pick<Database, 'execute'>) {
+  const level = await schemaLevel(db);
+  if (level.lastWhen < level.knownLastWhen) throw new SchemaBehindError(level);
+}
+
+/**
+ * `portal migrate` and start-up: brings the schema up to this release's level. On PostgreSQL under the
+ * advisory lock, so a migrate job and starting instances never run the same migration twice.
+ */
+export async function migrateDatabase(
+  target: DatabaseTarget,
+  // Tests take a database to a level of their own (an earlier one, or a next one this release does not have).
+  folder = migrationsFolder,
+): Promise<{ before: SchemaLevel; after: SchemaLevel }> {
+  if (target.kind === 'postgres') {
+    const connectMs = target.timeouts?.connectMs;
+    const client = new pg.Client({
+      connectionString: target.url,
+      ...(connectMs && { connectionTimeoutMillis: connectMs }),
+    });
+    client.on('error', () => {});
+    await client.connect();
+    const before = await schemaLevel(drizzlePg(client, { schema }) as unknown as Database).finally(() => client.end());
+    await migrateUnderLock(target.url, target.timeouts?.connectMs, folder);
+    const handle = await openDatabase(target, { migrate: false, allowBehind: true });
+    try {
+      return { before, after: await schemaLevel(handle.db) };
+    } finally {
+      await handle.close();
+    }
+  }
+  const handle = await openDatabase(target, { migrate: false, allowBehind: true });
+  try {
+    const before = await schemaLevel(handle.db);
+    await migratePglite(handle.db as never, { migrationsFolder: folder });
+    return { before, after: await schemaLevel(handle.db) };
+  } finally {
+    await handle.close();
+  }
+}
+
+export interface OpenDatabaseOptions {
+  /** Apply pending migrations first (default); when false, refuse a schema behind this release instead. */
+  migrate?: boolean;
+  /** With migrate false: open even a schema behind this release (only `portal migrate` itself). */
+  allowBehind?: boolean;
+}
 
 /** How long a connection attempt and a query may take before the caller gets an answer anyway. */
 export interface DatabaseTimeouts {
@@ -64,11 +156,20 @@ export type DatabaseTarget =
   | { kind: 'pglite'; dataDir?: string /* in memory when absent */; loadDataDir?: Blob };
 
 /** Opens the database and brings its schema up to date; one set of migrations serves both engines. */
-export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHandle> {
+export async function openDatabase(target: DatabaseTarget, options: OpenDatabaseOptions = {}): Promise<DatabaseHandle> {
+  const migrate = options.migrate ?? true;
   if (target.kind === 'postgres') {
-    await migrateUnderLock(target.url, target.timeouts?.connectMs);
+    if (migrate) await migrateUnderLock(target.url, target.timeouts?.connectMs);
     const pool = openPool(target.url, target.timeouts);
     const db = drizzlePg(pool, { schema });
+    if (!migrate && !options.allowBehind) {
+      try {
+        await assertSchemaCurrent(db as unknown as Database);
+      } catch (error) {
+        await pool.end();
+        throw error;
+      }
+    }
     const listeners = new Set<ChannelListener>();
     return {
       db: db as unknown as Database,
@@ -100,7 +201,14 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
     extensions: { pg_trgm },
   });
   const db = drizzlePglite(client, { schema });
-  await migratePglite(db, { migrationsFolder });
+  try {
+    if (migrate) await migratePglite(db, { migrationsFolder });
+    else if (!options.allowBehind) await assertSchemaCurrent(db as unknown as Database);
+  } catch (error) {
+    await client.close();
+    await unlock();
+    throw error;
+  }
   return {
     db: db as unknown as Database,
     kind: 'pglite',

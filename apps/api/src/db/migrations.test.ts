@@ -6,9 +6,12 @@ import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/pglite';
-import { migrate } from 'drizzle-orm/pglite/migrator';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { migrationsFolderWith, releaseJournal } from '../../test/helpers/migration-folders.ts';
 import { testPgliteTarget } from '../../test/helpers/pglite-template.ts';
+import { migrateDatabase, openDatabase, SchemaBehindError, schemaLevel, type DatabaseHandle } from './client.ts';
 
 const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
 const UNIQUE_UID_MIGRATION = '0007_account_cleanups_unique_uid';
@@ -26,6 +29,98 @@ async function migrationsBefore(tag: string, dir: string) {
   assert.ok(index > 0, `${tag} is in the journal`);
   await writeFile(journalFile, JSON.stringify({ ...journal, entries: journal.entries.slice(0, index) }));
 }
+
+/** An empty PGlite database taken to the level `folder`'s journal describes, as drizzle's migrator does it. */
+async function databaseMigratedWith(folder: string): Promise<DatabaseHandle> {
+  const handle = await openDatabase(await testPgliteTarget(), { migrate: false, allowBehind: true });
+  await migratePglite(handle.db as never, { migrationsFolder: folder });
+  return handle;
+}
+
+async function hasIndex(handle: DatabaseHandle, name: string) {
+  const result = (await handle.db.execute(sql`select 1 from pg_indexes where indexname = ${name}`)) as unknown as {
+    rows: unknown[];
+  };
+  return result.rows.length === 1;
+}
+
+describe('migrations', () => {
+  const folders: string[] = [];
+  after(() => Promise.all(folders.map((folder) => rm(folder, { recursive: true, force: true }))));
+  const folder = async (entries: Parameters<typeof migrationsFolderWith>[0]) => {
+    const made = await migrationsFolderWith(entries);
+    folders.push(made);
+    return made;
+  };
+
+  it('lists every migration with a `when` above the one before: drizzle applies only those above the last applied', async () => {
+    const journal = await releaseJournal();
+    for (const [index, entry] of journal.entries()) {
+      if (index > 0)
+        assert.ok(entry.when > journal[index - 1]!.when, `${entry.tag} must come after ${journal[index - 1]!.tag}`);
+      assert.match(entry.tag, new RegExp(`^${String(index).padStart(4, '0')}_`));
+    }
+  });
+
+  it('gives users_created_at_idx to a database that was migrated to 0004 before 0005 existed', async () => {
+    const journal = await releaseJournal();
+    const before0005 = journal.slice(
+      0,
+      journal.findIndex((entry) => entry.tag.startsWith('0005_')),
+    );
+    const handle = await databaseMigratedWith(await folder(before0005));
+    try {
+      assert.equal(await hasIndex(handle, 'users_created_at_idx'), false);
+      await migratePglite(handle.db as never, { migrationsFolder: await folder(journal) });
+      assert.equal(await hasIndex(handle, 'users_created_at_idx'), true);
+    } finally {
+      await handle.close();
+    }
+  });
+
+  it('applies 0005 again as a no-op on a database that got it under its first, smaller `when`', async () => {
+    const journal = await releaseJournal();
+    const asFirstShipped = journal.slice(0, 6).map((entry) =>
+      entry.tag.startsWith('0005_')
+        ? {
+            ...entry,
+            when: 1795388161411,
+            sql: 'CREATE INDEX "users_created_at_idx" ON "users" USING btree ("created_at","email");',
+          }
+        : entry,
+    );
+    const handle = await databaseMigratedWith(await folder(asFirstShipped));
+    try {
+      assert.equal(await hasIndex(handle, 'users_created_at_idx'), true);
+      await migratePglite(handle.db as never, { migrationsFolder: await folder(journal) });
+      const level = await schemaLevel(handle.db);
+      assert.equal(level.lastWhen, level.knownLastWhen);
+    } finally {
+      await handle.close();
+    }
+  });
+
+  it('with MIGRATE_ON_START off, refuses a schema behind this release; `portal migrate` brings it up to date', async () => {
+    const journal = await releaseJournal();
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'portal-migrate-'));
+    folders.push(dataDir);
+    const target = { kind: 'pglite', dataDir: path.join(dataDir, 'db') } as const;
+    const previous = await openDatabase(target, { migrate: false, allowBehind: true });
+    await migratePglite(previous.db as never, { migrationsFolder: await folder(journal.slice(0, -1)) });
+    await previous.close();
+
+    await assert.rejects(openDatabase(target, { migrate: false }), (error: Error) => {
+      assert.ok(error instanceof SchemaBehindError);
+      assert.match(error.message, new RegExp(`${journal.length - 1} of its ${journal.length} migrations applied`));
+      assert.match(error.message, /npm run portal -- migrate/);
+      return true;
+    });
+    const { before, after: migrated } = await migrateDatabase(target);
+    assert.deepEqual([before.applied, migrated.applied], [journal.length - 1, journal.length]);
+    const current = await openDatabase(target, { migrate: false });
+    await current.close();
+  });
+});
 
 describe('the migration that gives each sign-in account one row', () => {
   let dir: string;
@@ -47,11 +142,11 @@ describe('the migration that gives each sign-in account one row', () => {
   it('unbinds rows that shared an account, says so in the audit log, and refuses a second row for one uid', async () => {
     const db = drizzle(client);
     await migrationsBefore(UNIQUE_UID_MIGRATION, path.join(dir, 'before'));
-    await migrate(db, { migrationsFolder: path.join(dir, 'before') });
+    await migratePglite(db, { migrationsFolder: path.join(dir, 'before') });
     await client.exec(`insert into users (email, firebase_uid) values
       ('one@example.com', 'portal-shared'), ('two@example.com', 'portal-shared'), ('own@example.com', 'portal-own')`);
 
-    await migrate(db, { migrationsFolder });
+    await migratePglite(db, { migrationsFolder });
 
     const rows = await client.query<{ email: string; firebase_uid: string | null }>(
       'select email, firebase_uid from users order by email',

@@ -5,12 +5,14 @@ import {
   boolean,
   index,
   integer,
+  jsonb,
   pgTable,
   primaryKey,
   text,
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import type { StoredInvoiceFacts } from '../invoices/e-invoice/stored-facts.ts';
 
 export const users = pgTable(
   'users',
@@ -40,12 +42,32 @@ export const users = pgTable(
   ],
 );
 
+/**
+ * What ingestion read from an invoice version: its format, the EN 16931 terms, and the blobs made beside the
+ * original (sha256): the XML of a hybrid (for an XML-only invoice, the original itself) and the PDF rendering
+ * of an XML-only invoice. Every column naming a blob names one in the invoice store.
+ */
+const eInvoiceColumns = {
+  format: text('format', { enum: ['pdf', 'facturx', 'cii', 'ubl'] })
+    .notNull()
+    .default('pdf'),
+  facts: jsonb('facts').$type<StoredInvoiceFacts>(),
+  xmlSha256: text('xml_sha256'),
+  xmlSize: integer('xml_size'),
+  renderingSha256: text('rendering_sha256'),
+  renderingSize: integer('rendering_size'),
+  /** Set when this version's payment account differs from the version before (carried on while it stays). */
+  bankDetailsChangedAt: timestamp('bank_details_changed_at', { withTimezone: true }),
+  amountChangedAt: timestamp('amount_changed_at', { withTimezone: true }),
+};
+
 export const invoices = pgTable('invoices', {
   parcelCode: text('parcel_code').primaryKey(),
   sha256: text('sha256').notNull(),
   size: integer('size').notNull(),
   uploadedAt: timestamp('uploaded_at', { withTimezone: true }).notNull().defaultNow(),
   uploadedBy: text('uploaded_by').notNull(),
+  ...eInvoiceColumns,
 });
 
 /** Every version an invoice ever had, the current one included, so a replacement loses nothing. */
@@ -58,6 +80,7 @@ export const invoiceVersions = pgTable(
     size: integer('size').notNull(),
     uploadedAt: timestamp('uploaded_at', { withTimezone: true }).notNull().defaultNow(),
     uploadedBy: text('uploaded_by').notNull(),
+    ...eInvoiceColumns,
   },
   (table) => [index('invoice_versions_parcel_code_idx').on(table.parcelCode, table.id)],
 );

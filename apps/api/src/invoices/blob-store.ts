@@ -1,11 +1,16 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { type FileHandle, mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Readable } from 'node:stream';
+import { type Readable, Transform } from 'node:stream';
 
 export interface StoredBlob {
   sha256: string;
   size: number;
+}
+
+export interface ListedBlob extends StoredBlob {
+  /** When it was written: the orphan clean-up leaves young blobs alone, a row may be about to name them. */
+  modifiedAt: Date;
 }
 
 export interface PutOptions {
@@ -20,15 +25,83 @@ export interface OpenedBlob {
 }
 
 /**
- * Content-addressed storage of invoice files. The filesystem implementation is the only one today; an
- * S3-compatible store implements the same two calls.
+ * Content-addressed storage of invoice files (and any other blob a row names by its sha256): a folder
+ * (`createFsBlobStore`) or an S3-compatible bucket (`createS3BlobStore`), chosen by configuration.
+ * Blobs are written whole or not at all and never change; only `portal verify --delete-orphans` deletes.
  */
 export interface BlobStore {
+  /** Where the blobs live, for logs, backup manifests and messages: `folder /srv/invoices` or `s3://bucket/prefix`. */
+  readonly description: string;
   /** Streams `body` into the store; enforces maxBytes (throws BlobTooLargeError, leaving nothing behind); returns its hash and size. Idempotent for identical bytes. */
   put(body: AsyncIterable<Uint8Array> | Uint8Array, options: PutOptions): Promise<StoredBlob>;
   /** The blob's size and a stream of its bytes, or undefined when absent. Refuses ids that are not a sha256. */
   open(sha256: string): Promise<OpenedBlob | undefined>;
+  /** Every blob the store holds, in no particular order: what `portal verify` compares with the rows. */
+  list(): AsyncIterable<ListedBlob>;
+  /** Removes one blob (absent is fine). Only the orphan clean-up calls it: a row may name any blob that exists. */
+  delete(sha256: string): Promise<void>;
+  /**
+   * The internal path nginx answers a download from (X-Accel-Redirect): a file under the folder location, or
+   * a short-lived presigned request for the object (deploy/nginx/portal.conf.template).
+   */
+  accelRedirectPath(sha256: string): Promise<string>;
+  /**
+   * Deletes temporary files that a crashed writer left behind. Only those older than `olderThanMs`: the
+   * folder may be shared with a live process (the CLI beside the server) whose upload is still running.
+   * Returns how many were removed.
+   */
+  removeStaleTemporaryFiles(olderThanMs: number): Promise<number>;
+  /** Lets go of open connections (the object store's); the folder store holds nothing open. */
+  close(): void;
 }
+
+/** The store could not be reached or did not answer in time: nobody's mistake, retried later. */
+export class BlobStoreUnavailableError extends Error {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'BlobStoreUnavailableError';
+  }
+}
+
+/** The bytes a store gave back are not the bytes their name promises: a damaged store, never served. */
+export class BlobIntegrityError extends Error {
+  constructor(
+    readonly sha256: string,
+    detail: string,
+  ) {
+    super(`blob ${sha256} failed its integrity check: ${detail}`);
+    this.name = 'BlobIntegrityError';
+  }
+}
+
+/**
+ * Passes bytes through while hashing them; fails the stream at the end when they are not `expected`, so a
+ * damaged object is never taken for the invoice (a download breaks off instead of completing).
+ */
+export function verifying(sha256: string, expectedSize: number | undefined) {
+  const hash = createHash('sha256');
+  let size = 0;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      hash.update(chunk);
+      size += chunk.length;
+      callback(null, chunk);
+    },
+    flush(callback) {
+      const actual = hash.digest('hex');
+      if (expectedSize !== undefined && size !== expectedSize) {
+        callback(new BlobIntegrityError(sha256, `${size} bytes arrived, the store announced ${expectedSize}`));
+      } else if (actual !== sha256) {
+        callback(new BlobIntegrityError(sha256, `the bytes hash to ${actual}`));
+      } else {
+        callback();
+      }
+    },
+  });
+}
+
+/** nginx's internal location over the folder store (deploy/nginx/portal.conf.template). */
+export const ACCEL_BLOB_LOCATION = '/_invoice-blobs/';
 
 export class BlobTooLargeError extends Error {
   constructor(readonly maxBytes: number) {
@@ -47,11 +120,11 @@ export function isSha256Hex(value: string): boolean {
   return SHA256_HEX.test(value);
 }
 
-function assertSha256Hex(value: string): void {
+export function assertSha256Hex(value: string): void {
   if (!isSha256Hex(value)) throw new TypeError('Blob id must be 64 lowercase hex characters');
 }
 
-function isNotFound(error: unknown): boolean {
+export function isNotFound(error: unknown): boolean {
   return (error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT';
 }
 
@@ -89,7 +162,7 @@ async function fsyncDirectory(dir: string): Promise<void> {
  * Copies the body into `file`, hashing as it goes. Nothing is written until validateHead has
  * accepted the head, so a refused body never touches the disk beyond the empty temp file.
  */
-async function streamInto(file: FileHandle, body: AsyncIterable<Uint8Array> | Uint8Array, options: PutOptions) {
+export async function streamInto(file: FileHandle, body: AsyncIterable<Uint8Array> | Uint8Array, options: PutOptions) {
   const hash = createHash('sha256');
   let size = 0;
   let pendingHead: Uint8Array[] | undefined = options.validateHead ? [] : undefined;
@@ -117,16 +190,24 @@ async function streamInto(file: FileHandle, body: AsyncIterable<Uint8Array> | Ui
   return { sha256: hash.digest('hex'), size };
 }
 
-export interface FsBlobStore extends BlobStore {
-  /**
-   * Deletes temporary files that a crashed writer left behind. Only those older than `olderThanMs`: the
-   * folder may be shared with a live process (the CLI beside the server) whose upload is still running.
-   * Returns how many were removed.
-   */
-  removeStaleTemporaryFiles(olderThanMs: number): Promise<number>;
+/** Removes `*.part` files in `dir` older than `olderThanMs`; see BlobStore.removeStaleTemporaryFiles. */
+export async function removeStalePartFiles(dir: string, olderThanMs: number): Promise<number> {
+  const names = await readdir(dir).catch((error: unknown) => {
+    if (isNotFound(error)) return [];
+    throw error;
+  });
+  let removed = 0;
+  for (const name of names.filter((candidate) => candidate.endsWith('.part'))) {
+    const file = join(dir, name);
+    const info = await stat(file).catch(() => undefined);
+    if (!info || Date.now() - info.mtimeMs < olderThanMs) continue;
+    await rm(file, { force: true });
+    removed += 1;
+  }
+  return removed;
 }
 
-export function createFsBlobStore(rootDir: string): FsBlobStore {
+export function createFsBlobStore(rootDir: string): BlobStore {
   const tmpDir = join(rootDir, 'tmp');
   const shardOf = (sha256: string) => join(rootDir, sha256.slice(0, 2));
   const pathOf = (sha256: string) => join(shardOf(sha256), sha256);
@@ -151,20 +232,34 @@ export function createFsBlobStore(rootDir: string): FsBlobStore {
   }
 
   return {
-    async removeStaleTemporaryFiles(olderThanMs) {
-      const names = await readdir(tmpDir).catch((error: unknown) => {
+    description: `folder ${rootDir}`,
+    close: () => {},
+
+    removeStaleTemporaryFiles: (olderThanMs) => removeStalePartFiles(tmpDir, olderThanMs),
+
+    async *list() {
+      const shards = await readdir(rootDir).catch((error: unknown) => {
         if (isNotFound(error)) return [];
         throw error;
       });
-      let removed = 0;
-      for (const name of names.filter((candidate) => candidate.endsWith('.part'))) {
-        const file = join(tmpDir, name);
-        const info = await stat(file).catch(() => undefined);
-        if (!info || Date.now() - info.mtimeMs < olderThanMs) continue;
-        await rm(file, { force: true });
-        removed += 1;
+      for (const shard of shards.filter((name) => /^[0-9a-f]{2}$/.test(name)).sort()) {
+        for (const name of (await readdir(join(rootDir, shard))).sort()) {
+          if (!isSha256Hex(name) || !name.startsWith(shard)) continue;
+          const info = await stat(join(rootDir, shard, name)).catch(() => undefined);
+          if (info?.isFile()) yield { sha256: name, size: info.size, modifiedAt: info.mtime };
+        }
       }
-      return removed;
+    },
+
+    async delete(sha256) {
+      assertSha256Hex(sha256);
+      await rm(pathOf(sha256), { force: true });
+    },
+
+    // nginx serves the file itself: the location's alias is this folder, and the path below it is the blob's.
+    accelRedirectPath: async (sha256) => {
+      assertSha256Hex(sha256);
+      return `${ACCEL_BLOB_LOCATION}${sha256.slice(0, 2)}/${sha256}`;
     },
 
     async put(body, options) {
@@ -199,7 +294,12 @@ export function createFsBlobStore(rootDir: string): FsBlobStore {
       if (!handle) return undefined;
       try {
         const { size } = await handle.stat();
-        return { size, stream: handle.createReadStream() };
+        // Hashed on the way out as from the bucket: a file damaged on disk is never served as the invoice.
+        const checked = verifying(sha256, size);
+        const source = handle.createReadStream();
+        source.on('error', (error) => checked.destroy(error));
+        checked.on('close', () => source.destroy());
+        return { size, stream: source.pipe(checked) };
       } catch (error) {
         await handle.close();
         throw error;

@@ -19,14 +19,17 @@ export interface ImportSummary {
   failed: { file: string; reason: string }[];
 }
 
-/** Every `<parcel code>.pdf` directly in `dir`, in name order so a re-run prints the same lines. */
+/** Invoice files: PDFs (plain or hybrid) and XML-only e-invoices. */
+const INVOICE_FILE = /\.(pdf|xml)$/i;
+
+/** Every `<parcel code>.pdf` or `<parcel code>.xml` directly in `dir`, in name order so a re-run prints the same lines. */
 export async function listImportDir(dir: string): Promise<{ items: ImportItem[]; ignored: string[] }> {
   const entries = await readdir(dir, { withFileTypes: true });
   const items: ImportItem[] = [];
   const ignored: string[] = [];
   for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
-    const isPdf = /\.pdf$/i.test(entry.name);
-    if (isPdf && (entry.isFile() || entry.isSymbolicLink())) {
+    const isInvoice = INVOICE_FILE.test(entry.name);
+    if (isInvoice && (entry.isFile() || entry.isSymbolicLink())) {
       items.push({ file: path.join(dir, entry.name), parcelCode: entry.name.slice(0, -'.pdf'.length) });
     } else {
       ignored.push(entry.name);
@@ -54,8 +57,9 @@ export async function importInvoiceFiles(
       const stored = await importOne(ingest, item, uploadedBy);
       summary[stored.status] += 1;
       progress(
-        `${prefix} -> ${stored.parcelCode}: ${stored.status} (${stored.size} bytes, sha256 ${stored.sha256.slice(0, 12)})`,
+        `${prefix} -> ${stored.parcelCode}: ${stored.status} ${stored.format} (${stored.size} bytes, sha256 ${stored.sha256.slice(0, 12)})`,
       );
+      for (const warning of stored.warnings) progress(`${' '.repeat(prefix.length)}   warning: ${warning}`);
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       summary.failed.push({ file: item.file, reason });

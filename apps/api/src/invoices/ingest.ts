@@ -2,13 +2,23 @@ import type { Readable } from 'node:stream';
 import { parcelCodeSchema, type InvoiceStored } from '@portal/contract';
 import type { AuditRepository } from '../audit/repository.ts';
 import { DomainError } from '../domain-error.ts';
-import { BlobTooLargeError, type BlobStore } from './blob-store.ts';
-import type { InvoicesRepository } from './repository.ts';
+import type { BlobStore, StoredBlob } from './blob-store.ts';
+import {
+  InvoiceRefusedError,
+  readInvoice,
+  startsAsPdf,
+  startsAsXml,
+  type ReadInvoice,
+} from './e-invoice/read-invoice.ts';
+import { renderEInvoicePdf } from './e-invoice/render-pdf.ts';
+import type { StoredInvoiceFacts } from './e-invoice/stored-facts.ts';
+import type { InvoicesRepository, RecordedVersion } from './repository.ts';
 
-const PDF_MAGIC = Buffer.from('%PDF-', 'latin1');
+/** Why an upload is not stored, for the audit log: bad-code, not-pdf (nor XML), not-invoice, too-large or interrupted. */
+type IngestRefusalReason = 'bad-code' | 'not-pdf' | 'not-invoice' | 'too-large' | 'interrupted';
 
-/** Why an upload is not stored, for the audit log: bad-code, not-pdf, too-large or interrupted. */
-type IngestRefusalReason = 'bad-code' | 'not-pdf' | 'too-large' | 'interrupted';
+const NOT_PDF_NOR_XML =
+  'The body is neither a PDF (it must start with "%PDF-") nor an XML e-invoice (it must start with "<").';
 
 const refusal = (reason: IngestRefusalReason, message: string) =>
   new DomainError(reason === 'too-large' ? 'too-large' : 'invalid', message, reason);
@@ -30,15 +40,19 @@ export interface IngestInput {
   uploadedBy: string;
 }
 
-/** Given to the blob store, which calls it with the first bytes before keeping anything. */
-export function requirePdfHead(head: Uint8Array): void {
-  const isPdf = head.length >= PDF_MAGIC.length && PDF_MAGIC.equals(head.subarray(0, PDF_MAGIC.length));
-  if (!isPdf) throw refusal('not-pdf', 'The body is not a PDF file (it must start with "%PDF-").');
+/** The first bytes must begin a PDF or an XML document; white space (or a byte-order mark) alone is undecided. */
+export function requireInvoiceHead(head: Uint8Array): void {
+  const undecided = head.every((byte) => [0x20, 0x09, 0x0a, 0x0d, 0xef, 0xbb, 0xbf, 0xfe, 0xff].includes(byte));
+  if (head.length > 0 && (startsAsPdf(head) || startsAsXml(head) || undecided)) return;
+  throw refusal('not-pdf', NOT_PDF_NOR_XML);
 }
 
 /**
- * The one way an invoice gets in, shared by PUT /invoices/:parcelCode and the CLI: bytes first (the
- * store writes atomically and never deletes), then the row, so a row can only ever name bytes that exist.
+ * The one way an invoice gets in, shared by PUT /invoices/:parcelCode and the CLI. The body is read whole
+ * (within the size limit) and read as an invoice: a PDF, plain or with its e-invoice XML attached, or an
+ * XML-only CII or UBL invoice, which also gets a PDF rendering. Then bytes first (the store writes
+ * atomically and never deletes: the original, the attached XML, the rendering), then the row with the facts,
+ * so a row can only ever name bytes that exist.
  */
 export async function ingestInvoice(services: IngestServices, input: IngestInput): Promise<InvoiceStored> {
   const { parcelCode, uploadedBy } = input;
@@ -47,16 +61,19 @@ export async function ingestInvoice(services: IngestServices, input: IngestInput
       throw refusal('bad-code', 'A parcel code is 1 to 64 letters, digits, "-" or "_".');
     }
     if (input.declaredSize !== undefined && input.declaredSize > services.maxBytes) throw tooLarge(services.maxBytes);
-    const blob = await storeBytes(services, input.body);
-    const status = await services.invoicesRepository.recordVersion({ parcelCode, uploadedBy, ...blob });
-    await services.auditRepository.record({
-      actor: uploadedBy,
-      action: 'invoice.ingest',
-      target: parcelCode,
-      outcome: 'ok',
-      detail: `${status} sha256=${blob.sha256} size=${blob.size}`,
-    });
-    return { parcelCode, sha256: blob.sha256, size: blob.size, status };
+    const bytes = await readBody(services, input.body);
+    const read = await readAsInvoice(bytes, services.maxBytes);
+    const stored = await storeBlobs(services, parcelCode, bytes, read);
+    const recorded = await services.invoicesRepository.recordVersion({ parcelCode, uploadedBy, ...stored });
+    await auditIngest(services, { parcelCode, uploadedBy, read, recorded, blob: stored });
+    return {
+      parcelCode,
+      sha256: stored.sha256,
+      size: stored.size,
+      status: recorded.status,
+      format: read.format,
+      warnings: read.warnings,
+    };
   } catch (error) {
     if (error instanceof DomainError) {
       await services.auditRepository.record({
@@ -75,26 +92,137 @@ export async function ingestInvoice(services: IngestServices, input: IngestInput
 const tooLarge = (maxBytes: number) =>
   refusal('too-large', `The invoice is larger than the limit of ${maxBytes} bytes.`);
 
-async function storeBytes(services: IngestServices, body: Readable | Uint8Array) {
+/** The body, whole: reading an invoice needs all of it, and the limit bounds what is held. */
+async function readBody(services: IngestServices, body: Readable | Uint8Array): Promise<Buffer> {
+  if (body instanceof Uint8Array) return collect([body], services.maxBytes);
   // A body that fails (client gone, truncated upload) is the sender's problem, not a server error.
   let sourceError: Error | undefined;
   const onSourceError = (error: Error) => (sourceError = error);
-  if (!(body instanceof Uint8Array)) body.once('error', onSourceError);
+  body.once('error', onSourceError);
   try {
     // Not destroyed when we stop reading early: an HTTP request must stay open for its 400/413 answer.
-    const chunks = body instanceof Uint8Array ? body : body.iterator({ destroyOnReturn: false });
-    return await services.blobStore.put(chunks, { maxBytes: services.maxBytes, validateHead: requirePdfHead });
+    return await collect(body.iterator({ destroyOnReturn: false }), services.maxBytes);
   } catch (error) {
-    if (error instanceof BlobTooLargeError) throw tooLarge(services.maxBytes);
     if (error instanceof DomainError) throw error;
     // We never destroy the body ourselves, so a destroyed, unfinished body was cut off by its sender.
-    const cutOff = sourceError || (!(body instanceof Uint8Array) && body.destroyed && !body.readableEnded);
-    if (cutOff) {
+    if (sourceError || (body.destroyed && !body.readableEnded)) {
       const cause = sourceError ? ` (${sourceError.message})` : '';
       throw refusal('interrupted', `The upload was interrupted before the whole file arrived${cause}.`);
     }
     throw error;
   } finally {
-    if (!(body instanceof Uint8Array)) body.off('error', onSourceError);
+    body.off('error', onSourceError);
+  }
+}
+
+/** Stops at the limit, and at the first bytes when they begin neither a PDF nor XML. */
+async function collect(chunks: AsyncIterable<unknown> | Iterable<unknown>, maxBytes: number): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  let size = 0;
+  let headChecked = false;
+  for await (const chunk of chunks) {
+    if (!(chunk instanceof Uint8Array)) throw new TypeError('An invoice body must yield bytes');
+    size += chunk.length;
+    if (size > maxBytes) throw tooLarge(maxBytes);
+    parts.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+    if (!headChecked && size >= HEAD_BYTES) {
+      requireInvoiceHead(Buffer.concat(parts).subarray(0, HEAD_BYTES));
+      headChecked = true;
+    }
+  }
+  const bytes = Buffer.concat(parts, size);
+  if (!headChecked) requireInvoiceHead(bytes);
+  return bytes;
+}
+
+/** Enough for `%PDF-`, or for `<` after a byte-order mark and some white space. */
+const HEAD_BYTES = 8;
+
+async function readAsInvoice(bytes: Uint8Array, maxBytes: number): Promise<ReadInvoice> {
+  try {
+    return await readInvoice(bytes, {
+      maxAttachmentBytes: maxBytes,
+      xml: { maxChars: maxBytes, maxDepth: 64, maxElements: 500_000 },
+    });
+  } catch (error) {
+    if (error instanceof InvoiceRefusedError) {
+      throw refusal(
+        'not-invoice',
+        `The body is not a PDF, and not an XML e-invoice this portal reads: ${error.message}`,
+      );
+    }
+    throw error;
+  }
+}
+
+export interface StoredInvoiceBlobs extends StoredBlob {
+  format: ReadInvoice['format'];
+  facts: StoredInvoiceFacts | null;
+  xmlSha256: string | null;
+  xmlSize: number | null;
+  renderingSha256: string | null;
+  renderingSize: number | null;
+}
+
+/** The original, then what was made from it: the attached XML of a hybrid, the rendering of XML-only. */
+async function storeBlobs(
+  services: IngestServices,
+  parcelCode: string,
+  bytes: Buffer,
+  read: ReadInvoice,
+): Promise<StoredInvoiceBlobs> {
+  const put = (body: Uint8Array) =>
+    services.blobStore.put(body, { maxBytes: Math.max(services.maxBytes, body.length) });
+  const original = await put(bytes);
+  const { content } = read;
+  if (!content) {
+    return {
+      ...original,
+      format: 'pdf',
+      facts: null,
+      xmlSha256: null,
+      xmlSize: null,
+      renderingSha256: null,
+      renderingSize: null,
+    };
+  }
+  const xml = read.format === 'facturx' && read.xml ? await put(read.xml) : original;
+  const rendering =
+    read.format === 'facturx'
+      ? null
+      : await put(await renderEInvoicePdf(content, { parcelCode, profileName: read.profileName }));
+  return {
+    ...original,
+    format: read.format,
+    facts: { ...content.facts, syntax: content.syntax, profileName: read.profileName },
+    xmlSha256: xml.sha256,
+    xmlSize: xml.size,
+    renderingSha256: rendering?.sha256 ?? null,
+    renderingSize: rendering?.size ?? null,
+  };
+}
+
+/** Each changed account or amount due is an audit entry of its own, so a reviewer can search for them. */
+async function auditIngest(
+  services: IngestServices,
+  entry: { parcelCode: string; uploadedBy: string; read: ReadInvoice; recorded: RecordedVersion; blob: StoredBlob },
+) {
+  const { parcelCode, uploadedBy, read, recorded, blob } = entry;
+  const warned = read.warnings.length > 0 ? ` warnings=${read.warnings.length}` : '';
+  await services.auditRepository.record({
+    actor: uploadedBy,
+    action: 'invoice.ingest',
+    target: parcelCode,
+    outcome: 'ok',
+    detail: `${recorded.status} format=${read.format} sha256=${blob.sha256} size=${blob.size}${warned}`,
+  });
+  for (const change of recorded.changes) {
+    await services.auditRepository.record({
+      actor: uploadedBy,
+      action: change.kind === 'bank-details' ? 'invoice.bank-details-changed' : 'invoice.amount-changed',
+      target: parcelCode,
+      outcome: 'ok',
+      detail: `${change.kind === 'bank-details' ? 'payment account' : 'amount due'} ${change.from} -> ${change.to}`,
+    });
   }
 }

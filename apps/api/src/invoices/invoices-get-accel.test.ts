@@ -4,7 +4,8 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { fakePdf } from '../../test/helpers/fixtures.ts';
 import { useTestApp } from '../../test/helpers/test-app.ts';
-import { ACCEL_BLOB_LOCATION } from './routes.ts';
+import { ACCEL_BLOB_LOCATION } from './blob-store.ts';
+import { ACCEL_OBJECT_LOCATION } from './s3-blob-store.ts';
 
 const METRICS_TOKEN = 'metrics-token-0123456789-0123456789';
 
@@ -19,10 +20,25 @@ describe('GET /api/invoice behind nginx (INVOICE_DELIVERY=x-accel-redirect)', ()
     const response = await t.app.inject({ url: '/api/invoice?parcelCode=ACCEL-1', headers: t.bearer(user.idToken) });
     assert.equal(response.statusCode, 200);
     const internalPath = String(response.headers['x-accel-redirect']);
-    assert.equal(internalPath, `${ACCEL_BLOB_LOCATION}${blob.sha256.slice(0, 2)}/${blob.sha256}`);
-    // The path below the location is where the blob store keeps the file: nginx serves exactly these bytes.
-    const onDisk = await readFile(path.join(t.config.invoiceDir, internalPath.slice(ACCEL_BLOB_LOCATION.length)));
-    assert.deepEqual(onDisk, pdf);
+    if (t.invoiceStore.kind === 'folder') {
+      assert.equal(internalPath, `${ACCEL_BLOB_LOCATION}${blob.sha256.slice(0, 2)}/${blob.sha256}`);
+      // The path below the location is where the blob store keeps the file: nginx serves exactly these bytes.
+      const onDisk = await readFile(path.join(t.config.invoiceDir, internalPath.slice(ACCEL_BLOB_LOCATION.length)));
+      assert.deepEqual(onDisk, pdf);
+    } else {
+      // Below the location: a presigned GET of the object, valid briefly, which nginx sends to the store.
+      assert.ok(internalPath.startsWith(`${ACCEL_OBJECT_LOCATION}/`), internalPath);
+      const presigned = new URL(internalPath.slice(ACCEL_OBJECT_LOCATION.length), t.invoiceStore.objectStore!.endpoint);
+      assert.match(presigned.pathname, new RegExp(`/${blob.sha256.slice(0, 2)}/${blob.sha256}$`));
+      assert.equal(
+        presigned.searchParams.get('X-Amz-Expires'),
+        String(t.config.invoiceStore.kind === 's3' && t.config.invoiceStore.presignSeconds),
+      );
+      assert.ok(presigned.searchParams.get('X-Amz-Signature'));
+      const fromStore = await fetch(presigned);
+      assert.equal(fromStore.status, 200);
+      assert.deepEqual(Buffer.from(await fromStore.arrayBuffer()), pdf);
+    }
     assert.equal(response.headers['content-type'], 'application/pdf');
     assert.equal(response.headers['cache-control'], 'no-store');
     assert.equal(response.headers['content-disposition'], 'inline; filename="ACCEL-1.pdf"');

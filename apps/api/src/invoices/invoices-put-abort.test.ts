@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import net from 'node:net';
 import { describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fakePdf, filesUnder } from '../../test/helpers/fixtures.ts';
+import { fakePdf } from '../../test/helpers/fixtures.ts';
 import { useTestApp } from '../../test/helpers/test-app.ts';
 
 const INGEST_TOKEN = 'test-ingest-token-0123456789abcdefghijklmnop';
@@ -26,7 +26,7 @@ describe('PUT /api/invoices/:parcelCode with a truncated upload', () => {
   it('refuses it as a client error, leaving no partial file and no row', async () => {
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     const { port } = t.app.server.address() as net.AddressInfo;
-    const before = await filesUnder(t.config.invoiceDir);
+    const before = await t.invoiceStore.contents();
 
     await truncatedUpload(port, 'CUT1', 200_000, fakePdf('cut', 50_000));
 
@@ -38,7 +38,7 @@ describe('PUT /api/invoices/:parcelCode with a truncated upload', () => {
     }
     assert.equal(entry?.outcome, 'refused');
     assert.match(entry?.detail ?? '', /^400 interrupted/);
-    assert.deepEqual(await filesUnder(t.config.invoiceDir), before);
+    assert.deepEqual(await t.invoiceStore.contents(), before);
     assert.equal(await t.app.domain.invoices.findByParcelCode('CUT1'), undefined);
   });
 });

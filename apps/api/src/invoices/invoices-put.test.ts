@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Readable } from 'node:stream';
 import { signUp } from '../../test/helpers/tokens.ts';
-import { fakePdf, filesUnder, invoiceVersionsOf, sha256Of } from '../../test/helpers/fixtures.ts';
+import { fakePdf, invoiceVersionsOf, sha256Of } from '../../test/helpers/fixtures.ts';
 import { useTestApp } from '../../test/helpers/test-app.ts';
 
 const INGEST_TOKEN = 'test-ingest-token-0123456789abcdefghijklmnop';
@@ -31,7 +31,11 @@ describe('PUT /api/invoices/:parcelCode', () => {
       sha256: sha256Of(pdf),
       size: pdf.length,
       status: 'created',
+      format: 'pdf',
+      // The test's PDF has no structure to look into: stored all the same, and the answer says so.
+      warnings: [response.json().warnings[0]],
     });
+    assert.match(response.json().warnings[0], /^No invoice XML could be looked for in the PDF/);
     const row = await t.app.domain.invoices.findByParcelCode('PARCEL_1');
     assert.equal(row?.uploadedBy, 'admin@example.com');
     assert.equal((await invoiceVersionsOf(t.database, 'PARCEL_1')).length, 1);
@@ -111,11 +115,11 @@ describe('PUT /api/invoices/:parcelCode', () => {
   ] as const) {
     it(`answers ${status} when the code is ${label}, and stores nothing`, async () => {
       const { idToken } = await admin();
-      const before = await filesUnder(t.config.invoiceDir);
+      const before = await t.invoiceStore.contents();
       const response = await put(code, fakePdf('x'), t.bearer(idToken));
       assert.equal(response.statusCode, status);
       assert.equal(typeof response.json().message, 'string');
-      assert.deepEqual(await filesUnder(t.config.invoiceDir), before);
+      assert.deepEqual(await t.invoiceStore.contents(), before);
     });
   }
 
@@ -126,11 +130,11 @@ describe('PUT /api/invoices/:parcelCode', () => {
   ] as const) {
     it(`answers 400 to a body that is ${label}, leaving no file and no row`, async () => {
       const { idToken } = await admin();
-      const before = await filesUnder(t.config.invoiceDir);
+      const before = await t.invoiceStore.contents();
       const response = await put('P1', body, t.bearer(idToken));
       assert.equal(response.statusCode, 400);
       assert.match(response.json().message, /PDF/);
-      assert.deepEqual(await filesUnder(t.config.invoiceDir), before);
+      assert.deepEqual(await t.invoiceStore.contents(), before);
       assert.equal(await t.app.domain.invoices.findByParcelCode('P1'), undefined);
     });
   }
@@ -148,11 +152,11 @@ describe('PUT /api/invoices/:parcelCode', () => {
   ] as const) {
     it(`answers 413 to a body over the limit ${label}, leaving no file and no row`, async () => {
       const { idToken } = await admin();
-      const before = await filesUnder(t.config.invoiceDir);
+      const before = await t.invoiceStore.contents();
       const response = await put('BIG', payload(), t.bearer(idToken));
       assert.equal(response.statusCode, 413);
       assert.match(response.json().message, /larger than the limit/);
-      assert.deepEqual(await filesUnder(t.config.invoiceDir), before);
+      assert.deepEqual(await t.invoiceStore.contents(), before);
       assert.equal(await t.app.domain.invoices.findByParcelCode('BIG'), undefined);
       const [entry] = await t.app.domain.audit.list({ limit: 1, offset: 0 });
       assert.equal(entry?.outcome, 'refused');
@@ -185,7 +189,7 @@ describe('PUT /api/invoices/:parcelCode', () => {
   it('ends consistent after concurrent uploads of the same bytes: one created, the rest unchanged', async () => {
     const { idToken } = await admin();
     const body = fakePdf('same', 30_000);
-    const before = await filesUnder(t.config.invoiceDir);
+    const before = await t.invoiceStore.contents();
     const responses = await Promise.all(Array.from({ length: 4 }, () => put('SAME', body, t.bearer(idToken))));
     assert.deepEqual(responses.map((response) => response.json().status).sort(), [
       'created',
@@ -195,6 +199,6 @@ describe('PUT /api/invoices/:parcelCode', () => {
     ]);
     assert.equal((await invoiceVersionsOf(t.database, 'SAME')).length, 1);
     // Exactly one file more: the blob, stored once; no temporary file left behind by the losers.
-    assert.equal((await filesUnder(t.config.invoiceDir)).length, before.length + 1);
+    assert.equal((await t.invoiceStore.contents()).length, before.length + 1);
   });
 });

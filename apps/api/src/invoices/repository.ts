@@ -1,7 +1,8 @@
-import { eq } from 'drizzle-orm';
+import { and, desc, eq, isNotNull } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { invoices, invoiceVersions } from '../db/schema.ts';
 import { createBoundedCache } from '../lib/bounded-cache.ts';
+import { changeMarkers, type StoredInvoiceFacts } from './e-invoice/stored-facts.ts';
 
 export type InvoiceRow = typeof invoices.$inferSelect;
 export type RecordOutcome = 'created' | 'replaced' | 'unchanged';
@@ -11,7 +12,29 @@ export interface NewInvoiceVersion {
   sha256: string;
   size: number;
   uploadedBy: string;
+  /** What ingestion read from it; a version without these is a plain PDF. */
+  format?: InvoiceRow['format'];
+  facts?: StoredInvoiceFacts | null;
+  xmlSha256?: string | null;
+  xmlSize?: number | null;
+  renderingSha256?: string | null;
+  renderingSize?: number | null;
 }
+
+/** A replacement that changed the payment account or the amount due: what it was and what it is. */
+export interface InvoiceChange {
+  kind: 'bank-details' | 'amount';
+  from: string;
+  to: string;
+}
+
+export interface RecordedVersion {
+  status: RecordOutcome;
+  changes: InvoiceChange[];
+}
+
+/** The last four characters are enough to tell accounts apart in the audit log. */
+const maskedAccount = (iban: string) => `…${iban.replace(/\s+/g, '').slice(-4)}`;
 
 /**
  * How long a download may use the current-invoice row it read before. Writes through this repository evict
@@ -50,29 +73,65 @@ export function createInvoicesRepository(db: Database) {
      * its own version row and the last committer wins; an upload of the bytes already current is
      * 'unchanged' and adds no version (nothing changed, and re-running an import must not grow history).
      */
-    async recordVersion(version: NewInvoiceVersion): Promise<RecordOutcome> {
+    async recordVersion(version: NewInvoiceVersion): Promise<RecordedVersion> {
       current.delete(version.parcelCode);
-      const outcome = await db.transaction(async (tx) => {
+      const outcome = await db.transaction(async (tx): Promise<RecordedVersion> => {
         const now = new Date();
+        const row = {
+          ...version,
+          format: version.format ?? 'pdf',
+          facts: version.facts ?? null,
+          uploadedAt: now,
+        };
         const [inserted] = await tx
           .insert(invoices)
-          .values({ ...version, uploadedAt: now })
+          .values({ ...row, bankDetailsChangedAt: null, amountChangedAt: null })
           .onConflictDoNothing({ target: invoices.parcelCode })
           .returning({ parcelCode: invoices.parcelCode });
-        if (!inserted) {
-          const [current] = await tx
-            .select({ sha256: invoices.sha256 })
-            .from(invoices)
-            .where(eq(invoices.parcelCode, version.parcelCode))
-            .for('update');
-          if (current?.sha256 === version.sha256) return 'unchanged';
-          await tx
-            .update(invoices)
-            .set({ sha256: version.sha256, size: version.size, uploadedBy: version.uploadedBy, uploadedAt: now })
-            .where(eq(invoices.parcelCode, version.parcelCode));
+        if (inserted) {
+          await tx.insert(invoiceVersions).values(row);
+          return { status: 'created', changes: [] };
         }
-        await tx.insert(invoiceVersions).values({ ...version, uploadedAt: now });
-        return inserted ? 'created' : 'replaced';
+        const [currentRow] = await tx
+          .select({ sha256: invoices.sha256 })
+          .from(invoices)
+          .where(eq(invoices.parcelCode, version.parcelCode))
+          .for('update');
+        if (currentRow?.sha256 === version.sha256) return { status: 'unchanged', changes: [] };
+        // Compared with the last version that had facts: a plain PDF in between hides no change.
+        const [previous] = await tx
+          .select({
+            facts: invoiceVersions.facts,
+            bankDetailsChangedAt: invoiceVersions.bankDetailsChangedAt,
+            amountChangedAt: invoiceVersions.amountChangedAt,
+          })
+          .from(invoiceVersions)
+          .where(and(eq(invoiceVersions.parcelCode, version.parcelCode), isNotNull(invoiceVersions.facts)))
+          .orderBy(desc(invoiceVersions.id))
+          .limit(1);
+        const markers = changeMarkers(previous, row.facts, now);
+        await tx
+          .update(invoices)
+          .set({ ...row, ...markers })
+          .where(eq(invoices.parcelCode, version.parcelCode));
+        await tx.insert(invoiceVersions).values({ ...row, ...markers });
+        const changes: InvoiceChange[] = [];
+        const before = previous?.facts;
+        if (before && row.facts && markers.bankDetailsChangedAt === now) {
+          changes.push({
+            kind: 'bank-details',
+            from: maskedAccount(before.iban ?? ''),
+            to: maskedAccount(row.facts.iban ?? ''),
+          });
+        }
+        if (before && row.facts && markers.amountChangedAt === now) {
+          changes.push({
+            kind: 'amount',
+            from: `${before.amountDue} ${before.currency ?? ''}`.trim(),
+            to: `${row.facts.amountDue} ${row.facts.currency ?? ''}`.trim(),
+          });
+        }
+        return { status: 'replaced', changes };
       });
       // Again after the commit: a download between the first eviction and the commit re-read the old row.
       current.delete(version.parcelCode);

@@ -6,9 +6,12 @@ import type { FastifyRequest } from 'fastify';
 import { errorResponses } from '../http/error-responses.ts';
 import { tooManyRequests } from '../rate-limits/http-guards.ts';
 import { DomainError } from '../domain-error.ts';
-import { findCurrentInvoice } from './open-invoice.ts';
+import { findCurrentInvoice, pdfBlobOf } from './open-invoice.ts';
 
-const INVOICE_TYPES = ['application/pdf', 'application/octet-stream'];
+/** A PDF (plain or hybrid) or an XML-only e-invoice; what it is is read from the bytes, not the type. */
+export const INVOICE_TYPES = ['application/pdf', 'application/octet-stream', 'application/xml', 'text/xml'];
+const INVOICE_BODY_MESSAGE =
+  'The request body must be the invoice: a PDF (Content-Type: application/pdf) or an XML e-invoice (Content-Type: application/xml).';
 
 function signedInEmail(request: FastifyRequest) {
   if (!request.caller) throw new Error(`${request.method} ${request.url} reached its handler without a caller`);
@@ -20,13 +23,6 @@ export interface InvoiceRoutesOptions {
   /** `x-accel-redirect`: nginx sends the bytes from the shared store once this route has said yes. */
   invoiceDelivery: 'direct' | 'x-accel-redirect';
 }
-
-/**
- * nginx's internal location over the content-addressed store (deploy/nginx/portal.conf.template): a blob
- * lives at <first two hex digits>/<sha256>, as in the blob store.
- */
-export const ACCEL_BLOB_LOCATION = '/_invoice-blobs/';
-export const accelPathOf = (sha256: string) => `${ACCEL_BLOB_LOCATION}${sha256.slice(0, 2)}/${sha256}`;
 
 /** GET /invoice (open one) and PUT /invoices/:parcelCode (store one). */
 const invoiceRoutes: FastifyPluginAsyncZod<InvoiceRoutesOptions> = async (app, options) => {
@@ -66,7 +62,9 @@ const invoiceRoutes: FastifyPluginAsyncZod<InvoiceRoutesOptions> = async (app, o
       const viaProxy = options.invoiceDelivery === 'x-accel-redirect';
       let found;
       try {
-        found = viaProxy ? await findCurrentInvoice(app.domain.invoices, parcelCode) : await openInvoice(parcelCode);
+        found = viaProxy
+          ? pdfBlobOf(await findCurrentInvoice(app.domain.invoices, parcelCode))
+          : await openInvoice(parcelCode);
       } catch (error) {
         const unknown = error instanceof DomainError && error.kind === 'not-found';
         guess.settle(unknown);
@@ -99,9 +97,11 @@ const invoiceRoutes: FastifyPluginAsyncZod<InvoiceRoutesOptions> = async (app, o
         .header('cache-control', 'no-store')
         // The code matched [A-Za-z0-9_-] above, so it is safe inside the quoted filename.
         .header('content-disposition', `inline; filename="${parcelCode}.pdf"`);
-      if ('body' in found) return download.header('content-length', found.size).send(found.body);
-      // nginx keeps these headers, replaces the body with the file and never passes this header on.
-      return download.header('x-accel-redirect', accelPathOf(found.sha256)).send(Buffer.alloc(0));
+      if (found.body !== undefined) return download.header('content-length', found.size).send(found.body);
+      // nginx keeps these headers, replaces the body with the blob (a file, or the object it fetches with a
+      // presigned request) and never passes this header on.
+      const internalPath = await app.domain.blobStore.accelRedirectPath(found.sha256);
+      return download.header('x-accel-redirect', internalPath).send(Buffer.alloc(0));
     },
   );
 
@@ -114,16 +114,17 @@ const invoiceRoutes: FastifyPluginAsyncZod<InvoiceRoutesOptions> = async (app, o
       preParsing: async (request) => {
         const type = request.headers['content-type']?.split(';')[0]?.trim().toLowerCase();
         if (type && !INVOICE_TYPES.includes(type)) {
-          throw new DomainError(
-            'unsupported-media-type',
-            'The request body must be the invoice PDF (Content-Type: application/pdf).',
-          );
+          throw new DomainError('unsupported-media-type', INVOICE_BODY_MESSAGE);
         }
       },
       schema: {
-        summary: 'Store the invoice PDF of a parcel (the ingestion service or an admin)',
+        summary: 'Store the invoice of a parcel (the ingestion service or an admin)',
         description:
-          'Body: the PDF bytes, `Content-Type: application/pdf`. 201 when new, 200 when replaced or unchanged.',
+          'Body: a PDF (`Content-Type: application/pdf`), plain or with its ZUGFeRD / Factur-X XML attached, or an ' +
+          'XML-only e-invoice in CII or UBL 2.1 syntax (XRechnung, Peppol BIS Billing 3.0; `Content-Type: ' +
+          'application/xml`), kept byte for byte. The EN 16931 terms are read and stored with the version. 201 when ' +
+          'new, 200 when replaced or unchanged; `warnings` says why the XML attached to a PDF was not read (the PDF ' +
+          'is stored all the same). Malformed, hostile or unknown XML is refused with 400.',
         tags: ['invoices'],
         params: z.object({ parcelCode: parcelCodeSchema }),
         response: { 200: invoiceStoredSchema, 201: invoiceStoredSchema, ...errorResponses },
@@ -131,8 +132,7 @@ const invoiceRoutes: FastifyPluginAsyncZod<InvoiceRoutesOptions> = async (app, o
     },
     async (request, reply) => {
       const { parcelCode } = request.params;
-      if (!request.body)
-        throw new DomainError('invalid', 'The request body must be the invoice PDF (Content-Type: application/pdf).');
+      if (!request.body) throw new DomainError('invalid', INVOICE_BODY_MESSAGE);
       try {
         const stored = await ingestInvoice({
           parcelCode,

@@ -4,6 +4,7 @@ import { once } from 'node:events';
 import { after, before, describe, it } from 'node:test';
 import { startSentryReceiver, type ReceivedEvent } from '@portal/dev-stack';
 import type { IdentityProvider } from '../identity/identity-provider.ts';
+import { currentRelease } from '../release.ts';
 import { useTestApp } from '../../test/helpers/test-app.ts';
 
 const EMAIL = 'jane.doe@example.com';
@@ -48,6 +49,7 @@ describe('server-side error reporting', () => {
     const [event] = await eventsArriving(1);
     assert.ok(event);
     assert.equal(event.environment, 'L1');
+    assert.equal(event.release, currentRelease().release);
     assert.equal((event.tags as Record<string, string>).request_id, response.headers['x-request-id']);
     assert.deepEqual((event.contexts as Record<string, unknown>).request, { method: 'GET', route: '/api/invoice' });
     assert.equal(event.exception?.values?.[0]?.type, 'TypeError');
@@ -60,7 +62,7 @@ describe('server-side error reporting', () => {
     await fetch(`${receiver.url}/events`, { method: 'DELETE' });
     const script = `
       const { openErrorReporter } = await import(${JSON.stringify(import.meta.resolve('./error-reporting.ts'))});
-      const reporter = await openErrorReporter({ dsn: ${JSON.stringify(receiver.dsn)}, environment: 'L1' });
+      const reporter = await openErrorReporter({ dsn: ${JSON.stringify(receiver.dsn)}, environment: 'L1', release: 'parcel-invoice-portal@9.9.9+abc' });
       Promise.reject(new Error('nobody waited for ${EMAIL}'));
       setTimeout(() => reporter.flush(2000), 100);
     `;
@@ -71,5 +73,6 @@ describe('server-side error reporting', () => {
     const [event] = await eventsArriving(1);
     assert.equal(event?.exception?.values?.[0]?.value, 'nobody waited for [masked]');
     assert.equal(event?.environment, 'L1');
+    assert.equal(event?.release, 'parcel-invoice-portal@9.9.9+abc');
   });
 });

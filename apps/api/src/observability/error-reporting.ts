@@ -13,7 +13,7 @@ const NOT_REPORTING: ErrorReporter = { capture: () => {}, flush: async () => {} 
 
 /**
  * Server-side error reporting with @sentry/node when SENTRY_DSN is set: unexpected errors (the 500s) and
- * unhandled rejections, under the same environment as the browser's. Every string of every event and
+ * unhandled rejections, under the same environment and release as the browser's. Every string of every event and
  * breadcrumb goes through the same masking as the logs, and the SDK never adds request data or PII itself.
  * The SDK is loaded only when a DSN is configured.
  */
@@ -23,6 +23,7 @@ export async function openErrorReporter(sentry: Config['sentry']): Promise<Error
   Sentry.init({
     dsn: sentry.dsn,
     environment: sentry.environment,
+    release: sentry.release,
     // No user, cookies, headers, bodies or query strings from the SDK's own instrumentation.
     dataCollection: { userInfo: false, cookies: false, httpHeaders: false, httpBodies: [], urlQueryParams: false },
     // Errors only; no performance tracing.

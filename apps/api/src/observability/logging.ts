@@ -1,11 +1,14 @@
+import os from 'node:os';
 import type { FastifyServerOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import pino, { type DestinationStream, type Logger } from 'pino';
 import type { Config } from '../config.ts';
+import { currentRelease } from '../release.ts';
 import { maskPersonalData, maskPersonalDataDeep } from '@portal/contract/personal-data';
 
 /**
- * The server's logger: every line carries the request id (`reqId`), and no line carries an e-mail address,
+ * The server's logger: every line carries the release (`release`, as in GET /api/version and error reports)
+ * and, within a request, the request id (`reqId`); no line carries an e-mail address,
  * a token or a parcel code. URLs are masked where the request is serialized; every other field and the
  * message itself on the way out, so a careless `log.info({ email })` is masked too.
  */
@@ -14,6 +17,8 @@ export function loggerOptions(
 ): Exclude<FastifyServerOptions['logger'], boolean | undefined> {
   return {
     level: config.logLevel,
+    // pino's own base fields, plus which build wrote the line: during a rolling upgrade two releases log.
+    base: { pid: process.pid, hostname: os.hostname(), release: currentRelease().release },
     serializers: {
       req: (request: { method: string; url: string; ip?: string; socket?: { remotePort?: number } }) => ({
         method: request.method,

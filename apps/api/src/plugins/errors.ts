@@ -5,12 +5,13 @@ import {
   asUnavailable,
   DATABASE_UNAVAILABLE_MESSAGE,
   IDENTITY_UNAVAILABLE_MESSAGE,
+  INVOICE_STORE_UNAVAILABLE_MESSAGE,
 } from '../dependency-unavailable.ts';
 import { DomainError } from '../domain-error.ts';
 import { sendError } from '../http/send-error.ts';
 
 // Domain code classifies dependency failures too; kept importable from here for the HTTP layer and its tests.
-export { asUnavailable, DATABASE_UNAVAILABLE_MESSAGE, IDENTITY_UNAVAILABLE_MESSAGE };
+export { asUnavailable, DATABASE_UNAVAILABLE_MESSAGE, IDENTITY_UNAVAILABLE_MESSAGE, INVOICE_STORE_UNAVAILABLE_MESSAGE };
 
 function describeValidation(error: {
   validation: { instancePath?: string; message?: string }[];

@@ -8,20 +8,28 @@ import { sql } from 'drizzle-orm';
 import { loadConfig } from '../../src/config.ts';
 import { invoices, invoiceVersions } from '../../src/db/schema.ts';
 import { openInfrastructure } from '../../src/infrastructure.ts';
-import { fakePdf, filesUnder, sha256Of } from '../helpers/fixtures.ts';
+import { runVerify } from '../../src/backup/verify.ts';
+import { fakePdf, sha256Of } from '../helpers/fixtures.ts';
+import { invoiceStoreKind, openTestInvoiceStore, type TestInvoiceStore } from '../helpers/invoice-stores.ts';
 import { TEST_PROJECT_ID } from '../helpers/test-app.ts';
 
 const FILES = 60;
 const cli = path.resolve('src/cli/index.ts');
 
-/** `kill -9` of `npm run portal -- invoices import-dir` halfway, then a re-run: nothing lost, nothing twice. */
-describe('a crash in the middle of a folder import', () => {
+/**
+ * `kill -9` of `npm run portal -- invoices import-dir` halfway, then a re-run: nothing lost, nothing twice; on
+ * the folder and on the object store (invoiceStoreKind()).
+ */
+describe(`a crash in the middle of a folder import (${invoiceStoreKind()} store)`, () => {
   let dataDir: string;
   let env: NodeJS.ProcessEnv;
+  let store: TestInvoiceStore;
   before(async () => {
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'portal-crash-'));
+    store = await openTestInvoiceStore(invoiceStoreKind(), dataDir);
     env = {
       ...process.env,
+      ...store.env,
       DATA_DIR: dataDir,
       FIREBASE_PROJECT_ID: TEST_PROJECT_ID,
       DATABASE_URL: process.env.DATABASE_URL ?? '',
@@ -35,7 +43,14 @@ describe('a crash in the middle of a folder import', () => {
       await infrastructure.close();
     }
   });
-  after(() => rm(dataDir, { recursive: true, force: true }));
+  after(async () => {
+    await store.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+  /** Where a temporary entry of contents() is on disk: the folder store's tmp/, or the upload spool. */
+  const isTemporary = (entry: string) => entry.startsWith('tmp') || entry.startsWith('spool/');
+  const onDisk = (entry: string) =>
+    store.kind === 'folder' ? path.join(dataDir, 'invoices', entry) : path.join(dataDir, entry);
 
   const importDir = (dir: string) =>
     spawn(process.execPath, ['--import', 'tsx', cli, 'invoices', 'import-dir', dir], { env, stdio: 'pipe' });
@@ -62,10 +77,18 @@ describe('a crash in the middle of a folder import', () => {
     assert.equal(exit, 'SIGKILL', 'the import was killed before it finished');
 
     // What a crash left: a temporary file at most, never a partial invoice, and old enough to be swept.
-    const invoiceDir = path.join(dataDir, 'invoices');
-    const leftovers = (await filesUnder(invoiceDir)).filter((file) => file.startsWith('tmp'));
+    const leftovers = (await store.contents()).filter(isTemporary);
     const longAgo = new Date(Date.now() - 24 * 3600 * 1000);
-    for (const file of leftovers) await utimes(path.join(invoiceDir, file), longAgo, longAgo);
+    for (const entry of leftovers) await utimes(onDisk(entry), longAgo, longAgo);
+    // Every row written before the kill names whole bytes with the right hash.
+    const crashed = await openInfrastructure(loadConfig(env));
+    try {
+      const report = await runVerify(crashed);
+      assert.deepEqual([report.missing, report.damaged], [[], []]);
+      assert.ok(report.named >= 5, `${report.named} invoices were in before the kill`);
+    } finally {
+      await crashed.close();
+    }
 
     const rerunStarted = performance.now();
     const second = importDir(source);
@@ -91,12 +114,8 @@ describe('a crash in the middle of a folder import', () => {
     } finally {
       await infrastructure.close();
     }
-    const files = await filesUnder(invoiceDir);
-    assert.deepEqual(
-      files.filter((file) => file.startsWith('tmp')),
-      [],
-      'the crash left no temporary file behind',
-    );
+    const files = await store.contents();
+    assert.deepEqual(files.filter(isTemporary), [], 'the crash left no temporary file behind');
     assert.equal(files.length, FILES, 'one stored file per invoice');
     test.diagnostic(
       `import killed after ${imported} of ${FILES} files (${leftovers.length} temporary file left): re-run imported the rest in ${rerunSeconds.toFixed(1)} s, ${FILES} rows, ${FILES} versions, no duplicate`,

@@ -19,6 +19,12 @@ import { openInfrastructure, type Infrastructure } from '../../src/infrastructur
 import type { BlobStore } from '../../src/invoices/blob-store.ts';
 import { createLogger } from '../../src/observability/logging.ts';
 import type { ErrorReporter } from '../../src/observability/error-reporting.ts';
+import {
+  invoiceStoreKind,
+  openTestInvoiceStore,
+  type InvoiceStoreKind,
+  type TestInvoiceStore,
+} from './invoice-stores.ts';
 import { testPgliteTarget } from './pglite-template.ts';
 import { emulator, signUp } from './tokens.ts';
 
@@ -33,6 +39,8 @@ export interface TestContext {
   blobStore: BlobStore;
   errorReporter: ErrorReporter;
   dataDir: string;
+  /** The invoice store this file runs on (folder or object store), and what it holds. */
+  invoiceStore: TestInvoiceStore;
   /**
    * Creates an emulator account (and, unless `allowlisted: false`, its allowlist row); returns its ID token.
    * An admin also sets up a passkey through the portal's endpoints, as on their first visit to the admin
@@ -57,6 +65,8 @@ export interface TestAppOptions {
   wrapIdentity?: (identity: IdentityProvider) => IdentityProvider;
   /** Receives every log line (JSON) at level info and above, instead of silence. */
   logTo?: (line: string) => void;
+  /** The invoice store, when a file tests one of them only; by default the one of the test pass. */
+  invoiceStore?: InvoiceStoreKind;
 }
 
 /**
@@ -69,6 +79,7 @@ export function useTestApp(options: TestAppOptions = {}): TestContext {
 
   before(async () => {
     context.dataDir = await mkdtemp(path.join(os.tmpdir(), 'portal-api-test-'));
+    context.invoiceStore = await openTestInvoiceStore(options.invoiceStore ?? invoiceStoreKind(), context.dataDir);
     context.config = loadConfig({
       FIREBASE_PROJECT_ID: TEST_PROJECT_ID,
       FIREBASE_AUTH_EMULATOR_HOST: process.env.FIREBASE_AUTH_EMULATOR_HOST ?? '',
@@ -76,6 +87,7 @@ export function useTestApp(options: TestAppOptions = {}): TestContext {
       DATABASE_URL: process.env.DATABASE_URL ?? '',
       LOG_LEVEL: 'silent',
       WEB_DIST_DIR: path.join(context.dataDir, 'no-web-build'),
+      ...context.invoiceStore.env,
       ...options.env,
     });
     infrastructure = await openInfrastructure(context.config, {
@@ -117,6 +129,7 @@ export function useTestApp(options: TestAppOptions = {}): TestContext {
     await context.app?.close();
     await context.domain?.close();
     await infrastructure?.close();
+    await context.invoiceStore?.close();
     await rm(context.dataDir, { recursive: true, force: true });
   });
 

@@ -18,6 +18,8 @@ export function initErrorReporting(config: RuntimeConfig['sentry']): Promise<voi
     sentry.init({
       dsn: config.dsn,
       environment: config.environment,
+      // The build's name: its uploaded source maps are found by it.
+      release: config.release,
       attachStacktrace: true,
       // The default integrations report global errors and unhandled rejections and keep breadcrumbs; neither
       // may carry a parcel code or an e-mail address (the invoice link's query, the /users/<email> calls).

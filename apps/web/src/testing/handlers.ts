@@ -15,3 +15,34 @@ export const accountLookup = (accounts: Record<string, { admin?: boolean; activa
       ...(withRole ? { admin: account.admin ?? false } : {}),
     });
   });
+
+/** GET /invoices/:parcelCode for an invoice that is a plain PDF: no facts, so no panel. */
+export const plainPdfFacts = http.get(`${API}/invoices/:parcelCode`, ({ params }) =>
+  HttpResponse.json({
+    parcelCode: String(params.parcelCode),
+    format: 'pdf',
+    syntax: null,
+    profile: null,
+    profileName: null,
+    invoiceNumber: null,
+    typeCode: null,
+    issueDate: null,
+    dueDate: null,
+    currency: null,
+    sellerName: null,
+    sellerVatId: null,
+    buyerName: null,
+    buyerReference: null,
+    totalNet: null,
+    totalTax: null,
+    totalGross: null,
+    amountDue: null,
+    iban: null,
+    lineCount: null,
+    uploadedAt: '2025-01-01T09:00:00.000Z',
+    hasXml: false,
+    pdfIsRendering: false,
+    bankDetailsChangedAt: null,
+    amountChangedAt: null,
+  }),
+);

@@ -1,7 +1,7 @@
 import { loadConfig } from '@portal/api/config.ts';
 import type { IdentityProvider } from '@portal/api/identity/identity-provider.ts';
 import type { BlobStore } from '@portal/api/invoices/blob-store.ts';
-import { requirePdfHead } from '@portal/api/invoices/ingest.ts';
+import { requireInvoiceHead } from '@portal/api/invoices/ingest.ts';
 import type { InvoicesRepository, RecordOutcome } from '@portal/api/invoices/repository.ts';
 import { withDomain, type Domain } from '@portal/api/domain.ts';
 import type { UsersRepository } from '@portal/api/users/repository.ts';
@@ -66,8 +66,9 @@ export async function seedDemoInvoices(blobStore: BlobStore, invoicesRepository:
       continue;
     }
     const pdf = await renderDemoInvoicePdf(parcelCode);
-    const blob = await blobStore.put(pdf, { maxBytes: MAX_DEMO_BYTES, validateHead: requirePdfHead });
-    outcomes[parcelCode] = await invoicesRepository.recordVersion({ parcelCode, uploadedBy: 'demo seed', ...blob });
+    const blob = await blobStore.put(pdf, { maxBytes: MAX_DEMO_BYTES, validateHead: requireInvoiceHead });
+    const recorded = await invoicesRepository.recordVersion({ parcelCode, uploadedBy: 'demo seed', ...blob });
+    outcomes[parcelCode] = recorded.status;
   }
   return outcomes;
 }

@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createFakeAuthClient } from '@/testing/fake-auth-client';
-import { accountLookup } from '@/testing/handlers';
+import { accountLookup, plainPdfFacts } from '@/testing/handlers';
 import { API, server } from '@/testing/msw-server';
 import { renderApp } from '@/testing/render-app';
 import type * as RenderPdf from '../pdf/render-pdf';
@@ -60,7 +60,7 @@ beforeEach(() => {
   requests = [];
   created = [];
   revoked = [];
-  server.use(accountLookup({ 'user@example.com': {} }));
+  server.use(accountLookup({ 'user@example.com': {} }), plainPdfFacts);
   // jsdom has no blob: URLs; these record what the screen creates and revokes.
   vi.spyOn(URL, 'createObjectURL').mockImplementation((blob) => {
     created.push(blob as Blob);

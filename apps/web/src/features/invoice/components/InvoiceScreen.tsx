@@ -11,6 +11,8 @@ import { readBeforeLogin } from '@/lib/storage';
 import { useObjectUrl } from '@/hooks/use-object-url';
 import { usePageTitle } from '@/hooks/use-page-title';
 import { useInvoice } from '../api/get-invoice';
+import { useInvoiceFacts } from '../api/get-invoice-facts';
+import { InvoiceFactsPanel } from '../facts/InvoiceFactsPanel';
 import {
   INVOICE_NOT_SHOWN_MESSAGE,
   invoiceErrorMessage,
@@ -34,6 +36,8 @@ export default function InvoiceScreen() {
   const parcelCode = useMemo(() => readParcelCode({ search, hash }, readBeforeLogin()), [search, hash]);
   const { supportContact } = useRuntimeConfig();
   const invoice = useInvoice(parcelCode);
+  // Started in the same render as the PDF's request, after it: the two travel together.
+  const facts = useInvoiceFacts(parcelCode);
   usePageTitle(parcelCode ? `Invoice ${parcelCode}` : 'Invoice');
   const url = useObjectUrl(invoice.data);
   const frameRef = useRef<HTMLIFrameElement>(null);
@@ -88,6 +92,17 @@ export default function InvoiceScreen() {
         <Spinner animation="border" variant="primary" role="status">
           <span className="visually-hidden">Loading invoice</span>
         </Spinner>
+      </div>
+    );
+  }
+
+  // A plain PDF has nothing to add: its frame stays alone, as the spec draws it.
+  const eInvoice = facts.data && facts.data.format !== 'pdf' && !invoice.isError ? facts.data : null;
+  if (eInvoice) {
+    body = (
+      <div className="invoice-with-facts">
+        <InvoiceFactsPanel facts={eInvoice} />
+        <div className="invoice-document">{body}</div>
       </div>
     );
   }

@@ -1,0 +1,165 @@
+import { isCiiRoot, readCii } from './cii.ts';
+import { type EInvoiceContent, profileName } from './model.ts';
+import { PdfAttachmentError, readPdfAttachments, type PdfAttachment } from './pdf-attachments.ts';
+import { isUblRoot, readUbl } from './ubl.ts';
+import { DEFAULT_XML_LIMITS, decodeXmlBytes, parseXml, XmlRefusedError, type XmlLimits } from './xml-tree.ts';
+
+/**
+ * `pdf`: a PDF with no invoice XML we read; `facturx`: a hybrid PDF (ZUGFeRD 2.x / Factur-X, or an XRechnung
+ * attached the same way) with its XML; `cii` and `ubl`: an invoice that is XML only.
+ */
+export type InvoiceFormat = 'pdf' | 'facturx' | 'cii' | 'ubl';
+
+export interface ReadInvoice {
+  format: InvoiceFormat;
+  /** What the XML says; null for a plain PDF. */
+  content: EInvoiceContent | null;
+  /** A name for people (`Factur-X EN 16931`, `XRechnung 3.0`, `Peppol BIS Billing 3.0`), when the profile is known. */
+  profileName: string | null;
+  /** The invoice XML: the attachment of a hybrid, or the whole body of an XML-only invoice. */
+  xml: Uint8Array | null;
+  /** Why an attached XML was not read, for the ingest answer; the PDF is stored all the same. */
+  warnings: string[];
+}
+
+/** The body is not an invoice the portal takes: refused with this message (a 400). */
+export class InvoiceRefusedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'InvoiceRefusedError';
+  }
+}
+
+export interface ReadInvoiceLimits {
+  xml: XmlLimits;
+  /** Largest attached XML once decompressed. */
+  maxAttachmentBytes: number;
+}
+
+export const DEFAULT_READ_LIMITS: ReadInvoiceLimits = { xml: DEFAULT_XML_LIMITS, maxAttachmentBytes: 10 * 1024 * 1024 };
+
+const PDF_MAGIC = '%PDF-';
+
+/** Names the ZUGFeRD, Factur-X and XRechnung specifications give the attached XML, most specific first. */
+const INVOICE_ATTACHMENT_NAMES = ['factur-x.xml', 'zugferd-invoice.xml', 'xrechnung.xml'];
+
+export function startsAsPdf(bytes: Uint8Array): boolean {
+  return (
+    bytes.length >= PDF_MAGIC.length &&
+    Buffer.from(bytes.subarray(0, PDF_MAGIC.length)).toString('latin1') === PDF_MAGIC
+  );
+}
+
+/** An XML document's first character, after an optional byte-order mark and white space, is `<`. */
+export function startsAsXml(bytes: Uint8Array): boolean {
+  let index = 0;
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) index = 3;
+  else if ((bytes[0] === 0xfe && bytes[1] === 0xff) || (bytes[0] === 0xff && bytes[1] === 0xfe)) {
+    // UTF-16: the first code unit after the mark, skipping white space.
+    const bigEndian = bytes[0] === 0xfe;
+    for (index = 2; index + 1 < bytes.length; index += 2) {
+      const unit = bigEndian ? (bytes[index]! << 8) | bytes[index + 1]! : bytes[index]! | (bytes[index + 1]! << 8);
+      if (!isXmlSpace(unit)) return unit === 0x3c;
+    }
+    return false;
+  }
+  while (index < bytes.length && isXmlSpace(bytes[index]!)) index += 1;
+  return index < bytes.length ? bytes[index] === 0x3c : false;
+}
+
+const isXmlSpace = (code: number) => code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d;
+
+/**
+ * Reads an invoice as it arrives: a PDF (plain or hybrid) or an XML-only CII or UBL invoice. Refuses (with
+ * InvoiceRefusedError) only what is not an invoice at all: bytes that are neither PDF nor XML, and XML that
+ * is malformed, hostile or of another kind. A PDF is never refused here: an attached XML it cannot read
+ * becomes a warning.
+ */
+export async function readInvoice(
+  bytes: Uint8Array,
+  limits: ReadInvoiceLimits = DEFAULT_READ_LIMITS,
+): Promise<ReadInvoice> {
+  if (startsAsPdf(bytes)) return readPdf(bytes, limits);
+  if (!startsAsXml(bytes)) {
+    throw new InvoiceRefusedError(
+      'The body is neither a PDF (it must start with "%PDF-") nor an XML e-invoice (it must start with "<").',
+    );
+  }
+  try {
+    const content = readXml(bytes, limits.xml);
+    return {
+      format: content.syntax,
+      content,
+      profileName: profileName(content.facts.profile, content.syntax, false),
+      xml: bytes,
+      warnings: [],
+    };
+  } catch (error) {
+    if (error instanceof XmlRefusedError) throw new InvoiceRefusedError(error.message);
+    throw error;
+  }
+}
+
+/** Parses and maps an XML invoice; XmlRefusedError names what is wrong. */
+export function readXml(bytes: Uint8Array, limits: XmlLimits): EInvoiceContent {
+  const root = parseXml(decodeXmlBytes(bytes), limits);
+  if (isCiiRoot(root)) return readCii(root);
+  if (isUblRoot(root)) return readUbl(root);
+  if (root.local === 'CrossIndustryDocument') {
+    throw new XmlRefusedError(
+      'The XML is a ZUGFeRD 1.0 invoice (CrossIndustryDocument); the portal reads ZUGFeRD 2.x / Factur-X, XRechnung and Peppol BIS 3.0.',
+    );
+  }
+  const namespace = root.ns ? ` in namespace ${root.ns}` : ' without a namespace';
+  throw new XmlRefusedError(
+    `The XML is not an e-invoice: its root element is "${root.local}"${namespace}, where a CII invoice (CrossIndustryInvoice) or a UBL 2.1 Invoice or CreditNote was expected.`,
+  );
+}
+
+async function readPdf(bytes: Uint8Array, limits: ReadInvoiceLimits): Promise<ReadInvoice> {
+  const plain = (warnings: string[]): ReadInvoice => ({
+    format: 'pdf',
+    content: null,
+    profileName: null,
+    xml: null,
+    warnings,
+  });
+  let attachments: PdfAttachment[];
+  try {
+    attachments = await readPdfAttachments(bytes, limits.maxAttachmentBytes);
+  } catch (error) {
+    if (!(error instanceof PdfAttachmentError)) throw error;
+    return plain([`No invoice XML could be looked for in the PDF: ${error.message}. It is stored as a plain PDF.`]);
+  }
+  const candidates = attachments
+    .filter((attachment) => attachment.name.toLowerCase().endsWith('.xml'))
+    .sort((a, b) => rank(a.name) - rank(b.name));
+  const warnings: string[] = [];
+  for (const candidate of candidates) {
+    try {
+      const xml = candidate.read();
+      const content = readXml(xml, limits.xml);
+      return {
+        format: 'facturx',
+        content,
+        profileName: profileName(content.facts.profile, content.syntax, true),
+        xml,
+        warnings,
+      };
+    } catch (error) {
+      if (!(error instanceof XmlRefusedError || error instanceof PdfAttachmentError)) throw error;
+      // Another XML (an order, a delivery note) may be attached beside the invoice: only a known name warns.
+      if (rank(candidate.name) < INVOICE_ATTACHMENT_NAMES.length || candidates.length === 1) {
+        warnings.push(
+          `The attached "${candidate.name}" could not be read: ${error.message} The PDF is stored as a plain PDF.`,
+        );
+      }
+    }
+  }
+  return plain(warnings);
+}
+
+function rank(name: string): number {
+  const index = INVOICE_ATTACHMENT_NAMES.indexOf(name.toLowerCase());
+  return index === -1 ? INVOICE_ATTACHMENT_NAMES.length : index;
+}

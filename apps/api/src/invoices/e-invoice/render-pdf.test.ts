@@ -1,0 +1,85 @@
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, it } from 'node:test';
+import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { readInvoice } from './read-invoice.ts';
+import { britishDate, renderEInvoicePdf } from './render-pdf.ts';
+
+// PDF.js reads the metrics of Helvetica, which the rendering uses, from its own font folder.
+const STANDARD_FONTS = `${path.dirname(fileURLToPath(import.meta.resolve('pdfjs-dist/package.json')))}/standard_fonts/`;
+
+const fixture = (name: string) => readFile(new URL(`../../../test/fixtures/e-invoices/${name}`, import.meta.url));
+
+/** The text of every page, as a PDF reader (PDF.js, the web app's) extracts it. */
+async function textOf(pdf: Uint8Array): Promise<string[]> {
+  const task = getDocument({ data: pdf.slice(), standardFontDataUrl: STANDARD_FONTS });
+  const document = await task.promise;
+  const pages: string[] = [];
+  for (let number = 1; number <= document.numPages; number += 1) {
+    const content = await (await document.getPage(number)).getTextContent();
+    pages.push(content.items.map((item) => ('str' in item ? item.str : '')).join(' '));
+  }
+  await task.destroy();
+  return pages;
+}
+
+describe('renderEInvoicePdf', () => {
+  for (const file of ['cii-en16931-three-rates.xml', 'xrechnung-ubl.xml', 'peppol-credit-note.xml']) {
+    it(`renders ${file} readably, labelled as a rendering of the XML`, async () => {
+      const read = await readInvoice(await fixture(file));
+      const content = read.content!;
+      const pdf = await renderEInvoicePdf(content, { parcelCode: 'PARCEL-1', profileName: read.profileName });
+      const pages = await textOf(pdf);
+      const text = pages.join('\n');
+      assert.match(pages[0]!, /Rendering of an XML e-invoice/);
+      for (const [index, page] of pages.entries()) {
+        assert.match(page, new RegExp(`page ${index + 1} of ${pages.length}`), 'every page says it is a rendering');
+      }
+      const { facts } = content;
+      for (const value of [facts.invoiceNumber, facts.sellerName, facts.buyerName, facts.amountDue, facts.iban]) {
+        assert.ok(value && text.includes(value), `${value} is shown`);
+      }
+      assert.ok(text.includes(britishDate(facts.issueDate)), 'the issue date is shown');
+      for (const line of content.lines)
+        assert.ok(line.name && text.includes(line.name), `line "${line.name}" is shown`);
+    });
+  }
+
+  it('says "Credit note" for a credit note', async () => {
+    const read = await readInvoice(await fixture('peppol-credit-note.xml'));
+    const [first] = await textOf(await renderEInvoicePdf(read.content!, { parcelCode: 'P', profileName: null }));
+    assert.match(first!, /Credit note/);
+  });
+
+  it('makes the same bytes from the same XML, so a re-import stores nothing new', async () => {
+    const read = await readInvoice(await fixture('xrechnung-cii.xml'));
+    const options = { parcelCode: 'P', profileName: read.profileName };
+    const [first, second] = [
+      await renderEInvoicePdf(read.content!, options),
+      await renderEInvoicePdf(read.content!, options),
+    ];
+    assert.deepEqual(Buffer.from(first), Buffer.from(second));
+  });
+
+  it('runs onto more pages for a long invoice, and shows text the standard fonts lack as "?"', async () => {
+    const read = await readInvoice(await fixture('xrechnung-ubl.xml'));
+    const line = read.content!.lines[0]!;
+    const lines = Array.from({ length: 120 }, (_, index) => ({
+      ...line,
+      id: String(index + 1),
+      name: `Zustellung \u4e2d ${index + 1}`,
+    }));
+    const pages = await textOf(
+      await renderEInvoicePdf({ ...read.content!, lines }, { parcelCode: 'P', profileName: null }),
+    );
+    assert.ok(pages.length >= 3, `${pages.length} pages`);
+    assert.match(pages.join(' '), /Zustellung \? 120/);
+  });
+
+  it('writes dates the British way', () => {
+    assert.equal(britishDate('2024-11-05'), '5 Nov 2024');
+    assert.equal(britishDate(null), '\u2014');
+  });
+});

@@ -1,0 +1,100 @@
+import type { InvoiceFacts } from '@portal/contract';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { useApiClient, type ApiClient } from '@/lib/api-client';
+import { useCurrentUser } from '@/lib/auth';
+
+const FORMATS = ['pdf', 'facturx', 'cii', 'ubl'] as const;
+const TERMS = [
+  'profile',
+  'profileName',
+  'invoiceNumber',
+  'typeCode',
+  'issueDate',
+  'dueDate',
+  'currency',
+  'sellerName',
+  'sellerVatId',
+  'buyerName',
+  'buyerReference',
+  'totalNet',
+  'totalTax',
+  'totalGross',
+  'amountDue',
+  'iban',
+  'bankDetailsChangedAt',
+  'amountChangedAt',
+] as const;
+
+const stringOrNull = (value: unknown): value is string | null => value === null || typeof value === 'string';
+
+/**
+ * Checked by hand, not with the contract's zod schema: the invoice screen is the page staff open from a
+ * link, and zod would add its weight to that page for one object.
+ */
+export const invoiceFactsParser = {
+  parse(value: unknown): InvoiceFacts {
+    const body = value as Record<string, unknown> | null;
+    const valid =
+      typeof body?.parcelCode === 'string' &&
+      FORMATS.includes(body.format as InvoiceFacts['format']) &&
+      (body.syntax === null || body.syntax === 'cii' || body.syntax === 'ubl') &&
+      TERMS.every((term) => stringOrNull(body[term])) &&
+      (body.lineCount === null || typeof body.lineCount === 'number') &&
+      typeof body.uploadedAt === 'string' &&
+      typeof body.hasXml === 'boolean' &&
+      typeof body.pdfIsRendering === 'boolean';
+    if (!valid) throw new Error('Unexpected invoice facts response');
+    return body as unknown as InvoiceFacts;
+  },
+};
+
+/** GET /invoices/:parcelCode: what the invoice says, read from its XML at ingestion. */
+export async function getInvoiceFacts(api: ApiClient, parcelCode: string, signal?: AbortSignal) {
+  const { data } = await api.request(`/invoices/${encodeURIComponent(parcelCode)}`, {
+    auth: true,
+    schema: invoiceFactsParser,
+    signal,
+  });
+  return data;
+}
+
+/**
+ * Asked for at the same moment as the PDF, never before it: the panel is beside the frame, and the frame is
+ * what a person came for. A failure here shows nothing more than a missing panel (the PDF's own request
+ * reports errors).
+ */
+export function useInvoiceFacts(parcelCode: string | null) {
+  const api = useApiClient();
+  const { uid } = useCurrentUser();
+  return useQuery(
+    queryOptions({
+      queryKey: ['invoice-facts', uid, parcelCode],
+      queryFn: ({ signal }) => getInvoiceFacts(api, parcelCode ?? '', signal),
+      enabled: parcelCode !== null,
+      retry: false,
+      staleTime: 0,
+      gcTime: 0,
+    }),
+  );
+}
+
+/** GET /invoices/:parcelCode/xml, saved under `<parcel code>.xml`. */
+export async function downloadInvoiceXml(api: ApiClient, parcelCode: string): Promise<void> {
+  const { data } = await api.request<Blob>(`/invoices/${encodeURIComponent(parcelCode)}/xml`, {
+    auth: true,
+    blob: true,
+  });
+  // Typed as XML whatever came back, so the browser saves it instead of showing it as a page of this origin.
+  const url = URL.createObjectURL(data.slice(0, data.size, 'application/xml'));
+  try {
+    const link = document.createElement('a');
+    link.href = url;
+    link.download = `${parcelCode}.xml`;
+    document.body.append(link);
+    link.click();
+    link.remove();
+  } finally {
+    // Revoked after the click has been handled: the download keeps its own reference.
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+  }
+}

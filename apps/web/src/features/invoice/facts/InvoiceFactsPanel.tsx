@@ -1,0 +1,95 @@
+import type { InvoiceFacts } from '@portal/contract';
+import { useState } from 'react';
+import Alert from 'react-bootstrap/Alert';
+import Button from 'react-bootstrap/Button';
+import Spinner from 'react-bootstrap/Spinner';
+import { useApiClient } from '@/lib/api-client';
+import { downloadInvoiceXml } from '../api/get-invoice-facts';
+import { amountWithCurrency, britishDate, britishDay, documentType, groupedAccount } from './format';
+
+const DASH = '\u2014';
+
+interface InvoiceFactsPanelProps {
+  facts: InvoiceFacts;
+}
+
+/**
+ * What an e-invoice says at a glance, beside its PDF: number, dates, amount due, who bills whom and where
+ * to pay, with a warning when a replacement changed the bank details or the amount.
+ */
+export function InvoiceFactsPanel({ facts }: InvoiceFactsPanelProps) {
+  const api = useApiClient();
+  const [downloading, setDownloading] = useState(false);
+  const [downloadFailed, setDownloadFailed] = useState(false);
+  const bankDetailsChanged = britishDay(facts.bankDetailsChangedAt);
+  const amountChanged = britishDay(facts.amountChangedAt);
+
+  const downloadXml = async () => {
+    setDownloading(true);
+    setDownloadFailed(false);
+    try {
+      await downloadInvoiceXml(api, facts.parcelCode);
+    } catch {
+      setDownloadFailed(true);
+    } finally {
+      setDownloading(false);
+    }
+  };
+
+  const rows: [string, string | null][] = [
+    ['Number', facts.invoiceNumber],
+    ['Issued', britishDate(facts.issueDate)],
+    ['Due', britishDate(facts.dueDate)],
+    ['Amount due', amountWithCurrency(facts.amountDue, facts.currency)],
+    ['Seller \u2192 buyer', `${facts.sellerName ?? DASH} \u2192 ${facts.buyerName ?? DASH}`],
+    ['IBAN', groupedAccount(facts.iban)],
+  ];
+
+  return (
+    <aside className="invoice-facts card" aria-labelledby="invoice-facts-title">
+      <div className="card-body">
+        <h2 id="invoice-facts-title" className="h6 mb-1">
+          {documentType(facts.typeCode)} details
+        </h2>
+        {facts.profileName && <p className="small text-body-secondary mb-2">{facts.profileName}</p>}
+        {bankDetailsChanged && (
+          <Alert variant="warning" className="py-2 px-3 small mb-2">
+            <strong>Bank details changed on {bankDetailsChanged}.</strong> Check the account with the seller before
+            paying.
+          </Alert>
+        )}
+        {amountChanged && (
+          <Alert variant="warning" className="py-2 px-3 small mb-2">
+            <strong>Amount changed on {amountChanged}.</strong>
+          </Alert>
+        )}
+        <dl className="invoice-facts-list mb-2">
+          {rows.map(([label, value]) => (
+            <div key={label}>
+              <dt>{label}</dt>
+              <dd className={label === 'IBAN' || label === 'Number' ? 'font-monospace text-break' : 'text-break'}>
+                {value ?? DASH}
+              </dd>
+            </div>
+          ))}
+        </dl>
+        {facts.pdfIsRendering && (
+          <p className="small text-body-secondary mb-2">
+            The PDF shown is the portal&apos;s rendering of this XML invoice; the XML is the original.
+          </p>
+        )}
+        {facts.hasXml && (
+          <Button variant="outline-primary" size="sm" onClick={() => void downloadXml()} disabled={downloading}>
+            {downloading && <Spinner as="span" animation="border" size="sm" className="me-2" aria-hidden="true" />}
+            Download XML
+          </Button>
+        )}
+        {downloadFailed && (
+          <p className="small text-danger mt-2 mb-0" role="alert">
+            The XML could not be downloaded. Please try again.
+          </p>
+        )}
+      </div>
+    </aside>
+  );
+}

@@ -1,0 +1,126 @@
+import { readFile } from 'node:fs/promises';
+import { DEMO, expect, test, type Portal } from '../fixtures.ts';
+
+const fixture = (name: string) => readFile(new URL(`../../apps/api/test/fixtures/e-invoices/${name}`, import.meta.url));
+
+/** Stored through the real ingestion call, as the carrier's ingestion service (or an admin) sends them. */
+async function ingest(portal: Portal, parcelCode: string, body: Buffer, type: string) {
+  const token = await portal.idToken(DEMO.admin);
+  const response = await fetch(`${portal.url}/api/invoices/${parcelCode}`, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${token}`, 'content-type': type },
+    body: new Uint8Array(body),
+  });
+  expect([200, 201]).toContain(response.status);
+  return (await response.json()) as { format: string; status: string };
+}
+
+const FACTUR_X = 'EINV-FX-0001';
+const XML_ONLY = 'EINV-XML-0001';
+const REPLACED = 'EINV-IBAN-0001';
+
+test.describe('an e-invoice on the invoice screen', () => {
+  // Each test signs in, loads the invoice and checks several things: more than the suite's default 30 s
+  // on a machine that is busy with other work.
+  test.describe.configure({ timeout: 90_000 });
+
+  test.beforeAll(async ({ portal }) => {
+    expect((await ingest(portal, FACTUR_X, await fixture('facturx-en16931.pdf'), 'application/pdf')).format).toBe(
+      'facturx',
+    );
+    expect((await ingest(portal, XML_ONLY, await fixture('xrechnung-ubl.xml'), 'application/xml')).format).toBe('ubl');
+    // A replacement that sends the money elsewhere.
+    const original = (await fixture('peppol-invoice.xml')).toString('utf8');
+    await ingest(portal, REPLACED, Buffer.from(original), 'application/xml');
+    const rerouted = original.replace('<cbc:ID>IBAN32423940</cbc:ID>', '<cbc:ID>GB33BUKB20201555555555</cbc:ID>');
+    expect((await ingest(portal, REPLACED, Buffer.from(rerouted), 'application/xml')).status).toBe('replaced');
+  });
+
+  test('a Factur-X invoice: the facts beside the spec frame (before the pages on a phone), and its XML', async ({
+    page,
+    portal,
+    isMobile,
+  }, testInfo) => {
+    await page.goto(`/invoice?parcelCode=${FACTUR_X}`);
+    await portal.signIn(page, DEMO.user);
+    const panel = page.getByRole('complementary', { name: 'Invoice details' });
+    await expect(panel).toBeVisible();
+    await expect(panel.getByText('Factur-X EN 16931')).toBeVisible();
+    await expect(panel.locator('dt:has-text("Number") + dd')).toHaveText('471102');
+    await expect(panel.locator('dt:has-text("Issued") + dd')).toHaveText('15 Nov 2024');
+    await expect(panel.locator('dt:has-text("Amount due") + dd')).toHaveText('529.87 EUR');
+    await expect(panel.locator('dt:has-text("Seller") + dd')).toHaveText('Lieferant GmbH \u2192 Kunden AG Mitte');
+
+    const panelBox = (await panel.boundingBox())!;
+    if (isMobile) {
+      const firstPage = page.getByRole('img', { name: `Invoice ${FACTUR_X}, page 1 of 1` });
+      await expect(firstPage).toBeVisible({ timeout: 60_000 });
+      expect(panelBox.y + panelBox.height).toBeLessThanOrEqual((await firstPage.boundingBox())!.y);
+    } else {
+      const frame = page.locator(`iframe[title="${FACTUR_X}"]`);
+      await expect(frame).toHaveAttribute('src', /^blob:/);
+      const frameBox = (await frame.boundingBox())!;
+      expect(frameBox.height).toBe(800);
+      expect(panelBox.x).toBeGreaterThanOrEqual(frameBox.x + frameBox.width);
+    }
+    await portal.expectAccessible(page);
+    await page.screenshot({ path: testInfo.outputPath(`facturx-${testInfo.project.name}.png`), fullPage: true });
+
+    const saved = page.waitForEvent('download');
+    await panel.getByRole('button', { name: 'Download XML' }).click();
+    const download = await saved;
+    expect(download.suggestedFilename()).toBe(`${FACTUR_X}.xml`);
+    const xml = await readFile((await download.path())!, 'utf8');
+    expect(xml).toContain('<ram:ID>471102</ram:ID>');
+  });
+
+  test('an XML-only XRechnung: shown as a rendering of the XML, labelled as one', async ({
+    page,
+    portal,
+    isMobile,
+  }, testInfo) => {
+    await page.goto(`/invoice?parcelCode=${XML_ONLY}`);
+    await portal.signIn(page, DEMO.user);
+    const panel = page.getByRole('complementary', { name: 'Invoice details' });
+    await expect(panel.getByText('XRechnung 3.0')).toBeVisible();
+    await expect(panel.getByText(/rendering of this XML invoice; the XML is the original/)).toBeVisible();
+    await expect(panel.locator('dt:has-text("IBAN") + dd')).toHaveText('DE79 0000 0000 1234 5678 90');
+    if (isMobile) {
+      await expect(page.getByRole('img', { name: `Invoice ${XML_ONLY}, page 1 of 1` })).toBeVisible({
+        timeout: 25_000,
+      });
+    } else {
+      await expect(page.locator(`iframe[title="${XML_ONLY}"]`)).toHaveAttribute('src', /^blob:/);
+    }
+    await expect(page.getByRole('link', { name: 'Download' })).toHaveAttribute('download', `${XML_ONLY}.pdf`);
+    await portal.expectAccessible(page);
+    await page.screenshot({ path: testInfo.outputPath(`xml-only-${testInfo.project.name}.png`), fullPage: true });
+  });
+
+  test('a replacement with other bank details warns whoever opens it', async ({ page, portal }, testInfo) => {
+    await page.goto(`/invoice?parcelCode=${REPLACED}`);
+    await portal.signIn(page, DEMO.user);
+    const panel = page.getByRole('complementary', { name: 'Invoice details' });
+    const today = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric' }).format(
+      new Date(),
+    );
+    await expect(panel.getByText(`Bank details changed on ${today}.`)).toBeVisible();
+    await expect(panel.getByText(/Amount changed/)).toHaveCount(0);
+    await portal.expectAccessible(page);
+    await page.screenshot({ path: testInfo.outputPath(`bank-details-${testInfo.project.name}.png`), fullPage: true });
+  });
+
+  test('a plain PDF keeps the frame alone, as the spec draws it @desktop', async ({ page, portal }) => {
+    await page.goto('/invoice?parcelCode=DEMO000001');
+    const factsAnswered = page.waitForResponse((response) => response.url().endsWith('/api/invoices/DEMO000001'));
+    await portal.signIn(page, DEMO.user);
+    const frame = page.locator('iframe[title="DEMO000001"]');
+    await expect(frame).toHaveAttribute('src', /^blob:/);
+    expect((await factsAnswered).status()).toBe(200);
+    await expect(page.getByRole('complementary')).toHaveCount(0);
+    const main = (await page.locator('main.container').boundingBox())!;
+    const frameBox = (await frame.boundingBox())!;
+    // Full width: the container's content box (its padding is Bootstrap's gutter of 12px a side).
+    expect(frameBox.width).toBeGreaterThanOrEqual(main.width - 24 - 1);
+  });
+});

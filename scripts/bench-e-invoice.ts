@@ -1,0 +1,172 @@
+// `npm run bench:e-invoice`: what reading e-invoices costs. Three parts, figures printed, nothing asserted:
+//  1. reading alone (detect, find the attached XML, parse, map; the rendering for XML-only) per sample file;
+//  2. the whole ingestion per format through the domain, as PUT /invoices/:parcelCode and the CLI run it
+//     (read, store the original and what is made from it, record the version, audit), on PGlite in a
+//     scratch folder;
+//  3. the invoice page in Chromium against the real stack: from navigation to the PDF in the frame and to
+//     the facts panel, for a plain PDF, a Factur-X PDF and an XML-only invoice (`--no-page` skips it,
+//     `--no-build` reuses the last web build).
+// Options: BENCH_RUNS (default 20), BENCH_PAGE_RUNS (default 10).
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+import { loadConfig } from '@portal/api/config.ts';
+import { withDomain } from '@portal/api/domain.ts';
+import { readInvoice } from '@portal/api/invoices/e-invoice/read-invoice.ts';
+import { renderEInvoicePdf } from '@portal/api/invoices/e-invoice/render-pdf.ts';
+import {
+  buildWeb,
+  CHROMIUM_ARGS,
+  chromiumExecutable,
+  demoAccount,
+  findFreePort,
+  identityToolkit,
+  startStack,
+} from '@portal/dev-stack';
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 20);
+const PAGE_RUNS = Number(process.env.BENCH_PAGE_RUNS ?? 10);
+const SAMPLES = path.resolve('apps/api/test/fixtures/e-invoices');
+const log = (line = '') => process.stdout.write(`${line}\n`);
+
+const quantile = (values: number[], q: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+};
+const ms = (value: number) => `${value.toFixed(1).padStart(7)} ms`;
+
+async function time(runs: number, run: (index: number) => Promise<unknown>): Promise<number[]> {
+  const times: number[] = [];
+  await run(-1); // warm-up: the first call compiles the code paths
+  for (let index = 0; index < runs; index += 1) {
+    const started = performance.now();
+    await run(index);
+    times.push(performance.now() - started);
+  }
+  return times;
+}
+
+const files = (await readdir(SAMPLES)).filter(
+  (name) => /\.(pdf|xml)$/.test(name) && !/^(hostile|malformed|not-an|zugferd-1)/.test(name),
+);
+const samples = await Promise.all(
+  files.sort().map(async (name) => ({ name, bytes: await readFile(path.join(SAMPLES, name)) })),
+);
+
+log(`# 1. Reading (and rendering XML-only), ${RUNS} runs each, median / p95`);
+for (const { name, bytes } of samples) {
+  const read = await readInvoice(bytes);
+  const reading = await time(RUNS, () => readInvoice(bytes));
+  let line = `${name.padEnd(40)} ${read.format.padEnd(8)} ${String(bytes.length).padStart(7)} B  read ${ms(quantile(reading, 0.5))} / ${ms(quantile(reading, 0.95))}`;
+  if (read.content && read.format !== 'facturx') {
+    const content = read.content;
+    const rendering = await time(RUNS, () =>
+      renderEInvoicePdf(content, { parcelCode: 'BENCH', profileName: read.profileName }),
+    );
+    line += `  render ${ms(quantile(rendering, 0.5))} / ${ms(quantile(rendering, 0.95))}`;
+  }
+  log(line);
+}
+
+log();
+log(`# 2. Whole ingestion through the domain on PGlite, ${RUNS} new versions per file, median / p95`);
+const dataDir = await mkdtemp(path.join(os.tmpdir(), 'portal-bench-einvoice-'));
+try {
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    DATABASE_URL: '',
+    FIREBASE_PROJECT_ID: 'demo-bench',
+    // Never called: ingestion asks nothing of the identity provider.
+    FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9',
+    LOG_LEVEL: 'silent',
+  });
+  await withDomain(config, async (domain) => {
+    const byFormat = new Map<string, number[]>();
+    for (const { name, bytes } of samples) {
+      const stem = name.replace(/\W+/g, '-').slice(0, 40);
+      const times = await time(RUNS, (index) =>
+        domain.ingestInvoice({ parcelCode: `${stem}-${index + 1}`, body: bytes, uploadedBy: 'bench' }),
+      );
+      const format = (await readInvoice(bytes)).format;
+      byFormat.set(format, [...(byFormat.get(format) ?? []), ...times]);
+      log(`${name.padEnd(40)} ${format.padEnd(8)} ${ms(quantile(times, 0.5))} / ${ms(quantile(times, 0.95))}`);
+    }
+    log();
+    for (const [format, times] of byFormat) {
+      log(
+        `format ${format.padEnd(8)} ${String(times.length).padStart(4)} ingestions  ${ms(quantile(times, 0.5))} / ${ms(quantile(times, 0.95))}`,
+      );
+    }
+  });
+} finally {
+  await rm(dataDir, { recursive: true, force: true });
+}
+
+if (!process.argv.includes('--no-page')) await benchPage();
+
+async function benchPage() {
+  log();
+  log(`# 3. The invoice page in Chromium (1366x768, signed in), ${PAGE_RUNS} loads each, median / p95`);
+  if (!process.argv.includes('--no-build')) buildWeb();
+  const pageDir = await mkdtemp(path.join(os.tmpdir(), 'portal-bench-einvoice-page-'));
+  const stack = await startStack({
+    port: await findFreePort(),
+    emulatorPort: await findFreePort(),
+    dataDir: pageDir,
+    env: { LOG_LEVEL: 'warn', RATE_LIMIT_DOWNLOADS_PER_HOUR: '100000' },
+    log: () => {},
+  });
+  const browser = await chromium.launch({ executablePath: chromiumExecutable(), args: CHROMIUM_ARGS });
+  try {
+    const admin = demoAccount('admin@example.com');
+    const { idToken } = await identityToolkit(stack.emulator.url).signIn(admin.email, admin.password!);
+    const put = async (code: string, file: string, type: string) => {
+      const response = await fetch(`${stack.url}/api/invoices/${code}`, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${idToken}`, 'content-type': type },
+        body: new Uint8Array(await readFile(path.join(SAMPLES, file))),
+      });
+      if (!response.ok) throw new Error(`could not store ${file}: ${response.status}`);
+    };
+    await put('BENCH-FX', 'facturx-en16931.pdf', 'application/pdf');
+    await put('BENCH-XML', 'xrechnung-ubl.xml', 'application/xml');
+    const context = await browser.newContext({ viewport: { width: 1366, height: 768 } });
+    const page = await context.newPage();
+    const user = demoAccount('user@example.com');
+    await page.goto(`${stack.url}/login`);
+    await page.getByLabel('Email address').fill(user.email);
+    await page.getByLabel('Password').fill(user.password!);
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await page.getByText(user.email).waitFor();
+
+    for (const [label, code, panel] of [
+      ['plain PDF (no panel)', 'DEMO000001', false],
+      ['Factur-X PDF + panel', 'BENCH-FX', true],
+      ['XML-only (rendering) + panel', 'BENCH-XML', true],
+    ] as const) {
+      const toFrame: number[] = [];
+      const toPanel: number[] = [];
+      for (let index = -1; index < PAGE_RUNS; index += 1) {
+        const started = performance.now();
+        await page.goto(`${stack.url}/invoice?parcelCode=${code}`);
+        await page.locator(`iframe[title="${code}"][src^="blob:"]`).waitFor();
+        const frameMs = performance.now() - started;
+        let panelMs = NaN;
+        if (panel) {
+          await page.getByRole('complementary').waitFor();
+          panelMs = performance.now() - started;
+        }
+        if (index < 0) continue; // warm-up load
+        toFrame.push(frameMs);
+        toPanel.push(panelMs);
+      }
+      const panelText = panel ? `  panel ${ms(quantile(toPanel, 0.5))} / ${ms(quantile(toPanel, 0.95))}` : '';
+      log(`${label.padEnd(32)} frame ${ms(quantile(toFrame, 0.5))} / ${ms(quantile(toFrame, 0.95))}${panelText}`);
+    }
+  } finally {
+    await browser.close();
+    await stack.stop();
+    await rm(pageDir, { recursive: true, force: true });
+  }
+}

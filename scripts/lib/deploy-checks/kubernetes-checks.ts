@@ -1,0 +1,228 @@
+/**
+ * deploy/kubernetes as `kubectl apply -k` would send it: every object valid against the Kubernetes API's
+ * published schemas (scripts/lib/kubernetes.ts), every reference resolved, and the portal's own rules —
+ * probes, draining times, non-root read-only containers with resources, the configuration complete and
+ * accepted by the server, the instances reachable from nginx only, and the images of this release.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { IDeployment } from 'kubernetes-models/apps/v1/Deployment';
+import type { IHorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler';
+import type { IJob } from 'kubernetes-models/batch/v1/Job';
+import type { IIngress } from 'kubernetes-models/networking.k8s.io/v1/Ingress';
+import type { INetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1/NetworkPolicy';
+import type { IPodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBudget';
+import type { IConfigMap } from 'kubernetes-models/v1/ConfigMap';
+import type { IPodTemplateSpec } from 'kubernetes-models/v1/PodTemplateSpec';
+import type { ISecret } from 'kubernetes-models/v1/Secret';
+import type { IService } from 'kubernetes-models/v1/Service';
+import { loadConfig } from '@portal/api/config.ts';
+import { REPO_ROOT } from '@portal/dev-stack';
+import {
+  buildKustomization,
+  containersOf,
+  KUBERNETES_DIR,
+  readManifests,
+  validateObjects,
+  type KubernetesObject,
+} from '../kubernetes.ts';
+import { packageVersion } from '../release.ts';
+import { envExampleNames, type Check } from './check.ts';
+
+/** Development only: the emulator accepts unsigned tokens. */
+const NOT_IN_PRODUCTION = ['FIREBASE_AUTH_EMULATOR_HOST'];
+
+type Labels = Record<string, string> | undefined;
+const matches = (selector: Labels, labels: Labels) =>
+  !!selector &&
+  Object.keys(selector).length > 0 &&
+  Object.entries(selector).every(([key, value]) => labels?.[key] === value);
+
+/** The objects of one kind, typed by kubernetes-models' interfaces once the schemas have passed. */
+function ofKind<T>(objects: KubernetesObject[], kind: string): T[] {
+  return objects.filter((object) => object.kind === kind) as unknown as T[];
+}
+
+export async function kubernetesChecks(check: Check) {
+  const { kustomization, manifests } = buildKustomization();
+  const secretExample = readManifests('secret.example.yaml');
+  const listed = new Set([...(kustomization.resources ?? []), 'kustomization.yaml', 'secret.example.yaml']);
+  const unlisted = readdirSync(KUBERNETES_DIR).filter((file) => file.endsWith('.yaml') && !listed.has(file));
+  check(unlisted.length === 0, 'kubernetes: every manifest in the folder is in kustomization.yaml', unlisted);
+
+  const problems = await validateObjects([...manifests, ...secretExample]);
+  check(
+    problems.length === 0,
+    `kubernetes: ${manifests.length + secretExample.length} objects valid against the Kubernetes API schemas, no unknown fields`,
+    problems,
+  );
+
+  const objects = manifests.map((manifest) => manifest.object);
+  const deployments = ofKind<IDeployment>(objects, 'Deployment');
+  const jobs = ofKind<IJob>(objects, 'Job');
+  const configMaps = ofKind<IConfigMap>(objects, 'ConfigMap');
+  const [secret] = ofKind<ISecret>(
+    secretExample.map((manifest) => manifest.object),
+    'Secret',
+  );
+  const templates: { owner: string; template: IPodTemplateSpec }[] = [
+    ...deployments.map((deployment) => ({
+      owner: deployment.metadata?.name ?? '',
+      template: deployment.spec!.template,
+    })),
+    ...jobs.map((job) => ({ owner: job.metadata?.name ?? '', template: job.spec!.template })),
+  ];
+  const selectsPods = (selector: Labels) =>
+    templates.some(({ template }) => matches(selector, template.metadata?.labels));
+  const named = (kind: string, name: string | undefined) =>
+    objects.some((object) => object.kind === kind && object.metadata.name === name);
+
+  const dangling: string[] = [];
+  for (const deployment of deployments) {
+    if (!matches(deployment.spec?.selector.matchLabels, deployment.spec?.template.metadata?.labels)) {
+      dangling.push(`Deployment ${deployment.metadata?.name}: its selector does not match its pods`);
+    }
+  }
+  for (const { owner, template } of templates) {
+    for (const volume of template.spec?.volumes ?? []) {
+      const claim = volume.persistentVolumeClaim?.claimName;
+      if (claim && !named('PersistentVolumeClaim', claim)) dangling.push(`${owner}: no PersistentVolumeClaim ${claim}`);
+      const secretName = volume.secret?.secretName;
+      if (secretName && secretName !== secret?.metadata?.name) dangling.push(`${owner}: no Secret ${secretName}`);
+    }
+    for (const container of template.spec?.containers ?? []) {
+      for (const source of container.envFrom ?? []) {
+        const name = source.configMapRef?.name;
+        if (name && !named('ConfigMap', name)) dangling.push(`${owner}: no ConfigMap ${name}`);
+      }
+      for (const entry of container.env ?? []) {
+        const ref = entry.valueFrom?.secretKeyRef;
+        if (ref && (ref.name !== secret?.metadata?.name || !secret?.stringData?.[ref.key])) {
+          dangling.push(`${owner}: ${ref.name}/${ref.key} is not in secret.example.yaml`);
+        }
+      }
+    }
+  }
+  for (const service of ofKind<IService>(objects, 'Service')) {
+    if (!selectsPods(service.spec?.selector)) dangling.push(`Service ${service.metadata?.name} selects no pods`);
+  }
+  for (const budget of ofKind<IPodDisruptionBudget>(objects, 'PodDisruptionBudget')) {
+    if (!selectsPods(budget.spec?.selector?.matchLabels))
+      dangling.push(`PodDisruptionBudget ${budget.metadata?.name} selects no pods`);
+  }
+  for (const autoscaler of ofKind<IHorizontalPodAutoscaler>(objects, 'HorizontalPodAutoscaler')) {
+    const target = autoscaler.spec?.scaleTargetRef;
+    if (!named(target?.kind ?? '', target?.name))
+      dangling.push(`HorizontalPodAutoscaler ${autoscaler.metadata?.name} scales nothing`);
+  }
+  for (const ingress of ofKind<IIngress>(objects, 'Ingress')) {
+    for (const route of (ingress.spec?.rules ?? []).flatMap((rule) => rule.http?.paths ?? [])) {
+      const name = route.backend.service?.name;
+      if (!named('Service', name)) dangling.push(`Ingress ${ingress.metadata?.name}: no Service ${name}`);
+    }
+  }
+  check(
+    dangling.length === 0,
+    'kubernetes: selectors, volumes, ConfigMap and Secret references, autoscaler and ingress targets all resolve',
+    dangling,
+  );
+
+  const version = packageVersion();
+  const images = objects.flatMap((object) => containersOf(object).map((container) => String(container.image)));
+  const stale = images.filter((image) => !image.endsWith(`:${version}`));
+  check(
+    images.length > 0 && stale.length === 0 && jobs[0]?.metadata?.name === `portal-migrate-${version}`,
+    `kubernetes: the images and the migrate Job are this release's (${version})`,
+    stale,
+  );
+
+  const unsafe: string[] = [];
+  for (const { owner, template } of templates) {
+    const pod = template.spec;
+    if (pod?.securityContext?.runAsNonRoot !== true) unsafe.push(`${owner}: runAsNonRoot`);
+    if (pod?.automountServiceAccountToken !== false) unsafe.push(`${owner}: automountServiceAccountToken`);
+    for (const container of pod?.containers ?? []) {
+      const security = container.securityContext;
+      if (security?.readOnlyRootFilesystem !== true) unsafe.push(`${container.name}: readOnlyRootFilesystem`);
+      if (security?.allowPrivilegeEscalation !== false) unsafe.push(`${container.name}: allowPrivilegeEscalation`);
+      if (!security?.capabilities?.drop?.includes('ALL')) unsafe.push(`${container.name}: capabilities not dropped`);
+      const { requests, limits } = container.resources ?? {};
+      if (!requests?.cpu || !requests?.memory || !limits?.memory)
+        unsafe.push(`${container.name}: CPU and memory requests, memory limit`);
+    }
+  }
+  check(
+    unsafe.length === 0,
+    'kubernetes: every container non-root, read-only root, no privilege escalation or capabilities, with resources',
+    unsafe,
+  );
+
+  const api = deployments.find((deployment) => deployment.metadata?.name === 'portal-api');
+  const container = api?.spec?.template.spec?.containers[0];
+  check(
+    container?.readinessProbe?.httpGet?.path === '/api/readyz' &&
+      container?.livenessProbe?.httpGet?.path === '/api/healthz',
+    'kubernetes: readiness asks /api/readyz, liveness /api/healthz',
+  );
+
+  const names = envExampleNames(readFileSync(path.join(REPO_ROOT, '.env.example'), 'utf8'));
+  const configMap = configMaps.find((candidate) => candidate.metadata?.name === 'portal-config')?.data ?? {};
+  const fromSecret = (container?.env ?? []).filter((entry) => entry.valueFrom?.secretKeyRef).map((entry) => entry.name);
+  const given = [...Object.keys(configMap), ...fromSecret];
+  const missing = names.filter((name) => !given.includes(name) && !NOT_IN_PRODUCTION.includes(name));
+  const extra = given.filter((name) => !names.includes(name) || NOT_IN_PRODUCTION.includes(name));
+  check(
+    missing.length === 0 && extra.length === 0,
+    'kubernetes: every variable of .env.example comes from the ConfigMap or the Secret (the emulator host from neither)',
+    [
+      ...missing.map((name) => `missing: ${name}`),
+      ...extra.map((name) => `not a production setting of .env.example: ${name}`),
+    ],
+  );
+
+  let configProblem = '';
+  let shutdownGraceMs = Number.NaN;
+  try {
+    // What an operator must fill in: the project's web API key (left empty in the ConfigMap on purpose).
+    const secrets = Object.fromEntries(fromSecret.map((name) => [name, secret?.stringData?.[name]]));
+    shutdownGraceMs = loadConfig({ ...configMap, FIREBASE_API_KEY: 'web-api-key', ...secrets }).shutdownGraceMs;
+  } catch (error) {
+    configProblem = (error as Error).message;
+  }
+  check(
+    configProblem === '',
+    "kubernetes: the ConfigMap and the example Secret pass the server's configuration check",
+    [configProblem].filter(Boolean),
+  );
+
+  const preStop = Number(/^sleep (\d+)$/.exec(container?.lifecycle?.preStop?.exec?.command?.join(' ') ?? '')?.[1]);
+  const grace = api?.spec?.template.spec?.terminationGracePeriodSeconds ?? 0;
+  check(
+    preStop > 0 && grace >= preStop + shutdownGraceMs / 1000 + 15,
+    `kubernetes: terminationGracePeriodSeconds (${grace} s) covers preStop (${preStop} s), SHUTDOWN_GRACE_MS (${shutdownGraceMs} ms) and the server's last 15 s`,
+  );
+
+  const policies = ofKind<INetworkPolicy>(objects, 'NetworkPolicy');
+  const apiLabels = api?.spec?.template.metadata?.labels;
+  const proxyLabels = deployments.find((deployment) => deployment.metadata?.name === 'portal-proxy')?.spec?.template
+    .metadata?.labels;
+  const denyAll = policies.some(
+    (policy) => Object.keys(policy.spec?.podSelector?.matchLabels ?? {}).length === 0 && !policy.spec?.ingress,
+  );
+  const apiPolicies = policies.filter((policy) => matches(policy.spec?.podSelector?.matchLabels, apiLabels));
+  const onlyFromProxy =
+    apiPolicies.length > 0 &&
+    apiPolicies.every((policy) =>
+      (policy.spec?.ingress ?? []).every(
+        (rule) =>
+          (rule.from ?? []).length > 0 &&
+          (rule.from ?? []).every(
+            (peer) => matches(peer.podSelector?.matchLabels, proxyLabels) && !peer.namespaceSelector && !peer.ipBlock,
+          ),
+      ),
+    );
+  check(
+    denyAll && onlyFromProxy,
+    "kubernetes: NetworkPolicies deny by default and admit the API instances' port from nginx only",
+  );
+}

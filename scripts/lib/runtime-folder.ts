@@ -1,0 +1,80 @@
+/**
+ * The runtime folder: everything production runs and nothing else — the compiled API and CLI
+ * (apps/api/dist, with its migrations and release.json), the built SPA (apps/web/dist), the package files
+ * npm reads, and the production install. The container image's /app is this folder (the Dockerfile's build
+ * stage runs scripts/build-runtime.ts) and `npm run test:production` starts the server from it, so what CI
+ * checks is what the image carries.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { cp, mkdir, readdir, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { REPO_ROOT } from '@portal/dev-stack';
+
+/** What production needs from the repository, relative to its root. */
+export const RUNTIME_FILES = [
+  'package.json',
+  'package-lock.json',
+  // The root postinstall names it; it does nothing in a production install (kept for a by-hand `npm ci`).
+  'scripts/install-emulator.mjs',
+  'packages/contract/package.json',
+  'packages/dev-stack/package.json',
+  'apps/api/package.json',
+  'apps/api/dist',
+  'apps/web/package.json',
+  'apps/web/dist',
+  'e2e/package.json',
+];
+
+/** Written by `npm run build`; without them there is nothing to assemble. */
+const BUILD_OUTPUTS = [
+  'apps/api/dist/server.js',
+  'apps/api/dist/cli.js',
+  'apps/api/dist/release.json',
+  'apps/web/dist/index.html',
+];
+
+export async function folderBytes(dir: string): Promise<number> {
+  let total = 0;
+  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
+    if (entry.isFile()) total += (await stat(path.join(entry.parentPath, entry.name))).size;
+  }
+  return total;
+}
+
+export interface RuntimeFolder {
+  dir: string;
+  /** Bytes of files in the folder, node_modules included (what the image's layer holds). */
+  bytes: number;
+  nodeModulesBytes: number;
+  installSeconds: number;
+}
+
+/**
+ * Copies the build output and package files to `dir` (emptied first) and installs the production
+ * dependencies there with `npm ci --omit=dev --ignore-scripts`: no development package and no package's
+ * install script reaches production.
+ */
+export async function buildRuntimeFolder(dir: string): Promise<RuntimeFolder> {
+  const missing = BUILD_OUTPUTS.filter((file) => !existsSync(path.join(REPO_ROOT, file)));
+  if (missing.length > 0) throw new Error(`${missing.join(', ')} missing: run \`npm run build\` first`);
+  await rm(dir, { recursive: true, force: true });
+  await mkdir(dir, { recursive: true });
+  for (const file of RUNTIME_FILES) {
+    await cp(path.join(REPO_ROOT, file), path.join(dir, file), { recursive: true });
+  }
+  const started = performance.now();
+  const install = spawnSync(
+    'npm',
+    ['ci', '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'],
+    { cwd: dir, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } },
+  );
+  if (install.status !== 0) throw new Error(`npm ci --omit=dev failed in ${dir}`);
+  const installSeconds = (performance.now() - started) / 1000;
+  return {
+    dir,
+    bytes: await folderBytes(dir),
+    nodeModulesBytes: await folderBytes(path.join(dir, 'node_modules')),
+    installSeconds,
+  };
+}

@@ -1,0 +1,21 @@
+/**
+ * `npm run test:deploy` (part of `npm test`): what can be proven here about the container images, compose and
+ * the Kubernetes manifests without a container runtime or a cluster (docs/decisions/0030 says what can't).
+ * The Dockerfile is linted and held to the image rules; the proxy image's nginx configuration is tested and
+ * served with this machine's Debian nginx; compose is linted against the Compose Specification; every
+ * Kubernetes object is validated against the API's published schemas. Needs nginx with its brotli module
+ * (like `npm run test:topology`). The runtime image's content and behaviour: `npm run test:production`.
+ */
+import { createCheck } from './lib/deploy-checks/check.ts';
+import { composeChecks } from './lib/deploy-checks/compose-checks.ts';
+import { dockerfileChecks } from './lib/deploy-checks/dockerfile-checks.ts';
+import { kubernetesChecks } from './lib/deploy-checks/kubernetes-checks.ts';
+import { nginxChecks } from './lib/deploy-checks/nginx-checks.ts';
+
+const { check, counts } = createCheck();
+dockerfileChecks(check);
+await nginxChecks(check);
+await composeChecks(check);
+await kubernetesChecks(check);
+console.log(`\ndeploy checks: ${counts.passed} passed, ${counts.failed} failed`);
+process.exit(counts.failed === 0 ? 0 : 1);
