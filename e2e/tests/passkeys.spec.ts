@@ -12,7 +12,7 @@ const usersTable = (page: Page) => page.getByRole('table', { name: 'Allowed user
 const rowOf = (page: Page, email: string) =>
   usersTable(page)
     .getByRole('row')
-    .filter({ has: page.getByRole('cell', { name: email, exact: true }) });
+    .filter({ has: page.getByRole('checkbox', { name: `Select ${email}`, exact: true }) });
 
 /** An administrator who has never been to the admin page: added and promoted by the demo admin, with a password. */
 async function newAdmin(portal: Portal) {
@@ -106,8 +106,9 @@ test.describe('passkeys on the way to the admin page', () => {
         await helper.getByRole('button', { name: 'Use passkey' }).click();
         await helper.getByLabel('Search by email').fill(admin.email);
         await rowOf(helper, admin.email)
-          .getByRole('button', { name: `Reset passkeys of ${admin.email}` })
+          .getByRole('button', { name: `More actions for ${admin.email}` })
           .click();
+        await rowOf(helper, admin.email).getByRole('button', { name: 'Reset passkeys' }).click();
         const reset = helper.getByRole('dialog', { name: 'Reset passkeys?' });
         await expect(reset).toContainText('sets up a new one on their next visit');
         await portal.expectAccessible(helper);
@@ -185,8 +186,9 @@ test.describe('ending sessions', () => {
       await page.getByRole('button', { name: 'Use passkey' }).click();
       await page.getByLabel('Search by email').fill(DEMO.user.email);
       await rowOf(page, DEMO.user.email)
-        .getByRole('button', { name: `End sessions of ${DEMO.user.email}` })
+        .getByRole('button', { name: `More actions for ${DEMO.user.email}` })
         .click();
+      await rowOf(page, DEMO.user.email).getByRole('button', { name: 'End sessions' }).click();
       const confirm = page.getByRole('dialog', { name: 'End sessions?' });
       await expect(confirm).toContainText('is signed out on every device and browser');
       await portal.expectAccessible(page);
