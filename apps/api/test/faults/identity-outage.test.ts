@@ -111,9 +111,10 @@ describe('an identity-provider outage under a running server', () => {
   ) {
     assert.equal(await t.app.domain.users.findByEmail('added@example.com'), undefined);
     if (addedAccount === 'no account') assert.equal(await t.identity.findUserByEmail('added@example.com'), undefined);
-    // The removal held; its account is still there, queued for deletion, until the provider answers.
+    // The removal held; its account was queued for deletion until the provider answers. It answers again
+    // by now, so the background round may already have finished the job: one queued at most.
     assert.equal(await t.app.domain.users.findByEmail('leaver@example.com'), undefined);
-    assert.equal((await t.app.domain.accountCleanups.pending(10)).total, 1);
+    assert.ok((await t.app.domain.accountCleanups.pending(10)).total <= 1);
     // The add succeeds now, and the queued clean-up is finished (as the background round would).
     assert.equal((await calls.addUser()).statusCode, 201);
     assert.ok(await t.identity.findUserByEmail('added@example.com'));
