@@ -135,8 +135,10 @@ try {
     PORT: String(port),
     HOST: '127.0.0.1',
     DATABASE_URL: await freshDatabaseBeside(databaseUrl, 'production'),
-    FIREBASE_PROJECT_ID: 'demo-production-check',
-    FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9',
+    // As production runs it: the real Firebase project's keys, which no call of this check needs (the
+    // emulator is refused when NODE_ENV is production).
+    FIREBASE_PROJECT_ID: 'production-check',
+    FIREBASE_API_KEY: 'production-check-web-api-key',
     INGEST_TOKEN,
     LOG_LEVEL: 'warn',
     // How long the server keeps answering, not ready, after SIGTERM before it drains and exits.
