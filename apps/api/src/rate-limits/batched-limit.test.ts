@@ -76,7 +76,10 @@ describe('createBatchedLimit', () => {
     assert.equal(await store.peek('anonymous:192.0.2.1', 60_000), 4, 'refusals are not counted');
     for (let i = 0; i < 100; i++) limit.hitNow('192.0.2.1');
     await limit.flush();
-    assert.equal(writes, 1, 'a flood of refusals has nothing to send');
+    assert.equal(writes, 2, "once more after a send, adding nothing, to learn the other instances' hits");
+    for (let i = 0; i < 100; i++) limit.hitNow('192.0.2.1');
+    await limit.flush();
+    assert.equal(writes, 2, 'a flood of refusals has nothing to send');
   });
 
   it('allows each of N instances its share until the shared count comes back, then the whole allowance', async () => {
@@ -90,6 +93,8 @@ describe('createBatchedLimit', () => {
     await second.flush();
     assert.equal(await store.peek('anonymous:192.0.2.9', 60_000), 6);
     assert.equal(allowed(second, 5), 0, 'the second flushed last: it knows both halves are spent');
+    await first.flush();
+    assert.equal(allowed(first, 5), 0, 'the first learns the second half at its next flush, with nothing to add');
   });
 
   it('holds a reserved hit until it is settled, so concurrent attempts cannot all pass', async () => {

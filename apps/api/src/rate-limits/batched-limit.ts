@@ -15,6 +15,11 @@ interface Tally {
   reserved: number;
   /** The first read of the shared count, while it is under way. */
   loading: Promise<void> | undefined;
+  /**
+   * Hits were sent, so the next flush asks the store once more even with nothing to add: what the other
+   * instances sent after this one is learnt within two flushes of this instance's last hit, not at its next.
+   */
+  recheck: boolean;
 }
 
 export interface BatchedLimitOptions {
@@ -39,9 +44,10 @@ const EVICTION_SCAN = 64;
  * A fixed-window allowance that does not wait for the database, let alone write to it, on every request.
  * The first use of a key in a window reads the shared count (or, with `sharedBy`, assumes this instance's
  * share of it); from then on hits are counted here and `flush` adds them to the store in one statement,
- * learning every instance's total in the same round trip. A refused hit is not counted: it changes no
- * answer, so a flood of refusals has nothing to send. One instance counts exactly; N instances can together
- * overshoot an allowance by what the others counted since their last flush (one flush interval).
+ * learning every instance's total in the same round trip, and once more on the flush after its last send. A
+ * refused hit is not counted: it changes no answer, so a flood of refusals has nothing to send. One instance
+ * counts exactly; N instances can together overshoot an allowance by what the others counted since their
+ * last flush (one flush interval).
  */
 export function createBatchedLimit(
   store: RateLimitStore,
@@ -96,6 +102,7 @@ export function createBatchedLimit(
       sending: 0,
       reserved: 0,
       loading: undefined,
+      recheck: false,
     };
     if (!sharedBy) {
       fresh.loading = store.peek(storeKey(key), windowMs).then(
@@ -138,8 +145,9 @@ export function createBatchedLimit(
         if (!tally.loading && tally.sending === 0) tallies.delete(key);
         continue;
       }
-      if (tally.pending === 0 || tally.loading) continue;
+      if (tally.loading || (tally.pending === 0 && !tally.recheck)) continue;
       batch.push({ key, tally, amount: tally.pending });
+      tally.recheck = tally.pending > 0;
       tally.sending += tally.pending;
       tally.pending = 0;
     }
