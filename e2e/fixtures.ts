@@ -46,6 +46,11 @@ export interface Portal {
    */
   adminApi: PortalCall;
   /**
+   * The ID token of a demo-admin sign-in that confirmed with the passkey: for the admin calls `adminApi`
+   * cannot send (a file upload).
+   */
+  steppedUpAdminToken(): Promise<string>;
+  /**
    * Gives the page a platform authenticator (fingerprint reader, as it were) that verifies its user; with
    * `account` (an admin), it holds a passkey of theirs, set up through the API, so "Use passkey" works.
    */
@@ -128,6 +133,11 @@ export const test = base.extend<{ portal: Portal }>({
         return (await toolkit.signIn(account.email, account.password)).idToken;
       },
       adminApi,
+      async steppedUpAdminToken() {
+        const { idToken } = await toolkit.signIn(DEMO.admin.email, DEMO.admin.password);
+        await stepUpWithPasskey(httpPortalCall(portalUrl, idToken), adminPasskey);
+        return idToken;
+      },
       async addAuthenticator(page, account) {
         const virtual = await addVirtualAuthenticator(page);
         if (!account) return virtual;
@@ -155,9 +165,14 @@ export const test = base.extend<{ portal: Portal }>({
       sentryEvents: async () => (await (await fetch(`${sentryUrl}/events`)).json()) as ReceivedEvent[],
       clearSentryEvents: async () => void (await fetch(`${sentryUrl}/events`, { method: 'DELETE' })),
       async expectAccessible(page) {
-        // A modal fading in is half transparent: axe would measure the contrast of a frame mid-transition.
+        // A modal fading in is half transparent: axe would measure the contrast of a frame mid-transition. A
+        // spinner turns for as long as its call is held (behind a passkey prompt, say): it never settles.
         await page.waitForFunction(() =>
-          document.getAnimations().every((animation) => animation.playState !== 'running'),
+          document
+            .getAnimations()
+            .every(
+              (animation) => animation.playState !== 'running' || animation.effect?.getTiming().iterations === Infinity,
+            ),
         );
         const results = await new AxeBuilder({ page }).analyze();
         const serious = results.violations.filter(

@@ -5,7 +5,7 @@ const fixture = (name: string) => readFile(new URL(`../../apps/api/test/fixtures
 
 /** Stored through the real ingestion call, as the carrier's ingestion service (or an admin) sends them. */
 async function ingest(portal: Portal, parcelCode: string, body: Buffer, type: string) {
-  const token = await portal.idToken(DEMO.admin);
+  const token = await portal.steppedUpAdminToken();
   const response = await fetch(`${portal.url}/api/invoices/${parcelCode}`, {
     method: 'PUT',
     headers: { authorization: `Bearer ${token}`, 'content-type': type },

@@ -98,7 +98,9 @@ test.describe('passkeys on the way to the admin page', () => {
       await expect(usersTable(page)).toBeVisible();
 
       // The laptop is lost: another admin resets the passkeys from the user list.
-      const helper = await browser.newPage();
+      // A context of its own (axe needs one), as another admin's browser is.
+      const helperContext = await browser.newContext({ baseURL: portal.url });
+      const helper = await helperContext.newPage();
       try {
         await portal.addAuthenticator(helper, DEMO.admin);
         await portal.answerPasskeyPrompts(helper);
@@ -117,7 +119,7 @@ test.describe('passkeys on the way to the admin page', () => {
           helper.getByRole('status').filter({ hasText: `The passkeys of ${admin.email} were reset.` }),
         ).toBeVisible();
       } finally {
-        await helper.close();
+        await helperContext.close();
       }
       await page.reload();
       await expect(page.getByRole('region', { name: 'Set up a passkey' })).toBeVisible();
@@ -173,8 +175,11 @@ test.describe('ending sessions', () => {
       await expect(userPage).toHaveURL(/\/invoice\?parcelCode=DEMO000001$/);
       await expect(userPage.getByText(DEMO.user.email)).toBeVisible();
     };
-    const laptop = await browser.newPage({ baseURL: portal.url });
-    const phone = await browser.newPage({ baseURL: portal.url });
+    // Two devices of the user's: a browser context each (axe needs one).
+    const laptopContext = await browser.newContext({ baseURL: portal.url });
+    const phoneContext = await browser.newContext({ baseURL: portal.url });
+    const laptop = await laptopContext.newPage();
+    const phone = await phoneContext.newPage();
     try {
       await openInvoiceAsUser(laptop);
       // Firebase ends sessions "signed in before second S": let that second go by.
@@ -220,8 +225,8 @@ test.describe('ending sessions', () => {
       await expect(phone).toHaveURL(/\/login$/);
       await expect(phone.getByRole('status')).toHaveText('Your session has ended. Please sign in again.');
     } finally {
-      await laptop.close();
-      await phone.close();
+      await laptopContext.close();
+      await phoneContext.close();
     }
   });
 });

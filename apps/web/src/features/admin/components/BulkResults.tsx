@@ -24,7 +24,8 @@ export function BulkResults({ results, skipped }: { results: readonly BulkAddRes
   const rows = [...results, ...skipped.map((input) => ({ input, outcome: 'skipped' as const, message: undefined }))];
   if (rows.length === 0) return null;
   return (
-    <div className="bulk-results">
+    // Scrolls when long: focusable and named, so it can be read and scrolled from the keyboard.
+    <div className="bulk-results" tabIndex={0} role="region" aria-label="Results per address">
       <Table size="sm" className="mb-0" aria-label="Bulk add results">
         <thead>
           <tr>
