@@ -44,8 +44,11 @@ async function openAdminAs(page: Page, portal: Portal, account: { email: string;
   await portal.signIn(page, account);
   await expect(page).toHaveURL(/\/admin$/);
   await expect(page.getByRole('heading', { level: 1, name: 'Users' })).toBeVisible();
-  if (admin)
+  if (admin) {
     await page.getByRole('region', { name: "Confirm it's you" }).getByRole('button', { name: 'Use passkey' }).click();
+    // The ceremony is done once the list shows: leaving earlier would cut it off.
+    await expect(page.getByRole('tab', { name: 'User list' })).toBeVisible();
+  }
   if (query) await page.goto(`/admin${query}`);
 }
 
@@ -344,6 +347,11 @@ test.describe('the admin users screen', () => {
     const emails = realisticEmails(tag, 120);
     try {
       await openAdminAs(page, portal, DEMO.admin);
+      // The first batch is held a moment on its way, so Stop comes while it is under way on any machine.
+      await page.route('**/api/users/bulk-add', async (route) => {
+        await new Promise((resolve) => setTimeout(resolve, 1500));
+        await route.continue();
+      });
       await page.getByRole('button', { name: 'Bulk add' }).click();
       const modal = page.getByRole('dialog', { name: 'Bulk add' });
       await modal.getByLabel('Email addresses').fill(emails.join('\n'));
@@ -361,6 +369,7 @@ test.describe('the admin users screen', () => {
       await report('bulk-stop', { listedAfterMs, finishedAfterMs: Date.now() - clicked });
       await portal.expectAccessible(page);
       await modal.getByRole('button', { name: 'Done' }).click();
+      await expect(modal).toBeHidden();
       await expect(page.getByRole('status').filter({ hasText: '50 added · 70 skipped' })).toBeVisible();
     } finally {
       await removeUsers(portal, emails);
