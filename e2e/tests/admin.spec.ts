@@ -111,6 +111,10 @@ const box = async (locator: Locator) => {
 };
 
 test.describe('the admin users screen', () => {
+  // Each test signs in, confirms with the passkey and makes several admin calls: more than the suite's
+  // default 30 s on a machine that is busy with other work.
+  test.describe.configure({ timeout: 60_000 });
+
   test('an address with a sign-in account the portal did not make is refused, then taken over only once confirmed', async ({
     page,
     portal,

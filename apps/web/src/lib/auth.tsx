@@ -1,5 +1,5 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
-import { forgetBeforeLogin, forgetUser, storeUser } from './storage';
+import { forgetBeforeLogin, forgetUser, storedUser, storeUser } from './storage';
 
 export interface AuthUser {
   uid: string;
@@ -59,11 +59,19 @@ export function AuthProvider({ client, children }: { client: AuthClient; childre
           performance.mark('portal:signed-in');
           setState({ status: 'signed-in', user });
         } else {
+          // A sign-in this browser kept that the identity provider no longer honours (its sessions were
+          // ended, its account deleted): said on the login screen, as when the portal ends it.
+          const dropped = storedUser() !== null;
           forgetUser();
           setState((previous) =>
             previous.status === 'signed-out'
               ? { ...previous, user: null }
-              : { status: 'signed-out', user: null, byUser: false },
+              : {
+                  status: 'signed-out',
+                  user: null,
+                  byUser: false,
+                  ...(dropped ? { notice: SESSION_ENDED_NOTICE } : {}),
+                },
           );
         }
       }),
