@@ -19,10 +19,10 @@ export default defineConfig({
   },
   projects: [
     { name: 'desktop', grepInvert: /@phone/, use: { ...devices['Desktop Chrome'] } },
-    // The invoice and e-invoice screens as a phone shows them: narrow, touch, PDF.js drawing the pages.
+    // The invoice, e-invoice and admin screens as a phone shows them: narrow, touch, PDF.js drawing the pages.
     {
       name: 'phone',
-      testMatch: ['invoice.spec.ts', 'e-invoice.spec.ts'],
+      testMatch: ['invoice.spec.ts', 'e-invoice.spec.ts', 'admin.spec.ts'],
       grepInvert: /@desktop/,
       use: {
         ...devices['Desktop Chrome'],
