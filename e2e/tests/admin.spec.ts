@@ -389,6 +389,7 @@ test.describe('the admin users screen', () => {
   test('the list is in the address: reload and Back keep the search, filter, order and page', async ({
     page,
     portal,
+    isMobile,
   }) => {
     const tag = runTag();
     const emails = realisticEmails(tag, 30);
@@ -402,7 +403,9 @@ test.describe('the admin users screen', () => {
       await page.getByLabel('Per page').selectOption('25');
       await pager(page).getByRole('button', { name: 'Next' }).click();
       await expect(pager(page)).toContainText('26–30 of 30 users');
-      await expect(page).toHaveURL(new RegExp(`/admin\\?q=${tag}&status=invited&sort=-email&page=2&size=25$`));
+      // 25 is a phone's own page size, so the address leaves it out there.
+      const size = isMobile ? '' : '&size=25';
+      await expect(page).toHaveURL(new RegExp(`/admin\\?q=${tag}&status=invited&sort=-email&page=2${size}$`));
 
       await page.reload();
       await expect(pager(page)).toContainText('26–30 of 30 users');
