@@ -23,7 +23,7 @@ const NOT_PDF_NOR_XML =
 const refusal = (reason: IngestRefusalReason, message: string) =>
   new DomainError(reason === 'too-large' ? 'too-large' : 'invalid', message, reason);
 
-export interface IngestServices {
+export interface IngestDeps {
   blobStore: BlobStore;
   invoicesRepository: InvoicesRepository;
   auditRepository: AuditRepository;
@@ -54,18 +54,18 @@ export function requireInvoiceHead(head: Uint8Array): void {
  * atomically and never deletes: the original, the attached XML, the rendering), then the row with the facts,
  * so a row can only ever name bytes that exist.
  */
-export async function ingestInvoice(services: IngestServices, input: IngestInput): Promise<InvoiceStored> {
+export async function ingestInvoice(deps: IngestDeps, input: IngestInput): Promise<InvoiceStored> {
   const { parcelCode, uploadedBy } = input;
   try {
     if (!parcelCodeSchema.safeParse(parcelCode).success) {
       throw refusal('bad-code', 'A parcel code is 1 to 64 letters, digits, "-" or "_".');
     }
-    if (input.declaredSize !== undefined && input.declaredSize > services.maxBytes) throw tooLarge(services.maxBytes);
-    const bytes = await readBody(services, input.body);
-    const read = await readAsInvoice(bytes, services.maxBytes);
-    const stored = await storeBlobs(services, parcelCode, bytes, read);
-    const recorded = await services.invoicesRepository.recordVersion({ parcelCode, uploadedBy, ...stored });
-    await auditIngest(services, { parcelCode, uploadedBy, read, recorded, blob: stored });
+    if (input.declaredSize !== undefined && input.declaredSize > deps.maxBytes) throw tooLarge(deps.maxBytes);
+    const bytes = await readBody(deps, input.body);
+    const read = await readAsInvoice(bytes, deps.maxBytes);
+    const stored = await storeBlobs(deps, parcelCode, bytes, read);
+    const recorded = await deps.invoicesRepository.recordVersion({ parcelCode, uploadedBy, ...stored });
+    await auditIngest(deps, { parcelCode, uploadedBy, read, recorded, blob: stored });
     return {
       parcelCode,
       sha256: stored.sha256,
@@ -76,7 +76,7 @@ export async function ingestInvoice(services: IngestServices, input: IngestInput
     };
   } catch (error) {
     if (error instanceof DomainError) {
-      await services.auditRepository.record({
+      await deps.auditRepository.record({
         actor: uploadedBy,
         action: 'invoice.ingest',
         // A refused code may be anything a client sent; keep the log readable and bounded.
@@ -93,15 +93,15 @@ const tooLarge = (maxBytes: number) =>
   refusal('too-large', `The invoice is larger than the limit of ${maxBytes} bytes.`);
 
 /** The body, whole: reading an invoice needs all of it, and the limit bounds what is held. */
-async function readBody(services: IngestServices, body: Readable | Uint8Array): Promise<Buffer> {
-  if (body instanceof Uint8Array) return collect([body], services.maxBytes);
+async function readBody(deps: IngestDeps, body: Readable | Uint8Array): Promise<Buffer> {
+  if (body instanceof Uint8Array) return collect([body], deps.maxBytes);
   // A body that fails (client gone, truncated upload) is the sender's problem, not a server error.
   let sourceError: Error | undefined;
   const onSourceError = (error: Error) => (sourceError = error);
   body.once('error', onSourceError);
   try {
     // Not destroyed when we stop reading early: an HTTP request must stay open for its 400/413 answer.
-    return await collect(body.iterator({ destroyOnReturn: false }), services.maxBytes);
+    return await collect(body.iterator({ destroyOnReturn: false }), deps.maxBytes);
   } catch (error) {
     if (error instanceof DomainError) throw error;
     // We never destroy the body ourselves, so a destroyed, unfinished body was cut off by its sender.
@@ -166,13 +166,12 @@ export interface StoredInvoiceBlobs extends StoredBlob {
 
 /** The original, then what was made from it: the attached XML of a hybrid, the rendering of XML-only. */
 async function storeBlobs(
-  services: IngestServices,
+  deps: IngestDeps,
   parcelCode: string,
   bytes: Buffer,
   read: ReadInvoice,
 ): Promise<StoredInvoiceBlobs> {
-  const put = (body: Uint8Array) =>
-    services.blobStore.put(body, { maxBytes: Math.max(services.maxBytes, body.length) });
+  const put = (body: Uint8Array) => deps.blobStore.put(body, { maxBytes: Math.max(deps.maxBytes, body.length) });
   const original = await put(bytes);
   const { content } = read;
   if (!content) {
@@ -204,12 +203,12 @@ async function storeBlobs(
 
 /** Each changed account or amount due is an audit entry of its own, so a reviewer can search for them. */
 async function auditIngest(
-  services: IngestServices,
+  deps: IngestDeps,
   entry: { parcelCode: string; uploadedBy: string; read: ReadInvoice; recorded: RecordedVersion; blob: StoredBlob },
 ) {
   const { parcelCode, uploadedBy, read, recorded, blob } = entry;
   const warned = read.warnings.length > 0 ? ` warnings=${read.warnings.length}` : '';
-  await services.auditRepository.record({
+  await deps.auditRepository.record({
     actor: uploadedBy,
     action: 'invoice.ingest',
     target: parcelCode,
@@ -217,7 +216,7 @@ async function auditIngest(
     detail: `${recorded.status} format=${read.format} sha256=${blob.sha256} size=${blob.size}${warned}`,
   });
   for (const change of recorded.changes) {
-    await services.auditRepository.record({
+    await deps.auditRepository.record({
       actor: uploadedBy,
       action: change.kind === 'bank-details' ? 'invoice.bank-details-changed' : 'invoice.amount-changed',
       target: parcelCode,
