@@ -71,7 +71,8 @@ describe('bulk add', () => {
     await waitFor(() =>
       expect(screen.getByRole('table', { name: 'Allowed users' })).toHaveTextContent('new2@example.com'),
     );
-    // The summary stays above the list once the modal has gone.
+    // The summary stays above the list once the modal has gone (it fades out: until then both show it).
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Bulk add' })).not.toBeInTheDocument());
     expect(screen.getByText('2 added · 1 already on the list · 1 invalid').closest('.alert')).toHaveClass(
       'alert-success',
     );
