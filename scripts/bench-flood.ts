@@ -26,6 +26,7 @@ import {
 } from '@portal/dev-stack';
 import { makeBenchPdf, seedBenchUser, signUpForToken } from '@portal/dev-stack/bench';
 import type { FloodPlan, FloodResult, Kind } from './lib/flood-strangers.ts';
+import { runBench, type Cleanups } from './lib/run-bench.ts';
 
 const FLOOD_SECONDS = Number(process.env.FLOOD_SECONDS ?? 20);
 const STRANGERS = Number(process.env.FLOOD_STRANGERS ?? 48);
@@ -42,7 +43,7 @@ const TARGET_P95_MS = 100;
  */
 const STATS_SETTLE_MS = 11_500;
 
-const cleanups: (() => Promise<void> | void)[] = [];
+const cleanups: Cleanups = [];
 const log = (line = '') => process.stdout.write(`${line}\n`);
 
 /** `count` loopback addresses under 127.<block>.0.0/16, from .0.1 on. */
@@ -295,27 +296,4 @@ async function main() {
   return 0;
 }
 
-async function cleanup() {
-  for (const step of cleanups.reverse()) {
-    try {
-      await step();
-    } catch (error) {
-      process.stderr.write(`cleanup: ${(error as Error).message}\n`);
-    }
-  }
-  cleanups.length = 0;
-}
-
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => void cleanup().then(() => process.exit(130)));
-}
-
-let exitCode = 1;
-try {
-  exitCode = await main();
-} catch (error) {
-  process.stderr.write(`bench:flood failed: ${(error as Error).stack ?? String(error)}\n`);
-} finally {
-  await cleanup();
-}
-process.exit(exitCode);
+await runBench('bench:flood', cleanups, main);

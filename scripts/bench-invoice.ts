@@ -26,6 +26,7 @@ import {
 } from '@portal/dev-stack';
 import { makeBenchPdf, seedBenchUser, signUpForToken } from '@portal/dev-stack/bench';
 import { coresBetween, processUsage, type ProcessUsage } from './lib/process-usage.ts';
+import { runBench, type Cleanups } from './lib/run-bench.ts';
 
 const PARCEL_CODE = 'BENCH000001';
 const EMAIL = 'bench@example.com';
@@ -39,7 +40,7 @@ interface WrkResult {
   socketErrors: string | undefined;
 }
 
-const cleanups: (() => Promise<void> | void)[] = [];
+const cleanups: Cleanups = [];
 // BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles every API process while it is under load.
 const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
 const log = (line: string) => process.stdout.write(`${line}\n`);
@@ -315,27 +316,4 @@ function targetNote(ratio: number, target: { min: number; goal: number }) {
   return `(target >= ${target.min}, goal ${target.goal}: ${verdict})`;
 }
 
-async function cleanup() {
-  for (const step of cleanups.reverse()) {
-    try {
-      await step();
-    } catch (error) {
-      process.stderr.write(`cleanup: ${(error as Error).message}\n`);
-    }
-  }
-  cleanups.length = 0;
-}
-
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => void cleanup().then(() => process.exit(130)));
-}
-
-let exitCode = 1;
-try {
-  exitCode = await main();
-} catch (error) {
-  process.stderr.write(`bench:invoice failed: ${(error as Error).stack ?? String(error)}\n`);
-} finally {
-  await cleanup();
-}
-process.exit(exitCode);
+await runBench('bench:invoice', cleanups, main);
