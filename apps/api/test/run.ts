@@ -125,7 +125,15 @@ interface Outcome extends Job {
   passed: number;
   failed: number;
   exitCode: number | null;
+  /** What the file printed: repeated after the summary when it failed, where the tail of a CI log shows it. */
+  text: string;
+  /** Failed on its first run and passed on its second (CI only, as the browser tests do). */
+  flaky?: boolean;
 }
+
+// In CI a failed file runs once more, as Playwright retries there: a timing test that loses a race on a busy
+// 2-core machine should not sink a run, but it is named below as flaky; one that fails twice fails the run.
+const retryFailed = process.env.CI === 'true';
 
 /** One file in its own process, its output kept until it ends so files running side by side do not interleave. */
 function runFile(job: Job, slot: Slot, attempt = 1): Promise<Outcome> {
@@ -164,9 +172,26 @@ function runFile(job: Job, slot: Slot, attempt = 1): Promise<Outcome> {
         return;
       }
       const failed = count('fail') + (exitCode !== 0 && count('fail') === 0 ? 1 : 0);
-      resolve({ ...job, seconds, passed: count('pass'), failed, exitCode });
+      const outcome = { ...job, seconds, passed: count('pass'), failed, exitCode, text };
+      if (exitCode !== 0 && retryFailed && attempt === 1) {
+        process.stdout.write(`# ${job.file}: failed; running it once more to tell a flaky test from a broken one\n`);
+        resolve(
+          runFile(job, slot, 2).then((second) => (second.exitCode === 0 ? { ...second, flaky: true, text } : second)),
+        );
+        return;
+      }
+      resolve(outcome);
     });
   });
+}
+
+/** The spec reporter's closing "failing tests" section (or the output's tail when it has none), indented. */
+function failureReport(text: string): string {
+  const section = text.lastIndexOf('✖ failing tests:');
+  const lines = (section >= 0 ? text.slice(section) : text)
+    .split('\n')
+    .filter((line) => line.trim() !== '' && !line.includes('(node:'));
+  return `${lines.slice(0, 60).map((line) => `#   ${line}`).join('\n')}\n`;
 }
 
 const queue = [...jobs];
@@ -188,8 +213,16 @@ for (const outcome of slowest) {
   process.stdout.write(`#   ${outcome.seconds.toFixed(1).padStart(6)} s  ${outcome.pass.padEnd(12)} ${outcome.file}\n`);
 }
 const failedFiles = outcomes.filter((outcome) => outcome.exitCode !== 0);
-for (const outcome of failedFiles) process.stdout.write(`# FAILED: ${outcome.pass} ${outcome.file}\n`);
+for (const outcome of outcomes.filter((outcome) => outcome.flaky)) {
+  process.stdout.write(`# FLAKY (failed, then passed): ${outcome.pass} ${outcome.file}; its first run's failures:\n`);
+  process.stdout.write(failureReport(outcome.text));
+}
+for (const outcome of failedFiles) {
+  process.stdout.write(`# FAILED: ${outcome.pass} ${outcome.file}\n`);
+  process.stdout.write(failureReport(outcome.text));
+}
 const passed = outcomes.reduce((sum, outcome) => sum + outcome.passed, 0);
 const failed = outcomes.reduce((sum, outcome) => sum + outcome.failed, 0);
 process.stdout.write(`api: ${passed} passed, ${failed} failed\n`);
 process.exit(failedFiles.length > 0 ? 1 : 0);
+
