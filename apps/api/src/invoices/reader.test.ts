@@ -5,20 +5,26 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { fakePdf } from '../../test/helpers/fixtures.ts';
-import { createFsBlobStore, type BlobStore } from './blob-store.ts';
+import { invoiceStoreKind, openTestInvoiceStore, type TestInvoiceStore } from '../../test/helpers/invoice-stores.ts';
+import type { BlobStore } from './blob-store.ts';
 import { createInvoiceReader } from './reader.ts';
 
-describe('invoice reader', () => {
+describe(`invoice reader (${invoiceStoreKind()} store)`, () => {
   let root: string;
+  let testStore: TestInvoiceStore;
   let store: BlobStore;
   let opens = 0;
 
   before(async () => {
     root = await mkdtemp(path.join(os.tmpdir(), 'portal-reader-'));
-    const inner = createFsBlobStore(root);
+    testStore = await openTestInvoiceStore(invoiceStoreKind(), root);
+    const inner = testStore.open();
     store = { ...inner, open: (sha256) => (opens++, inner.open(sha256)) };
   });
-  after(() => rm(root, { recursive: true, force: true }));
+  after(async () => {
+    await testStore.close();
+    await rm(root, { recursive: true, force: true });
+  });
 
   const put = (bytes: Buffer) => store.put(bytes, { maxBytes: 10_000_000 });
 
