@@ -1,8 +1,9 @@
-// `npm run bench:invoice`: the same ~100 KB PDF, from one run, under wrk from four servers — nginx serving it
+// `npm run bench:invoice`: the same ~100 KB PDF, from one run, under wrk from six servers — nginx serving it
 // as a plain static file (the ceiling), the same nginx configuration in front of two bare responders (what
 // any API asked per download can reach), the production topology (nginx in front of the API instances,
-// bytes by X-Accel-Redirect) and the embedded server (`npm run serve` alone, sending the bytes itself) —
-// with requests/s, p99 and the ratio to nginx. Needs DATABASE_URL (PostgreSQL), wrk and nginx. A tool for
+// bytes by X-Accel-Redirect) and the embedded server (`npm run serve` alone, sending the bytes itself), each
+// of these two again with the invoice in an S3-compatible bucket (a local fauxqs server; behind nginx the
+// bytes come from it by a presigned request) — with requests/s, p99 and the ratio to nginx. Needs DATABASE_URL (PostgreSQL), wrk and nginx. A tool for
 // people, not a timed test: figures depend on the machine. `--no-build` reuses the last `npm run build`.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
@@ -12,6 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import {
   buildAll,
+  startObjectStore,
   findFreePort,
   freshDatabaseBeside,
   locateProgram,
@@ -157,20 +159,62 @@ async function startCeiling(topology: Topology, workDir: string, authorization: 
   return `http://127.0.0.1:${port}/api/invoice?parcelCode=${PARCEL_CODE}`;
 }
 
-/** The compiled server alone, as `npm run serve` runs it, on the topology's database and invoice store. */
-async function startEmbedded(topology: Topology, workDir: string) {
+/** The compiled server, as `npm run serve` runs it, on the topology's database (and invoice store, unless `env` says otherwise). */
+async function startInstance(topology: Topology, workDir: string, name: string, env: Record<string, string>) {
   const port = await findFreePort();
-  const logFile = path.join(workDir, 'embedded.log');
+  const logFile = path.join(workDir, `${name}.log`);
   const out = openSync(logFile, 'a');
   const child = spawn(process.execPath, [...nodeArgs, '--enable-source-maps', 'apps/api/dist/server.js'], {
     cwd: REPO_ROOT,
-    env: { ...topology.env, PORT: String(port), INSTANCES: '1', INVOICE_DELIVERY: 'direct' },
+    env: { ...topology.env, PORT: String(port), ...env },
     stdio: ['ignore', out, out],
   });
   cleanups.push(() => stopChild(child, 'SIGTERM', 5000));
   const baseUrl = `http://127.0.0.1:${port}`;
-  await waitForHttp(`${baseUrl}/api/readyz`, child, `the embedded server (see ${logFile})`);
+  await waitForHttp(`${baseUrl}/api/readyz`, child, `${name} (see ${logFile})`);
   return baseUrl;
+}
+
+const startEmbedded = (topology: Topology, workDir: string, env: Record<string, string> = {}) =>
+  startInstance(topology, workDir, env.INVOICE_STORE ? 'embedded-object-store' : 'embedded', {
+    INSTANCES: '1',
+    INVOICE_DELIVERY: 'direct',
+    ...env,
+  });
+
+/**
+ * The topology again with the invoices in a local S3-compatible bucket: two more instances on the same
+ * database (the row names the same SHA-256, stored in the bucket as well) and nginx sending the bytes it
+ * fetches from the bucket with their presigned requests.
+ */
+async function startObjectStoreTopology(topology: Topology, workDir: string, ingestToken: string, pdf: Uint8Array) {
+  const objectStore = await startObjectStore({ dataDir: path.join(workDir, 'object-store') });
+  cleanups.push(() => objectStore.stop());
+  const env = { ...objectStore.env, INVOICE_DELIVERY: 'x-accel-redirect' };
+  const instances = [];
+  for (let i = 0; i < 2; i++) instances.push(await startInstance(topology, workDir, `object-store-api-${i + 1}`, env));
+  // Through an instance of the bucket, as the ingestion would: the row is unchanged, the bytes land in the bucket.
+  const stored = await fetch(`${instances[0]}/api/invoices/${PARCEL_CODE}`, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${ingestToken}`, 'content-type': 'application/pdf' },
+    body: new Uint8Array(pdf),
+  });
+  if (!stored.ok) throw new Error(`storing the PDF in the bucket failed: ${stored.status} ${await stored.text()}`);
+  const port = await findFreePort();
+  const nginx = await startNginx({
+    workDir: path.join(workDir, 'object-store-nginx'),
+    httpConfig: await renderPortalSite({
+      listen: `listen 127.0.0.1:${port};`,
+      upstreamServers: instances.map((url) => `server ${new URL(url).host} max_fails=1 fail_timeout=5s;`),
+      webRoot: path.join(REPO_ROOT, 'apps/web/dist'),
+      invoiceDir: topology.invoiceDir,
+      invoiceStoreOrigin: objectStore.endpoint,
+      maxBody: '10m',
+    }),
+    readyUrl: `http://127.0.0.1:${port}/favicon.svg`,
+  });
+  cleanups.push(() => nginx.stop());
+  return { topologyUrl: `http://127.0.0.1:${port}`, objectStore };
 }
 
 function formatRow(label: string, result: WrkResult) {
@@ -219,6 +263,9 @@ async function main() {
   const embeddedBase = await startEmbedded(topology, workDir);
   const nginxUrl = await startStaticNginx(path.join(workDir, 'static'), pdf);
   const ceilingUrl = await startCeiling(topology, workDir, `Bearer ${idToken}`, pdf);
+  log('starting two instances and nginx on a local S3-compatible bucket, and an embedded server on it...');
+  const bucket = await startObjectStoreTopology(topology, workDir, ingestToken, pdf);
+  const embeddedBucketBase = await startEmbedded(topology, workDir, bucket.objectStore.env);
   const targets = {
     nginx: { label: 'nginx (static file)', url: nginxUrl, headers: [] as string[] },
     ceiling: {
@@ -236,9 +283,19 @@ async function main() {
       url: `${embeddedBase}/api/invoice?parcelCode=${PARCEL_CODE}`,
       headers: [`Authorization: Bearer ${idToken}`],
     },
+    bucketTopology: {
+      label: 'topology, S3 bucket',
+      url: `${bucket.topologyUrl}/api/invoice?parcelCode=${PARCEL_CODE}`,
+      headers: [`Authorization: Bearer ${idToken}`],
+    },
+    bucketEmbedded: {
+      label: 'embedded, S3 bucket (direct)',
+      url: `${embeddedBucketBase}/api/invoice?parcelCode=${PARCEL_CODE}`,
+      headers: [`Authorization: Bearer ${idToken}`],
+    },
   };
 
-  // Same bytes from all three, or the comparison means nothing; and the API really checks.
+  // Same bytes from every server, or the comparison means nothing; and the API really checks.
   for (const target of Object.values(targets)) {
     const headers = Object.fromEntries(target.headers.map((header) => header.split(': ') as [string, string]));
     const bytes = new Uint8Array(await (await fetch(target.url, { headers })).arrayBuffer());
@@ -281,7 +338,11 @@ async function main() {
           ? targetNote(ratio, TARGETS.embedded)
           : name === 'ceiling'
             ? '(the most any API answering through this nginx reaches here)'
-            : '';
+            : name === 'bucketTopology'
+              ? `(${(results.bucketTopology.requestsPerSecond / results.topology.requestsPerSecond).toFixed(2)} of the folder topology; the local bucket is a Node process too)`
+              : name === 'bucketEmbedded'
+                ? `(${(results.bucketEmbedded.requestsPerSecond / results.embedded.requestsPerSecond).toFixed(2)} of the folder; hot invoices come from memory)`
+                : '';
     log(`${formatRow(target.label, results[name])}   ${ratio.toFixed(2)} of nginx ${goal}`);
   }
   // What an instance uses, for its Kubernetes requests and limits (docs/decisions/0031).

@@ -21,7 +21,13 @@ requireNginx();
 if (!process.env.TOPOLOGY_SKIP_BUILD) buildAll();
 // Files to run may be named on the command line (e2e/topology/...); by default the topology suite.
 const files = process.argv.slice(2);
-if (files.length === 0) files.push('e2e/topology/topology.test.ts', 'e2e/topology/shared-rate-limit.test.ts');
+if (files.length === 0) {
+  files.push(
+    'e2e/topology/topology.test.ts',
+    'e2e/topology/shared-rate-limit.test.ts',
+    'e2e/topology/object-store.test.ts',
+  );
+}
 
 // Each file starts its own topology (own emulator, own invoice store) on an empty database of its own: a
 // database left by another file would name accounts and files that topology does not have. Starting from

@@ -191,7 +191,10 @@ function failureReport(text: string): string {
   const lines = (section >= 0 ? text.slice(section) : text)
     .split('\n')
     .filter((line) => line.trim() !== '' && !line.includes('(node:'));
-  return `${lines.slice(0, 60).map((line) => `#   ${line}`).join('\n')}\n`;
+  return `${lines
+    .slice(0, 60)
+    .map((line) => `#   ${line}`)
+    .join('\n')}\n`;
 }
 
 const queue = [...jobs];
@@ -225,4 +228,3 @@ const passed = outcomes.reduce((sum, outcome) => sum + outcome.passed, 0);
 const failed = outcomes.reduce((sum, outcome) => sum + outcome.failed, 0);
 process.stdout.write(`api: ${passed} passed, ${failed} failed\n`);
 process.exit(failedFiles.length > 0 ? 1 : 0);
-

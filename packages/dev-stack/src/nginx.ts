@@ -58,6 +58,8 @@ export async function renderPortalSite(values: {
   upstreamServers: string[];
   webRoot: string;
   invoiceDir: string;
+  /** Where presigned requests for invoice objects go (the bucket's origin); unused with the folder store. */
+  invoiceStoreOrigin?: string;
   maxBody: string;
 }) {
   const template = await readFile(path.join(REPO_ROOT, 'deploy/nginx/portal.conf.template'), 'utf8');
@@ -66,6 +68,8 @@ export async function renderPortalSite(values: {
     PORTAL_UPSTREAM_SERVERS: values.upstreamServers.map((server) => `  ${server}`).join('\n'),
     PORTAL_WEB_ROOT: values.webRoot,
     PORTAL_INVOICE_DIR: values.invoiceDir,
+    // Never asked with the folder store; nginx only needs a well-formed origin to start.
+    PORTAL_INVOICE_STORE_ORIGIN: values.invoiceStoreOrigin ?? 'http://127.0.0.1:9',
     PORTAL_MAX_BODY: values.maxBody,
   });
 }

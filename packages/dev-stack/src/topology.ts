@@ -10,6 +10,7 @@ import { findFreePort, startAuthEmulator, type AuthEmulator } from './auth-emula
 import { stopChild, waitForHttp } from './child-process.ts';
 import { requireNginxCanRead, nginxWorkerAccount } from './nginx-access.ts';
 import { renderPortalSite, requireNginx, startNginx } from './nginx.ts';
+import { startObjectStore, type ObjectStore } from './object-store.ts';
 import { DEMO_PROJECT_ID, REPO_ROOT } from './stack.ts';
 
 export interface TopologyOptions {
@@ -24,6 +25,11 @@ export interface TopologyOptions {
    * name blobs in it).
    */
   invoiceDir?: string;
+  /**
+   * `object`: invoices in a local S3-compatible bucket (started here, its data under workDir), sent by nginx
+   * from presigned requests; `folder` (default): the shared folder.
+   */
+  invoiceStore?: 'folder' | 'object';
   emulatorPort?: number;
   /** Extra environment for every instance (e.g. rate limits, LOG_LEVEL). */
   env?: Record<string, string>;
@@ -44,6 +50,8 @@ export interface Topology {
   emulator: AuthEmulator;
   instances: ApiInstance[];
   invoiceDir: string;
+  /** The local bucket, when the invoices are in one. */
+  objectStore?: ObjectStore;
   /** The environment the instances run with, for a CLI or seed against the same data. */
   env: NodeJS.ProcessEnv;
   stop(): Promise<void>;
@@ -89,6 +97,16 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
       workDir: path.join(options.workDir, 'emulator'),
     });
     stops.push(() => emulator.stop());
+    let objectStore: ObjectStore | undefined;
+    if (options.invoiceStore === 'object') {
+      objectStore = await startObjectStore({ dataDir: path.join(options.workDir, 'object-store') });
+      const started = objectStore;
+      stops.push(() => started.stop());
+      // The seed below runs in this process, and the AWS SDK reads its keys from the environment.
+      for (const name of ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_EC2_METADATA_DISABLED']) {
+        process.env[name] = objectStore.env[name];
+      }
+    }
     const env: NodeJS.ProcessEnv = {
       ...process.env,
       // Not production: production mode refuses the Auth emulator (it accepts unsigned tokens). INSTANCES
@@ -108,6 +126,7 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
       // Passkeys need a host name, never an IP address: an admin opens the admin page at http://localhost.
       WEBAUTHN_RP_ID: 'localhost',
       WEBAUTHN_ORIGINS: `http://localhost:${options.port}`,
+      ...objectStore?.env,
       ...options.env,
     };
     const { seedDemoDataFromEnv } = await import('./demo/seed.ts');
@@ -150,6 +169,7 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
       upstreamServers: instances.map((instance) => `server ${new URL(instance.url).host} max_fails=1 fail_timeout=5s;`),
       webRoot: WEB_ROOT,
       invoiceDir,
+      ...(objectStore ? { invoiceStoreOrigin: objectStore.endpoint } : {}),
       maxBody: '10m',
     });
     const nginx = await startNginx({
@@ -158,7 +178,7 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
       readyUrl: `${url}/api/healthz`,
     });
     stops.push(() => nginx.stop());
-    return { url, emulator, instances, invoiceDir, env, stop: stopAll };
+    return { url, emulator, instances, invoiceDir, ...(objectStore ? { objectStore } : {}), env, stop: stopAll };
   } catch (error) {
     await stopAll();
     throw error;
