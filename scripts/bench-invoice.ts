@@ -5,7 +5,8 @@
 // of these two again with the invoice in an S3-compatible bucket (a local fauxqs server; behind nginx the
 // bytes come from it by a presigned request) — with requests/s, p99 and the ratio to nginx. Needs DATABASE_URL (PostgreSQL), wrk and nginx. A tool for
 // people, not a timed test: figures depend on the machine. `--no-build` reuses the last `npm run build`.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { createHash, randomBytes } from 'node:crypto';
 import { openSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -71,13 +72,22 @@ function requireTools() {
   return { wrk, databaseUrl };
 }
 
-function runWrk(wrk: string, url: string, headers: string[], args = WRK_ARGS): WrkResult {
-  const result = spawnSync(wrk, [...args, ...headers.flatMap((header) => ['-H', header]), url], { encoding: 'utf8' });
-  if (result.status !== 0) throw new Error(`wrk failed (${result.status}): ${result.stderr || result.stdout}`);
-  const output = result.stdout;
+/**
+ * wrk as a child process, awaited: this process hosts the local bucket (fauxqs), which must go on answering
+ * nginx's requests while wrk runs (spawnSync would hold its event loop, and every bucket download would hang).
+ */
+async function runWrk(wrk: string, url: string, headers: string[], args = WRK_ARGS): Promise<WrkResult> {
+  const child = spawn(wrk, [...args, ...headers.flatMap((header) => ['-H', header]), url]);
+  let output = '';
+  let errors = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (errors += chunk));
+  const [status] = (await once(child, 'close')) as [number | null];
+  if (status !== 0) throw new Error(`wrk failed (${status}): ${errors || output}`);
   const rps = /Requests\/sec:\s+([\d.]+)/.exec(output)?.[1];
   const p99 = /^\s*99%\s+([\d.]+)(us|ms|s)\b/m.exec(output);
-  if (!rps || !p99) throw new Error(`could not read wrk's output:\n${output}`);
+  if (!rps || !p99 || Number(rps) === 0)
+    throw new Error(`could not read wrk's output, or nothing was answered:\n${output}`);
   const unit = { us: 0.001, ms: 1, s: 1000 }[p99[2] as 'us' | 'ms' | 's'];
   return {
     requestsPerSecond: Number(rps),
@@ -313,7 +323,7 @@ async function main() {
   const idle = instancePids.map(processUsage);
   log('warming up...');
   for (const target of Object.values(targets))
-    runWrk(tools.wrk, target.url, target.headers, ['-t2', '-c32', '-d3s', '--latency']);
+    await runWrk(tools.wrk, target.url, target.headers, ['-t2', '-c32', '-d3s', '--latency']);
 
   const results = {} as Record<keyof typeof targets, WrkResult>;
   let underLoad: { before: ProcessUsage[]; after: ProcessUsage[]; seconds: number } | undefined;
@@ -321,7 +331,7 @@ async function main() {
     log(`measuring ${target.label}...`);
     const before = instancePids.map(processUsage);
     const startedAt = performance.now();
-    results[name] = runWrk(tools.wrk, target.url, target.headers);
+    results[name] = await runWrk(tools.wrk, target.url, target.headers);
     if (name === 'topology') {
       const seconds = (performance.now() - startedAt) / 1000;
       underLoad = { before, after: instancePids.map(processUsage), seconds };
