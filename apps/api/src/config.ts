@@ -240,8 +240,11 @@ const envSchema = z
 export type Config = ReturnType<typeof toConfig>;
 
 export class ConfigError extends Error {
-  constructor(readonly problems: string[]) {
+  readonly problems: string[];
+
+  constructor(problems: string[]) {
     super(`Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
+    this.problems = problems;
   }
 }
 

@@ -9,12 +9,13 @@ export type RefusalKind = Exclude<ErrorCode, 'internal'>;
  * HTTP beyond the status its code maps to, so the CLI and the routes share it.
  */
 export class DomainError extends Error {
-  constructor(
-    readonly kind: RefusalKind,
-    message: string,
-    readonly reason?: string,
-  ) {
+  readonly kind: RefusalKind;
+  readonly reason: string | undefined;
+
+  constructor(kind: RefusalKind, message: string, reason?: string) {
     super(message);
+    this.kind = kind;
+    this.reason = reason;
   }
 
   get statusCode(): (typeof STATUS_OF_CODE)[RefusalKind] {

@@ -1,6 +1,7 @@
 export { findFreePort, startAuthEmulator, type AuthEmulator, type StartAuthEmulatorOptions } from './auth-emulator.ts';
 export { CHROMIUM_ARGS, chromiumExecutable } from './chromium.ts';
 export { stopChild, waitForHttp } from './child-process.ts';
+export { NODE_COMPILE_CACHE } from './paths.ts';
 export { DEMO_ACCOUNTS, DEMO_PARCEL_CODES, demoAccount, type DemoAccount } from './demo/accounts.ts';
 export {
   identityToolkit,

@@ -30,8 +30,11 @@ export interface IdentityProvider {
 
 export class InvalidTokenError extends Error {
   /** `revoked`: the account's sessions were ended; `gone`: the account was disabled or deleted. */
-  constructor(readonly reason: 'expired' | 'revoked' | 'gone' | 'invalid') {
+  readonly reason: 'expired' | 'revoked' | 'gone' | 'invalid';
+
+  constructor(reason: 'expired' | 'revoked' | 'gone' | 'invalid') {
     super(`ID token ${reason}`);
+    this.reason = reason;
   }
 }
 
@@ -39,7 +42,10 @@ export class IdentityProviderUnavailableError extends Error {}
 
 /** The address already has a sign-in account the portal did not make (a self sign-up, another app's user). */
 export class ForeignAccountError extends Error {
-  constructor(readonly uid: string) {
+  readonly uid: string;
+
+  constructor(uid: string) {
     super(`An account the portal did not make holds this address (uid ${uid})`);
+    this.uid = uid;
   }
 }

@@ -65,11 +65,11 @@ export class BlobStoreUnavailableError extends Error {
 
 /** The bytes a store gave back are not the bytes their name promises: a damaged store, never served. */
 export class BlobIntegrityError extends Error {
-  constructor(
-    readonly sha256: string,
-    detail: string,
-  ) {
+  readonly sha256: string;
+
+  constructor(sha256: string, detail: string) {
     super(`blob ${sha256} failed its integrity check: ${detail}`);
+    this.sha256 = sha256;
     this.name = 'BlobIntegrityError';
   }
 }
@@ -104,8 +104,11 @@ export function verifying(sha256: string, expectedSize: number | undefined) {
 export const ACCEL_BLOB_LOCATION = '/_invoice-blobs/';
 
 export class BlobTooLargeError extends Error {
-  constructor(readonly maxBytes: number) {
+  readonly maxBytes: number;
+
+  constructor(maxBytes: number) {
     super(`Blob exceeds the limit of ${maxBytes} bytes`);
+    this.maxBytes = maxBytes;
     this.name = 'BlobTooLargeError';
   }
 }

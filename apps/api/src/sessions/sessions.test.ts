@@ -73,7 +73,7 @@ describe('ending sessions', () => {
     const phone = await signIn(USER);
     await nextSecond();
     const ended = await t.app.inject({ method: 'DELETE', url: '/api/me/sessions', headers: t.bearer(laptop.idToken) });
-    assert.equal(ended.statusCode, 200);
+    assert.equal(ended.statusCode, 200, ended.body);
     assert.deepEqual(ended.json(), { email: USER, ended: true });
     for (const [device, idToken] of [
       ['laptop', laptop.idToken],

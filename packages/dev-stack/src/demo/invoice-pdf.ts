@@ -104,7 +104,11 @@ class SeededRandom {
   private offset = 0;
   private counter = 0;
 
-  constructor(private readonly seed: string) {}
+  private readonly seed: string;
+
+  constructor(seed: string) {
+    this.seed = seed;
+  }
 
   /** Uniform-enough integer in [0, n): modulo bias over 32 bits is irrelevant for demo data. */
   int(n: number): number {
@@ -206,7 +210,11 @@ interface TextStyle {
 
 /** Drawing helpers that take distances from the top of the page, which is how layouts are read. */
 class Canvas {
-  constructor(private readonly page: PDFPage) {}
+  private readonly page: PDFPage;
+
+  constructor(page: PDFPage) {
+    this.page = page;
+  }
 
   text(value: string, x: number, top: number, style: TextStyle): void {
     const width = style.font.widthOfTextAtSize(value, style.size);

@@ -59,11 +59,14 @@ class Layout {
   private top = 0;
   readonly pages: PDFPage[] = [];
 
-  constructor(
-    private readonly document: PDFDocument,
-    private readonly regular: PDFFont,
-    private readonly bold: PDFFont,
-  ) {
+  private readonly document: PDFDocument;
+  private readonly regular: PDFFont;
+  private readonly bold: PDFFont;
+
+  constructor(document: PDFDocument, regular: PDFFont, bold: PDFFont) {
+    this.document = document;
+    this.regular = regular;
+    this.bold = bold;
     this.newPage();
   }
 
