@@ -69,7 +69,13 @@ async function stop(exitCode = 0) {
   if (stopping) return;
   stopping = true;
   process.stdout.write('\n  Stopping...\n');
-  await stack.stop();
+  try {
+    await stack.stop();
+  } catch (error) {
+    // The emulator could not save its accounts: say so in one line, not as a crash.
+    process.stderr.write(`  ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  }
   process.exit(exitCode);
 }
 process.on('SIGINT', () => void stop());

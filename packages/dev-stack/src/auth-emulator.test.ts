@@ -120,3 +120,35 @@ function isListening(portToCheck: number): Promise<boolean> {
     socket.once('error', () => resolve(false));
   });
 }
+
+test('with persistDir, keeps its accounts across a stop and a start, and signs them in again', async () => {
+  const dir = await mkdtemp(path.join(tmpdir(), 'auth-emulator-persist-'));
+  const options = { port: await findFreePort(), projectId: 'demo-auth-emulator-persist', workDir: dir };
+  const persistDir = path.join(dir, 'accounts');
+  try {
+    const first = await startAuthEmulator({ ...options, persistDir });
+    try {
+      const created = await identityToolkit(first.url).call('signUp', {
+        email: EMAIL,
+        password: PASSWORD,
+        returnSecureToken: true,
+      });
+      assert.equal(created.status, 200);
+    } finally {
+      await first.stop();
+    }
+    const second = await startAuthEmulator({ ...options, persistDir });
+    try {
+      const again = await identityToolkit(second.url).call('signInWithPassword', {
+        email: EMAIL,
+        password: PASSWORD,
+        returnSecureToken: true,
+      });
+      assert.equal(again.status, 200, JSON.stringify(again.body));
+    } finally {
+      await second.stop();
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});

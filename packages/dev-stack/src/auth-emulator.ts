@@ -43,9 +43,9 @@ const HOST = '127.0.0.1';
 const READY_TIMEOUT_MS = 90_000;
 const READY_POLL_MS = 250;
 const STOP_GRACE_MS = 5_000;
-// Exporting the accounts on the way out takes firebase-tools seconds more on a busy machine; killed before
-// it is done, every account is lost.
-const STOP_GRACE_EXPORTING_MS = 30_000;
+// Saving the accounts takes firebase-tools seconds on a busy machine.
+const EXPORT_TIMEOUT_MS = 30_000;
+const EXPORT_ATTEMPTS = 3;
 const OUTPUT_TAIL_LINES = 30;
 
 export async function startAuthEmulator(options: StartAuthEmulatorOptions): Promise<AuthEmulator> {
@@ -54,19 +54,31 @@ export async function startAuthEmulator(options: StartAuthEmulatorOptions): Prom
   // firebase-tools' own "port taken" check exits, but our readiness probe would first be answered by
   // whatever already listens there (often a leftover emulator), so refuse before spawning.
   await assertPortFree(port);
-  await writeFirebaseJson(workDir, port);
+  const hubPort = await writeFirebaseJson(workDir, port);
 
   const startedAt = performance.now();
   const output = new OutputTail(OUTPUT_TAIL_LINES, options.log);
   const child = spawnEmulator(projectId, workDir, output, options.persistDir);
   const url = `http://${HOST}:${port}`;
-  const stop = once(() => stopProcessGroup(child, options.persistDir ? STOP_GRACE_EXPORTING_MS : STOP_GRACE_MS));
+  const persistDir = options.persistDir;
+  const stop = once(async () => {
+    if (!persistDir || hasExited(child)) return stopProcessGroup(child, STOP_GRACE_MS);
+    // Saved by a request of our own, waited for, before the emulator is told to stop: firebase-tools' own
+    // export on exit gives up after a short status check on a busy machine, and then every account is lost.
+    const exported = await exportAccounts(`http://${HOST}:${hubPort}`, persistDir).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    await stopProcessGroup(child, STOP_GRACE_MS);
+    if (exported !== undefined) throw exported;
+  });
 
   try {
     await waitUntilReady(child, url);
     await enableImprovedEmailPrivacy(url, projectId);
   } catch (error) {
-    await stop();
+    // Nothing to save from an emulator that never became ready.
+    await stopProcessGroup(child, STOP_GRACE_MS);
     throw new Error(`${errorMessage(error)}\n--- last emulator output ---\n${output.text()}`, {
       cause: error,
     });
@@ -134,7 +146,31 @@ function closeServer(server: net.Server): Promise<void> {
   return new Promise((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
 }
 
-async function writeFirebaseJson(workDir: string, port: number): Promise<void> {
+/**
+ * Asks the emulator hub to write every account to `dir` (firebase-tools writes a folder beside it and swaps
+ * it in, so a failed export leaves the last one whole). A few tries: the first can time out on a busy machine.
+ */
+async function exportAccounts(hubUrl: string, dir: string): Promise<void> {
+  let problem = '';
+  for (let attempt = 1; attempt <= EXPORT_ATTEMPTS; attempt++) {
+    try {
+      const response = await fetch(`${hubUrl}/_admin/export`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ path: path.resolve(dir), initiatedBy: 'exit', targets: ['auth'] }),
+        signal: AbortSignal.timeout(EXPORT_TIMEOUT_MS),
+      });
+      if (response.ok) return;
+      problem = `${response.status} ${await response.text()}`;
+    } catch (error) {
+      problem = errorMessage(error);
+    }
+  }
+  throw new Error(`auth emulator: could not save its accounts to ${dir} (${problem}); they are lost`);
+}
+
+/** Writes firebase.json for the emulator; returns the hub's port (exports go through it). */
+async function writeFirebaseJson(workDir: string, port: number): Promise<number> {
   await mkdir(workDir, { recursive: true });
   // The hub and logging emulators default to fixed ports (4400, 4500); a second emulator on the machine
   // (a test run beside `npm start`) would crash on them, so each run takes free ones.
@@ -149,6 +185,7 @@ async function writeFirebaseJson(workDir: string, port: number): Promise<void> {
     },
   };
   await writeFile(path.join(workDir, 'firebase.json'), `${JSON.stringify(config, null, 2)}\n`);
+  return hubPort;
 }
 
 // The emulator runs in its own process group (detached), so Ctrl-C in a terminal and the death of our
@@ -172,9 +209,9 @@ function spawnEmulator(projectId: string, workDir: string, output: OutputTail, p
   // firebase-tools would export the accounts of the emulator this names (another one, in the API tests).
   delete env.FIREBASE_AUTH_EMULATOR_HOST;
   const args = ['emulators:start', '--only', 'auth', '--project', projectId];
-  if (persistDir) {
-    if (existsSync(path.join(persistDir, 'firebase-export-metadata.json'))) args.push('--import', persistDir);
-    args.push('--export-on-exit', persistDir);
+  // Exported by stop() (exportAccounts), not by --export-on-exit.
+  if (persistDir && existsSync(path.join(persistDir, 'firebase-export-metadata.json'))) {
+    args.push('--import', persistDir);
   }
   // cwd is workDir so firebase.json is found there and a crash's firebase-debug.log does not land in the repo.
   // process.execPath keeps the emulator on the caller's Node, whatever `node` is on PATH.

@@ -101,16 +101,13 @@ describe('an identity-provider outage under a running server', () => {
   }
 
   /**
-   * The failed add left no row, and no account when the provider refused the connection; a provider that
-   * hangs may still carry out a create it received after the portal gave up (its client retries), which
-   * leaves an account that is on no list, so it lets nobody in, and which the next add adopts.
+   * The failed add left no row. It may have left an account: the provider's client (firebase-admin) goes on
+   * retrying a create after the portal gave up, and a provider back within its retries, or one that hangs
+   * and then answers, carries it out. (Through the proxy a stopped emulator is a reset connection, which the
+   * client retries.) That account is on no list, so it lets nobody in, and the next add adopts it.
    */
-  async function assertConsistentAfterwards(
-    calls: Awaited<ReturnType<typeof people>>,
-    addedAccount: 'no account' | 'maybe an account',
-  ) {
+  async function assertConsistentAfterwards(calls: Awaited<ReturnType<typeof people>>) {
     assert.equal(await t.app.domain.users.findByEmail('added@example.com'), undefined);
-    if (addedAccount === 'no account') assert.equal(await t.identity.findUserByEmail('added@example.com'), undefined);
     // The removal held; its account was queued for deletion until the provider answers. It answers again
     // by now, so the background round may already have finished the job: one queued at most.
     assert.equal(await t.app.domain.users.findByEmail('leaver@example.com'), undefined);
@@ -140,7 +137,7 @@ describe('an identity-provider outage under a running server', () => {
     }
     await calls.signInAgain();
     const recovery = await secondsUntil(calls.newcomerInvoice, (answer) => answer.statusCode === 404);
-    await assertConsistentAfterwards(calls, 'no account');
+    await assertConsistentAfterwards(calls);
     test.diagnostic(
       `identity provider stopped: known sessions 200, others 503 "${IDENTITY_UNAVAILABLE_MESSAGE}", a removal 200 (account clean-up pending) in ${timings.removalSeconds.toFixed(2)} s, longest answer ${timings.longest.toFixed(2)} s, normal service ${recovery.toFixed(2)} s after the emulator was up`,
     );
@@ -157,7 +154,7 @@ describe('an identity-provider outage under a running server', () => {
       await proxy.restore();
     }
     const recovery = await secondsUntil(calls.newcomerInvoice, (answer) => answer.statusCode === 404);
-    await assertConsistentAfterwards(calls, 'maybe an account');
+    await assertConsistentAfterwards(calls);
     test.diagnostic(
       `identity provider hanging: known sessions 200, others 503, a removal 200 (account clean-up pending) in ${timings.removalSeconds.toFixed(2)} s, longest answer ${timings.longest.toFixed(2)} s, normal service ${recovery.toFixed(2)} s after it answered again`,
     );
