@@ -2,7 +2,7 @@
  * The limit on calls made without signing in holds for the whole topology, whichever instance answers:
  * each instance decides in memory (a refusal costs no database round trip) and they share their counts in
  * PostgreSQL every half second. Until an instance has heard the shared count it allows its share (the
- * limit over INSTANCES), so a burst spread over both gets the limit, give or take one flush's overshoot.
+ * limit over INSTANCES), so a burst spread over both gets the limit, give or take each instance's share.
  */
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -41,13 +41,15 @@ describe('the limit on calls without signing in, across two instances behind ngi
   it(`lets about ${LIMIT} lookups from one address through in a minute, whichever instance answers, then 429`, async () => {
     const statuses: number[] = [];
     // nginx spreads these round-robin over both instances.
-    for (let i = 0; i < LIMIT * 2; i++) {
+    // Three times the limit, so the bound below (twice it) can fail.
+    for (let i = 0; i < LIMIT * 3; i++) {
       const response = await fetch(`${topology.url}/api/users/nobody-${i}@example.com`);
       statuses.push(response.status);
     }
     const through = statuses.filter((status) => status !== 429).length;
-    // At most one instance's share beyond the limit, should a flush fall in the middle of the burst.
-    assert.ok(through >= LIMIT && through <= LIMIT * 1.5, `statuses: ${statuses.join(' ')}`);
+    // Beyond the limit, at most each instance's share: a flush inside the burst tells an instance a shared
+    // count without the other's unflushed hits, and both may flush so (seen: 10 of 12 through).
+    assert.ok(through >= LIMIT && through <= LIMIT * 2, `statuses: ${statuses.join(' ')}`);
     await sleep(SHARED_WITHIN_MS);
     const later: number[] = [];
     for (let i = 0; i < 4; i++) later.push((await fetch(`${topology.url}/api/users/later-${i}@example.com`)).status);
