@@ -65,12 +65,11 @@ export async function startAuthEmulator(options: StartAuthEmulatorOptions): Prom
     if (!persistDir || hasExited(child)) return stopProcessGroup(child, STOP_GRACE_MS);
     // Saved by a request of our own, waited for, before the emulator is told to stop: firebase-tools' own
     // export on exit gives up after a short status check on a busy machine, and then every account is lost.
-    const exported = await exportAccounts(`http://${HOST}:${hubPort}`, persistDir).then(
-      () => undefined,
-      (error: unknown) => error,
-    );
-    await stopProcessGroup(child, STOP_GRACE_MS);
-    if (exported !== undefined) throw exported;
+    try {
+      await exportAccounts(`http://${HOST}:${hubPort}`, persistDir);
+    } finally {
+      await stopProcessGroup(child, STOP_GRACE_MS);
+    }
   });
 
   try {
