@@ -4,7 +4,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
 import { adoptHashRoute } from './app/hash-route';
-import { preloadScreenFor } from './app/router';
+import { preloadSignedInPage } from './app/router';
 import { initErrorReporting } from './lib/error-reporting';
 import { createDeferredAuthClient, mayBeSignedIn } from './lib/deferred-auth-client';
 import { applyTheme, fetchRuntimeConfig } from './lib/runtime-config';
@@ -19,7 +19,7 @@ adoptHashRoute();
 // code whatever the configuration says: both start now, beside /config.json, instead of after it.
 if (mayBeSignedIn(localStorage)) {
   void import('./lib/firebase');
-  preloadScreenFor(window.location.pathname);
+  preloadSignedInPage(window.location.pathname);
 }
 const root = createRoot(document.getElementById('root')!);
 

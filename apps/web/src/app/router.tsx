@@ -1,39 +1,35 @@
-import { lazy, type ComponentType } from 'react';
+import { lazy } from 'react';
 import { Route, Routes } from 'react-router';
 import { LoginRoute } from '@/features/auth/components/LoginRoute';
+import { lazyWithPreload } from '@/lib/lazy-with-preload';
 import { paths } from '@/lib/paths';
+import { preloadQueryBoundary } from '@/lib/query-boundary';
 import { AppLayout } from './layout/AppLayout';
+import { preloadHeader } from './layout/Header';
 import { PrivateRoute } from './routes/PrivateRoute';
 
 /**
  * Declarative routes (React Router's component API, not its data router): the data router's loaders,
  * actions and fetchers, which no screen uses, were 15 KB of the login page's script (brotli). The screens
- * load on demand; each loader is shared, so `preloadScreenFor` can start one at boot, before the sign-in
- * state is known, and the screen then renders as soon as it is.
+ * load on demand; `preloadSignedInPage` starts one at boot, before the sign-in state is known, so the
+ * screen renders as soon as it is.
  */
-const screenLoaders = {
-  invoice: () => import('@/features/invoice/components/InvoiceScreen'),
-  admin: () => import('@/features/admin/components/AdminUsersScreen'),
-  notFound: () => import('./routes/NotFoundScreen').then((module) => ({ default: module.NotFoundScreen })),
-};
-const started = new Map<keyof typeof screenLoaders, Promise<{ default: ComponentType }>>();
-const load = (screen: keyof typeof screenLoaders) => () => {
-  let promise = started.get(screen);
-  if (!promise) {
-    promise = screenLoaders[screen]();
-    started.set(screen, promise);
-  }
-  return promise;
-};
+const InvoiceScreen = lazyWithPreload(() => import('@/features/invoice/components/InvoiceScreen'));
+const AdminUsersScreen = lazyWithPreload(() => import('@/features/admin/components/AdminUsersScreen'));
+const NotFoundScreen = lazy(() =>
+  import('./routes/NotFoundScreen').then((module) => ({ default: module.NotFoundScreen })),
+);
 
-const InvoiceScreen = lazy(load('invoice'));
-const AdminUsersScreen = lazy(load('admin'));
-const NotFoundScreen = lazy(load('notFound'));
-
-/** Starts loading the code of the screen at `pathname`, if it is a private one (the login page has its own). */
-export function preloadScreenFor(pathname: string) {
-  if (pathname === paths.root || pathname === paths.invoice) void load('invoice')();
-  else if (pathname === paths.admin) void load('admin')();
+/**
+ * Starts loading what a signed-in page at `pathname` renders: its screen (if a private one; the login page
+ * has its own), the query layer every private screen reads through, and the header's admin link.
+ */
+export function preloadSignedInPage(pathname: string) {
+  if (pathname === paths.root || pathname === paths.invoice) void InvoiceScreen.preload();
+  else if (pathname === paths.admin) void AdminUsersScreen.preload();
+  else return;
+  void preloadQueryBoundary();
+  void preloadHeader();
 }
 
 export function AppRoutes() {

@@ -1,4 +1,5 @@
-import { createContext, lazy, Suspense, useContext, useState, type ReactNode } from 'react';
+import { createContext, Suspense, useContext, useState, type ReactNode } from 'react';
+import { lazyWithPreload } from './lazy-with-preload';
 
 /**
  * TanStack Query, out of the first load: the login form needs none of it, so its code (and the one
@@ -23,7 +24,10 @@ export function useQueryClientSlot(): QueryClientSlot {
   return slot;
 }
 
-const QueryProvider = lazy(() => import('./query-provider'));
+const QueryProvider = lazyWithPreload(() => import('./query-provider'));
+
+/** Starts loading the query layer before a private page renders (see lazyWithPreload). */
+export const preloadQueryBoundary = QueryProvider.preload;
 
 /** Renders `children` inside the app's QueryClientProvider, `fallback` while its code loads. */
 export function QueryBoundary({ children, fallback = null }: { children: ReactNode; fallback?: ReactNode }) {

@@ -2,13 +2,17 @@ import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useAuth } from '@/lib/auth';
 import { paths } from '@/lib/paths';
+import { lazyWithPreload } from '@/lib/lazy-with-preload';
 import { QueryBoundary } from '@/lib/query-boundary';
 import { useTheme } from '@/lib/runtime-config';
 import { storedUser } from '@/lib/storage';
 import logo from './logo.svg';
 
 // The account lookup (TanStack Query) arrives with the signed-in header, not with the login page.
-const AdminLink = lazy(() => import('./AdminLink'));
+const AdminLink = lazyWithPreload(() => import('./AdminLink'));
+
+/** Starts loading the signed-in header's code before it renders (see lazyWithPreload). */
+export const preloadHeader = AdminLink.preload;
 // The header is on the first page: the modal and its component library load when someone asks for it.
 const SignOutEverywhereModal = lazy(() => import('@/features/auth/components/SignOutEverywhereModal'));
 
