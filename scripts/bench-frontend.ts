@@ -62,6 +62,20 @@ interface NetworkRequest {
   transferSize?: number;
 }
 
+/** The element Lighthouse took as the largest paint, and how its time splits (first byte, render delay...). */
+function largestElement(audit: { details?: unknown } | undefined): string {
+  interface Part {
+    type?: string;
+    snippet?: string;
+    items?: { subpart?: string; duration?: number }[];
+  }
+  const parts = (audit?.details as { items?: Part[] } | undefined)?.items ?? [];
+  const snippet = parts.find((part) => part.type === 'node')?.snippet ?? 'not reported';
+  const table = parts.find((part) => part.type === 'table')?.items ?? [];
+  const split = table.map((row) => `${row.subpart} ${Math.round(row.duration ?? 0)} ms`).join(', ');
+  return split ? `${snippet.slice(0, 120)} (${split})` : snippet.slice(0, 120);
+}
+
 async function measure(label: string, url: string): Promise<number> {
   const result = await lighthouse(url, {
     port: debuggingPort,
@@ -86,6 +100,13 @@ async function measure(label: string, url: string): Promise<number> {
   console.log(`  first contentful paint ${seconds(audits['first-contentful-paint']?.numericValue ?? 0)}`);
   console.log(`  largest contentful paint ${seconds(audits['largest-contentful-paint']?.numericValue ?? 0)}`);
   console.log(`  total blocking time ${Math.round(audits['total-blocking-time']?.numericValue ?? 0)} ms`);
+  console.log(`  speed index ${seconds(audits['speed-index']?.numericValue ?? 0)}`);
+  console.log(`  cumulative layout shift ${(audits['cumulative-layout-shift']?.numericValue ?? 0).toFixed(3)}`);
+  if (process.env.BENCH_LIGHTHOUSE_JSON) {
+    const { writeFile } = await import('node:fs/promises');
+    await writeFile(`${process.env.BENCH_LIGHTHOUSE_JSON}-${new URL(url).pathname.slice(1)}.json`, JSON.stringify(result.lhr));
+  }
+  console.log(`  largest contentful paint element: ${largestElement(audits['lcp-breakdown-insight'])}`);
   console.log(
     `  on the wire from the portal: JS ${kb(bytes(own, 'Script'))}, CSS ${kb(bytes(own, 'Stylesheet'))}, ` +
       `total ${kb(bytes(own))}`,

@@ -50,8 +50,10 @@ export function InvoicePages({ pdf, parcelCode }: InvoicePagesProps) {
         aria-label={`Invoice ${parcelCode}`}
         role="region"
       />
-      {state.drawn < Math.max(1, state.count) && (
-        <div className="text-center py-4">
+      {/* Until the first page is drawn, and hidden by CSS the moment it is in the container, before React
+          hears of it: a spinner below drawn pages would be pushed down by each (a layout shift). */}
+      {state.drawn === 0 && (
+        <div className="invoice-pages-spinner text-center py-4">
           <Spinner animation="border" variant="primary" role="status">
             <span className="visually-hidden">Loading invoice</span>
           </Spinner>
