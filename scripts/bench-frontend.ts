@@ -104,7 +104,10 @@ async function measure(label: string, url: string): Promise<number> {
   console.log(`  cumulative layout shift ${(audits['cumulative-layout-shift']?.numericValue ?? 0).toFixed(3)}`);
   if (process.env.BENCH_LIGHTHOUSE_JSON) {
     const { writeFile } = await import('node:fs/promises');
-    await writeFile(`${process.env.BENCH_LIGHTHOUSE_JSON}-${new URL(url).pathname.slice(1)}.json`, JSON.stringify(result.lhr));
+    await writeFile(
+      `${process.env.BENCH_LIGHTHOUSE_JSON}-${new URL(url).pathname.slice(1)}.json`,
+      JSON.stringify(result.lhr),
+    );
   }
   console.log(`  largest contentful paint element: ${largestElement(audits['lcp-breakdown-insight'])}`);
   console.log(
