@@ -47,6 +47,8 @@ const STOP_GRACE_MS = 5_000;
 const EXPORT_TIMEOUT_MS = 30_000;
 const EXPORT_ATTEMPTS = 3;
 const OUTPUT_TAIL_LINES = 30;
+/** What firebase-tools prints once every emulator has started and imported its data. */
+const ALL_STARTED_LINE = 'All emulators ready';
 
 export async function startAuthEmulator(options: StartAuthEmulatorOptions): Promise<AuthEmulator> {
   const { port, projectId, workDir } = options;
@@ -73,7 +75,10 @@ export async function startAuthEmulator(options: StartAuthEmulatorOptions): Prom
   });
 
   try {
-    await waitUntilReady(child, url);
+    // An emulator with accounts to import answers before it has read them (firebase-tools imports after the
+    // port is up): a sign-in in between fails as if the account did not exist. Its closing line says done.
+    const importing = child.spawnargs.includes('--import');
+    await waitUntilReady(child, url, () => !importing || output.allStarted);
     await enableImprovedEmailPrivacy(url, projectId);
   } catch (error) {
     // Nothing to save from an emulator that never became ready.
@@ -235,7 +240,7 @@ function spawnEmulator(projectId: string, workDir: string, output: OutputTail, p
   return child;
 }
 
-async function waitUntilReady(child: ChildProcess, url: string): Promise<void> {
+async function waitUntilReady(child: ChildProcess, url: string, started: () => boolean): Promise<void> {
   const seen: { exit?: ExitResult } = {};
   void exitPromise(child).then((result) => (seen.exit = result));
   const deadline = Date.now() + READY_TIMEOUT_MS;
@@ -244,7 +249,7 @@ async function waitUntilReady(child: ChildProcess, url: string): Promise<void> {
     if (seen.exit) {
       throw new Error(`auth emulator: firebase-tools exited before it was ready (${formatExit(seen.exit)})`);
     }
-    if (await answersAsAuthEmulator(url)) return;
+    if (started() && (await answersAsAuthEmulator(url))) return;
     await sleep(READY_POLL_MS);
   }
   throw new Error(`auth emulator: not ready on ${url} after ${READY_TIMEOUT_MS / 1000} s`);
@@ -337,7 +342,11 @@ class OutputTail {
     this.log = log;
   }
 
+  /** Whether firebase-tools has said every emulator started (a line the tail may since have dropped). */
+  allStarted = false;
+
   push(line: string): void {
+    if (line.includes(ALL_STARTED_LINE)) this.allStarted = true;
     this.lines.push(line);
     if (this.lines.length > this.max) this.lines.shift();
     this.log?.(line);
