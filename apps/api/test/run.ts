@@ -2,14 +2,20 @@
  * Runs the API suite against PGlite, every invoice test again with its invoices in the object store (a local S3
  * server each file starts; see isInvoiceTest), and the whole suite again against PostgreSQL (DATABASE_URL, else
  * the local test database scripts/setup-machine.sh makes; unreachable, the run stops at once saying so), several
- * test files at a time. Each concurrent slot has an Auth emulator and a PostgreSQL database of its own, and every
+ * processes at a time. Each concurrent slot has an Auth emulator and a PostgreSQL database of its own, and every
  * test file empties both before each test, so files never see each other's accounts or rows. Files named
  * `*.postgres.test.ts` test what only PostgreSQL has (a network connection to lose) and run in the PostgreSQL
  * pass alone. `API_TEST_CONCURRENCY` sets the number of slots (default: processors + 1, since much of a test
  * file's time is spent waiting on the emulator, the database or a timer).
  *
- * Usage: `npm run test:api [-- file ...]`; `API_TEST_PASSES=pglite,object,postgres` picks passes. Each file's output is printed whole once it ends; the slowest
- * files and a closing "api: N passed, N failed" line follow.
+ * Files share a process in batches (Node's `--test-isolation=none`, one file after another): loading the API's
+ * modules took about half of a file's time when each had a process of its own. A file that changes something
+ * the whole process shares (an environment variable, a process-wide listener, the emulator itself) says so on a
+ * line of its own starting `// A process of its own:`, and gets one.
+ *
+ * Usage: `npm run test:api [-- file ...]`; `API_TEST_PASSES=pglite,object,postgres` picks passes;
+ * `API_TEST_BATCH` sets how many files share a process (default 8; 1 gives every file its own). Each process's
+ * output is printed whole once it ends; the slowest processes and a closing "api: N passed, N failed" line follow.
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
@@ -52,18 +58,43 @@ const isInvoiceTest = async (file: string) =>
 
 interface Job {
   pass: 'PGlite' | 'object store' | 'PostgreSQL';
-  file: string;
+  /** Run one after another in one process. */
+  files: string[];
 }
+
+const batchSize = Math.max(1, Number(process.env.API_TEST_BATCH) || 8);
+const ownProcess = async (file: string) => /^\/\/ A process of its own: /m.test(await readFile(file, 'utf8'));
+
+/** A pass's files as jobs: those that need a process of their own first (the long fault tests), then batches. */
+async function jobsOf(pass: Job['pass'], passFiles: string[]): Promise<Job[]> {
+  const alone: Job[] = [];
+  const shared: string[] = [];
+  for (const file of passFiles) {
+    if (batchSize === 1 || (await ownProcess(file))) alone.push({ pass, files: [file] });
+    else shared.push(file);
+  }
+  const batches = Math.ceil(shared.length / batchSize);
+  // Dealt out like cards, so neighbours in the tree (often alike in length) land in different batches.
+  const dealt = Array.from({ length: batches }, (_, index) => shared.filter((_, at) => at % batches === index));
+  return [...alone, ...dealt.map((batch) => ({ pass, files: batch }))];
+}
+
 const jobs: Job[] = [];
 if (chosen.includes('pglite')) {
-  jobs.push(...files.filter((file) => !postgresOnly(file)).map((file) => ({ pass: 'PGlite' as const, file })));
+  jobs.push(
+    ...(await jobsOf(
+      'PGlite',
+      files.filter((file) => !postgresOnly(file)),
+    )),
+  );
 }
 if (chosen.includes('object')) {
-  for (const file of files) {
-    if (!postgresOnly(file) && (await isInvoiceTest(file))) jobs.push({ pass: 'object store', file });
-  }
+  const invoiceFiles: string[] = [];
+  for (const file of files) if (!postgresOnly(file) && (await isInvoiceTest(file))) invoiceFiles.push(file);
+  jobs.push(...(await jobsOf('object store', invoiceFiles)));
 }
-if (databaseUrl) jobs.push(...files.map((file) => ({ pass: 'PostgreSQL' as const, file })));
+if (databaseUrl) jobs.push(...(await jobsOf('PostgreSQL', files)));
+const fileCount = jobs.reduce((sum, job) => sum + job.files.length, 0);
 
 interface Slot {
   /** firebase-tools finds a running emulator by its project id: one of its own per slot. */
@@ -119,33 +150,42 @@ const slots = await Promise.all(
 // Every test file opens PGlite databases (both passes: some test the embedded database alone). Written after
 // the emulators are up: PGlite's initdb holds this process's event loop, and their readiness checks with it.
 const templateEnv = await writePgliteTemplate(path.join(templateDir, 'empty-database.tar'));
-process.stdout.write(`# API tests: ${jobs.length} files on ${workers} slots\n`);
+process.stdout.write(`# API tests: ${fileCount} file runs in ${jobs.length} processes on ${workers} slots\n`);
 
 interface Outcome extends Job {
   seconds: number;
   passed: number;
   failed: number;
   exitCode: number | null;
-  /** What the file printed: repeated after the summary when it failed, where the tail of a CI log shows it. */
+  /** What the process printed: repeated after the summary when it failed, where the tail of a CI log shows it. */
   text: string;
-  /** Failed on its first run and passed on its second (CI only, as the browser tests do). */
-  flaky?: boolean;
+  /** The files that failed on the first run and passed alone on the second (CI only, as the browser tests do). */
+  flaky?: string[];
 }
 
 // In CI a failed file runs once more, as Playwright retries there: a timing test that loses a race on a busy
 // 2-core machine should not sink a run, but it is named below as flaky; one that fails twice fails the run.
 const retryFailed = process.env.CI === 'true';
 
-/** One file in its own process, its output kept until it ends so files running side by side do not interleave. */
-function runFile(job: Job, slot: Slot, attempt = 1): Promise<Outcome> {
+const describeJob = (job: Job) => (job.files.length === 1 ? job.files[0]! : `${job.files.length} files`);
+
+/** The files a failed process's failing tests are in ("test at <file>:<line>:<column>"); all, if it names none. */
+function failedFiles(job: Job, text: string): string[] {
+  const named = new Set([...text.matchAll(/^test at (.+?):\d+:\d+$/gm)].map((match) => match[1]));
+  const failed = job.files.filter((file) => named.has(file));
+  return failed.length > 0 ? failed : job.files;
+}
+
+/** A job's files in one process, its output kept until it ends so processes side by side do not interleave. */
+function runJob(job: Job, slot: Slot, attempt = 1): Promise<Outcome> {
   // --no-memory-protection-keys: on CPUs with protection keys (PKU), V8 24's tracking of its code pages loses
   // count under the churn of PGlite (WebAssembly) databases opened and closed in one process, and aborts it
   // ("Check failed: jit_page.has_value()"). The server itself opens one database and keeps it (decision 0015).
   // No tsx: Node strips the types itself (the API, the contract and the dev stack are erasable-only
   // TypeScript), which saves each file a second of loading through tsx's hooks (decision 0051).
-  const args = ['--no-memory-protection-keys', '--test', '--test-reporter=spec', job.file];
+  const args = ['--no-memory-protection-keys', '--test', '--test-isolation=none', '--test-reporter=spec'];
   const started = performance.now();
-  const child = spawn(process.execPath, args, {
+  const child = spawn(process.execPath, [...args, ...job.files], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {
       ...process.env,
@@ -166,26 +206,44 @@ function runFile(job: Job, slot: Slot, attempt = 1): Promise<Outcome> {
       const text = Buffer.concat(output).toString();
       const seconds = (performance.now() - started) / 1000;
       const count = (label: string) => Number(new RegExp(`^ℹ ${label} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
-      // V8 itself aborting (a signal, or its fatal-error exit) is not a test failure: run the file once more.
+      // V8 itself aborting (a signal, or its fatal-error exit) is not a test failure: run the files once more.
       const engineAbort = signal === 'SIGTRAP' || signal === 'SIGABRT' || /Check failed:|Fatal error in/.test(text);
-      process.stdout.write(`\n# ${job.pass}: ${job.file} (${seconds.toFixed(1)} s)\n${text}`);
+      process.stdout.write(`\n# ${job.pass}: ${job.files.join(', ')} (${seconds.toFixed(1)} s)\n${text}`);
       if (exitCode !== 0 && engineAbort && attempt === 1) {
         process.stdout.write(
-          `# ${job.file}: Node's engine aborted the process (not a test failure); running it again\n`,
+          `# ${describeJob(job)}: Node's engine aborted the process (not a test failure); running again\n`,
         );
-        resolve(runFile(job, slot, 2));
+        resolve(runJob(job, slot, 2));
         return;
       }
       const failed = count('fail') + (exitCode !== 0 && count('fail') === 0 ? 1 : 0);
       const outcome = { ...job, seconds, passed: count('pass'), failed, exitCode, text };
-      if (exitCode !== 0 && retryFailed && attempt === 1) {
-        process.stdout.write(`# ${job.file}: failed; running it once more to tell a flaky test from a broken one\n`);
-        resolve(
-          runFile(job, slot, 2).then((second) => (second.exitCode === 0 ? { ...second, flaky: true, text } : second)),
-        );
+      if (exitCode === 0 || !retryFailed || attempt > 1) {
+        resolve(outcome);
         return;
       }
-      resolve(outcome);
+      // The failing files once more, each in a process of its own: a file that then passes was flaky (or
+      // disturbed by a neighbour); the passes of the others in the batch stand.
+      const again = failedFiles(job, text);
+      process.stdout.write(`# ${again.join(', ')}: failed; running once more to tell a flaky test from a broken one\n`);
+      resolve(
+        (async () => {
+          const retried: Outcome[] = [];
+          for (const file of again) retried.push(await runJob({ pass: job.pass, files: [file] }, slot, 2));
+          const stillFailing = retried.filter((second) => second.exitCode !== 0);
+          const failedNow = stillFailing.reduce((sum, second) => sum + second.failed, 0);
+          return {
+            ...outcome,
+            seconds: outcome.seconds + retried.reduce((sum, second) => sum + second.seconds, 0),
+            // The first run's passes stand; its failures that passed alone count as passed.
+            passed: outcome.passed + Math.max(0, outcome.failed - failedNow),
+            failed: failedNow,
+            exitCode: stillFailing[0]?.exitCode ?? 0,
+            flaky: stillFailing.length === 0 ? again : undefined,
+            text: stillFailing.length === 0 ? text : stillFailing.map((second) => second.text).join('\n'),
+          };
+        })(),
+      );
     });
   });
 }
@@ -202,12 +260,13 @@ function failureReport(text: string): string {
     .join('\n')}\n`;
 }
 
-const queue = [...jobs];
+// The files with a process of their own (the long fault tests) first, so no slot is left with one at the end.
+const queue = [...jobs].sort((a, b) => Number(a.files.length > 1) - Number(b.files.length > 1));
 const outcomes: Outcome[] = [];
 const started = performance.now();
 await Promise.all(
   slots.map(async (slot) => {
-    for (let job = queue.shift(); job; job = queue.shift()) outcomes.push(await runFile(job, slot));
+    for (let job = queue.shift(); job; job = queue.shift()) outcomes.push(await runJob(job, slot));
   }),
 );
 const wallSeconds = (performance.now() - started) / 1000;
@@ -216,20 +275,24 @@ await Promise.all(slots.map(async (slot) => Promise.all([slot.emulator.stop(), d
 await rm(templateDir, { recursive: true, force: true });
 
 const slowest = [...outcomes].sort((a, b) => b.seconds - a.seconds).slice(0, 8);
-process.stdout.write(`\n# Slowest files (${wallSeconds.toFixed(0)} s in all on ${workers} slots)\n`);
+process.stdout.write(`\n# Slowest processes (${wallSeconds.toFixed(0)} s in all on ${workers} slots)\n`);
 for (const outcome of slowest) {
-  process.stdout.write(`#   ${outcome.seconds.toFixed(1).padStart(6)} s  ${outcome.pass.padEnd(12)} ${outcome.file}\n`);
+  process.stdout.write(
+    `#   ${outcome.seconds.toFixed(1).padStart(6)} s  ${outcome.pass.padEnd(12)} ${outcome.files.join(', ')}\n`,
+  );
 }
-const failedFiles = outcomes.filter((outcome) => outcome.exitCode !== 0);
+const failedJobs = outcomes.filter((outcome) => outcome.exitCode !== 0);
 for (const outcome of outcomes.filter((outcome) => outcome.flaky)) {
-  process.stdout.write(`# FLAKY (failed, then passed): ${outcome.pass} ${outcome.file}; its first run's failures:\n`);
+  process.stdout.write(
+    `# FLAKY (failed, then passed alone): ${outcome.pass} ${outcome.flaky?.join(', ')}; the first run's failures:\n`,
+  );
   process.stdout.write(failureReport(outcome.text));
 }
-for (const outcome of failedFiles) {
-  process.stdout.write(`# FAILED: ${outcome.pass} ${outcome.file}\n`);
+for (const outcome of failedJobs) {
+  process.stdout.write(`# FAILED: ${outcome.pass} ${failedFiles(outcome, outcome.text).join(', ')}\n`);
   process.stdout.write(failureReport(outcome.text));
 }
 const passed = outcomes.reduce((sum, outcome) => sum + outcome.passed, 0);
 const failed = outcomes.reduce((sum, outcome) => sum + outcome.failed, 0);
 process.stdout.write(`api: ${passed} passed, ${failed} failed\n`);
-process.exit(failedFiles.length > 0 ? 1 : 0);
+process.exit(failedJobs.length > 0 ? 1 : 0);

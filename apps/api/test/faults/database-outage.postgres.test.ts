@@ -6,6 +6,8 @@ import { fakePdf } from '../helpers/fixtures.ts';
 import { secondsUntil, startTcpProxy, timed } from '../helpers/tcp-proxy.ts';
 import { useTestApp } from '../helpers/test-app.ts';
 
+// A process of its own: it cuts and restores the database under the apps it builds, for seconds at a time.
+
 // The API reaches PostgreSQL through a proxy this test controls; the shared cluster itself is never touched.
 const realUrl = new URL(process.env.DATABASE_URL ?? '');
 const proxy = await startTcpProxy({ host: realUrl.hostname, port: Number(realUrl.port || 5432) });
