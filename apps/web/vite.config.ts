@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
@@ -47,6 +48,11 @@ export default defineConfig({
     setupFiles: ['./src/testing/setup.ts'],
     css: false,
     restoreMocks: true,
+    // One worker per core (Vitest keeps one core for itself by default: one worker on these 2-core machines),
+    // and test files share a worker's jsdom and modules instead of setting both up again per file: 59 s → 17 s.
+    // Each file's MSW handlers, mocks and rendered trees are reset after every test (src/testing/setup.ts).
+    maxWorkers: availableParallelism(),
+    isolate: false,
     // See asyncUtilTimeout in src/testing/setup.ts: waiting is not failing on a busy shared machine.
     testTimeout: 20_000,
   },
