@@ -1,0 +1,28 @@
+/**
+ * `tsx scripts/run-together.ts <script> ...`: runs the named npm scripts at once (checks that each keep one
+ * core busy: ESLint and the type check), prints each one's output whole when it ends, so the outputs do not
+ * interleave, with how long it took, and fails when any failed.
+ */
+import { spawn } from 'node:child_process';
+
+const scripts = process.argv.slice(2);
+if (scripts.length === 0) throw new Error('usage: tsx scripts/run-together.ts <npm script> ...');
+
+function run(script: string): Promise<boolean> {
+  const started = performance.now();
+  const child = spawn('npm', ['run', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const output: Buffer[] = [];
+  child.stdout.on('data', (chunk: Buffer) => output.push(chunk));
+  child.stderr.on('data', (chunk: Buffer) => output.push(chunk));
+  return new Promise((resolve) => {
+    child.on('close', (code, signal) => {
+      const seconds = ((performance.now() - started) / 1000).toFixed(1);
+      const outcome = code === 0 ? 'passed' : `FAILED (${signal ?? `exit code ${code}`})`;
+      process.stdout.write(`${Buffer.concat(output).toString()}\n# npm run ${script}: ${outcome} in ${seconds} s\n`);
+      resolve(code === 0);
+    });
+  });
+}
+
+const outcomes = await Promise.all(scripts.map(run));
+process.exit(outcomes.every(Boolean) ? 0 : 1);
