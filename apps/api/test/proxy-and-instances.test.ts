@@ -96,8 +96,12 @@ describe('two API instances on one database', () => {
 
   it("share one budget per client: calls further apart than a flush overshoot by one of the other's at most", async () => {
     // Each instance learns the shared count when it sends its own: the fifth call, on the first instance,
-    // is decided before it has heard the second's fourth. The sixth is refused by both.
-    assert.deepEqual(await alternating(6, flushBoth), [404, 404, 404, 404, 404, 429]);
+    // is decided before it has heard the second's fourth, unless a background flush (every half second) told
+    // it in between, as on a busy machine. The sixth is refused by both.
+    const answers = await alternating(6, flushBoth);
+    assert.deepEqual(answers.slice(0, 4), [404, 404, 404, 404]);
+    assert.ok(answers[4] === 404 || answers[4] === 429, `fifth call: ${answers[4]}`);
+    assert.equal(answers[5], 429);
     assert.deepEqual(await alternating(2), [429, 429]);
     for (const { domain } of instances) domain.rateLimits.reset();
   });
