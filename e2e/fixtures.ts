@@ -98,6 +98,20 @@ async function addVirtualAuthenticator(page: Page): Promise<VirtualAuthenticator
   };
 }
 
+/**
+ * The demo admin's page, just signed in, confirms with its passkey when the admin page asks, and goes on
+ * when it does not: a confirmation belongs to one sign-in, known by its account and its auth_time in whole
+ * seconds, so when the test's own admin calls (`adminApi`) signed in within the same second as the page, the
+ * page is confirmed already. Resolves once the user list shows (leaving earlier would cut the ceremony off).
+ */
+export async function confirmAdminPageIfAsked(page: Page) {
+  const confirm = page.getByRole('region', { name: "Confirm it's you" }).getByRole('button', { name: 'Use passkey' });
+  const list = page.getByRole('tab', { name: 'User list' });
+  await expect(confirm.or(list)).toBeVisible();
+  if (await confirm.isVisible()) await confirm.click();
+  await expect(list).toBeVisible();
+}
+
 export const test = base.extend<{ portal: Portal }>({
   baseURL: async ({}, use) => use(env('PORTAL_URL')),
   portal: async ({}, use) => {

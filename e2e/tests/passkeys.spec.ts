@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { identityToolkit } from '@portal/dev-stack';
-import { DEMO, expect, test, type Portal } from '../fixtures.ts';
+import { confirmAdminPageIfAsked, DEMO, expect, test, type Portal } from '../fixtures.ts';
 import { E2E_STEP_UP_SECONDS } from '../global-setup.ts';
 
 const PASSWORD = 'new-admin-password-1';
@@ -105,7 +105,7 @@ test.describe('passkeys on the way to the admin page', () => {
         await portal.addAuthenticator(helper, DEMO.admin);
         await portal.answerPasskeyPrompts(helper);
         await signInToAdminPage(helper, portal, DEMO.admin);
-        await helper.getByRole('button', { name: 'Use passkey' }).click();
+        await confirmAdminPageIfAsked(helper);
         await helper.getByLabel('Search by email').fill(admin.email);
         await rowOf(helper, admin.email)
           .getByRole('button', { name: `More actions for ${admin.email}` })
@@ -134,7 +134,7 @@ test.describe('passkeys on the way to the admin page', () => {
   }) => {
     await portal.addAuthenticator(page, DEMO.admin);
     await signInToAdminPage(page, portal, DEMO.admin);
-    await page.getByRole('region', { name: "Confirm it's you" }).getByRole('button', { name: 'Use passkey' }).click();
+    await confirmAdminPageIfAsked(page);
     await expect(usersTable(page)).toBeVisible();
 
     await page.waitForTimeout((E2E_STEP_UP_SECONDS + 1) * 1000);
@@ -188,7 +188,7 @@ test.describe('ending sessions', () => {
       await portal.addAuthenticator(page, DEMO.admin);
       await portal.answerPasskeyPrompts(page);
       await signInToAdminPage(page, portal, DEMO.admin);
-      await page.getByRole('button', { name: 'Use passkey' }).click();
+      await confirmAdminPageIfAsked(page);
       await page.getByLabel('Search by email').fill(DEMO.user.email);
       await rowOf(page, DEMO.user.email)
         .getByRole('button', { name: `More actions for ${DEMO.user.email}` })
