@@ -1,3 +1,4 @@
+import type { RuntimeConfig } from '@portal/contract';
 import './app/bootstrap.scss';
 import './app/styles.css';
 import { StrictMode } from 'react';
@@ -6,7 +7,7 @@ import { App } from './app/App';
 import { adoptHashRoute } from './app/hash-route';
 import { preloadSignedInPage } from './app/router';
 import { initErrorReporting } from './lib/error-reporting';
-import { createDeferredAuthClient, mayBeSignedIn } from './lib/deferred-auth-client';
+import { createDeferredAuthClient, IDENTITY_PROVIDER_ORIGIN, mayBeSignedIn } from './lib/deferred-auth-client';
 import { applyTheme, fetchRuntimeConfig } from './lib/runtime-config';
 import { FallbackScreen } from './components/FallbackScreen';
 import { PageSpinner } from './components/PageSpinner';
@@ -23,11 +24,25 @@ if (mayBeSignedIn(localStorage)) {
 }
 const root = createRoot(document.getElementById('root')!);
 
+/**
+ * A signed-in page draws once the identity provider has answered Firebase's account lookup: its connection
+ * is opened beside the SDK's download instead of after it (one round trip less; a TLS handshake, with
+ * Firebase itself). Anonymous, as the SDK's own requests are.
+ */
+function preconnectIdentityProvider(config: RuntimeConfig) {
+  const link = document.createElement('link');
+  link.rel = 'preconnect';
+  link.href = config.authEmulatorUrl ?? IDENTITY_PROVIDER_ORIGIN;
+  link.crossOrigin = 'anonymous';
+  document.head.append(link);
+}
+
 /** Loads the configuration and starts the app; on failure says so and offers to try again. */
 async function boot() {
   try {
     const config = await fetchRuntimeConfig();
     performance.mark('portal:config');
+    if (mayBeSignedIn(localStorage)) preconnectIdentityProvider(config);
     void initErrorReporting(config.sentry);
     applyTheme(config.theme);
     root.render(
