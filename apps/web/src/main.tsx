@@ -1,4 +1,5 @@
 import type { RuntimeConfig } from '@portal/contract';
+import { FIREBASE_SIGN_IN_ORIGIN } from '@portal/contract/identity-provider';
 import './app/bootstrap.scss';
 import './app/styles.css';
 import { StrictMode } from 'react';
@@ -7,7 +8,7 @@ import { App } from './app/App';
 import { adoptHashRoute } from './app/hash-route';
 import { preloadSignedInPage } from './app/router';
 import { initErrorReporting } from './lib/error-reporting';
-import { createDeferredAuthClient, IDENTITY_PROVIDER_ORIGIN, mayBeSignedIn } from './lib/deferred-auth-client';
+import { createDeferredAuthClient, mayBeSignedIn } from './lib/deferred-auth-client';
 import { applyTheme, fetchRuntimeConfig } from './lib/runtime-config';
 import { FallbackScreen } from './components/FallbackScreen';
 import { PageSpinner } from './components/PageSpinner';
@@ -18,7 +19,8 @@ void navigator.serviceWorker?.ready.then((registration) => registration.unregist
 adoptHashRoute();
 // Someone who may be signed in (a mailed invoice link, most often) needs the Firebase SDK and the screen's
 // code whatever the configuration says: both start now, beside /config.json, instead of after it.
-if (mayBeSignedIn(localStorage)) {
+const signedInHere = mayBeSignedIn(localStorage);
+if (signedInHere) {
   void import('./lib/firebase');
   preloadSignedInPage(window.location.pathname);
 }
@@ -32,7 +34,7 @@ const root = createRoot(document.getElementById('root')!);
 function preconnectIdentityProvider(config: RuntimeConfig) {
   const link = document.createElement('link');
   link.rel = 'preconnect';
-  link.href = config.authEmulatorUrl ?? IDENTITY_PROVIDER_ORIGIN;
+  link.href = config.authEmulatorUrl ?? FIREBASE_SIGN_IN_ORIGIN;
   link.crossOrigin = 'anonymous';
   document.head.append(link);
 }
@@ -42,7 +44,7 @@ async function boot() {
   try {
     const config = await fetchRuntimeConfig();
     performance.mark('portal:config');
-    if (mayBeSignedIn(localStorage)) preconnectIdentityProvider(config);
+    if (signedInHere) preconnectIdentityProvider(config);
     void initErrorReporting(config.sentry);
     applyTheme(config.theme);
     root.render(

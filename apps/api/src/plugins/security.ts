@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { FIREBASE_SIGN_IN_ORIGIN, FIREBASE_TOKEN_ORIGIN } from '@portal/contract/identity-provider';
 import helmet from 'helmet';
 import fp from 'fastify-plugin';
 
@@ -9,7 +10,7 @@ export interface SecurityOptions {
   imageOrigins?: string[];
 }
 
-const FIREBASE_ORIGINS = ['https://identitytoolkit.googleapis.com', 'https://securetoken.googleapis.com'];
+const FIREBASE_ORIGINS = [FIREBASE_SIGN_IN_ORIGIN, FIREBASE_TOKEN_ORIGIN];
 
 export function originOf(url: string | undefined): string[] {
   if (!url) return [];

@@ -3,9 +3,6 @@ import type { AuthClient, AuthUser } from './auth';
 
 type Listener = (user: AuthUser | null) => void;
 
-/** Where Firebase Auth's client sends a sign-in and the account lookup that restores one. */
-export const IDENTITY_PROVIDER_ORIGIN = 'https://identitytoolkit.googleapis.com';
-
 /**
  * Where Firebase Auth keeps a signed-in user with `browserLocalPersistence` (lib/firebase.ts): without
  * this entry Firebase starts signed out, so the login form can paint before the SDK has loaded.
