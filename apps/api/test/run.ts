@@ -48,13 +48,15 @@ if (files.length === 0) {
   files.sort();
 }
 const postgresOnly = (file: string) => file.endsWith('.postgres.test.ts');
+// Each file's text, read once: what it asks for (its pass's store, a process of its own) is written in it.
+const sources = new Map(await Promise.all(files.map(async (file) => [file, await readFile(file, 'utf8')] as const)));
 
 /**
  * The tests of storing and serving invoice bytes, which run on both stores: the invoice, backup and restore
  * tests by their names, and any other file that asks for its pass's store (invoiceStoreKind()).
  */
-const isInvoiceTest = async (file: string) =>
-  /invoice|backup|restore/.test(file) || (await readFile(file, 'utf8')).includes('invoiceStoreKind()');
+const isInvoiceTest = (file: string) =>
+  /invoice|backup|restore/.test(file) || sources.get(file)!.includes('invoiceStoreKind()');
 
 interface Job {
   pass: 'PGlite' | 'object store' | 'PostgreSQL';
@@ -63,14 +65,14 @@ interface Job {
 }
 
 const batchSize = Math.max(1, Number(process.env.API_TEST_BATCH) || 8);
-const ownProcess = async (file: string) => /^\/\/ A process of its own: /m.test(await readFile(file, 'utf8'));
+const ownProcess = (file: string) => /^\/\/ A process of its own: /m.test(sources.get(file)!);
 
 /** A pass's files as jobs: those that need a process of their own first (the long fault tests), then batches. */
-async function jobsOf(pass: Job['pass'], passFiles: string[]): Promise<Job[]> {
+function jobsOf(pass: Job['pass'], passFiles: string[]): Job[] {
   const alone: Job[] = [];
   const shared: string[] = [];
   for (const file of passFiles) {
-    if (batchSize === 1 || (await ownProcess(file))) alone.push({ pass, files: [file] });
+    if (batchSize === 1 || ownProcess(file)) alone.push({ pass, files: [file] });
     else shared.push(file);
   }
   const batches = Math.ceil(shared.length / batchSize);
@@ -80,20 +82,22 @@ async function jobsOf(pass: Job['pass'], passFiles: string[]): Promise<Job[]> {
 }
 
 const jobs: Job[] = [];
-if (chosen.includes('pglite')) {
+if (chosen.includes('pglite'))
   jobs.push(
-    ...(await jobsOf(
+    ...jobsOf(
       'PGlite',
       files.filter((file) => !postgresOnly(file)),
-    )),
+    ),
+  );
+if (chosen.includes('object')) {
+  jobs.push(
+    ...jobsOf(
+      'object store',
+      files.filter((file) => !postgresOnly(file) && isInvoiceTest(file)),
+    ),
   );
 }
-if (chosen.includes('object')) {
-  const invoiceFiles: string[] = [];
-  for (const file of files) if (!postgresOnly(file) && (await isInvoiceTest(file))) invoiceFiles.push(file);
-  jobs.push(...(await jobsOf('object store', invoiceFiles)));
-}
-if (databaseUrl) jobs.push(...(await jobsOf('PostgreSQL', files)));
+if (databaseUrl) jobs.push(...jobsOf('PostgreSQL', files));
 const fileCount = jobs.reduce((sum, job) => sum + job.files.length, 0);
 
 interface Slot {
