@@ -10,6 +10,7 @@ import {
   type ExportedCredential,
   type PortalCall,
 } from '@portal/dev-stack/passkeys';
+import { E2E_ADMIN_PASSKEYS_ENV } from './global-setup.ts';
 
 export { expect };
 
@@ -27,9 +28,6 @@ export interface VirtualAuthenticator {
   /** How many passkeys it holds, and their sign counts. */
   credentials(): Promise<{ credentialId: string; signCount: number }[]>;
 }
-
-/** The passkey e2e set-up gave the demo admin, in every worker: see global-setup.ts. */
-export const E2E_ADMIN_PASSKEY_ENV = 'E2E_ADMIN_PASSKEY';
 
 export interface Portal {
   /** http://localhost:<port> of the API serving the SPA */
@@ -71,10 +69,16 @@ const env = (name: string) => {
 
 const STEP_UP_REQUIRED = 'step-up-required';
 
-/** The demo admin's passkey from global set-up, in this worker: signs on the clock, like every other holder. */
-function demoAdminPasskey(portalUrl: string) {
+/**
+ * This worker's passkey of the demo admin's, from global set-up: signs on the clock, so each test's copy
+ * counts past the one before.
+ */
+function demoAdminPasskey(portalUrl: string, workerIndex: number) {
+  const keys = JSON.parse(env(E2E_ADMIN_PASSKEYS_ENV)) as ExportedCredential[];
+  const key = keys[workerIndex];
+  if (!key) throw new Error(`global set-up made ${keys.length} demo admin passkeys, none for worker ${workerIndex}`);
   const authenticator = createSoftwareAuthenticator({ origin: portalUrl, signCountFromClock: true });
-  authenticator.import(JSON.parse(env(E2E_ADMIN_PASSKEY_ENV)) as ExportedCredential);
+  authenticator.import(key);
   return authenticator;
 }
 
@@ -114,13 +118,13 @@ export async function confirmAdminPageIfAsked(page: Page) {
 
 export const test = base.extend<{ portal: Portal }>({
   baseURL: async ({}, use) => use(env('PORTAL_URL')),
-  portal: async ({}, use) => {
+  portal: async ({}, use, testInfo) => {
     const emulatorUrl = env('EMULATOR_URL');
     const projectId = env('EMULATOR_PROJECT_ID');
     const sentryUrl = env('SENTRY_RECEIVER_URL');
     const portalUrl = env('PORTAL_URL');
     const toolkit = identityToolkit(emulatorUrl);
-    const adminPasskey = demoAdminPasskey(portalUrl);
+    const adminPasskey = demoAdminPasskey(portalUrl, testInfo.parallelIndex);
     let adminCall: PortalCall | undefined;
     const steppedUpAdmin = async () => {
       const call = httpPortalCall(portalUrl, (await toolkit.signIn(DEMO.admin.email, DEMO.admin.password)).idToken);

@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import type { FullConfig } from '@playwright/test';
 import {
   buildWeb,
   demoAccount,
@@ -9,10 +10,19 @@ import {
   startSentryReceiver,
   startStack,
 } from '@portal/dev-stack';
-import { createSoftwareAuthenticator, enrollPasskey, httpPortalCall } from '@portal/dev-stack/passkeys';
+import {
+  createSoftwareAuthenticator,
+  enrollPasskey,
+  httpPortalCall,
+  stepUpWithPasskey,
+  type ExportedCredential,
+} from '@portal/dev-stack/passkeys';
 
 /** Lookups without a token allowed per minute in e2e: enough for every spec, few enough to test the limit. */
 export const E2E_LOOKUP_LIMIT = 30;
+
+/** The demo admin's passkeys, one per test worker, as exported credentials in JSON: see below. */
+export const E2E_ADMIN_PASSKEYS_ENV = 'E2E_ADMIN_PASSKEYS';
 
 /**
  * How long an admin's passkey confirmation holds in e2e: a few seconds, so a spec can watch it run out.
@@ -21,22 +31,35 @@ export const E2E_LOOKUP_LIMIT = 30;
 export const E2E_STEP_UP_SECONDS = 10;
 
 /**
- * The demo admin's first visit to the admin page, done through the API with a passkey made in Node: every
- * spec then finds an admin with a passkey, and the test workers sign with the same credential (from the
- * environment) to confirm their set-up calls.
+ * The demo admin's first visit to the admin page, done through the API with passkeys made in Node: every
+ * spec then finds an admin with a passkey. Each test worker gets a passkey of its own (the first, then more
+ * added by a sign-in confirmed with it), as each of a person's devices holds its own: workers signing with
+ * one key at once could send its signature counter backwards, which the portal refuses as a cloned key.
  */
-async function givePasskeyToDemoAdmin(portalUrl: string, emulatorUrl: string) {
+async function givePasskeysToDemoAdmin(portalUrl: string, emulatorUrl: string, count: number) {
   const admin = demoAccount('admin@example.com');
   const { idToken } = await identityToolkit(emulatorUrl).signIn(admin.email, admin.password);
+  const call = httpPortalCall(portalUrl, idToken);
+  const keys: ExportedCredential[] = [];
+  for (let index = 0; index < count; index++) {
+    const authenticator = createSoftwareAuthenticator({ origin: portalUrl, signCountFromClock: true });
+    if (index > 0) await stepUpWithPasskey(call, firstKey(portalUrl, keys));
+    await enrollPasskey(call, authenticator);
+    const [credential] = authenticator.credentials;
+    if (!credential) throw new Error('the demo admin passkey was not made');
+    keys.push(authenticator.export(credential));
+  }
+  return JSON.stringify(keys);
+}
+
+function firstKey(portalUrl: string, keys: ExportedCredential[]) {
   const authenticator = createSoftwareAuthenticator({ origin: portalUrl, signCountFromClock: true });
-  await enrollPasskey(httpPortalCall(portalUrl, idToken), authenticator);
-  const [credential] = authenticator.credentials;
-  if (!credential) throw new Error('the demo admin passkey was not made');
-  return JSON.stringify(authenticator.export(credential));
+  authenticator.import(keys[0]!);
+  return authenticator;
 }
 
 /** Starts the stack the way `npm start` does, on free ports with a throwaway data folder. */
-export default async function globalSetup() {
+export default async function globalSetup(config: FullConfig) {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'portal-e2e-'));
   if (!process.env.E2E_SKIP_BUILD) await buildWeb();
   const sentry = await startSentryReceiver();
@@ -57,7 +80,7 @@ export default async function globalSetup() {
   process.env.EMULATOR_URL = stack.emulator.url;
   process.env.EMULATOR_PROJECT_ID = stack.emulator.projectId;
   process.env.SENTRY_RECEIVER_URL = sentry.url;
-  process.env.E2E_ADMIN_PASSKEY = await givePasskeyToDemoAdmin(stack.url, stack.emulator.url);
+  process.env[E2E_ADMIN_PASSKEYS_ENV] = await givePasskeysToDemoAdmin(stack.url, stack.emulator.url, config.workers);
 
   return async () => {
     await stack.stop();

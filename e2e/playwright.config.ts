@@ -4,9 +4,12 @@ import { CHROMIUM_ARGS, chromiumExecutable } from '@portal/dev-stack';
 export default defineConfig({
   testDir: './tests',
   globalSetup: './global-setup.ts',
-  // One shared stack with shared demo data; two cores: one worker keeps runs deterministic.
-  workers: 1,
-  fullyParallel: false,
+  // Two workers share one stack. A test changes only what is its own (addresses and accounts it makes, a
+  // parcel code and a passkey per worker) and leaves the demo accounts as they were, so any two tests may
+  // run side by side; test by test, the longest file does not finish alone. More workers than two would
+  // only queue on these 2-core machines.
+  workers: 2,
+  fullyParallel: true,
   retries: process.env.CI ? 1 : 0,
   timeout: 30_000,
   expect: { timeout: 10_000 },

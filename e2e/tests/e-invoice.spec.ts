@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import type { WorkerInfo } from '@playwright/test';
 import { DEMO, expect, test, type Portal } from '../fixtures.ts';
 
 const fixture = (name: string) => readFile(new URL(`../../apps/api/test/fixtures/e-invoices/${name}`, import.meta.url));
@@ -17,23 +18,29 @@ async function ingest(portal: Portal, parcelCode: string, body: Buffer, type: st
 
 const FACTUR_X = 'EINV-FX-0001';
 const XML_ONLY = 'EINV-XML-0001';
-const REPLACED = 'EINV-IBAN-0001';
+/**
+ * One per worker and project: workers may store theirs at the same time, and the warning needs the
+ * original, then the replacement, in that order.
+ */
+const replacedCode = (info: WorkerInfo) => `EINV-IBAN-${info.project.name}-${info.parallelIndex}`;
 
 test.describe('an e-invoice on the invoice screen', () => {
   // Each test signs in, loads the invoice and checks several things: more than the suite's default 30 s
   // on a machine that is busy with other work.
   test.describe.configure({ timeout: 90_000 });
 
-  test.beforeAll(async ({ portal }) => {
+  test.beforeAll(async ({ portal }, testInfo) => {
     expect((await ingest(portal, FACTUR_X, await fixture('facturx-en16931.pdf'), 'application/pdf')).format).toBe(
       'facturx',
     );
     expect((await ingest(portal, XML_ONLY, await fixture('xrechnung-ubl.xml'), 'application/xml')).format).toBe('ubl');
     // A replacement that sends the money elsewhere.
     const original = (await fixture('peppol-invoice.xml')).toString('utf8');
-    await ingest(portal, REPLACED, Buffer.from(original), 'application/xml');
+    await ingest(portal, replacedCode(testInfo), Buffer.from(original), 'application/xml');
     const rerouted = original.replace('<cbc:ID>IBAN32423940</cbc:ID>', '<cbc:ID>GB33BUKB20201555555555</cbc:ID>');
-    expect((await ingest(portal, REPLACED, Buffer.from(rerouted), 'application/xml')).status).toBe('replaced');
+    expect((await ingest(portal, replacedCode(testInfo), Buffer.from(rerouted), 'application/xml')).status).toBe(
+      'replaced',
+    );
   });
 
   test('a Factur-X invoice: the facts beside the spec frame (before the pages on a phone), and its XML', async ({
@@ -99,7 +106,7 @@ test.describe('an e-invoice on the invoice screen', () => {
   });
 
   test('a replacement with other bank details warns whoever opens it', async ({ page, portal }, testInfo) => {
-    await page.goto(`/invoice?parcelCode=${REPLACED}`);
+    await page.goto(`/invoice?parcelCode=${replacedCode(testInfo)}`);
     await portal.signIn(page, DEMO.user);
     const panel = page.getByRole('complementary', { name: 'Invoice details' });
     const today = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric' }).format(
