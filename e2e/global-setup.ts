@@ -61,7 +61,7 @@ function firstKey(portalUrl: string, keys: ExportedCredential[]) {
 /** Starts the stack the way `npm start` does, on free ports with a throwaway data folder. */
 export default async function globalSetup(config: FullConfig) {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'portal-e2e-'));
-  if (!process.env.E2E_SKIP_BUILD) await buildWeb();
+  if (!process.env.SKIP_BUILD) await buildWeb();
   const sentry = await startSentryReceiver();
   const apiLog: string[] = [];
   const stack = await startStack({

@@ -8,6 +8,7 @@
  * and exiting 0. Needs PostgreSQL (the image runs NODE_ENV=production): DATABASE_URL, else the local test
  * database; uses `<name>_production` beside it.
  * Prints the folder's size and start-up time. The emulator host is a dummy: nothing here calls it.
+ * `SKIP_BUILD=1` uses the last `npm run build` (as `npm test` does, which builds once for three suites).
  */
 import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -45,7 +46,7 @@ function check(condition: boolean, message: string) {
 const databaseUrl = testDatabaseUrl();
 await requireTestDatabase(databaseUrl);
 
-if (!process.argv.includes('--no-build')) {
+if (!process.env.SKIP_BUILD) {
   const build = spawnSync('npm', ['run', 'build', '--silent'], { cwd: REPO_ROOT, stdio: 'inherit' });
   if (build.status !== 0) throw new Error('npm run build failed');
 }

@@ -1,7 +1,8 @@
 /**
- * `tsx scripts/run-together.ts <script> ...`: runs the named npm scripts at once (checks that each keep one
- * core busy: ESLint and the type check), prints each one's output whole when it ends, so the outputs do not
- * interleave, with how long it took, and fails when any failed.
+ * `tsx scripts/run-together.ts <script> ...`: runs the named npm scripts at once, prints each one's output whole
+ * when it ends, so the outputs do not interleave, with how long it took, and fails when any failed. For work
+ * that leaves a core idle alone: ESLint and the type check each keep one busy; the production check mostly
+ * waits on the disk while the topology suite's instances start.
  */
 import { spawn } from 'node:child_process';
 

@@ -3,7 +3,8 @@
  * instances, each on a fresh database beside the test database (<name>_topology_<n>). Needs PostgreSQL and nginx
  * (Debian: nginx-light libnginx-mod-http-brotli-static); `scripts/setup-machine.sh` provides both.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import {
   buildAll,
   freshDatabaseBeside,
@@ -18,7 +19,7 @@ const databaseUrl = testDatabaseUrl();
 await requireTestDatabase(databaseUrl);
 requireNginx();
 
-if (!process.env.TOPOLOGY_SKIP_BUILD) buildAll();
+if (!process.env.SKIP_BUILD) buildAll();
 // Files to run may be named on the command line (e2e/topology/...); by default the topology suite.
 const files = process.argv.slice(2);
 if (files.length === 0) {
@@ -29,28 +30,39 @@ if (files.length === 0) {
   );
 }
 
-// Each file starts its own topology (own emulator, own invoice store) on an empty database of its own: a
-// database left by another file would name accounts and files that topology does not have. Starting from
-// empty also proves the instances can migrate it while starting together.
-// In CI a failed file runs once more on a fresh database and is named as flaky when it then passes, as the
-// API and browser suites do (decision 0050); one that fails twice fails the run.
-const attempts = process.env.CI === 'true' ? 2 : 1;
+// Each file starts its own topology (own emulator, own invoice store, own ports) on an empty database of its
+// own: a database left by another file would name accounts and files that topology does not have. Starting
+// from empty also proves the instances can migrate it while starting together. The files run at once (most of
+// a file's time is its topology starting: emulator, instances, nginx), each printed whole when it ends.
+// In CI a failed file runs once more, alone, on a fresh database and is named as flaky when it then passes,
+// as the API and browser suites do (decision 0050); one that fails twice fails the run.
+async function runFile(file: string, index: number, attempt: number): Promise<boolean> {
+  const topologyDatabaseUrl = await freshDatabaseBeside(databaseUrl, `topology_${index + 1}`);
+  const child = spawn(process.execPath, ['--import', 'tsx', '--test', file], {
+    cwd: REPO_ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, TOPOLOGY_DATABASE_URL: topologyDatabaseUrl },
+  });
+  const output: Buffer[] = [];
+  child.stdout.on('data', (chunk: Buffer) => output.push(chunk));
+  child.stderr.on('data', (chunk: Buffer) => output.push(chunk));
+  const [code] = (await once(child, 'close')) as [number | null];
+  process.stdout.write(`${Buffer.concat(output).toString()}# ${file}${attempt > 1 ? ' (again)' : ''}: exit ${code}\n`);
+  return code === 0;
+}
+
+const firstRun = await Promise.all(files.map((file, index) => runFile(file, index, 1)));
 const flaky: string[] = [];
 let failed = false;
 for (const [index, file] of files.entries()) {
-  let passed = false;
-  for (let attempt = 1; attempt <= attempts && !passed; attempt++) {
-    const topologyDatabaseUrl = await freshDatabaseBeside(databaseUrl, `topology_${index + 1}`);
-    const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', file], {
-      cwd: REPO_ROOT,
-      stdio: 'inherit',
-      env: { ...process.env, TOPOLOGY_DATABASE_URL: topologyDatabaseUrl },
-    });
-    passed = result.status === 0;
-    if (!passed && attempt < attempts) process.stdout.write(`# ${file}: failed; running it once more\n`);
-    if (passed && attempt > 1) flaky.push(file);
+  if (firstRun[index]) continue;
+  if (process.env.CI !== 'true') {
+    failed = true;
+    continue;
   }
-  failed ||= !passed;
+  process.stdout.write(`# ${file}: failed; running it once more, alone\n`);
+  if (await runFile(file, index, 2)) flaky.push(file);
+  else failed = true;
 }
 for (const file of flaky) process.stdout.write(`# FLAKY (failed, then passed): ${file}; its first run is above\n`);
 process.exit(failed ? 1 : 0);
