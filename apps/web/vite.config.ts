@@ -1,8 +1,11 @@
+import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 import { productionAssets } from './build/production-assets.ts';
+import { dropUnusedUtilities } from './build/unused-utilities.ts';
 
 const FIRST_LOAD_SHARED =
   /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]|[\\/]src[\\/]lib[\\/](api-client|account|error-reporting|auth|storage|runtime-config|paths|query-boundary)\.tsx?$|[\\/]src[\\/](hooks[\\/]use-page-title|components[\\/](PageSpinner|CenteredMessage))\.tsx?$/;
@@ -31,6 +34,16 @@ export default defineConfig({
   },
   // Bootstrap 5.3's Sass still uses @import and the global colour functions: its own warnings, not ours.
   css: {
+    // The utility classes the app's sources and react-bootstrap's components name, and no others.
+    postcss: {
+      plugins: [
+        dropUnusedUtilities([
+          fileURLToPath(new URL('./src', import.meta.url)),
+          fileURLToPath(new URL('./index.html', import.meta.url)),
+          path.dirname(createRequire(import.meta.url).resolve('react-bootstrap/esm/index.js')),
+        ]),
+      ],
+    },
     preprocessorOptions: {
       scss: { quietDeps: true, silenceDeprecations: ['import', 'global-builtin', 'color-functions', 'if-function'] },
     },

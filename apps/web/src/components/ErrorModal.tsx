@@ -1,39 +1,34 @@
-import Button from 'react-bootstrap/Button';
-import Modal from 'react-bootstrap/Modal';
+import { Suspense, useEffect, useState } from 'react';
+import { lazyWithPreload } from '@/lib/lazy-with-preload';
+import type { ErrorModalProps } from './ErrorDialog';
+
+const ErrorDialog = lazyWithPreload(() => import('./ErrorDialog'));
 
 /**
- * The spec's error modal: title "Error", the message, and "Continue" that closes it. When the server answered,
- * its request id is shown small beside "Continue" as a reference to quote to support. `onExited` runs once it
- * has faded out: the place to put focus back when the control that was focused before it has gone (e.g.
- * inside another modal that closed as this one opened).
+ * The spec's error modal (see ErrorDialog), whose code arrives after the page has painted: a screen draws
+ * first and shows an error rarely, and the modal's code is most of what a signed-in invoice link would
+ * otherwise wait for beyond the screen itself. It is asked for once the screen has painted, so an error
+ * still shows at once; from the first error on it stays mounted, to fade out and hand focus back.
  */
-export function ErrorModal({
-  message,
-  reference,
-  onClose,
-  onExited,
-}: {
-  message: string | null;
-  reference?: string | undefined;
-  onClose: () => void;
-  onExited?: () => void;
-}) {
+export function ErrorModal(props: ErrorModalProps) {
+  const [needed, setNeeded] = useState(props.message !== null);
+  if (props.message !== null && !needed) setNeeded(true);
+  useEffect(() => {
+    // After the next paint, so the screen's first paint does not share the network with it. A failed
+    // download is left to the render that needs the dialog: the error boundary then says so.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const frame = requestAnimationFrame(() => {
+      timer = setTimeout(() => ErrorDialog.preload().catch(() => {}), 0);
+    });
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(timer);
+    };
+  }, []);
+  if (!needed) return null;
   return (
-    <Modal show={message !== null} onHide={onClose} onExited={onExited} centered aria-labelledby="error-modal-title">
-      <Modal.Header closeButton>
-        <Modal.Title id="error-modal-title">Error</Modal.Title>
-      </Modal.Header>
-      <Modal.Body>{message}</Modal.Body>
-      <Modal.Footer>
-        {reference && (
-          <small className="me-auto text-body-secondary" data-testid="error-reference">
-            Reference: <span className="font-monospace user-select-all">{reference}</span>
-          </small>
-        )}
-        <Button variant="primary" onClick={onClose}>
-          Continue
-        </Button>
-      </Modal.Footer>
-    </Modal>
+    <Suspense fallback={null}>
+      <ErrorDialog {...props} />
+    </Suspense>
   );
 }

@@ -1,6 +1,6 @@
 import { MAX_BULK_ADDRESSES } from '@portal/contract';
 import { useState, type ChangeEvent } from 'react';
-import Alert from 'react-bootstrap/Alert';
+import { Alert } from '@/components/Alert';
 import Form from 'react-bootstrap/Form';
 import { addressesFound, fileUnreadableMessage } from '../messages';
 

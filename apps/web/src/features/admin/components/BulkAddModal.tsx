@@ -1,6 +1,6 @@
 import { MAX_BULK_ADDRESSES, type BulkAddResult } from '@portal/contract';
 import { useMemo, useState } from 'react';
-import Alert from 'react-bootstrap/Alert';
+import { Alert } from '@/components/Alert';
 import Button from 'react-bootstrap/Button';
 import Modal from 'react-bootstrap/Modal';
 import ProgressBar from 'react-bootstrap/ProgressBar';

@@ -1,4 +1,4 @@
-import Alert from 'react-bootstrap/Alert';
+import { Alert } from '@/components/Alert';
 import { formatDateTime } from '@/lib/format-date';
 import { useAccountCleanups } from '../api/get-account-cleanups';
 import { CLEANUPS_PENDING_INTRO, cleanupsPendingTitle } from '../messages';

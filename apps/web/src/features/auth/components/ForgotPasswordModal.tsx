@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useRef, useState } from 'react';
-import Alert from 'react-bootstrap/Alert';
+import { Alert } from '@/components/Alert';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
@@ -66,11 +66,7 @@ export default function ForgotPasswordModal({ initialEmail, onClose }: { initial
       ) : (
         <Form noValidate onSubmit={(event) => void handleSubmit(submit)(event)}>
           <Modal.Body>
-            {failure && (
-              <Alert variant="danger" role="alert">
-                {failure}
-              </Alert>
-            )}
+            {failure && <Alert variant="danger">{failure}</Alert>}
             <Form.Group controlId="forgot-password-email">
               <Form.Label>Email address</Form.Label>
               <Form.Control

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import Alert from 'react-bootstrap/Alert';
+import { Alert } from '@/components/Alert';
 import Spinner from 'react-bootstrap/Spinner';
 import { invoicePageLabel, PAGES_NOT_DRAWN_MESSAGE } from '../messages';
 

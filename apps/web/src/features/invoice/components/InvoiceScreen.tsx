@@ -1,5 +1,5 @@
 import { useMemo, useRef, useState } from 'react';
-import Alert from 'react-bootstrap/Alert';
+import { Alert } from '@/components/Alert';
 import Spinner from 'react-bootstrap/Spinner';
 import { useLocation } from 'react-router';
 import { ErrorModal } from '@/components/ErrorModal';

@@ -1,6 +1,6 @@
 import type { InvoiceFacts } from '@portal/contract';
 import { useState } from 'react';
-import Alert from 'react-bootstrap/Alert';
+import { Alert } from '@/components/Alert';
 import Button from 'react-bootstrap/Button';
 import Spinner from 'react-bootstrap/Spinner';
 import { useApiClient } from '@/lib/api-client';
