@@ -78,6 +78,11 @@ export default tseslint.config(
     rules: { ...reactHooks.configs.recommended.rules },
   },
   {
+    // A plain script the page loads as it is, before the app: the browser's globals, no modules.
+    files: ['apps/web/public/**/*.js'],
+    languageOptions: { globals: { ...globals.browser }, sourceType: 'script' },
+  },
+  {
     // Command-line programs talk to the operator on stdout.
     files: ['scripts/**/*.ts', 'packages/dev-stack/**/*.ts', 'apps/api/src/cli/**/*.ts'],
     rules: { 'no-console': 'off' },

@@ -1,42 +1,21 @@
 /**
  * `npm run bench:bundle`: builds the SPA and prints the gzip size of the JavaScript each screen loads.
- * The login page loads index.html's entry script and its preloaded chunks; the other screens add their
+ * The login page loads index.html's scripts: the entry with its preloaded chunks, and the plain ones; the other screens add their
  * lazily loaded chunks on top (found through Vite's manifest).
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { buildWeb, REPO_ROOT } from '@portal/dev-stack';
-
-interface ManifestChunk {
-  file: string;
-  isEntry?: boolean;
-  imports?: string[];
-  dynamicImports?: string[];
-}
+import { closure, firstLoadFiles, readManifest } from './lib/first-load.ts';
 
 const LOGIN_BUDGET_KB = 160;
 const dist = path.join(REPO_ROOT, 'apps/web/dist');
 
 if (!process.argv.includes('--no-build')) await buildWeb();
-const manifest = JSON.parse(readFileSync(path.join(dist, '.vite/manifest.json'), 'utf8')) as Record<
-  string,
-  ManifestChunk
->;
+const manifest = readManifest(dist);
 const gzipKb = (file: string) => gzipSync(readFileSync(path.join(dist, file)), { level: 9 }).length / 1024;
-
-/** A chunk and everything it imports statically, once each. */
-function closure(key: string, seen = new Set<string>()): Set<string> {
-  const chunk = manifest[key];
-  if (!chunk || seen.has(chunk.file)) return seen;
-  seen.add(chunk.file);
-  for (const imported of chunk.imports ?? []) closure(imported, seen);
-  return seen;
-}
-
-const entryKey = Object.keys(manifest).find((key) => manifest[key]?.isEntry);
-if (!entryKey) throw new Error('no entry chunk in the Vite manifest');
-const first = closure(entryKey);
+const first = firstLoadFiles(dist);
 const total = (files: Iterable<string>) =>
   [...files].filter((file) => file.endsWith('.js')).reduce((sum, file) => sum + gzipKb(file), 0);
 
@@ -49,7 +28,7 @@ for (const [label, needle] of [
 ] as const) {
   const key = Object.keys(manifest).find((candidate) => candidate.includes(needle));
   if (!key) continue;
-  const added = [...closure(key)].filter((file) => !first.has(file));
+  const added = [...closure(manifest, key)].filter((file) => !first.has(file));
   rows.push([label, total(added)]);
 }
 

@@ -22,7 +22,7 @@ import {
   REPO_ROOT,
   startStack,
 } from '@portal/dev-stack';
-import { brotliBytes, firstLoadFiles, readManifest } from './lib/first-load.ts';
+import { brotliBytes, firstLoadFiles } from './lib/first-load.ts';
 import { LINK_STAGES, median, timeInvoiceLink, type LinkTiming } from './lib/invoice-link-timing.ts';
 
 const user = DEMO_ACCOUNTS.find((account) => account.email === 'user@example.com');
@@ -35,7 +35,7 @@ const LINK_RUNS = runsIndex > 0 ? Number(process.argv[runsIndex + 1]) : 9;
 
 if (!webDistDir && !process.argv.includes('--no-build')) await buildWeb();
 const dist = webDistDir ?? path.join(REPO_ROOT, 'apps/web/dist');
-const loginScriptBytes = brotliBytes(dist, firstLoadFiles(readManifest(dist)));
+const loginScriptBytes = brotliBytes(dist, firstLoadFiles(dist));
 
 const dataDir = await mkdtemp(path.join(os.tmpdir(), 'portal-bench-frontend-'));
 const stack = await startStack({

@@ -5,13 +5,18 @@ import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 import { productionAssets } from './build/production-assets.ts';
+import { signedInPreload } from './build/signed-in-preload.ts';
 import { dropUnusedUtilities } from './build/unused-utilities.ts';
 
 const FIRST_LOAD_SHARED =
   /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]|[\\/]src[\\/]lib[\\/](api-client|account|error-reporting|auth|storage|runtime-config|paths|query-boundary)\.tsx?$|[\\/]src[\\/](hooks[\\/]use-page-title|components[\\/](PageSpinner|CenteredMessage))\.tsx?$/;
 
 export default defineConfig({
-  plugins: [react(), productionAssets({ sourceMapsDir: fileURLToPath(new URL('./dist-sourcemaps', import.meta.url)) })],
+  plugins: [
+    react(),
+    signedInPreload(),
+    productionAssets({ sourceMapsDir: fileURLToPath(new URL('./dist-sourcemaps', import.meta.url)) }),
+  ],
   resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
   // Hidden: the maps exist for error reporting but no served file points at them.
   build: {

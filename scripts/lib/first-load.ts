@@ -1,4 +1,7 @@
-/** The script a page loads before it can draw: index.html's entry chunk and its static imports (Vite's manifest). */
+/**
+ * The script a page loads before it can draw: index.html's entry chunk and its static imports (Vite's
+ * manifest), and the plain scripts index.html names.
+ */
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 
@@ -22,10 +25,14 @@ export function closure(manifest: Record<string, ManifestChunk>, key: string, se
   return seen;
 }
 
-export function firstLoadFiles(manifest: Record<string, ManifestChunk>): Set<string> {
+export function firstLoadFiles(dist: string): Set<string> {
+  const manifest = readManifest(dist);
   const entryKey = Object.keys(manifest).find((key) => manifest[key]?.isEntry);
   if (!entryKey) throw new Error('no entry chunk in the Vite manifest');
-  return closure(manifest, entryKey);
+  const files = closure(manifest, entryKey);
+  const html = readFileSync(path.join(dist, 'index.html'), 'utf8');
+  for (const [, src] of html.matchAll(/<script(?![^>]*type="module")[^>]*\ssrc="\/([^"]+)"/g)) files.add(src!);
+  return files;
 }
 
 /** Bytes of the brotli twins the server sends (the build writes a .br beside every text file). */
