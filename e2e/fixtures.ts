@@ -1,14 +1,15 @@
 import AxeBuilder from '@axe-core/playwright';
-import { test as base, expect, type CDPSession, type Page } from '@playwright/test';
+import { test as base, expect, type Page } from '@playwright/test';
 import { demoAccount, identityToolkit, type ReceivedEvent } from '@portal/dev-stack';
 import {
+  addPagePasskey,
+  addVirtualAuthenticator,
   createSoftwareAuthenticator,
-  enrollPasskey,
   httpPortalCall,
   stepUpWithPasskey,
-  toVirtualCredential,
   type ExportedCredential,
   type PortalCall,
+  type VirtualAuthenticator,
 } from '@portal/dev-stack/passkeys';
 import { E2E_ADMIN_PASSKEYS_ENV } from './global-setup.ts';
 
@@ -20,14 +21,6 @@ export const DEMO = {
   invited: demoAccount('invited@example.com'),
   outsider: demoAccount('outsider@example.com'),
 };
-
-/** Chromium's virtual authenticator on one page (the DevTools protocol's WebAuthn domain). */
-export interface VirtualAuthenticator {
-  cdp: CDPSession;
-  authenticatorId: string;
-  /** How many passkeys it holds, and their sign counts. */
-  credentials(): Promise<{ credentialId: string; signCount: number }[]>;
-}
 
 export interface Portal {
   /** http://localhost:<port> of the API serving the SPA */
@@ -80,26 +73,6 @@ function demoAdminPasskey(portalUrl: string, workerIndex: number) {
   const authenticator = createSoftwareAuthenticator({ origin: portalUrl, signCountFromClock: true });
   authenticator.import(key);
   return authenticator;
-}
-
-async function addVirtualAuthenticator(page: Page): Promise<VirtualAuthenticator> {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('WebAuthn.enable', { enableUI: false });
-  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: {
-      protocol: 'ctap2',
-      transport: 'internal',
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  });
-  return {
-    cdp,
-    authenticatorId,
-    credentials: async () => (await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials,
-  };
 }
 
 /**
@@ -159,18 +132,11 @@ export const test = base.extend<{ portal: Portal }>({
       async addAuthenticator(page, account) {
         const virtual = await addVirtualAuthenticator(page);
         if (!account) return virtual;
-        // A passkey of its own for this page, set up through the API by a sign-in that confirmed with the
-        // admin's first passkey (a second one needs the first): fresh keys count from 0 wherever they sign.
+        // A passkey of its own for this page, set up by a sign-in that confirmed with the worker's passkey
+        // (a second one needs the first).
         const signedIn = httpPortalCall(portalUrl, (await toolkit.signIn(account.email, account.password)).idToken);
         await stepUpWithPasskey(signedIn, adminPasskey);
-        const pageKey = createSoftwareAuthenticator({ origin: portalUrl });
-        await enrollPasskey(signedIn, pageKey);
-        const [credential] = pageKey.credentials;
-        if (!credential) throw new Error('the page key was not made');
-        await virtual.cdp.send('WebAuthn.addCredential', {
-          authenticatorId: virtual.authenticatorId,
-          credential: toVirtualCredential(credential),
-        });
+        await addPagePasskey(virtual, signedIn, portalUrl);
         return virtual;
       },
       async answerPasskeyPrompts(page) {

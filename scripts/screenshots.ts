@@ -17,10 +17,11 @@ import {
   startStack,
 } from '@portal/dev-stack';
 import {
+  addPagePasskey,
+  addVirtualAuthenticator,
   createSoftwareAuthenticator,
   enrollPasskey,
   httpPortalCall,
-  toVirtualCredential,
 } from '@portal/dev-stack/passkeys';
 
 const outDir = path.resolve(process.argv[2] ?? (await mkdtemp(path.join(os.tmpdir(), 'portal-shots-'))));
@@ -75,23 +76,7 @@ async function signIn(page: Page, email: Parameters<typeof demoAccount>[0]) {
  * passkey of the demo admin's own, set up through the API for this page.
  */
 async function fingerprintReader(page: Page) {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('WebAuthn.enable', { enableUI: false });
-  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: {
-      protocol: 'ctap2',
-      transport: 'internal',
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  });
-  const pageKey = createSoftwareAuthenticator({ origin: stack.url });
-  await enrollPasskey(adminCall, pageKey);
-  const [credential] = pageKey.credentials;
-  if (!credential) throw new Error('the page passkey was not made');
-  await cdp.send('WebAuthn.addCredential', { authenticatorId, credential: toVirtualCredential(credential) });
+  await addPagePasskey(await addVirtualAuthenticator(page), adminCall, stack.url);
 }
 
 /** The header's Sign Out (a screen may offer its own, as the not-allowed one does). */

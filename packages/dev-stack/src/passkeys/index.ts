@@ -13,3 +13,4 @@ export {
   stepUpWithPasskey,
   type PortalCall,
 } from './ceremony-client.ts';
+export { addPagePasskey, addVirtualAuthenticator, type VirtualAuthenticator } from './virtual-authenticator.ts';
