@@ -4,25 +4,18 @@
  * that leaves a core idle alone: ESLint and the type check each keep one busy; the production check mostly
  * waits on the disk while the topology suite's instances start.
  */
-import { spawn } from 'node:child_process';
+import { runCollectingOutput } from './lib/collect-output.ts';
 
 const scripts = process.argv.slice(2);
 if (scripts.length === 0) throw new Error('usage: tsx scripts/run-together.ts <npm script> ...');
 
-function run(script: string): Promise<boolean> {
+async function run(script: string): Promise<boolean> {
   const started = performance.now();
-  const child = spawn('npm', ['run', script], { stdio: ['ignore', 'pipe', 'pipe'] });
-  const output: Buffer[] = [];
-  child.stdout.on('data', (chunk: Buffer) => output.push(chunk));
-  child.stderr.on('data', (chunk: Buffer) => output.push(chunk));
-  return new Promise((resolve) => {
-    child.on('close', (code, signal) => {
-      const seconds = ((performance.now() - started) / 1000).toFixed(1);
-      const outcome = code === 0 ? 'passed' : `FAILED (${signal ?? `exit code ${code}`})`;
-      process.stdout.write(`${Buffer.concat(output).toString()}\n# npm run ${script}: ${outcome} in ${seconds} s\n`);
-      resolve(code === 0);
-    });
-  });
+  const { code, signal, output } = await runCollectingOutput('npm', ['run', script]);
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  const outcome = code === 0 ? 'passed' : `FAILED (${signal ?? `exit code ${code}`})`;
+  process.stdout.write(`${output}\n# npm run ${script}: ${outcome} in ${seconds} s\n`);
+  return code === 0;
 }
 
 const outcomes = await Promise.all(scripts.map(run));

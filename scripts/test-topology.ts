@@ -3,8 +3,6 @@
  * instances, each on a fresh database beside the test database (<name>_topology_<n>). Needs PostgreSQL and nginx
  * (Debian: nginx-light libnginx-mod-http-brotli-static); `scripts/setup-machine.sh` provides both.
  */
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import {
   buildAll,
   freshDatabaseBeside,
@@ -13,6 +11,7 @@ import {
   requireTestDatabase,
   testDatabaseUrl,
 } from '@portal/dev-stack';
+import { runCollectingOutput } from './lib/collect-output.ts';
 
 // DATABASE_URL, else the local test database of scripts/setup-machine.sh; its role must create databases.
 const databaseUrl = testDatabaseUrl();
@@ -38,16 +37,11 @@ if (files.length === 0) {
 // as the API and browser suites do (decision 0050); one that fails twice fails the run.
 async function runFile(file: string, index: number, attempt: number): Promise<boolean> {
   const topologyDatabaseUrl = await freshDatabaseBeside(databaseUrl, `topology_${index + 1}`);
-  const child = spawn(process.execPath, ['--import', 'tsx', '--test', file], {
+  const { code, output } = await runCollectingOutput(process.execPath, ['--import', 'tsx', '--test', file], {
     cwd: REPO_ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, TOPOLOGY_DATABASE_URL: topologyDatabaseUrl },
   });
-  const output: Buffer[] = [];
-  child.stdout.on('data', (chunk: Buffer) => output.push(chunk));
-  child.stderr.on('data', (chunk: Buffer) => output.push(chunk));
-  const [code] = (await once(child, 'close')) as [number | null];
-  process.stdout.write(`${Buffer.concat(output).toString()}# ${file}${attempt > 1 ? ' (again)' : ''}: exit ${code}\n`);
+  process.stdout.write(`${output}# ${file}${attempt > 1 ? ' (again)' : ''}: exit ${code}\n`);
   return code === 0;
 }
 
