@@ -16,6 +16,7 @@ import {
   httpPortalCall,
   stepUpWithPasskey,
   type ExportedCredential,
+  type SoftwareAuthenticator,
 } from '@portal/dev-stack/passkeys';
 
 /** Lookups without a token allowed per minute in e2e: enough for every spec, few enough to test the limit. */
@@ -41,21 +42,17 @@ async function givePasskeysToDemoAdmin(portalUrl: string, emulatorUrl: string, c
   const { idToken } = await identityToolkit(emulatorUrl).signIn(admin.email, admin.password);
   const call = httpPortalCall(portalUrl, idToken);
   const keys: ExportedCredential[] = [];
+  let first: SoftwareAuthenticator | undefined;
   for (let index = 0; index < count; index++) {
     const authenticator = createSoftwareAuthenticator({ origin: portalUrl, signCountFromClock: true });
-    if (index > 0) await stepUpWithPasskey(call, firstKey(portalUrl, keys));
+    if (first) await stepUpWithPasskey(call, first);
     await enrollPasskey(call, authenticator);
     const [credential] = authenticator.credentials;
     if (!credential) throw new Error('the demo admin passkey was not made');
     keys.push(authenticator.export(credential));
+    first ??= authenticator;
   }
   return JSON.stringify(keys);
-}
-
-function firstKey(portalUrl: string, keys: ExportedCredential[]) {
-  const authenticator = createSoftwareAuthenticator({ origin: portalUrl, signCountFromClock: true });
-  authenticator.import(keys[0]!);
-  return authenticator;
 }
 
 /** Starts the stack the way `npm start` does, on free ports with a throwaway data folder. */
