@@ -11,7 +11,7 @@ import { dropUnusedUtilities } from './build/unused-utilities.ts';
 const FIRST_LOAD_SHARED =
   /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]|[\\/]src[\\/]lib[\\/](api-client|account|error-reporting|auth|storage|runtime-config|paths|query-boundary)\.tsx?$|[\\/]src[\\/](hooks[\\/]use-page-title|components[\\/](PageSpinner|CenteredMessage))\.tsx?$/;
 
-export default defineConfig({
+export default defineConfig(({ command }) => ({
   plugins: [
     react(),
     signedInPreload(),
@@ -39,15 +39,20 @@ export default defineConfig({
   },
   // Bootstrap 5.3's Sass still uses @import and the global colour functions: its own warnings, not ours.
   css: {
-    // The utility classes the app's sources and react-bootstrap's components name, and no others.
+    // The built stylesheet: the utility classes the app's sources and react-bootstrap's components name, and no
+    // others. The dev server keeps them all: its sources change while it runs, and a class a screen starts
+    // using must be there without a restart.
     postcss: {
-      plugins: [
-        dropUnusedUtilities([
-          fileURLToPath(new URL('./src', import.meta.url)),
-          fileURLToPath(new URL('./index.html', import.meta.url)),
-          path.dirname(createRequire(import.meta.url).resolve('react-bootstrap/esm/index.js')),
-        ]),
-      ],
+      plugins:
+        command === 'build'
+          ? [
+              dropUnusedUtilities([
+                fileURLToPath(new URL('./src', import.meta.url)),
+                fileURLToPath(new URL('./index.html', import.meta.url)),
+                path.dirname(createRequire(import.meta.url).resolve('react-bootstrap/esm/index.js')),
+              ]),
+            ]
+          : [],
     },
     preprocessorOptions: {
       scss: { quietDeps: true, silenceDeprecations: ['import', 'global-builtin', 'color-functions', 'if-function'] },
@@ -74,4 +79,4 @@ export default defineConfig({
     // See asyncUtilTimeout in src/testing/setup.ts: waiting is not failing on a busy shared machine.
     testTimeout: 20_000,
   },
-});
+}));
