@@ -19,7 +19,7 @@ module.exports = {
         'Domain code (repositories, caches, limiters, services, the composition root) knows nothing of Fastify ' +
         'plugins or the app: the CLI, the seed and the benchmarks build the same domain without them.',
       from: {
-        path: '^apps/api/src/(audit|db|identity|invoices|lib|rate-limits|users|domain\\.ts|domain-error\\.ts|infrastructure\\.ts|config\\.ts)',
+        path: '^apps/api/src/(audit|blob-store|db|identity|invoices|lib|rate-limits|users|domain\\.ts|domain-error\\.ts|infrastructure\\.ts|config\\.ts)',
         pathNot: ['(^|/)[^/]*routes\\.ts$', '^apps/api/src/rate-limits/http-guards\\.ts$', '\\.test\\.ts$'],
       },
       to: { path: '^apps/api/src/(plugins/|app\\.ts|server\\.ts|http/|platform/)' },

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { currentRelease } from './release.ts';
 import { DEFAULT_THEME } from '@portal/contract/theme';
-import { parseS3Url } from './invoices/s3-location.ts';
+import { parseS3Url } from './blob-store/s3-location.ts';
 
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 

@@ -1,7 +1,7 @@
 import { isDatabaseUnreachable } from './db/client.ts';
 import { DomainError } from './domain-error.ts';
 import { IdentityProviderUnavailableError } from './identity/identity-provider.ts';
-import { BlobStoreUnavailableError } from './invoices/blob-store.ts';
+import { BlobStoreUnavailableError } from './blob-store/blob-store.ts';
 
 export const DATABASE_UNAVAILABLE_MESSAGE = 'The portal cannot reach its database. Please try again in a minute.';
 export const IDENTITY_UNAVAILABLE_MESSAGE = 'The sign-in service is unavailable. Please try again in a minute.';

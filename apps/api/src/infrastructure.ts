@@ -2,8 +2,8 @@ import type { Config } from './config.ts';
 import { databaseTargetFor, openDatabase, type DatabaseHandle, type DatabaseTarget } from './db/client.ts';
 import { createFirebaseIdentity } from './identity/firebase-identity.ts';
 import type { IdentityProvider } from './identity/identity-provider.ts';
-import type { BlobStore } from './invoices/blob-store.ts';
-import { openBlobStore } from './invoices/blob-stores.ts';
+import type { BlobStore } from './blob-store/blob-store.ts';
+import { openBlobStore } from './blob-store/open-blob-store.ts';
 import { openErrorReporter, type ErrorReporter } from './observability/error-reporting.ts';
 
 /**

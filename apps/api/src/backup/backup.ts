@@ -1,7 +1,7 @@
 import { mkdir, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { DatabaseHandle } from '../db/client.ts';
-import type { BlobStore } from '../invoices/blob-store.ts';
+import type { BlobStore } from '../blob-store/blob-store.ts';
 import { forEachConcurrently } from '../lib/concurrently.ts';
 import { copyBlobInto } from './blob-copy.ts';
 import { exportDatabase } from './database-copy.ts';

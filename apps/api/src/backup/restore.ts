@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import path from 'node:path';
 import { schemaLevel, type DatabaseHandle } from '../db/client.ts';
-import type { BlobStore } from '../invoices/blob-store.ts';
+import type { BlobStore } from '../blob-store/blob-store.ts';
 import { forEachConcurrently } from '../lib/concurrently.ts';
 import { backupBlobPath, hashStream } from './blob-copy.ts';
 import { importDatabase, nonEmptyTables, type ImportReport } from './database-copy.ts';

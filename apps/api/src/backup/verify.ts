@@ -1,5 +1,5 @@
 import type { DatabaseHandle } from '../db/client.ts';
-import { BlobIntegrityError, type BlobStore, type ListedBlob } from '../invoices/blob-store.ts';
+import { BlobIntegrityError, type BlobStore, type ListedBlob } from '../blob-store/blob-store.ts';
 import { forEachConcurrently } from '../lib/concurrently.ts';
 import { hashStream } from './blob-copy.ts';
 import { namedBlobs } from './database-copy.ts';

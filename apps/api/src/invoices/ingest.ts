@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import { parcelCodeSchema, type InvoiceStored } from '@portal/contract';
 import type { AuditRepository } from '../audit/repository.ts';
 import { DomainError } from '../domain-error.ts';
-import type { BlobStore, StoredBlob } from './blob-store.ts';
+import type { BlobStore, StoredBlob } from '../blob-store/blob-store.ts';
 import {
   InvoiceRefusedError,
   readInvoice,

@@ -4,8 +4,8 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { fakePdf } from '../../test/helpers/fixtures.ts';
 import { useTestApp } from '../../test/helpers/test-app.ts';
-import { ACCEL_BLOB_LOCATION } from './blob-store.ts';
-import { ACCEL_OBJECT_LOCATION } from './s3-blob-store.ts';
+import { ACCEL_BLOB_LOCATION } from '../blob-store/blob-store.ts';
+import { ACCEL_OBJECT_LOCATION } from '../blob-store/s3-blob-store.ts';
 
 const METRICS_TOKEN = 'metrics-token-0123456789-0123456789';
 

@@ -1,6 +1,6 @@
 import type { InvoiceFacts } from '@portal/contract';
 import { DomainError } from '../domain-error.ts';
-import type { BlobStore } from './blob-store.ts';
+import type { BlobStore } from '../blob-store/blob-store.ts';
 import { createInvoiceReader, type InvoiceBody } from './reader.ts';
 import type { InvoiceRow, InvoicesRepository } from './repository.ts';
 

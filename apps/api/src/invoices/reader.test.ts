@@ -6,7 +6,7 @@ import { Readable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { fakePdf } from '../../test/helpers/fixtures.ts';
 import { invoiceStoreKind, openTestInvoiceStore, type TestInvoiceStore } from '../../test/helpers/invoice-stores.ts';
-import type { BlobStore } from './blob-store.ts';
+import type { BlobStore } from '../blob-store/blob-store.ts';
 import { createInvoiceReader } from './reader.ts';
 
 describe(`invoice reader (${invoiceStoreKind()} store)`, () => {

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import { createBoundedCache } from '../lib/bounded-cache.ts';
-import type { BlobStore } from './blob-store.ts';
+import type { BlobStore } from '../blob-store/blob-store.ts';
 
 export interface InvoiceReaderOptions {
   /** Memory kept for hot invoices, all together. */

@@ -2,8 +2,8 @@ import { readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { startObjectStore, type ObjectStore } from '@portal/dev-stack';
-import type { BlobStore } from '../../src/invoices/blob-store.ts';
-import { openBlobStore } from '../../src/invoices/blob-stores.ts';
+import type { BlobStore } from '../../src/blob-store/blob-store.ts';
+import { openBlobStore } from '../../src/blob-store/open-blob-store.ts';
 import { loadConfig } from '../../src/config.ts';
 import { filesUnder } from './fixtures.ts';
 

@@ -16,7 +16,7 @@ import type { DatabaseHandle } from '../../src/db/client.ts';
 import { buildDomain, type Domain } from '../../src/domain.ts';
 import type { IdentityProvider } from '../../src/identity/identity-provider.ts';
 import { openInfrastructure, type Infrastructure } from '../../src/infrastructure.ts';
-import type { BlobStore } from '../../src/invoices/blob-store.ts';
+import type { BlobStore } from '../../src/blob-store/blob-store.ts';
 import { createLogger } from '../../src/observability/logging.ts';
 import type { ErrorReporter } from '../../src/observability/error-reporting.ts';
 import {

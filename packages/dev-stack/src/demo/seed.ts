@@ -1,6 +1,6 @@
 import { loadConfig } from '@portal/api/config.ts';
 import type { IdentityProvider } from '@portal/api/identity/identity-provider.ts';
-import type { BlobStore } from '@portal/api/invoices/blob-store.ts';
+import type { BlobStore } from '@portal/api/blob-store/blob-store.ts';
 import { requireInvoiceHead } from '@portal/api/invoices/ingest.ts';
 import type { InvoicesRepository, RecordOutcome } from '@portal/api/invoices/repository.ts';
 import { withDomain, type Domain } from '@portal/api/domain.ts';

@@ -18,12 +18,11 @@ import {
   assertSha256Hex,
   BlobStoreUnavailableError,
   isSha256Hex,
-  removeStalePartFiles,
-  streamInto,
   type BlobStore,
   type StoredBlob,
   verifying,
 } from './blob-store.ts';
+import { removeStalePartFiles, streamInto } from './local-files.ts';
 
 /** nginx's internal location that fetches a presigned object request (deploy/nginx/portal.conf.template). */
 export const ACCEL_OBJECT_LOCATION = '/_invoice-objects';

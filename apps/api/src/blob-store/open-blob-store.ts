@@ -1,5 +1,6 @@
 import type { Config } from '../config.ts';
-import { createFsBlobStore, type BlobStore } from './blob-store.ts';
+import type { BlobStore } from './blob-store.ts';
+import { createFsBlobStore } from './fs-blob-store.ts';
 import { createS3BlobStore } from './s3-blob-store.ts';
 
 /** The invoice store the configuration names: the folder INVOICE_DIR, or the bucket of INVOICE_STORE. */
