@@ -79,11 +79,8 @@ async function portalAppPlugin(app: FastifyInstance, { domain }: { domain: Domai
       await api.register(accountCleanupRoutes);
       await api.register(passkeyRoutes);
       await api.register(sessionRoutes);
-      await api.register(invoiceRoutes, {
-        maxInvoiceBytes: config.maxInvoiceBytes,
-        invoiceDelivery: config.invoiceDelivery,
-      });
-      await api.register(eInvoiceRoutes, { invoiceDelivery: config.invoiceDelivery });
+      await api.register(invoiceRoutes, { maxInvoiceBytes: config.maxInvoiceBytes });
+      await api.register(eInvoiceRoutes);
     },
     { prefix: '/api' },
   );

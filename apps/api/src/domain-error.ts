@@ -11,11 +11,14 @@ export type RefusalKind = Exclude<ErrorCode, 'internal'>;
 export class DomainError extends Error {
   readonly kind: RefusalKind;
   readonly reason: string | undefined;
+  /** When a refused caller may try again (a rate limit's wait), in whole seconds: the Retry-After header. */
+  readonly retryAfterSeconds: number | undefined;
 
-  constructor(kind: RefusalKind, message: string, reason?: string) {
+  constructor(kind: RefusalKind, message: string, reason?: string, options: { retryAfterSeconds?: number } = {}) {
     super(message);
     this.kind = kind;
     this.reason = reason;
+    this.retryAfterSeconds = options.retryAfterSeconds;
   }
 
   get statusCode(): (typeof STATUS_OF_CODE)[RefusalKind] {

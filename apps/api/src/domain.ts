@@ -6,7 +6,7 @@ import { createTokenCache } from './identity/token-cache.ts';
 import type { Infrastructure } from './infrastructure.ts';
 import { openInfrastructure, type OpenInfrastructureOptions } from './infrastructure.ts';
 import { ingestInvoice, type IngestInput } from './invoices/ingest.ts';
-import { createOpenInvoice, createOpenInvoiceXml } from './invoices/open-invoice.ts';
+import { createInvoiceAccess } from './invoices/invoice-access.ts';
 import { createPasskeyCeremonies } from './passkeys/passkey-ceremonies.ts';
 import { createPasskeyRepository } from './passkeys/passkey-repository.ts';
 import { createSessionBoundStore } from './passkeys/session-bound-store.ts';
@@ -90,8 +90,14 @@ export function buildDomain(infrastructure: Omit<Infrastructure, 'close'>, optio
   });
   // Many addresses at once through the same user admin: one way to add or remove a user.
   const bulkUserAdmin = createBulkUserAdmin({ userAdmin, log });
-  const openInvoice = createOpenInvoice({ invoicesRepository: invoices, blobStore });
-  const openInvoiceXml = createOpenInvoiceXml({ invoicesRepository: invoices, blobStore });
+  const invoiceAccess = createInvoiceAccess({
+    invoices,
+    blobStore,
+    rateLimits,
+    auditWriter,
+    metrics,
+    delivery: config.invoiceDelivery,
+  });
   const ingest = (input: IngestInput) =>
     ingestInvoice(
       { blobStore, invoicesRepository: invoices, auditRepository: audit, maxBytes: config.maxInvoiceBytes },
@@ -127,8 +133,7 @@ export function buildDomain(infrastructure: Omit<Infrastructure, 'close'>, optio
     passkeys,
     sessions,
     bulkUserAdmin,
-    openInvoice,
-    openInvoiceXml,
+    invoiceAccess,
     ingestInvoice: ingest,
 
     async start() {

@@ -236,4 +236,33 @@ describe('e-invoices: ingestion, facts, XML and the rendering', () => {
       statuses.push((await get(`/api/invoices/GUESS${index}`, idToken)).statusCode);
     assert.deepEqual(statuses, [404, 404, 404, 429, 429]);
   });
+
+  for (const [part, url] of [
+    ['PDF', (code: string) => `/api/invoice?parcelCode=${code}`],
+    ['facts', (code: string) => `/api/invoices/${code}`],
+    ['XML', (code: string) => `/api/invoices/${code}/xml`],
+  ] as const) {
+    it(`lets no more concurrent guesses through the ${part} than the guessing allowance`, async () => {
+      const { idToken } = await user();
+      // Sent at once: each must hold its unit before any of them is known to miss.
+      const answers = await Promise.all(Array.from({ length: 8 }, (_, index) => get(url(`RACE${index}`), idToken)));
+      const statuses = answers.map((answer) => answer.statusCode).sort();
+      assert.deepEqual(statuses, [404, 404, 404, 429, 429, 429, 429, 429]);
+      assert.match(answers.find((answer) => answer.statusCode === 429)!.headers['retry-after'] as string, /^\d+$/);
+    });
+  }
+
+  it('does not count a plain PDF without XML, nor a found invoice, against the guessing allowance', async () => {
+    await put('PLAIN1', await fixture('plain.pdf'));
+    const { idToken } = await user();
+    for (let index = 0; index < 4; index += 1) {
+      const answer = await get('/api/invoices/PLAIN1/xml', idToken);
+      assert.equal(answer.statusCode, 404);
+      assert.equal(answer.json().message, 'This invoice is a plain PDF: it has no e-invoice XML.');
+    }
+    const statuses = [];
+    for (let index = 0; index < 4; index += 1)
+      statuses.push((await get(`/api/invoices/MISS${index}`, idToken)).statusCode);
+    assert.deepEqual(statuses, [404, 404, 404, 429], 'the whole allowance was left for unknown codes');
+  });
 });

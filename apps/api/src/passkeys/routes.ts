@@ -13,6 +13,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Config } from '../config.ts';
 import { acceptEmptyJsonBodies } from '../http/empty-body.ts';
 import { errorResponses } from '../http/error-responses.ts';
+import { requireCaller } from '../http/require-caller.ts';
 import type { AdminSession, RelyingParty } from './passkey-ceremonies.ts';
 
 /** A WebAuthn response is a few kilobytes; anything far larger is not one. */
@@ -20,8 +21,7 @@ const CEREMONY_BODY_LIMIT = 128 * 1024;
 
 /** The signed-in admin; the authorization hook has already refused anyone else. */
 function adminSession(request: FastifyRequest): AdminSession {
-  const caller = request.caller;
-  if (!caller) throw new Error(`${request.method} ${request.url} reached its handler without a caller`);
+  const caller = requireCaller(request);
   return { uid: caller.uid, email: caller.email, authTimeMs: caller.authTimeMs };
 }
 

@@ -1,14 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import { DomainError } from '../domain-error.ts';
+import type { FastifyRequest } from 'fastify';
 import { clientKey } from './client-key.ts';
+import { rateLimited } from './rate-limited.ts';
 import { BUSY_ADDRESS_DELAY_MS } from './rate-limits.ts';
-
-export function tooManyRequests(reply: FastifyReply, waitMs: number): DomainError {
-  const seconds = Math.ceil(waitMs / 1000);
-  reply.header('retry-after', String(seconds));
-  return new DomainError('rate-limited', `Too many requests. Please wait ${seconds} seconds and try again.`);
-}
 
 /**
  * The calls anyone may make without signing in (lookup, register, activate) spend one allowance per client,
@@ -18,11 +12,11 @@ export function tooManyRequests(reply: FastifyReply, waitMs: number): DomainErro
  * A preHandler: it runs after validation, so "A@x.com" and " a@x.com" are one address.
  */
 export function limitUnauthenticated(options: { perAddress: boolean }) {
-  return async function rateLimit(request: FastifyRequest, reply: FastifyReply) {
+  return async function rateLimit(request: FastifyRequest) {
     if (request.caller) return;
     const limits = request.server.domain.rateLimits;
     const waitMs = limits.anonymous.hitNow(clientKey(request.ip));
-    if (waitMs !== undefined) throw tooManyRequests(reply, waitMs);
+    if (waitMs !== undefined) throw rateLimited(waitMs);
     const email = options.perAddress ? (request.params as { email?: string }).email : undefined;
     if (email && limits.address.hitNow(email) !== undefined) await sleep(BUSY_ADDRESS_DELAY_MS);
   };

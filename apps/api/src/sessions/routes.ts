@@ -1,13 +1,7 @@
 import { emailParamsSchema, sessionsEndedSchema } from '@portal/contract';
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorResponses } from '../http/error-responses.ts';
-
-function signedIn(request: FastifyRequest) {
-  const caller = request.caller;
-  if (!caller) throw new Error(`${request.method} ${request.url} reached its handler without a caller`);
-  return caller;
-}
+import { requireCaller } from '../http/require-caller.ts';
 
 /** Ending sessions: one's own ("Sign out everywhere"), or someone else's (an admin's "End sessions"). */
 const sessionRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -21,7 +15,7 @@ const sessionRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: sessionsEndedSchema, ...errorResponses },
       },
     },
-    (request) => app.domain.sessions.endOwnSessions(signedIn(request)),
+    (request) => app.domain.sessions.endOwnSessions(requireCaller(request)),
   );
 
   app.delete(
@@ -35,7 +29,8 @@ const sessionRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: sessionsEndedSchema, ...errorResponses },
       },
     },
-    (request) => app.domain.sessions.endSessionsOf({ email: request.params.email, actor: signedIn(request).email }),
+    (request) =>
+      app.domain.sessions.endSessionsOf({ email: request.params.email, actor: requireCaller(request).email }),
   );
 };
 

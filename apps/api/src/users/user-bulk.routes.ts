@@ -2,11 +2,9 @@ import { bulkAddResponseSchema, bulkDeleteResponseSchema, bulkUsersBodySchema } 
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorResponses } from '../http/error-responses.ts';
+import { requireCaller } from '../http/require-caller.ts';
 
-function callerOf(request: FastifyRequest) {
-  if (!request.caller) throw new Error(`${request.method} ${request.url} reached its handler without a caller`);
-  return request.caller.email;
-}
+const callerOf = (request: FastifyRequest) => requireCaller(request).email;
 
 /** Aborted when the caller goes away before the answer is sent: the addresses not yet begun are left alone. */
 function whileCallerWaits(reply: FastifyReply): AbortSignal {

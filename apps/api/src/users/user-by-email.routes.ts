@@ -12,16 +12,13 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { acceptEmptyJsonBodies, isEmptyBody } from '../http/empty-body.ts';
 import { errorResponses } from '../http/error-responses.ts';
+import { requireCaller } from '../http/require-caller.ts';
 import { limitUnauthenticated } from '../rate-limits/http-guards.ts';
 import { DomainError } from '../domain-error.ts';
 import { toAllowedUser } from './allowed-user.ts';
 import { NO_ACCOUNT_MESSAGE } from './user-admin.ts';
 
-/** The e-mail of the admin making the call; the authorization hook has already refused anyone else. */
-function adminEmail(request: FastifyRequest) {
-  if (!request.caller) throw new Error(`${request.method} ${request.url} reached its handler without a caller`);
-  return request.caller.email;
-}
+const adminEmail = (request: FastifyRequest) => requireCaller(request).email;
 
 /** One allowed address, /users/:email: look it up, add it, remove it, change its role, activate it. */
 const userRoutes: FastifyPluginAsyncZod = async (app) => {

@@ -59,8 +59,8 @@ export async function getInvoiceFacts(api: ApiClient, parcelCode: string, signal
 }
 
 /**
- * Asked for at the same moment as the PDF, never before it: the panel is beside the frame, and the frame is
- * what a person came for. A failure here shows nothing more than a missing panel (the PDF's own request
+ * The facts of an invoice whose PDF was found (null until then): the panel is beside the frame, and the frame
+ * is what a person came for. A failure here shows nothing more than a missing panel (the PDF's own request
  * reports errors).
  */
 export function useInvoiceFacts(parcelCode: string | null) {

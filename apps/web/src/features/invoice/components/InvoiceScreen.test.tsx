@@ -238,6 +238,21 @@ describe('the invoice screen: a way on from an error', () => {
     expect(screen.getAllByText(DOUBLE_CHECK)).toHaveLength(1);
   });
 
+  it('asks for the facts only once the PDF was found, so an unknown code is asked about once', async () => {
+    const factsAskedFor: string[] = [];
+    server.use(
+      http.get(`${API}/invoices/:parcelCode`, ({ params }) => {
+        factsAskedFor.push(String(params.parcelCode));
+        return HttpResponse.json({ message: 'No invoice was found for this parcel code.' }, { status: 404 });
+      }),
+    );
+    invoiceApi(() => errorResponse(404));
+    renderInvoice('/invoice?parcelCode=NOPE0000');
+    await expectErrorModal(DOUBLE_CHECK);
+    expect(requests).toHaveLength(1);
+    expect(factsAskedFor).toEqual([]);
+  });
+
   it('shows no support reference for an unknown code, only for a server failure', async () => {
     invoiceApi(() =>
       HttpResponse.json(

@@ -36,8 +36,8 @@ export default function InvoiceScreen() {
   const parcelCode = useMemo(() => readParcelCode({ search, hash }, readBeforeLogin()), [search, hash]);
   const { supportContact } = useRuntimeConfig();
   const invoice = useInvoice(parcelCode);
-  // Started in the same render as the PDF's request, after it: the two travel together.
-  const facts = useInvoiceFacts(parcelCode);
+  // Asked for once the PDF was found: a mistyped code then costs one of the guessing allowance, not two.
+  const facts = useInvoiceFacts(invoice.isSuccess ? parcelCode : null);
   usePageTitle(parcelCode ? `Invoice ${parcelCode}` : 'Invoice');
   const url = useObjectUrl(invoice.data);
   const frameRef = useRef<HTMLIFrameElement>(null);

@@ -1,0 +1,135 @@
+import type { InvoiceFacts } from '@portal/contract';
+import type { AuditWriter } from '../audit/audit-writer.ts';
+import type { BlobStore } from '../blob-store/blob-store.ts';
+import { DomainError } from '../domain-error.ts';
+import type { Metrics } from '../observability/metrics.ts';
+import { rateLimited } from '../rate-limits/rate-limited.ts';
+import type { RateLimits } from '../rate-limits/rate-limits.ts';
+import { invoiceFactsOf } from './invoice-facts.ts';
+import { createInvoiceReader, type InvoiceBody } from './reader.ts';
+import type { InvoiceRow, InvoicesRepository } from './repository.ts';
+
+export const NO_INVOICE_MESSAGE = 'No invoice was found for this parcel code.';
+export const NO_XML_MESSAGE = 'This invoice is a plain PDF: it has no e-invoice XML.';
+
+/** Why a part was not found: the code has no invoice at all (a guess, or a typo), or its invoice has no XML. */
+export const UNKNOWN_PARCEL = 'unknown-parcel';
+export const NO_XML = 'no-xml';
+
+/**
+ * What a signed-in person may open of a parcel's invoice: the PDF the spec's screen shows (the original, or the
+ * rendering of an XML-only invoice), the e-invoice XML, or the facts read from it.
+ */
+export type InvoicePart = 'pdf' | 'xml' | 'facts';
+
+/** The bytes of a part: in the answer (direct), or where nginx fetches them once the portal has said yes. */
+export type InvoiceBytes = { sha256: string; size: number } & (
+  { body: InvoiceBody['body']; internalPath?: undefined } | { body?: undefined; internalPath: string }
+);
+
+export type OpenedPart<P extends InvoicePart> = P extends 'facts' ? InvoiceFacts : InvoiceBytes;
+
+const AUDIT_ACTION: Record<InvoicePart, string> = {
+  pdf: 'invoice.download',
+  xml: 'invoice.download-xml',
+  facts: 'invoice.facts',
+};
+
+// Invoices are typically tens to hundreds of KB: 64 MB keeps the hot ones, larger files always stream.
+const READER_LIMITS = { maxCacheBytes: 64 * 1024 * 1024, maxEntryBytes: 2 * 1024 * 1024 };
+
+export interface InvoiceAccessDeps {
+  invoices: Pick<InvoicesRepository, 'findCurrent'>;
+  blobStore: BlobStore;
+  rateLimits: Pick<RateLimits, 'downloads' | 'unknownParcels'>;
+  auditWriter: Pick<AuditWriter, 'add'>;
+  metrics: Pick<Metrics, 'invoiceDownloads' | 'invoiceDownloadBytes'>;
+  /** `x-accel-redirect`: nginx sends the bytes from the shared store, so only the row is read here. */
+  delivery: 'direct' | 'x-accel-redirect';
+}
+
+/**
+ * Reading an invoice, whichever part and however the bytes travel: the allowances, the audit entry, the
+ * metrics and the choice between sending the bytes and handing them to nginx are decided here alone, so the
+ * routes only validate, call `open` and set their headers.
+ *
+ * The allowances, for every part alike:
+ * - a PDF or an XML spends one download; the facts need one left but spend none (they are read beside the PDF);
+ * - a code without an invoice spends one of the unknown-parcel allowance. The attempt holds that unit while
+ *   the row is looked up, so concurrent guesses cannot all pass a check that none of them has counted yet;
+ *   it is given back when the invoice is found. The invoice screen asks for the facts only once the PDF was
+ *   found, so a mistyped code in a link costs one, not two.
+ */
+export function createInvoiceAccess(deps: InvoiceAccessDeps) {
+  const { rateLimits, auditWriter, metrics } = deps;
+  const reader = createInvoiceReader(deps.blobStore, READER_LIMITS);
+
+  async function findCurrent(parcelCode: string): Promise<InvoiceRow> {
+    const invoice = await deps.invoices.findCurrent(parcelCode);
+    if (!invoice) throw new DomainError('not-found', NO_INVOICE_MESSAGE, UNKNOWN_PARCEL);
+    return invoice;
+  }
+
+  async function bytesOf(blob: { sha256: string; size: number }, what: string): Promise<InvoiceBytes> {
+    if (deps.delivery === 'x-accel-redirect') {
+      return { ...blob, internalPath: await deps.blobStore.accelRedirectPath(blob.sha256) };
+    }
+    const opened = await reader.open(blob.sha256, blob.size);
+    // A row is written only after its bytes, and bytes are never deleted: this is a broken store, not a refusal.
+    if (!opened) throw new Error(`${what} names blob ${blob.sha256}, which is missing`);
+    return { sha256: blob.sha256, size: opened.size, body: opened.body };
+  }
+
+  async function read(part: InvoicePart, invoice: InvoiceRow): Promise<InvoiceFacts | InvoiceBytes> {
+    if (part === 'facts') return invoiceFactsOf(invoice);
+    if (part === 'pdf') {
+      // For an XML-only invoice, the PDF rendered from it at ingestion.
+      const pdf = { sha256: invoice.renderingSha256 ?? invoice.sha256, size: invoice.renderingSize ?? invoice.size };
+      return bytesOf(pdf, `invoice ${invoice.parcelCode}`);
+    }
+    if (!invoice.xmlSha256) throw new DomainError('not-found', NO_XML_MESSAGE, NO_XML);
+    return bytesOf({ sha256: invoice.xmlSha256, size: invoice.xmlSize ?? 0 }, `invoice ${invoice.parcelCode}'s XML`);
+  }
+
+  return {
+    async open<P extends InvoicePart>(request: { user: string; parcelCode: string; part: P }): Promise<OpenedPart<P>> {
+      const { user, parcelCode, part } = request;
+      const action = AUDIT_ACTION[part];
+      // Both allowances in one round trip: neither depends on the other's answer.
+      const [downloadWaitMs, guess] = await Promise.all([
+        part === 'facts' ? rateLimits.downloads.spentFor(user) : rateLimits.downloads.hit(user),
+        rateLimits.unknownParcels.reserve(user),
+      ]);
+      const waitMs = downloadWaitMs ?? guess.waitMs;
+      if (waitMs !== undefined) {
+        guess.settle(false);
+        throw rateLimited(waitMs);
+      }
+      let opened;
+      try {
+        opened = await read(part, await findCurrent(parcelCode));
+      } catch (error) {
+        const notFound = error instanceof DomainError && error.kind === 'not-found' ? error.reason : undefined;
+        guess.settle(notFound === UNKNOWN_PARCEL);
+        if (notFound) {
+          const detail = notFound === UNKNOWN_PARCEL ? 'unknown parcel code' : 'no XML';
+          auditWriter.add({ actor: user, action, target: parcelCode, outcome: 'refused', detail });
+        }
+        throw error;
+      }
+      guess.settle(false);
+      // Queued, written in batches: the answer never waits for the audit log.
+      if ('sha256' in opened) {
+        auditWriter.add({ actor: user, action, target: parcelCode, outcome: 'ok', detail: `sha256 ${opened.sha256}` });
+        // Counted here, not from the answer: behind nginx the answer has no body and nginx sends the bytes.
+        metrics.invoiceDownloads.inc();
+        metrics.invoiceDownloadBytes.inc(opened.size);
+      } else {
+        auditWriter.add({ actor: user, action, target: parcelCode, outcome: 'ok', detail: null });
+      }
+      return opened as OpenedPart<P>;
+    },
+  };
+}
+
+export type InvoiceAccess = ReturnType<typeof createInvoiceAccess>;
