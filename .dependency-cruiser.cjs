@@ -16,18 +16,22 @@ module.exports = {
       name: 'domain-not-to-http',
       severity: 'error',
       comment:
-        'Domain code (repositories, caches, limiters, services, the composition root) knows nothing of Fastify ' +
-        'plugins or the app: the CLI, the seed and the benchmarks build the same domain without them.',
+        'Domain code (repositories, caches, limiters, services, the composition root) knows nothing of Fastify, ' +
+        'its plugins or the app: the CLI, the seed and the benchmarks build the same domain without them.',
       from: {
         path: '^apps/api/src/(audit|blob-store|db|identity|invoices|lib|rate-limits|users|domain\\.ts|domain-error\\.ts|infrastructure\\.ts|config\\.ts)',
         pathNot: ['(^|/)[^/]*routes\\.ts$', '^apps/api/src/rate-limits/http-guards\\.ts$', '\\.test\\.ts$'],
       },
-      to: { path: '^apps/api/src/(plugins/|app\\.ts|server\\.ts|http/|platform/)' },
+      to: {
+        path: [
+          '^apps/api/src/(plugins/|app\\.ts|server\\.ts|http/|platform/)',
+          '(^|/)node_modules/(fastify|fastify-plugin|fastify-type-provider-zod|@fastify/[^/]+)/',
+        ],
+      },
     },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '(^|/)node_modules/' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'apps/api/tsconfig.json' },
     enhancedResolveOptions: { extensions: ['.ts', '.js'] },

@@ -1,14 +1,12 @@
 import { errorBodySchema } from '@portal/contract';
+import { ERROR_CODES, STATUS_OF_CODE, type ErrorCode } from '@portal/contract/error-codes';
 
-/** Response schemas for the `{ message, code }` errors any route may answer with. */
-export const errorResponses = {
-  400: errorBodySchema,
-  401: errorBodySchema,
-  403: errorBodySchema,
-  404: errorBodySchema,
-  409: errorBodySchema,
-  413: errorBodySchema,
-  429: errorBodySchema,
-  500: errorBodySchema,
-  503: errorBodySchema,
-} as const;
+type ErrorStatus = (typeof STATUS_OF_CODE)[ErrorCode];
+
+/**
+ * Response schemas for the `{ message, code }` errors any route may answer with: one per status of the
+ * contract's code table, so a code added there is declared on every route at once.
+ */
+export const errorResponses = Object.fromEntries(
+  ERROR_CODES.map((code) => [STATUS_OF_CODE[code], errorBodySchema]),
+) as Record<ErrorStatus, typeof errorBodySchema>;

@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponses } from '../http/error-responses.ts';
 import { requireCaller } from '../http/require-caller.ts';
-import { sendInvoiceBytes } from './send-invoice-bytes.ts';
+import { sendInvoiceBytes } from '../http/send-invoice-bytes.ts';
 
 /**
  * GET /invoices/:parcelCode (the facts read from an e-invoice) and GET /invoices/:parcelCode/xml (its XML):

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { errorResponses } from '../http/error-responses.ts';
 import { requireCaller } from '../http/require-caller.ts';
 import { DomainError } from '../domain-error.ts';
-import { sendInvoiceBytes } from './send-invoice-bytes.ts';
+import { sendInvoiceBytes } from '../http/send-invoice-bytes.ts';
 
 /** A PDF (plain or hybrid) or an XML-only e-invoice; what it is is read from the bytes, not the type. */
 export const INVOICE_TYPES = ['application/pdf', 'application/octet-stream', 'application/xml', 'text/xml'];

@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import type { InvoiceBytes } from './invoice-access.ts';
+import type { InvoiceBytes } from '../invoices/invoice-access.ts';
 
 /**
  * Sends a part's bytes, or hands them to nginx: with X-Accel-Redirect nginx keeps the headers set so far,
