@@ -1,5 +1,6 @@
 import { PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from 'pdf-lib';
 import type { EInvoiceContent, EInvoiceParty } from './model.ts';
+import { documentTypeName, paymentMeansName } from '@portal/contract/invoice-codes';
 
 const A4 = { width: 595.28, height: 841.89 };
 const MARGIN = 48;
@@ -19,32 +20,6 @@ export function britishDate(iso: string | null): string {
   const name = MONTHS[Number(month) - 1];
   return name && day ? `${Number(day)} ${name} ${year}` : iso;
 }
-
-const DOCUMENT_TYPES: Record<string, string> = {
-  '380': 'Invoice',
-  '381': 'Credit note',
-  '383': 'Debit note',
-  '384': 'Corrected invoice',
-  '386': 'Prepayment invoice',
-  '389': 'Self-billed invoice',
-  '261': 'Self-billed credit note',
-  '326': 'Partial invoice',
-  '751': 'Invoice information',
-};
-
-const PAYMENT_MEANS: Record<string, string> = {
-  '30': 'Credit transfer',
-  '31': 'Debit transfer',
-  '42': 'Payment to bank account',
-  '48': 'Bank card',
-  '49': 'Direct debit',
-  '57': 'Standing agreement',
-  '58': 'SEPA credit transfer',
-  '59': 'SEPA direct debit',
-  '10': 'Cash',
-  '1': 'Not defined',
-  ZZZ: 'Mutually defined',
-};
 
 interface Style {
   bold?: boolean;
@@ -227,7 +202,7 @@ export async function renderEInvoicePdf(
   const regular = await document.embedFont(StandardFonts.Helvetica);
   const bold = await document.embedFont(StandardFonts.HelveticaBold);
   const layout = new Layout(document, regular, bold);
-  const kind = DOCUMENT_TYPES[facts.typeCode ?? ''] ?? 'Invoice';
+  const kind = documentTypeName(facts.typeCode);
   const syntax = content.syntax === 'cii' ? 'UN/CEFACT CII' : 'UBL 2.1';
   document.setTitle(`${kind} ${facts.invoiceNumber ?? ''} (rendering of the XML) \u2014 parcel ${options.parcelCode}`);
   document.setSubject(`Rendering of an e-invoice in ${syntax} syntax`);
@@ -347,7 +322,7 @@ export async function renderEInvoicePdf(
   heading(layout, 'Payment');
   const payment: [string, string][] = [];
   const means = content.payment.meansCode;
-  if (means) payment.push(['Means', PAYMENT_MEANS[means] ? `${PAYMENT_MEANS[means]} (${means})` : means]);
+  if (means) payment.push(['Means', paymentMeansName(means)]);
   payment.push(['Account (IBAN)', facts.iban ?? '—']);
   if (content.payment.bic) payment.push(['BIC', content.payment.bic]);
   if (content.payment.accountName) payment.push(['Account name', content.payment.accountName]);

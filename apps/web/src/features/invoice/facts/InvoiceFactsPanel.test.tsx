@@ -90,7 +90,7 @@ describe('the facts panel of an e-invoice', () => {
     expect(within(panel).queryByRole('alert')).not.toBeInTheDocument();
   });
 
-  it('asks for the facts together with the PDF, the PDF first', async () => {
+  it('asks for the facts once the PDF has come, never before it', async () => {
     api(facturX);
     open();
     await screen.findByRole('complementary', { name: 'Invoice details' });
@@ -130,6 +130,12 @@ describe('the facts panel of an e-invoice', () => {
     open();
     const panel = await screen.findByRole('complementary', { name: 'Credit note details' });
     expect(within(panel).getByText(/rendering of this XML invoice/)).toBeInTheDocument();
+  });
+
+  it('names a self-billed credit note as the rendered PDF does (one table in the contract)', async () => {
+    api({ ...facturX, typeCode: '261' });
+    open();
+    expect(await screen.findByRole('complementary', { name: 'Self-billed credit note details' })).toBeInTheDocument();
   });
 
   it('shows no panel for a plain PDF, nor when the facts cannot be had', async () => {

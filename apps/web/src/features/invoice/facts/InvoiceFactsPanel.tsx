@@ -5,7 +5,8 @@ import Button from 'react-bootstrap/Button';
 import Spinner from 'react-bootstrap/Spinner';
 import { useApiClient } from '@/lib/api-client';
 import { downloadInvoiceXml } from '../api/get-invoice-facts';
-import { amountWithCurrency, britishDate, britishDay, documentType, groupedAccount } from './format';
+import { documentTypeName } from '@portal/contract/invoice-codes';
+import { amountWithCurrency, britishDate, britishDay, groupedAccount } from './format';
 
 const DASH = '\u2014';
 
@@ -49,7 +50,7 @@ export function InvoiceFactsPanel({ facts }: InvoiceFactsPanelProps) {
     <aside className="invoice-facts card" aria-labelledby="invoice-facts-title">
       <div className="card-body">
         <h2 id="invoice-facts-title" className="h6 mb-1">
-          {documentType(facts.typeCode)} details
+          {documentTypeName(facts.typeCode)} details
         </h2>
         {facts.profileName && <p className="small text-body-secondary mb-2">{facts.profileName}</p>}
         {bankDetailsChanged && (

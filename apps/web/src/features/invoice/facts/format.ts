@@ -25,14 +25,3 @@ export function groupedAccount(iban: string | null): string | null {
   const compact = iban.replace(/\s+/g, '');
   return /^[A-Z]{2}\d{2}[A-Z0-9]+$/i.test(compact) ? compact.replace(/(.{4})(?=.)/g, '$1 ') : iban;
 }
-
-const DOCUMENT_TYPES: Record<string, string> = {
-  '380': 'Invoice',
-  '381': 'Credit note',
-  '383': 'Debit note',
-  '384': 'Corrected invoice',
-  '386': 'Prepayment invoice',
-  '389': 'Self-billed invoice',
-};
-
-export const documentType = (typeCode: string | null) => DOCUMENT_TYPES[typeCode ?? ''] ?? 'Invoice';
