@@ -98,5 +98,20 @@ export default tseslint.config(
     files: ['e2e/**/*.ts'],
     rules: { 'no-empty-pattern': 'off' },
   },
+  {
+    // An error leaves the API one way, `sendError` (the `{ message, code }` body and the request id): an
+    // answer built by hand with a `message` would lack the code the web app chooses its words by.
+    files: ['apps/api/src/**/*.ts'],
+    ignores: ['apps/api/src/http/send-error.ts', 'apps/api/src/**/*.test.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.property.name='send'] > ObjectExpression > Property[key.name='message']",
+          message: 'Send errors with sendError (http/send-error.ts) or throw a DomainError.',
+        },
+      ],
+    },
+  },
   ...webImportDirection,
 );

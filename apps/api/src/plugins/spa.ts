@@ -34,7 +34,7 @@ export default fp<{ distDir: string }>(
     });
     app.get('/assets/*', { config: { access: 'public' } }, (request, reply) => {
       const requested = (request.params as { '*': string })['*'];
-      if (isSourceMap(requested)) return reply.code(404).send({ message: 'Not found' });
+      if (isSourceMap(requested)) return sendError(request, reply, 404, 'Not found');
       return reply.sendFile(`assets/${requested}`);
     });
     const sendIndex = (_request: unknown, reply: FastifyReply) =>
