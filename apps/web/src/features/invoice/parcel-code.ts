@@ -16,6 +16,12 @@ export function readParcelCode(
   return fromQuery(location.search) ?? fromQuery(hashQuery) ?? (beforeLogin ? fromQuery(beforeLogin.search) : null);
 }
 
+/**
+ * A code as a person types it, as the links carry it: without the spaces a paste brings, in capitals (parcel
+ * codes are printed in capitals, and a phone's keyboard starts a field in lower case).
+ */
+export const normalizeTypedParcelCode = (typed: string) => typed.trim().toUpperCase();
+
 /** The invoice screen's address for a parcel code, as the links in the mails have it. */
 export const invoicePathFor = (parcelCode: string) =>
   `${paths.invoice}?${new URLSearchParams({ parcelCode: parcelCode.trim() }).toString()}`;

@@ -4,6 +4,7 @@ import { useApiClient, type ApiClient } from '@/lib/api-client';
 import { useAuth, type AuthClient } from '@/lib/auth';
 import { reportError } from '@/lib/error-reporting';
 import { resetContinueUrl } from '@/lib/paths';
+import { readBeforeLogin } from '@/lib/storage';
 import type { MutationConfig } from '@/lib/react-query';
 import { lookupFailureMessage, mailFailureMessage } from '../messages';
 
@@ -24,7 +25,7 @@ export async function requestPasswordReset(api: ApiClient, auth: AuthClient, ema
   }
 
   try {
-    await auth.sendPasswordReset(email, resetContinueUrl());
+    await auth.sendPasswordReset(email, resetContinueUrl(readBeforeLogin()));
   } catch (error) {
     throw new PasswordResetError(mailFailureMessage(error), { cause: error });
   }

@@ -180,6 +180,21 @@ describe('the Forgot Password modal', () => {
     expect(auth.resets).toEqual([]);
   });
 
+  it('carries the parcel code the person came with into the mail link, which opens in a new tab', async () => {
+    accountApi({ 'invited@example.com': { activated: false } });
+    sessionStorage.setItem('beforeLogin', JSON.stringify({ pathname: '/invoice', search: '?parcelCode=DEMO000002' }));
+    try {
+      const { dialog, user, auth } = await openModal();
+      await submitWith(dialog, user, 'invited@example.com');
+      expect(await within(dialog).findByText(SENT)).toBeInTheDocument();
+      expect(auth.resets).toEqual([
+        { email: 'invited@example.com', continueUrl: `${window.location.origin}/#/invoice?parcelCode=DEMO000002` },
+      ]);
+    } finally {
+      sessionStorage.removeItem('beforeLogin');
+    }
+  });
+
   it('for a first-time account: looks it up, sends the mail to /#/invoice, marks it activated, and says so', async () => {
     const seen = accountApi({ 'invited@example.com': { activated: false } });
     const { dialog, user, auth } = await openModal();

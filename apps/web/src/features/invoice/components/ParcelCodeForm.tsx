@@ -2,7 +2,7 @@ import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import { useNavigate } from 'react-router';
-import { invoicePathFor } from '../parcel-code';
+import { invoicePathFor, normalizeTypedParcelCode } from '../parcel-code';
 
 /** A way on from a missing or wrong parcel code: type one and open its invoice. */
 export function ParcelCodeForm({ initialCode = '' }: { initialCode?: string }) {
@@ -13,7 +13,8 @@ export function ParcelCodeForm({ initialCode = '' }: { initialCode?: string }) {
       className="parcel-code-form d-flex flex-column flex-sm-row align-items-sm-end gap-2"
       onSubmit={(event) => {
         event.preventDefault();
-        if (code.trim()) void navigate(invoicePathFor(code));
+        const parcelCode = normalizeTypedParcelCode(code);
+        if (parcelCode) void navigate(invoicePathFor(parcelCode));
       }}
     >
       <Form.Group controlId="parcel-code-input" className="flex-grow-1">
