@@ -52,6 +52,25 @@ describe('the login screen', () => {
     await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('Login failed'));
   });
 
+  it('shows a spinner in Submit while signing in, and takes no second submit meanwhile', async () => {
+    const auth = createFakeAuthClient({ accounts });
+    let finish!: () => void;
+    const signIn = auth.signIn.bind(auth);
+    auth.signIn = async (email, password) => {
+      await new Promise<void>((resolve) => (finish = resolve));
+      return signIn(email, password);
+    };
+    server.use(accountLookup({ 'user@example.com': {} }));
+    const { user, router } = renderApp('/login', { auth });
+    await submit(user, 'user@example.com', 'user-pass');
+    const button = screen.getByRole('button', { name: 'Submit' });
+    expect(button).toBeDisabled();
+    expect(button).toHaveAttribute('aria-busy', 'true');
+    expect(button.querySelector('.spinner-border')).not.toBeNull();
+    finish();
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+  });
+
   it('goes to the root after a plain sign-in', async () => {
     server.use(accountLookup({ 'user@example.com': {} }));
     const { user, router } = renderApp('/login', { auth: createFakeAuthClient({ accounts }) });

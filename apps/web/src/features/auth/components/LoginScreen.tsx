@@ -98,7 +98,9 @@ export function LoginScreen() {
               <button type="button" className="btn btn-link px-0" onClick={() => setForgotOpen(true)}>
                 Forgot Password
               </button>
-              <button type="submit" className="btn btn-primary" disabled={submitting}>
+              <button type="submit" className="btn btn-primary" disabled={submitting} aria-busy={submitting}>
+                {/* Signing in can take a few seconds on a phone's network: the button shows it is at it. */}
+                {submitting && <span className="spinner-border spinner-border-sm me-2" aria-hidden="true" />}
                 Submit
               </button>
             </div>
