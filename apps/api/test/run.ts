@@ -1,25 +1,27 @@
 /**
- * Runs the API suite against PGlite, every invoice test again with its invoices in the object store (a local S3
- * server each file starts; see isInvoiceTest), and the whole suite again against PostgreSQL (DATABASE_URL, else
- * the local test database scripts/setup-machine.sh makes; unreachable, the run stops at once saying so), several
- * processes at a time. Each concurrent slot has an Auth emulator and a PostgreSQL database of its own, and every
- * test file empties both before each test, so files never see each other's accounts or rows. Files named
- * `*.postgres.test.ts` test what only PostgreSQL has (a network connection to lose) and run in the PostgreSQL
- * pass alone. `API_TEST_CONCURRENCY` sets the number of slots (default: processors + 2, since much of a test
- * file's time is spent waiting on the emulator, the database or a timer: on 2 cores the whole suite took 209 s
- * on 3 slots and 185 s on 4).
+ * Runs the API suite against PGlite, the invoice tests again with their invoices in the object store (a local S3
+ * server each file starts), and the whole suite again against PostgreSQL (DATABASE_URL, else the local test
+ * database scripts/setup-machine.sh makes; unreachable, the run stops at once saying so), several processes at a
+ * time. Each concurrent slot has an Auth emulator and a PostgreSQL database of its own, and every test file empties
+ * both before each test, so files never see each other's accounts or rows. `API_TEST_CONCURRENCY` sets the number
+ * of slots (default: processors + 2, since much of a test file's time is spent waiting on the emulator, the
+ * database or a timer: on 2 cores the whole suite took 209 s on 3 slots and 185 s on 4).
  *
- * Files share a process in batches (Node's `--test-isolation=none`, one file after another): loading the API's
- * modules took about half of a file's time when each had a process of its own. A file that changes something
- * the whole process shares (an environment variable, a process-wide listener, the emulator itself) says so on a
- * line of its own starting `// A process of its own:`, and gets one.
+ * What a file needs is in its name, before `.test.ts` (`invoices-get.stores.test.ts`):
+ * - `.stores`: it stores or serves invoice bytes, so it runs on both invoice stores (the folder and the bucket);
+ * - `.postgres`: it tests what only PostgreSQL has (a network connection to lose): the PostgreSQL pass alone;
+ * - `.own-process`: it changes something the whole process shares (an environment variable, a process-wide
+ *   listener, the emulator itself), so it gets a process of its own; a comment at its top says what.
+ *
+ * Other files share a process in batches (Node's `--test-isolation=none`, one file after another): loading the
+ * API's modules took about half of a file's time when each had a process of its own.
  *
  * Usage: `npm run test:api [-- file ...]`; `API_TEST_PASSES=pglite,object,postgres` picks passes;
  * `API_TEST_BATCH` sets how many files share a process (default 8; 1 gives every file its own). Each process's
  * output is printed whole once it ends; the slowest processes and a closing "api: N passed, N failed" line follow.
  */
 import { spawn } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -48,16 +50,17 @@ if (files.length === 0) {
   }
   files.sort();
 }
-const postgresOnly = (file: string) => file.endsWith('.postgres.test.ts');
-// Each file's text, read once: what it asks for (its pass's store, a process of its own) is written in it.
-const sources = new Map(await Promise.all(files.map(async (file) => [file, await readFile(file, 'utf8')] as const)));
-
-/**
- * The tests of storing and serving invoice bytes, which run on both stores: the invoice, backup and restore
- * tests by their names, and any other file that asks for its pass's store (invoiceStoreKind()).
- */
-const isInvoiceTest = (file: string) =>
-  /invoice|backup|restore/.test(file) || sources.get(file)!.includes('invoiceStoreKind()');
+/** The tags in a test file's name between its stem and `.test.ts`: `a.own-process.postgres.test.ts` → both. */
+const tagsOf = (file: string) => new Set(path.basename(file, '.test.ts').split('.').slice(1));
+const postgresOnly = (file: string) => tagsOf(file).has('postgres');
+const isInvoiceTest = (file: string) => tagsOf(file).has('stores');
+const KNOWN_TAGS = new Set(['stores', 'postgres', 'own-process']);
+// A misspelt tag would silently drop a file from a pass: refused before anything starts.
+for (const file of files) {
+  const unknown = [...tagsOf(file)].filter((tag) => !KNOWN_TAGS.has(tag));
+  if (unknown.length > 0)
+    throw new Error(`${file}: unknown test tag ${unknown.join(', ')} (known: ${[...KNOWN_TAGS].join(', ')})`);
+}
 
 interface Job {
   pass: 'PGlite' | 'object store' | 'PostgreSQL';
@@ -66,7 +69,7 @@ interface Job {
 }
 
 const batchSize = Math.max(1, Number(process.env.API_TEST_BATCH) || 8);
-const ownProcess = (file: string) => /^\/\/ A process of its own: /m.test(sources.get(file)!);
+const ownProcess = (file: string) => tagsOf(file).has('own-process');
 
 /** A pass's files as jobs: those that need a process of their own first (the long fault tests), then batches. */
 function jobsOf(pass: Job['pass'], passFiles: string[]): Job[] {

@@ -10,7 +10,7 @@ import { signIn, signUp } from '../helpers/tokens.ts';
 import { secondsUntil, startTcpProxy, timed } from '../helpers/tcp-proxy.ts';
 import { useTestApp } from '../helpers/test-app.ts';
 
-// A process of its own: it points the process's identity provider address at a proxy it stops and starts.
+// Why a process of its own (.own-process): it points the process's identity provider address at a proxy it stops and starts.
 
 /**
  * This file stops and restarts an Auth emulator of its own (the launcher npm start uses), keeping its

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { useTestApp } from '../test/helpers/test-app.ts';
 
-// A process of its own: Node warns of each deprecation once per process, so another file could hide one.
+// Why a process of its own (.own-process): Node warns of each deprecation once per process, so another file could hide one.
 
 // Listening before the first app is built: Node emits each deprecation once per process.
 const warnings: Error[] = [];

@@ -13,7 +13,7 @@ import { fakePdf, sha256Of } from '../helpers/fixtures.ts';
 import { invoiceStoreKind, openTestInvoiceStore, type TestInvoiceStore } from '../helpers/invoice-stores.ts';
 import { TEST_PROJECT_ID } from '../helpers/test-app.ts';
 
-// A process of its own: it kills server processes in the middle of writing and checks what is left.
+// Why a process of its own (.own-process): it kills server processes in the middle of writing and checks what is left.
 
 const FILES = 60;
 const cli = path.resolve('src/cli/index.ts');

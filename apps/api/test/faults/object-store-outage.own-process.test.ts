@@ -10,7 +10,7 @@ import { fakePdf, sha256Of } from '../helpers/fixtures.ts';
 import { secondsUntil, startTcpProxy, timed } from '../helpers/tcp-proxy.ts';
 import { useTestApp } from '../helpers/test-app.ts';
 
-// A process of its own: it stops, stalls and restarts the object store under the apps it builds.
+// Why a process of its own (.own-process): it stops, stalls and restarts the object store under the apps it builds.
 
 // The portal reaches the local S3 server through a proxy this test controls (a black hole, a stall); for a
 // real outage the server itself is stopped and started again on its port with its objects.

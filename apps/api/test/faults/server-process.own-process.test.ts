@@ -9,7 +9,7 @@ import { findFreePort, waitForHttp } from '@portal/dev-stack';
 import { fakePdf, filesUnder } from '../helpers/fixtures.ts';
 import { TEST_PROJECT_ID } from '../helpers/test-app.ts';
 
-// A process of its own: it starts and signals whole server processes and reads their exits.
+// Why a process of its own (.own-process): it starts and signals whole server processes and reads their exits.
 
 const INGEST_TOKEN = 'fault-test-ingest-token-0123456789abcdef';
 const HEADERS_TIMEOUT_MS = 1000;

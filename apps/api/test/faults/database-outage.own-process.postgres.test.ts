@@ -6,7 +6,7 @@ import { fakePdf } from '../helpers/fixtures.ts';
 import { secondsUntil, startTcpProxy, timed } from '../helpers/tcp-proxy.ts';
 import { useTestApp } from '../helpers/test-app.ts';
 
-// A process of its own: it cuts and restores the database under the apps it builds, for seconds at a time.
+// Why a process of its own (.own-process): it cuts and restores the database under the apps it builds, for seconds at a time.
 
 // The API reaches PostgreSQL through a proxy this test controls; the shared cluster itself is never touched.
 const realUrl = new URL(process.env.DATABASE_URL ?? '');

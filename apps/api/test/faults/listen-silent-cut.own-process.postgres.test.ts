@@ -10,7 +10,7 @@ import pg from 'pg';
 import { DEFAULT_HEARTBEAT, listenOnPostgres, type ChannelListener } from '../../src/db/notifications.ts';
 import { startTcpProxy } from '../helpers/tcp-proxy.ts';
 
-// A process of its own: it silences the database's notices through a proxy and times the heartbeat.
+// Why a process of its own (.own-process): it silences the database's notices through a proxy and times the heartbeat.
 
 const realUrl = new URL(process.env.DATABASE_URL ?? '');
 const CHANNEL = 'heartbeat_test';

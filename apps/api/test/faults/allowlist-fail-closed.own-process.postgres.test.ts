@@ -14,7 +14,7 @@ import { ALLOWLIST_TTL_MS } from '../../src/users/allowlist-cache.ts';
 import { startTcpProxy } from '../helpers/tcp-proxy.ts';
 import { useTestApp } from '../helpers/test-app.ts';
 
-// A process of its own: it times how long refusals take, which a neighbour's load would blur.
+// Why a process of its own (.own-process): it times how long refusals take, which a neighbour's load would blur.
 
 const realUrl = new URL(process.env.DATABASE_URL ?? '');
 const proxy = await startTcpProxy({ host: realUrl.hostname, port: Number(realUrl.port || 5432) });
