@@ -28,6 +28,8 @@ test.describe('an e-invoice on the invoice screen', () => {
   // Each test signs in, loads the invoice and checks several things: more than the suite's default 30 s
   // on a machine that is busy with other work.
   test.describe.configure({ timeout: 90_000 });
+  // Money is written as the reader's locale writes it: a British reader here, whatever the machine's language.
+  test.use({ locale: 'en-GB' });
 
   test.beforeAll(async ({ portal }, testInfo) => {
     expect((await ingest(portal, FACTUR_X, await fixture('facturx-en16931.pdf'), 'application/pdf')).format).toBe(
@@ -55,7 +57,7 @@ test.describe('an e-invoice on the invoice screen', () => {
     await expect(panel.getByText('Factur-X EN 16931')).toBeVisible();
     await expect(panel.locator('dt:has-text("Number") + dd')).toHaveText('471102');
     await expect(panel.locator('dt:has-text("Issued") + dd')).toHaveText('15 Nov 2024');
-    await expect(panel.locator('dt:has-text("Amount due") + dd')).toHaveText('529.87 EUR');
+    await expect(panel.locator('dt:has-text("Amount due") + dd')).toHaveText('€529.87');
     await expect(panel.locator('dt:has-text("Seller") + dd')).toHaveText('Lieferant GmbH \u2192 Kunden AG Mitte');
 
     const panelBox = (await panel.boundingBox())!;

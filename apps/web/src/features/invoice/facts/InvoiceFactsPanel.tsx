@@ -6,7 +6,7 @@ import Spinner from 'react-bootstrap/Spinner';
 import { useApiClient } from '@/lib/api-client';
 import { downloadInvoiceXml } from '../api/get-invoice-facts';
 import { documentTypeName } from '@portal/contract/invoice-codes';
-import { amountWithCurrency, britishDate, britishDay, groupedAccount } from './format';
+import { britishDate, britishDay, formatMoney, groupedAccount } from './format';
 
 const DASH = '\u2014';
 
@@ -41,7 +41,7 @@ export function InvoiceFactsPanel({ facts }: InvoiceFactsPanelProps) {
     ['Number', facts.invoiceNumber],
     ['Issued', britishDate(facts.issueDate)],
     ['Due', britishDate(facts.dueDate)],
-    ['Amount due', amountWithCurrency(facts.amountDue, facts.currency)],
+    ['Amount due', formatMoney(facts.amountDue, facts.currency)],
     ['Seller \u2192 buyer', `${facts.sellerName ?? DASH} \u2192 ${facts.buyerName ?? DASH}`],
     ['IBAN', groupedAccount(facts.iban)],
   ];
