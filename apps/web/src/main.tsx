@@ -20,10 +20,7 @@ adoptHashRoute();
 // Someone who may be signed in (a mailed invoice link, most often) needs the Firebase SDK and the screen's
 // code whatever the configuration says: both start now, beside /config.json, instead of after it.
 const signedInHere = mayBeSignedIn(localStorage);
-if (signedInHere) {
-  void import('./lib/firebase');
-  preloadSignedInPage(window.location.pathname);
-}
+if (signedInHere) preloadSignedInPage(window.location.pathname);
 const root = createRoot(document.getElementById('root')!);
 
 /**
