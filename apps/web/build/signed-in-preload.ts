@@ -38,7 +38,8 @@ export function signedInPreload(): Plugin {
         };
         for (const module of Object.values(SIGNED_IN_INVOICE_MODULES)) {
           const chunk = Object.values(bundle).find((candidate) => candidate.facadeModuleId === path.join(root, module));
-          if (!chunk) throw new Error(`signed-in preload: no chunk for ${module} (named in src/lib/first-load-plan.ts)`);
+          if (!chunk)
+            throw new Error(`signed-in preload: no chunk for ${module} (named in src/lib/first-load-plan.ts)`);
           add(chunk.fileName);
         }
         const data = {

@@ -8,7 +8,8 @@ type Listener = (user: AuthUser | null) => void;
  * Where Firebase Auth keeps a signed-in user with `browserLocalPersistence` (lib/firebase.ts): without
  * this entry Firebase starts signed out, so the login form can paint before the SDK has loaded.
  */
-export const firebaseUserKey = (config: RuntimeConfig) => `${STORED_USER_KEY_PREFIX}${config.firebase.apiKey}:[DEFAULT]`;
+export const firebaseUserKey = (config: RuntimeConfig) =>
+  `${STORED_USER_KEY_PREFIX}${config.firebase.apiKey}:[DEFAULT]`;
 
 /** Before the configuration (and so the API key) is known: is anyone of any project signed in here? */
 export function mayBeSignedIn(storage: Pick<Storage, 'length' | 'key'>): boolean {

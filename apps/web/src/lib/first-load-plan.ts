@@ -1,4 +1,5 @@
-import { paths } from './paths';
+// With its extension: the build's configuration loads this file, and Vite's own loader wants one.
+import { paths } from './paths.ts';
 
 /**
  * What a page loads first, said once. Four readers used to write it each in their own words, keyed on file
@@ -58,4 +59,3 @@ export const FRAMEWORK = {
 } as const;
 
 export const isInvoicePath = (pathname: string) => INVOICE_PATHS.includes(pathname);
-
