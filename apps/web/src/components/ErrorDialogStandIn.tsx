@@ -42,7 +42,13 @@ export function ErrorDialogStandIn({ message, reference, onClose, onExited }: Er
   return createPortal(
     <>
       <div className="modal-backdrop show" />
-      <div className="modal show d-block" role="dialog" aria-modal="true" aria-labelledby="error-modal-title">
+      <div
+        className="modal show d-block"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby="error-modal-title"
+        tabIndex={-1}
+      >
         <div className="modal-dialog modal-dialog-centered">
           <div className="modal-content">
             <div className="modal-header">
