@@ -3,10 +3,10 @@
  * Dockerfile's runtime stage starts it. Builds, assembles the folder with the script the Dockerfile runs
  * (scripts/build-runtime.ts: build output + `npm ci --omit=dev --ignore-scripts`), makes it read-only, and
  * starts the stage's ENTRYPOINT + CMD in it with the stage's ENV, as its USER (when run as root), writing only
- * to a data folder (the image's /data) and a temp folder. Then: health, readiness, the SPA, the stage's own
- * HEALTHCHECK command, the CLI, an upload stored world-readable for nginx, SIGTERM to Node itself draining
- * and exiting 0. Needs PostgreSQL (the image runs NODE_ENV=production): DATABASE_URL, else the local test
- * database; uses `<name>_production` beside it.
+ * to a data folder (the image's /data) and a temp folder. Then: the login page's first-load script within its
+ * budget, health, readiness, the SPA, the stage's own HEALTHCHECK command, the CLI, an upload stored
+ * world-readable for nginx, SIGTERM to Node itself draining and exiting 0. Needs PostgreSQL (the image runs
+ * NODE_ENV=production): DATABASE_URL, else the local test database; uses `<name>_production` beside it.
  * Prints the folder's size and start-up time. The emulator host is a dummy: nothing here calls it.
  * `SKIP_BUILD=1` uses the last `npm run build` (as `npm test` does, which builds once for three suites).
  */
@@ -29,6 +29,7 @@ import {
 } from '@portal/dev-stack';
 import { renderDemoInvoicePdf } from '@portal/dev-stack/demo';
 import { readDockerfile, stageNamed } from './lib/dockerfile.ts';
+import { LOGIN_FIRST_LOAD_BUDGET_BYTES, loginFirstLoadBytes } from './lib/first-load.ts';
 import { currentRelease } from './lib/release.ts';
 import { buildRuntimeFolder } from './lib/runtime-folder.ts';
 
@@ -117,6 +118,12 @@ try {
   check(!existsSync(path.join(appDir, 'node_modules/vite')), 'no Vite installed');
   check(!existsSync(path.join(appDir, 'node_modules/typescript')), 'no TypeScript installed');
   check(!existsSync(path.join(appDir, 'tools/firebase-emulator/node_modules')), 'no firebase-tools installed');
+  // What the image sends a first visitor before the login form can draw: the goal of decisions 14 and 41.
+  const loginScript = loginFirstLoadBytes(path.join(appDir, 'apps/web/dist'));
+  check(
+    loginScript <= LOGIN_FIRST_LOAD_BUDGET_BYTES,
+    `the login page's first-load script is ${(loginScript / 1024).toFixed(1)} KB brotli, within ${LOGIN_FIRST_LOAD_BUDGET_BYTES / 1024} KB`,
+  );
   builtRelease = JSON.parse(readFileSync(path.join(appDir, 'apps/api/dist/release.json'), 'utf8')) as VersionInfo;
   const expected = currentRelease();
   check(

@@ -4,17 +4,18 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
+import { FRAMEWORK_CHUNK, frameworkChunkCheck, inFrameworkChunk } from './build/framework-chunk.ts';
 import { productionAssets } from './build/production-assets.ts';
 import { signedInPreload } from './build/signed-in-preload.ts';
 import { dropUnusedUtilities } from './build/unused-utilities.ts';
 
-const FIRST_LOAD_SHARED =
-  /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]|[\\/]src[\\/]lib[\\/](api-client|account|error-reporting|auth|storage|runtime-config|paths|query-boundary)\.tsx?$|[\\/]src[\\/](hooks[\\/]use-page-title|components[\\/](PageSpinner|CenteredMessage))\.tsx?$/;
+const root = fileURLToPath(new URL('.', import.meta.url));
 
 export default defineConfig(({ command }) => ({
   plugins: [
     react(),
     signedInPreload(),
+    frameworkChunkCheck(),
     productionAssets({ sourceMapsDir: fileURLToPath(new URL('./dist-sourcemaps', import.meta.url)) }),
   ],
   resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
@@ -29,10 +30,11 @@ export default defineConfig(({ command }) => ({
       // nothing about the plugins; bench:bundle and the build's own time are where build speed is watched.
       checks: { bundlerTimings: false },
       output: {
-        // What every page starts with, in one file: the libraries and the small app modules the lazily
-        // loaded screens share with the first page. One request (with its headers) instead of half a dozen.
+        // What every page starts with, in one file (src/lib/first-load-plan.ts says what): the libraries and
+        // the small app modules the lazily loaded screens share with the first page. One request (with its
+        // headers) instead of half a dozen.
         codeSplitting: {
-          groups: [{ name: 'framework', test: FIRST_LOAD_SHARED }],
+          groups: [{ name: FRAMEWORK_CHUNK, test: (id) => inFrameworkChunk(root, id) }],
         },
       },
     },

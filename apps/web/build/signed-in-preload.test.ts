@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { IndexHtmlTransformContext } from 'vite';
+import { INVOICE_PATHS, STORED_USER_KEY_PREFIX } from '../src/lib/first-load-plan';
 import { signedInPreload } from './signed-in-preload';
 
 // Read from disk: the test environment's URL is the browser's, which Node's fs does not take.
@@ -27,25 +28,29 @@ const chunk = (fileName: string, facadeModuleId: string | null, imports: string[
   imports,
 });
 
+/** A bundle as the build sees it: the entry, the framework it imports, and the invoice link's chunks. */
+function invoiceLinkBundle() {
+  return Object.fromEntries(
+    [
+      chunk('assets/index.js', '/app/index.html', ['assets/framework.js']),
+      chunk('assets/framework.js', null),
+      chunk('assets/firebase.js', '/app/src/lib/firebase.ts'),
+      chunk('assets/InvoiceScreen.js', '/app/src/features/invoice/components/InvoiceScreen.tsx', [
+        'assets/framework.js',
+        'assets/Spinner.js',
+      ]),
+      chunk('assets/Spinner.js', null, ['assets/framework.js']),
+      chunk('assets/query-provider.js', '/app/src/lib/query-provider.tsx', ['assets/Spinner.js']),
+      chunk('assets/AdminLink.js', '/app/src/app/layout/AdminLink.tsx'),
+      chunk('assets/AdminUsersScreen.js', '/app/src/features/admin/components/AdminUsersScreen.tsx'),
+    ].map((item) => [item.fileName, item]),
+  );
+}
+
 describe('the signed-in preload in the built page', () => {
   it('names the invoice link’s chunks and what they import, less what the entry loads anyway', () => {
-    const entry = chunk('assets/index.js', '/app/index.html', ['assets/framework.js']);
-    const bundle = Object.fromEntries(
-      [
-        entry,
-        chunk('assets/framework.js', null),
-        chunk('assets/firebase.js', '/app/src/lib/firebase.ts'),
-        chunk('assets/InvoiceScreen.js', '/app/src/features/invoice/components/InvoiceScreen.tsx', [
-          'assets/framework.js',
-          'assets/Spinner.js',
-        ]),
-        chunk('assets/Spinner.js', null, ['assets/framework.js']),
-        chunk('assets/query-provider.js', '/app/src/lib/query-provider.tsx', ['assets/Spinner.js']),
-        chunk('assets/AdminLink.js', '/app/src/app/layout/AdminLink.tsx'),
-        chunk('assets/AdminUsersScreen.js', '/app/src/features/admin/components/AdminUsersScreen.tsx'),
-      ].map((item) => [item.fileName, item]),
-    );
-    const html = transform(bundle, entry);
+    const bundle = invoiceLinkBundle();
+    const html = transform(bundle, bundle['assets/index.js']!);
     const files = /data-files="([^"]*)"/.exec(html)?.[1]?.split(' ');
     expect(files).toEqual([
       '/assets/firebase.js',
@@ -56,6 +61,12 @@ describe('the signed-in preload in the built page', () => {
     ]);
     // Before the stylesheet, so that its request starts with it.
     expect(html.indexOf('signed-in-preload.js')).toBeLessThan(html.indexOf('rel="stylesheet"'));
+  });
+
+  it('writes the rest of the first-load plan into the tag: the invoice paths, the stored user’s key prefix', () => {
+    const html = transform(invoiceLinkBundle(), invoiceLinkBundle()['assets/index.js']!);
+    expect(html).toContain(`data-invoice-paths="${INVOICE_PATHS.join(' ')}"`);
+    expect(html).toContain(`data-user-key-prefix="${STORED_USER_KEY_PREFIX}"`);
   });
 
   it('stops the build when a chunk it should name is gone (a module renamed or moved)', () => {
@@ -71,7 +82,14 @@ describe('public/signed-in-preload.js', () => {
   });
 
   function run(pathname: string, stylesheet: HTMLLinkElement | null = null) {
-    const script = document.createElement('script');
+    // The tag as the build writes it, but for the files.
+    const bundle = invoiceLinkBundle();
+    const tag = /<script async src="\/signed-in-preload.js"[^>]*>/.exec(
+      transform(bundle, bundle['assets/index.js']!),
+    )![0];
+    const holder = document.createElement('div');
+    holder.innerHTML = `${tag}</script>`;
+    const script = holder.firstElementChild as HTMLScriptElement;
     script.dataset.files = '/assets/a.js /assets/b.js';
     const page = {
       currentScript: script,

@@ -1,12 +1,15 @@
 // Someone who may be signed in, on an invoice link: the files its first paint needs are asked for once the
-// stylesheet is in, beside the framework instead of after it (see build/signed-in-preload.ts).
+// stylesheet is in, beside the framework instead of after it (see build/signed-in-preload.ts). What to ask
+// for, on which paths, and the identity provider's key for a kept sign-in come from the first-load plan
+// (src/lib/first-load-plan.ts), which the build writes into this script's tag.
 (function () {
   var script = document.currentScript;
+  var plan = script.dataset;
   try {
-    if (!/^\/(invoice)?$/.test(location.pathname)) return;
+    if (plan.invoicePaths.split(' ').indexOf(location.pathname) < 0) return;
     if (
       !Object.keys(localStorage).some(function (key) {
-        return key.indexOf('firebase:authUser:') === 0;
+        return key.indexOf(plan.userKeyPrefix) === 0;
       })
     )
       return;
@@ -15,7 +18,7 @@
     return;
   }
   function preload() {
-    script.dataset.files.split(' ').forEach(function (file) {
+    plan.files.split(' ').forEach(function (file) {
       var link = document.createElement('link');
       link.rel = 'modulepreload';
       link.href = file;

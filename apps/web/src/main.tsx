@@ -8,6 +8,7 @@ import { App } from './app/App';
 import { adoptHashRoute } from './app/hash-route';
 import { preloadSignedInPage } from './app/router';
 import { initErrorReporting } from './lib/error-reporting';
+import { reloadOnFailedChunk } from './lib/chunk-reload';
 import { createDeferredAuthClient, mayBeSignedIn } from './lib/deferred-auth-client';
 import { applyTheme, fetchRuntimeConfig } from './lib/runtime-config';
 import { FallbackScreen } from './components/FallbackScreen';
@@ -17,13 +18,12 @@ import { PageSpinner } from './components/PageSpinner';
 void navigator.serviceWorker?.ready.then((registration) => registration.unregister());
 
 adoptHashRoute();
+// A chunk of the previous build, gone after a rollout: the page reloads once for the new one (lib/chunk-reload.ts).
+reloadOnFailedChunk();
 // Someone who may be signed in (a mailed invoice link, most often) needs the Firebase SDK and the screen's
 // code whatever the configuration says: both start now, beside /config.json, instead of after it.
 const signedInHere = mayBeSignedIn(localStorage);
-if (signedInHere) {
-  void import('./lib/firebase');
-  preloadSignedInPage(window.location.pathname);
-}
+if (signedInHere) preloadSignedInPage(window.location.pathname);
 const root = createRoot(document.getElementById('root')!);
 
 /**

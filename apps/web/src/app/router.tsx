@@ -1,6 +1,7 @@
 import { lazy } from 'react';
 import { Route, Routes } from 'react-router';
 import { LoginRoute } from '@/features/auth/components/LoginRoute';
+import { isInvoicePath, type SignedInInvoiceModule } from '@/lib/first-load-plan';
 import { lazyWithPreload } from '@/lib/lazy-with-preload';
 import { paths } from '@/lib/paths';
 import { preloadQueryBoundary } from '@/lib/query-boundary';
@@ -20,14 +21,34 @@ const NotFoundScreen = lazy(() =>
   import('./routes/NotFoundScreen').then((module) => ({ default: module.NotFoundScreen })),
 );
 
+const loadAuthSdk = () => import('@/lib/firebase');
+
 /**
- * Starts loading what a signed-in page at `pathname` renders: its screen (if a private one; the login page
- * has its own), the query layer every private screen reads through, and the header's admin link.
+ * One loader for each module a signed-in invoice link draws with (lib/first-load-plan.ts names them, and the
+ * build writes their files into the page's preload script): the plan and these loaders cannot drift apart
+ * unnoticed — a name without a loader does not type-check, and router.test.ts checks each loader loads the
+ * file its name stands for.
+ */
+export const signedInInvoiceLoaders: Record<SignedInInvoiceModule, () => Promise<unknown>> = {
+  authSdk: loadAuthSdk,
+  invoiceScreen: InvoiceScreen.preload,
+  queryLayer: preloadQueryBoundary,
+  adminLink: preloadHeader,
+};
+
+/**
+ * Starts loading what a signed-in page at `pathname` renders, for someone who may be signed in: the identity
+ * provider's SDK, and for a private page its screen (the login page has its own), the query layer every private
+ * screen reads through, and the header's admin link.
  */
 export function preloadSignedInPage(pathname: string) {
-  if (pathname === paths.root || pathname === paths.invoice) void InvoiceScreen.preload();
-  else if (pathname === paths.admin) void AdminUsersScreen.preload();
-  else return;
+  if (isInvoicePath(pathname)) {
+    for (const load of Object.values(signedInInvoiceLoaders)) void load();
+    return;
+  }
+  void loadAuthSdk();
+  if (pathname !== paths.admin) return;
+  void AdminUsersScreen.preload();
   void preloadQueryBoundary();
   void preloadHeader();
 }

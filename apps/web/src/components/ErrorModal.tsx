@@ -1,8 +1,12 @@
 import { Suspense, useEffect, useState } from 'react';
+import { handledWithoutReload } from '@/lib/chunk-reload';
 import { lazyWithPreload } from '@/lib/lazy-with-preload';
 import type { ErrorModalProps } from './ErrorDialog';
+import { ErrorDialogStandIn } from './ErrorDialogStandIn';
 
-const ErrorDialog = lazyWithPreload(() => import('./ErrorDialog'));
+// Without its code (the network dropped after the page painted), the plain stand-in: an error is never lost
+// to the fallback screen because the dialog that would say it could not be downloaded.
+const ErrorDialog = lazyWithPreload(() => import('./ErrorDialog'), ErrorDialogStandIn);
 
 /**
  * The spec's error modal (see ErrorDialog), whose code arrives after the page has painted: a screen draws
@@ -15,10 +19,11 @@ export function ErrorModal(props: ErrorModalProps) {
   if (props.message !== null && !needed) setNeeded(true);
   useEffect(() => {
     // After the next paint, so the screen's first paint does not share the network with it. A failed
-    // download is left to the render that needs the dialog: the error boundary then says so.
+    // download is asked for again by the render that needs the dialog (and no reload is made for it: the
+    // page works without it).
     let timer: ReturnType<typeof setTimeout> | undefined;
     const frame = requestAnimationFrame(() => {
-      timer = setTimeout(() => ErrorDialog.preload().catch(() => {}), 0);
+      timer = setTimeout(() => ErrorDialog.preload().catch(handledWithoutReload), 0);
     });
     return () => {
       cancelAnimationFrame(frame);

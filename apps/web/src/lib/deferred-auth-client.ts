@@ -1,5 +1,6 @@
 import type { RuntimeConfig } from '@portal/contract';
 import type { AuthClient, AuthUser } from './auth';
+import { STORED_USER_KEY_PREFIX } from './first-load-plan';
 
 type Listener = (user: AuthUser | null) => void;
 
@@ -7,12 +8,13 @@ type Listener = (user: AuthUser | null) => void;
  * Where Firebase Auth keeps a signed-in user with `browserLocalPersistence` (lib/firebase.ts): without
  * this entry Firebase starts signed out, so the login form can paint before the SDK has loaded.
  */
-export const firebaseUserKey = (config: RuntimeConfig) => `firebase:authUser:${config.firebase.apiKey}:[DEFAULT]`;
+export const firebaseUserKey = (config: RuntimeConfig) =>
+  `${STORED_USER_KEY_PREFIX}${config.firebase.apiKey}:[DEFAULT]`;
 
 /** Before the configuration (and so the API key) is known: is anyone of any project signed in here? */
 export function mayBeSignedIn(storage: Pick<Storage, 'length' | 'key'>): boolean {
   for (let index = 0; index < storage.length; index++) {
-    if (storage.key(index)?.startsWith('firebase:authUser:')) return true;
+    if (storage.key(index)?.startsWith(STORED_USER_KEY_PREFIX)) return true;
   }
   return false;
 }

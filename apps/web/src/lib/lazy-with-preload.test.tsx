@@ -39,3 +39,36 @@ describe('lazyWithPreload', () => {
     expect(load).toHaveBeenCalledTimes(1);
   });
 });
+
+describe('lazyWithPreload after a failed download', () => {
+  const failed = () => Promise.reject(new TypeError('Failed to fetch dynamically imported module'));
+  function StandIn({ name }: { name: string }) {
+    return <p>Stand-in for {name}</p>;
+  }
+
+  it('asks again when a render needs the code that a preload could not get', async () => {
+    const load = vi.fn().mockImplementationOnce(failed).mockResolvedValue({ default: Greeting });
+    const Retried = lazyWithPreload<{ name: string }>(load);
+    await expect(Retried.preload()).rejects.toThrow('Failed to fetch');
+    render(
+      <Suspense fallback={<p>Loading</p>}>
+        <Retried name="Ada" />
+      </Suspense>,
+    );
+    expect(await screen.findByText('Hello Ada')).toBeInTheDocument();
+    expect(load).toHaveBeenCalledTimes(2);
+  });
+
+  it('shows its stand-in when the code cannot be had when needed', async () => {
+    const load = vi.fn(failed);
+    const WithStandIn = lazyWithPreload<{ name: string }>(load, StandIn);
+    await expect(WithStandIn.preload()).rejects.toThrow('Failed to fetch');
+    render(
+      <Suspense fallback={<p>Loading</p>}>
+        <WithStandIn name="Grace" />
+      </Suspense>,
+    );
+    expect(await screen.findByText('Stand-in for Grace')).toBeInTheDocument();
+    expect(load).toHaveBeenCalledTimes(2);
+  });
+});
