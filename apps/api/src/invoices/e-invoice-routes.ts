@@ -69,7 +69,8 @@ const eInvoiceRoutes: FastifyPluginAsyncZod<EInvoiceRoutesOptions> = async (app,
         description:
           'What ingestion read from the current version: for a Factur-X / ZUGFeRD hybrid or an XML-only invoice ' +
           'the terms of its XML; for a plain PDF `format: "pdf"` and nulls. Amounts are decimal strings exactly ' +
-          'as written, dates `YYYY-MM-DD`. Needs a download allowance left, without spending one.',
+          'as written, dates `YYYY-MM-DD`. `warnings` lists what the change guard raised and no second person ' +
+          'has acknowledged yet. Needs a download allowance left, without spending one.',
         tags: ['invoices'],
         params: z.object({ parcelCode: parcelCodeSchema }),
         response: { 200: invoiceFactsSchema, ...errorResponses },
@@ -80,7 +81,9 @@ const eInvoiceRoutes: FastifyPluginAsyncZod<EInvoiceRoutesOptions> = async (app,
       const invoice = await guarded(request, reply, parcelCode, 'invoice.facts', false, () =>
         findCurrentInvoice(invoices, parcelCode),
       );
-      return reply.header('cache-control', 'no-store').send(invoiceFactsOf(invoice));
+      // Read fresh, never cached: an acknowledgement on another instance shows at once.
+      const pending = await app.domain.invoiceWarnings.pending(parcelCode);
+      return reply.header('cache-control', 'no-store').send(invoiceFactsOf(invoice, pending));
     },
   );
 

@@ -1,4 +1,7 @@
 import type { InvoiceFacts } from '@portal/contract';
+import { AMOUNT_KINDS, BANK_DETAILS_KINDS } from './change-guard.ts';
+import { paymentAccountsOf } from './e-invoice/stored-facts.ts';
+import { warningOf, type InvoiceWarningRow } from './warnings-repository.ts';
 import { DomainError } from '../domain-error.ts';
 import type { BlobStore } from '../blob-store/blob-store.ts';
 import { createInvoiceReader, type InvoiceBody } from './reader.ts';
@@ -13,8 +16,14 @@ export const pdfBlobOf = (invoice: InvoiceRow): { sha256: string; size: number; 
   size: invoice.renderingSize ?? invoice.size,
 });
 
-/** GET /invoices/:parcelCode's answer, from the current row. */
-export function invoiceFactsOf(invoice: InvoiceRow): InvoiceFacts {
+/** The latest of these warnings, as the two older marks report it. */
+function latestOf(pending: InvoiceWarningRow[], kinds: readonly InvoiceWarningRow['kind'][]): string | null {
+  const raised = pending.filter((warning) => kinds.includes(warning.kind)).map((warning) => warning.raisedAt);
+  return raised.length === 0 ? null : new Date(Math.max(...raised.map(Number))).toISOString();
+}
+
+/** GET /invoices/:parcelCode's answer, from the current row and its unacknowledged warnings. */
+export function invoiceFactsOf(invoice: InvoiceRow, pending: InvoiceWarningRow[]): InvoiceFacts {
   const facts = invoice.facts;
   return {
     parcelCode: invoice.parcelCode,
@@ -36,12 +45,14 @@ export function invoiceFactsOf(invoice: InvoiceRow): InvoiceFacts {
     totalGross: facts?.totalGross ?? null,
     amountDue: facts?.amountDue ?? null,
     iban: facts?.iban ?? null,
+    paymentAccounts: facts ? paymentAccountsOf(facts) : null,
     lineCount: facts?.lineCount ?? null,
     uploadedAt: invoice.uploadedAt.toISOString(),
     hasXml: invoice.xmlSha256 !== null,
     pdfIsRendering: invoice.renderingSha256 !== null,
-    bankDetailsChangedAt: invoice.bankDetailsChangedAt?.toISOString() ?? null,
-    amountChangedAt: invoice.amountChangedAt?.toISOString() ?? null,
+    bankDetailsChangedAt: latestOf(pending, BANK_DETAILS_KINDS),
+    amountChangedAt: latestOf(pending, AMOUNT_KINDS),
+    warnings: pending.map(warningOf),
   };
 }
 
