@@ -32,8 +32,11 @@ export async function readVisibleAccounts(
 ): Promise<VisibleAccounts> {
   let destroy: (() => Promise<void>) | undefined;
   let timer: NodeJS.Timeout | undefined;
+  const overBudget = () => new BudgetExceeded(`it took longer than ${limits.timeoutMs} ms`);
+  // The timer ends a wait on PDF.js; the deadline, checked page by page, ends a loop that keeps getting answers.
+  const deadline = Date.now() + limits.timeoutMs;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new BudgetExceeded(`it took longer than ${limits.timeoutMs} ms`)), limits.timeoutMs);
+    timer = setTimeout(() => reject(overBudget()), limits.timeoutMs);
   });
   const extraction = (async () => {
     const { getDocument, VerbosityLevel } = await import('pdfjs-dist/legacy/build/pdf.mjs');
@@ -58,6 +61,7 @@ export async function readVisibleAccounts(
     }
     let text = '';
     for (let number = 1; number <= document.numPages; number += 1) {
+      if (Date.now() >= deadline) throw overBudget();
       const content = await (await document.getPage(number)).getTextContent();
       for (const item of content.items) {
         if ('str' in item) text += item.hasEOL ? `${item.str}\n` : `${item.str} `;
