@@ -60,7 +60,9 @@ export function buildDomain(infrastructure: Omit<Infrastructure, 'close'>, optio
   const auditWriter = createAuditWriter({ repository: audit, log });
   const invoices = createInvoicesRepository(db);
   // An acknowledgement changes the current row's marks: the download path's cached copy is dropped with it.
-  const invoiceWarnings = createInvoiceWarningsRepository(db, { onChanged: (parcelCode) => invoices.evict(parcelCode) });
+  const invoiceWarnings = createInvoiceWarningsRepository(db, {
+    onChanged: (parcelCode) => invoices.evict(parcelCode),
+  });
   const rateLimits = createRateLimits(createRateLimitStore(db), config.rateLimits, log, {
     instances: config.instances,
   });

@@ -69,7 +69,11 @@ describe('the change guard', () => {
   });
 
   it('cannot be laundered through a version without an amount', () => {
-    const changes = run(eInvoice(facts()), eInvoice(facts({ amountDue: null })), eInvoice(facts({ amountDue: '9.99' })));
+    const changes = run(
+      eInvoice(facts()),
+      eInvoice(facts({ amountDue: null })),
+      eInvoice(facts({ amountDue: '9.99' })),
+    );
     assert.deepEqual(changes, [
       [],
       ['amount: amount due 119.00 EUR -> none'],
@@ -88,7 +92,12 @@ describe('the change guard', () => {
 
   it('compares the set of accounts of every payment means, not the first one', () => {
     assert.deepEqual(
-      run(eInvoice(withAccounts(A)), eInvoice(withAccounts(A, B)), eInvoice(withAccounts(B, A)), eInvoice(withAccounts(A))),
+      run(
+        eInvoice(withAccounts(A)),
+        eInvoice(withAccounts(A, B)),
+        eInvoice(withAccounts(B, A)),
+        eInvoice(withAccounts(A)),
+      ),
       [
         [],
         ['bank-details: payment accounts …2051 -> …2051, …5555'],

@@ -80,5 +80,9 @@ export function warningsFor(
 }
 
 /** Which warnings the older two marks (`bankDetailsChangedAt`, `amountChangedAt`) stand for. */
-export const BANK_DETAILS_KINDS: readonly InvoiceWarningKind[] = ['bank-details', 'visible-account', 'e-invoice-removed'];
+export const BANK_DETAILS_KINDS: readonly InvoiceWarningKind[] = [
+  'bank-details',
+  'visible-account',
+  'e-invoice-removed',
+];
 export const AMOUNT_KINDS: readonly InvoiceWarningKind[] = ['amount', 'e-invoice-removed'];

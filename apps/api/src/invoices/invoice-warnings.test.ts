@@ -23,7 +23,10 @@ async function ubl(options: { accounts: string[]; amount?: string; note?: string
   const allMeans = options.accounts.length === 0 ? means(undefined) : options.accounts.map(means).join('');
   const xml = original
     .replace(/<cac:PaymentMeans>[\s\S]*<\/cac:PaymentMeans>/, allMeans)
-    .replace('<cbc:PayableAmount currencyID="EUR">1656.25', `<cbc:PayableAmount currencyID="EUR">${options.amount ?? '1656.25'}`)
+    .replace(
+      '<cbc:PayableAmount currencyID="EUR">1656.25',
+      `<cbc:PayableAmount currencyID="EUR">${options.amount ?? '1656.25'}`,
+    )
     .replace('<cbc:Note>Payment within', `<cbc:Note>${options.note ?? ''}Payment within`);
   assert.notEqual(xml, original);
   return Buffer.from(xml);
@@ -125,7 +128,7 @@ describe('the change guard: warnings that cannot be laundered, cleared by a seco
     assert.deepEqual(await pending('LAUNDER3', idToken), ['bank-details: payment accounts …2051 -> …2051, …5555']);
   });
 
-  it("flags a hybrid whose page shows an IBAN its XML does not name, and not one whose page agrees", async () => {
+  it('flags a hybrid whose page shows an IBAN its XML does not name, and not one whose page agrees', async () => {
     const agrees = await putOk('HYBRID1', await hybrid(`Please pay to\nIBAN: DE02 1203 0000 0000 2020 51`));
     assert.equal(agrees.format, 'facturx');
     assert.deepEqual(agrees.warnings, []);

@@ -69,7 +69,11 @@ export function createInvoiceWarningsRepository(db: Database, options: { onChang
      * Clears one warning, for an administrator who did not upload the version that raised it. The row is
      * locked while it is checked, so two acknowledgements at once end with one of them refused.
      */
-    async acknowledge(input: { parcelCode: string; warningId: number; by: string }): Promise<InvoiceWarningAcknowledged> {
+    async acknowledge(input: {
+      parcelCode: string;
+      warningId: number;
+      by: string;
+    }): Promise<InvoiceWarningAcknowledged> {
       const acknowledged = await db.transaction(async (tx) => {
         const [warning] = await tx
           .select()

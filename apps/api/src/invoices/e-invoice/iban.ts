@@ -25,7 +25,8 @@ export const normalAccount = (account: string) => account.replace(/\s+/g, '').to
 export function distinctAccounts(accounts: (string | null)[]): string[] {
   const byNormalForm = new Map<string, string>();
   for (const account of accounts) {
-    if (account !== null && !byNormalForm.has(normalAccount(account))) byNormalForm.set(normalAccount(account), account);
+    if (account !== null && !byNormalForm.has(normalAccount(account)))
+      byNormalForm.set(normalAccount(account), account);
   }
   return [...byNormalForm.values()];
 }

@@ -28,7 +28,9 @@ const facts = (overrides: Partial<StoredInvoiceFacts> = {}): StoredInvoiceFacts 
 describe('accountSetOf', () => {
   it('compares the set: order, spacing, case and repeats do not count', () => {
     const one = facts({ paymentAccounts: ['DE02 1203 0000 0000 2020 51', 'GB33BUKB20201555555555'] });
-    const other = facts({ paymentAccounts: ['gb33 bukb 2020 1555 5555 55', 'DE02120300000000202051', 'DE02120300000000202051'] });
+    const other = facts({
+      paymentAccounts: ['gb33 bukb 2020 1555 5555 55', 'DE02120300000000202051', 'DE02120300000000202051'],
+    });
     assert.deepEqual(accountSetOf(one), accountSetOf(other));
     assert.deepEqual(accountSetOf(one), ['DE02120300000000202051', 'GB33BUKB20201555555555']);
   });

@@ -61,8 +61,7 @@ export function readUbl(root: XmlElement): EInvoiceContent {
   const totals = childOf(root, ...cac('LegalMonetaryTotal'));
   const allMeans = childrenOf(root, ...cac('PaymentMeans'));
   const means = allMeans[0];
-  const accountIdOf = (entry: XmlElement | undefined) =>
-    textOf(pathOf(entry, cac('PayeeFinancialAccount'), cbc('ID')));
+  const accountIdOf = (entry: XmlElement | undefined) => textOf(pathOf(entry, cac('PayeeFinancialAccount'), cbc('ID')));
   const account = childOf(means, ...cac('PayeeFinancialAccount'));
   const seller = party(pathOf(root, cac('AccountingSupplierParty'), cac('Party')));
   const buyer = party(pathOf(root, cac('AccountingCustomerParty'), cac('Party')));

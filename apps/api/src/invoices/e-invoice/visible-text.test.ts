@@ -13,7 +13,11 @@ async function pdfSaying(...lines: string[]): Promise<Uint8Array> {
 
 describe('readVisibleAccounts', () => {
   it('finds the IBANs the pages show, and leaves the bytes it was given as they were', async () => {
-    const pdf = await pdfSaying('Bankverbindung', 'IBAN DE02 1203 0000 0000 2020 51 · BIC BYLADEM1001', 'Summe 529,87 EUR');
+    const pdf = await pdfSaying(
+      'Bankverbindung',
+      'IBAN DE02 1203 0000 0000 2020 51 · BIC BYLADEM1001',
+      'Summe 529,87 EUR',
+    );
     const copy = pdf.slice();
     assert.deepEqual(await readVisibleAccounts(pdf), { ibans: ['DE02120300000000202051'] });
     assert.deepEqual(pdf, copy);

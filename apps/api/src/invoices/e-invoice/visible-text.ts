@@ -66,7 +66,8 @@ export async function readVisibleAccounts(
       for (const item of content.items) {
         if ('str' in item) text += item.hasEOL ? `${item.str}\n` : `${item.str} `;
       }
-      if (text.length > limits.maxChars) throw new BudgetExceeded(`its text is longer than ${limits.maxChars} characters`);
+      if (text.length > limits.maxChars)
+        throw new BudgetExceeded(`its text is longer than ${limits.maxChars} characters`);
       text += '\n';
     }
     return ibansIn(text);
