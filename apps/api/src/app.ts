@@ -11,6 +11,7 @@ import domainPlugin from './plugins/domain.ts';
 import metrics from './observability/metrics-route.ts';
 import requestId, { requestIdGenerator } from './observability/request-id.ts';
 import eInvoiceRoutes from './invoices/e-invoice-routes.ts';
+import warningRoutes from './invoices/warning-routes.ts';
 import invoiceRoutes from './invoices/routes.ts';
 import healthRoutes, { readinessPlugin } from './platform/health.ts';
 import passkeyRoutes from './passkeys/routes.ts';
@@ -81,6 +82,7 @@ async function portalAppPlugin(app: FastifyInstance, { domain }: { domain: Domai
       await api.register(sessionRoutes);
       await api.register(invoiceRoutes, { maxInvoiceBytes: config.maxInvoiceBytes });
       await api.register(eInvoiceRoutes);
+      await api.register(warningRoutes);
     },
     { prefix: '/api' },
   );

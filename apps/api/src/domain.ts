@@ -7,6 +7,8 @@ import type { Infrastructure } from './infrastructure.ts';
 import { openInfrastructure, type OpenInfrastructureOptions } from './infrastructure.ts';
 import { ingestInvoice, type IngestInput } from './invoices/ingest.ts';
 import { createInvoiceAccess } from './invoices/invoice-access.ts';
+import { createWarningAcknowledger } from './invoices/acknowledge-warning.ts';
+import { createInvoiceWarningsRepository } from './invoices/warnings-repository.ts';
 import { createPasskeyCeremonies } from './passkeys/passkey-ceremonies.ts';
 import { createPasskeyRepository } from './passkeys/passkey-repository.ts';
 import { createSessionBoundStore } from './passkeys/session-bound-store.ts';
@@ -57,6 +59,10 @@ export function buildDomain(infrastructure: Omit<Infrastructure, 'close'>, optio
   const audit = createAuditRepository(db, { onWritten: (seconds) => metrics.auditWriteSeconds.observe(seconds) });
   const auditWriter = createAuditWriter({ repository: audit, log });
   const invoices = createInvoicesRepository(db);
+  // An acknowledgement changes the current row's marks: the download path's cached copy is dropped with it.
+  const invoiceWarnings = createInvoiceWarningsRepository(db, {
+    onChanged: (parcelCode) => invoices.evict(parcelCode),
+  });
   const rateLimits = createRateLimits(createRateLimitStore(db), config.rateLimits, log, {
     instances: config.instances,
   });
@@ -96,8 +102,10 @@ export function buildDomain(infrastructure: Omit<Infrastructure, 'close'>, optio
     rateLimits,
     auditWriter,
     metrics,
+    warnings: invoiceWarnings,
     delivery: config.invoiceDelivery,
   });
+  const acknowledgeInvoiceWarning = createWarningAcknowledger({ warnings: invoiceWarnings, audit: recordAudit });
   const ingest = (input: IngestInput) =>
     ingestInvoice(
       { blobStore, invoicesRepository: invoices, auditRepository: audit, maxBytes: config.maxInvoiceBytes },
@@ -126,6 +134,8 @@ export function buildDomain(infrastructure: Omit<Infrastructure, 'close'>, optio
     audit,
     auditWriter,
     invoices,
+    invoiceWarnings,
+    acknowledgeInvoiceWarning,
     rateLimits,
     accountCleanups,
     accountCleaner,

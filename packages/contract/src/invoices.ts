@@ -27,6 +27,47 @@ export const invoiceStoredSchema = z.object({
 });
 export type InvoiceStored = z.infer<typeof invoiceStoredSchema>;
 
+/**
+ * Why an invoice needs a second look before anyone pays it, raised when a version is stored:
+ * - `bank-details`: its payment accounts (BT-84 of every payment means, as a set) differ from the last ones
+ *   any earlier version named, or it names none where an earlier one did;
+ * - `amount`: its amount due (BT-115 with its currency) differs from the last one, or is gone;
+ * - `e-invoice-removed`: a plain PDF replaced an e-invoice, so neither can be checked any more;
+ * - `visible-account`: a hybrid's pages show an IBAN its XML does not name;
+ * - `visible-text-unread`: a hybrid's pages could not be read to check that.
+ */
+export const invoiceWarningKindSchema = z.enum([
+  'bank-details',
+  'amount',
+  'e-invoice-removed',
+  'visible-account',
+  'visible-text-unread',
+]);
+export type InvoiceWarningKind = z.infer<typeof invoiceWarningKindSchema>;
+
+/** A warning not yet acknowledged: it stays on the invoice, whatever later versions say, until it is. */
+export const invoiceWarningSchema = z.object({
+  id: z.number().int(),
+  kind: invoiceWarningKindSchema,
+  /** When the version that raised it was stored (ISO 8601). */
+  raisedAt: z.string(),
+  /** What changed, accounts shortened to their last four characters: `payment account …2051 -> …5555`. */
+  detail: z.string(),
+});
+export type InvoiceWarning = z.infer<typeof invoiceWarningSchema>;
+
+/** POST /invoices/:parcelCode/warnings/:warningId/acknowledge's answer. */
+export const invoiceWarningAcknowledgedSchema = invoiceWarningSchema.extend({
+  acknowledgedAt: z.string(),
+  acknowledgedBy: z.string(),
+});
+export type InvoiceWarningAcknowledged = z.infer<typeof invoiceWarningAcknowledgedSchema>;
+
+export const invoiceWarningParamsSchema = z.object({
+  parcelCode: parcelCodeSchema,
+  warningId: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+});
+
 const term = (description: string) => z.string().nullable().describe(description);
 
 /**
@@ -53,7 +94,11 @@ export const invoiceFactsSchema = z.object({
   totalTax: term('BT-110'),
   totalGross: term('BT-112'),
   amountDue: term('BT-115'),
-  iban: term('BT-84'),
+  iban: term('BT-84 of the first payment means'),
+  paymentAccounts: z
+    .array(z.string())
+    .nullable()
+    .describe('BT-84 of every payment means, each once, as written; null for a plain PDF'),
   lineCount: z.number().int().nullable().describe('Invoice lines; null for a plain PDF'),
   /** When the current version was stored (ISO 8601). */
   uploadedAt: z.string(),
@@ -62,11 +107,13 @@ export const invoiceFactsSchema = z.object({
   /** The PDF that GET /invoice answers is the portal's rendering of an XML-only invoice. */
   pdfIsRendering: z.boolean(),
   /**
-   * When a version replaced one with another payment account (BT-84) or amount due (BT-115), and the
-   * current version still carries that changed value: when it changed. Compared only where both versions
-   * carry the term.
+   * When the latest warning about the payment accounts (`bank-details`, `visible-account`,
+   * `e-invoice-removed`) or the amount (`amount`, `e-invoice-removed`) was raised, while one is not yet
+   * acknowledged; null otherwise. `warnings` has each of them.
    */
   bankDetailsChangedAt: z.string().nullable(),
   amountChangedAt: z.string().nullable(),
+  /** Every warning on this invoice not yet acknowledged by a second person, oldest first. */
+  warnings: z.array(invoiceWarningSchema),
 });
 export type InvoiceFacts = z.infer<typeof invoiceFactsSchema>;

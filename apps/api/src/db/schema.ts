@@ -56,7 +56,11 @@ const eInvoiceColumns = {
   xmlSize: integer('xml_size'),
   renderingSha256: text('rendering_sha256'),
   renderingSize: integer('rendering_size'),
-  /** Set when this version's payment account differs from the version before (carried on while it stays). */
+  /**
+   * On a version: when it raised a warning about its payment accounts or amount (invoice_warnings has
+   * them). On the current invoice: the latest such warning not yet acknowledged. Kept for the release
+   * before, which reads them; this one reads invoice_warnings.
+   */
   bankDetailsChangedAt: timestamp('bank_details_changed_at', { withTimezone: true }),
   amountChangedAt: timestamp('amount_changed_at', { withTimezone: true }),
 };
@@ -83,6 +87,37 @@ export const invoiceVersions = pgTable(
     ...eInvoiceColumns,
   },
   (table) => [index('invoice_versions_parcel_code_idx').on(table.parcelCode, table.id)],
+);
+
+/**
+ * What a version changed that someone must look at before paying (the change guard): raised when the
+ * version is stored, and cleared only by an administrator other than its uploader. Later versions never
+ * clear one.
+ */
+export const invoiceWarnings = pgTable(
+  'invoice_warnings',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    parcelCode: text('parcel_code').notNull(),
+    versionId: bigint('version_id', { mode: 'number' })
+      .notNull()
+      .references(() => invoiceVersions.id),
+    kind: text('kind', {
+      enum: ['bank-details', 'amount', 'e-invoice-removed', 'visible-account', 'visible-text-unread'],
+    }).notNull(),
+    detail: text('detail').notNull(),
+    raisedAt: timestamp('raised_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Who uploaded the version that raised it: the one person who may not acknowledge it. */
+    raisedBy: text('raised_by').notNull(),
+    acknowledgedAt: timestamp('acknowledged_at', { withTimezone: true }),
+    acknowledgedBy: text('acknowledged_by'),
+  },
+  (table) => [
+    // The facts panel asks for an invoice's pending warnings with every invoice it shows.
+    index('invoice_warnings_pending_idx')
+      .on(table.parcelCode, table.id)
+      .where(sql`${table.acknowledgedAt} is null`),
+  ],
 );
 
 export const auditLog = pgTable(
@@ -209,6 +244,7 @@ export const schema = {
   users,
   invoices,
   invoiceVersions,
+  invoiceWarnings,
   auditLog,
   rateLimitWindows,
   adminPasskeys,

@@ -23,8 +23,9 @@ const eInvoiceRoutes: FastifyPluginAsyncZod = async (app) => {
         description:
           'What ingestion read from the current version: for a Factur-X / ZUGFeRD hybrid or an XML-only invoice ' +
           'the terms of its XML; for a plain PDF `format: "pdf"` and nulls. Amounts are decimal strings exactly ' +
-          'as written, dates `YYYY-MM-DD`. Needs a download allowance left, without spending one; a code without ' +
-          'an invoice spends one of the unknown-parcel allowance, as on the PDF.',
+          'as written, dates `YYYY-MM-DD`. `warnings` lists what the change guard raised and no second person ' +
+          'has acknowledged yet. Needs a download allowance left, without spending one; a code without an invoice ' +
+          'spends one of the unknown-parcel allowance, as on the PDF.',
         tags: ['invoices'],
         params: z.object({ parcelCode: parcelCodeSchema }),
         response: { 200: invoiceFactsSchema, ...errorResponses },

@@ -191,7 +191,8 @@ describe('e-invoices: ingestion, facts, XML and the rendering', () => {
 
     const entries = await t.app.domain.audit.list({ limit: 20, offset: 0 });
     const changed = entries.filter((entry) => entry.action.endsWith('-changed'));
-    assert.deepEqual(changed.map((entry) => [entry.action, entry.target, entry.detail]).sort(), [
+    const withoutId = (detail: string | null) => detail?.replace(/ \(warning \d+\)$/, '');
+    assert.deepEqual(changed.map((entry) => [entry.action, entry.target, withoutId(entry.detail)]).sort(), [
       ['invoice.amount-changed', 'FRAUD1', 'amount due 1656.25 EUR -> 1956.25 EUR'],
       ['invoice.bank-details-changed', 'FRAUD1', 'payment account …3940 -> …5555'],
     ]);

@@ -12,7 +12,7 @@ import {
 } from './e-invoice/read-invoice.ts';
 import { renderEInvoicePdf } from './e-invoice/render-pdf.ts';
 import type { StoredInvoiceFacts } from './e-invoice/stored-facts.ts';
-import type { InvoicesRepository, RecordedVersion } from './repository.ts';
+import type { InvoicesRepository, RecordedVersion, RecordedWarning } from './repository.ts';
 
 /** Why an upload is not stored, for the audit log: bad-code, not-pdf (nor XML), not-invoice, too-large or interrupted. */
 type IngestRefusalReason = 'bad-code' | 'not-pdf' | 'not-invoice' | 'too-large' | 'interrupted';
@@ -64,7 +64,10 @@ export async function ingestInvoice(deps: IngestDeps, input: IngestInput): Promi
     const bytes = await readBody(deps, input.body);
     const read = await readAsInvoice(bytes, deps.maxBytes);
     const stored = await storeBlobs(deps, parcelCode, bytes, read);
-    const recorded = await deps.invoicesRepository.recordVersion({ parcelCode, uploadedBy, ...stored });
+    const recorded = await deps.invoicesRepository.recordVersion(
+      { parcelCode, uploadedBy, ...stored },
+      { visibleAccounts: read.visibleAccounts },
+    );
     await auditIngest(deps, { parcelCode, uploadedBy, read, recorded, blob: stored });
     return {
       parcelCode,
@@ -201,7 +204,7 @@ async function storeBlobs(
   };
 }
 
-/** Each changed account or amount due is an audit entry of its own, so a reviewer can search for them. */
+/** Each warning the version raised is an audit entry of its own, so a reviewer can search for them. */
 async function auditIngest(
   deps: IngestDeps,
   entry: { parcelCode: string; uploadedBy: string; read: ReadInvoice; recorded: RecordedVersion; blob: StoredBlob },
@@ -215,13 +218,21 @@ async function auditIngest(
     outcome: 'ok',
     detail: `${recorded.status} format=${read.format} sha256=${blob.sha256} size=${blob.size}${warned}`,
   });
-  for (const change of recorded.changes) {
+  for (const warning of recorded.warnings) {
     await deps.auditRepository.record({
       actor: uploadedBy,
-      action: change.kind === 'bank-details' ? 'invoice.bank-details-changed' : 'invoice.amount-changed',
+      action: WARNING_AUDIT_ACTION[warning.kind],
       target: parcelCode,
       outcome: 'ok',
-      detail: `${change.kind === 'bank-details' ? 'payment account' : 'amount due'} ${change.from} -> ${change.to}`,
+      detail: `${warning.detail} (warning ${warning.id})`,
     });
   }
 }
+
+const WARNING_AUDIT_ACTION: Record<RecordedWarning['kind'], string> = {
+  'bank-details': 'invoice.bank-details-changed',
+  amount: 'invoice.amount-changed',
+  'e-invoice-removed': 'invoice.e-invoice-removed',
+  'visible-account': 'invoice.visible-account-mismatch',
+  'visible-text-unread': 'invoice.visible-text-unread',
+};

@@ -8,6 +8,7 @@ import type { RateLimits } from '../rate-limits/rate-limits.ts';
 import { invoiceFactsOf } from './invoice-facts.ts';
 import { createInvoiceReader, type InvoiceBody } from './reader.ts';
 import type { InvoiceRow, InvoicesRepository } from './repository.ts';
+import type { InvoiceWarningsRepository } from './warnings-repository.ts';
 
 export const NO_INVOICE_MESSAGE = 'No invoice was found for this parcel code.';
 export const NO_XML_MESSAGE = 'This invoice is a plain PDF: it has no e-invoice XML.';
@@ -40,6 +41,7 @@ const READER_LIMITS = { maxCacheBytes: 64 * 1024 * 1024, maxEntryBytes: 2 * 1024
 
 export interface InvoiceAccessDeps {
   invoices: Pick<InvoicesRepository, 'findCurrent'>;
+  warnings: Pick<InvoiceWarningsRepository, 'pending'>;
   blobStore: BlobStore;
   rateLimits: Pick<RateLimits, 'downloads' | 'unknownParcels'>;
   auditWriter: Pick<AuditWriter, 'add'>;
@@ -81,7 +83,8 @@ export function createInvoiceAccess(deps: InvoiceAccessDeps) {
   }
 
   async function read(part: InvoicePart, invoice: InvoiceRow): Promise<InvoiceFacts | InvoiceBytes> {
-    if (part === 'facts') return invoiceFactsOf(invoice);
+    // The warnings are read fresh, never cached: an acknowledgement on another instance shows at once.
+    if (part === 'facts') return invoiceFactsOf(invoice, await deps.warnings.pending(invoice.parcelCode));
     if (part === 'pdf') {
       // For an XML-only invoice, the PDF rendered from it at ingestion.
       const pdf = { sha256: invoice.renderingSha256 ?? invoice.sha256, size: invoice.renderingSize ?? invoice.size };

@@ -1,8 +1,17 @@
 import type { InvoiceFacts } from '@portal/contract';
+import { AMOUNT_KINDS, BANK_DETAILS_KINDS } from './change-guard.ts';
+import { paymentAccountsOf } from './e-invoice/stored-facts.ts';
 import type { InvoiceRow } from './repository.ts';
+import { warningOf, type InvoiceWarningRow } from './warnings-repository.ts';
 
-/** GET /invoices/:parcelCode's answer, from the current row. */
-export function invoiceFactsOf(invoice: InvoiceRow): InvoiceFacts {
+/** The latest of these warnings, as the two older marks report it. */
+function latestOf(pending: InvoiceWarningRow[], kinds: readonly InvoiceWarningRow['kind'][]): string | null {
+  const raised = pending.filter((warning) => kinds.includes(warning.kind)).map((warning) => warning.raisedAt);
+  return raised.length === 0 ? null : new Date(Math.max(...raised.map(Number))).toISOString();
+}
+
+/** GET /invoices/:parcelCode's answer, from the current row and its unacknowledged warnings. */
+export function invoiceFactsOf(invoice: InvoiceRow, pending: InvoiceWarningRow[]): InvoiceFacts {
   const facts = invoice.facts;
   return {
     parcelCode: invoice.parcelCode,
@@ -24,11 +33,13 @@ export function invoiceFactsOf(invoice: InvoiceRow): InvoiceFacts {
     totalGross: facts?.totalGross ?? null,
     amountDue: facts?.amountDue ?? null,
     iban: facts?.iban ?? null,
+    paymentAccounts: facts ? paymentAccountsOf(facts) : null,
     lineCount: facts?.lineCount ?? null,
     uploadedAt: invoice.uploadedAt.toISOString(),
     hasXml: invoice.xmlSha256 !== null,
     pdfIsRendering: invoice.renderingSha256 !== null,
-    bankDetailsChangedAt: invoice.bankDetailsChangedAt?.toISOString() ?? null,
-    amountChangedAt: invoice.amountChangedAt?.toISOString() ?? null,
+    bankDetailsChangedAt: latestOf(pending, BANK_DETAILS_KINDS),
+    amountChangedAt: latestOf(pending, AMOUNT_KINDS),
+    warnings: pending.map(warningOf),
   };
 }

@@ -1,8 +1,11 @@
-import { and, desc, eq, isNotNull } from 'drizzle-orm';
+import { desc, eq } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { invoices, invoiceVersions } from '../db/schema.ts';
 import { createBoundedCache } from '../lib/bounded-cache.ts';
-import { changeMarkers, type StoredInvoiceFacts } from './e-invoice/stored-facts.ts';
+import { AMOUNT_KINDS, BANK_DETAILS_KINDS, warningsFor, type RaisedWarning } from './change-guard.ts';
+import type { StoredInvoiceFacts } from './e-invoice/stored-facts.ts';
+import type { VisibleAccounts } from './e-invoice/visible-text.ts';
+import { insertWarnings, pendingMarks } from './warnings-repository.ts';
 
 export type InvoiceRow = typeof invoices.$inferSelect;
 export type RecordOutcome = 'created' | 'replaced' | 'unchanged';
@@ -21,20 +24,20 @@ export interface NewInvoiceVersion {
   renderingSize?: number | null;
 }
 
-/** A replacement that changed the payment account or the amount due: what it was and what it is. */
-export interface InvoiceChange {
-  kind: 'bank-details' | 'amount';
-  from: string;
-  to: string;
+/** A warning the new version raised, with its id: the audit log names it, the acknowledgement uses it. */
+export interface RecordedWarning extends RaisedWarning {
+  id: number;
 }
 
 export interface RecordedVersion {
   status: RecordOutcome;
-  changes: InvoiceChange[];
+  warnings: RecordedWarning[];
 }
 
-/** The last four characters are enough to tell accounts apart in the audit log. */
-const maskedAccount = (iban: string) => `…${iban.replace(/\s+/g, '').slice(-4)}`;
+/** What ingestion read beyond the row: the hybrid's visible accounts, held against its XML. */
+export interface VersionEvidence {
+  visibleAccounts: VisibleAccounts | null;
+}
 
 /**
  * How long a download may use the current-invoice row it read before. Writes through this repository evict
@@ -42,6 +45,15 @@ const maskedAccount = (iban: string) => `…${iban.replace(/\s+/g, '').slice(-4)
  * is served meanwhile is the previous version, whose bytes are never deleted.
  */
 export const CURRENT_INVOICE_TTL_MS = 2000;
+
+/** A version's own marks: when it raised a warning about the accounts or the amount. */
+function marksOf(raised: RaisedWarning[], now: Date) {
+  const raisedAny = (kinds: readonly string[]) => raised.some((warning) => kinds.includes(warning.kind));
+  return {
+    bankDetailsChangedAt: raisedAny(BANK_DETAILS_KINDS) ? now : null,
+    amountChangedAt: raisedAny(AMOUNT_KINDS) ? now : null,
+  };
+}
 
 export function createInvoicesRepository(db: Database) {
   const current = createBoundedCache<InvoiceRow>({ ttlMs: CURRENT_INVOICE_TTL_MS, maxEntries: 10_000 });
@@ -73,7 +85,10 @@ export function createInvoicesRepository(db: Database) {
      * its own version row and the last committer wins; an upload of the bytes already current is
      * 'unchanged' and adds no version (nothing changed, and re-running an import must not grow history).
      */
-    async recordVersion(version: NewInvoiceVersion): Promise<RecordedVersion> {
+    async recordVersion(
+      version: NewInvoiceVersion,
+      evidence: VersionEvidence = { visibleAccounts: null },
+    ): Promise<RecordedVersion> {
       current.delete(version.parcelCode);
       const outcome = await db.transaction(async (tx): Promise<RecordedVersion> => {
         const now = new Date();
@@ -88,54 +103,53 @@ export function createInvoicesRepository(db: Database) {
           .values({ ...row, bankDetailsChangedAt: null, amountChangedAt: null })
           .onConflictDoNothing({ target: invoices.parcelCode })
           .returning({ parcelCode: invoices.parcelCode });
-        if (inserted) {
-          await tx.insert(invoiceVersions).values(row);
-          return { status: 'created', changes: [] };
+        if (!inserted) {
+          const [currentRow] = await tx
+            .select({ sha256: invoices.sha256 })
+            .from(invoices)
+            .where(eq(invoices.parcelCode, version.parcelCode))
+            .for('update');
+          if (currentRow?.sha256 === version.sha256) return { status: 'unchanged', warnings: [] };
         }
-        const [currentRow] = await tx
-          .select({ sha256: invoices.sha256 })
-          .from(invoices)
-          .where(eq(invoices.parcelCode, version.parcelCode))
-          .for('update');
-        if (currentRow?.sha256 === version.sha256) return { status: 'unchanged', changes: [] };
-        // Compared with the last version that had facts: a plain PDF in between hides no change.
-        const [previous] = await tx
-          .select({
-            facts: invoiceVersions.facts,
-            bankDetailsChangedAt: invoiceVersions.bankDetailsChangedAt,
-            amountChangedAt: invoiceVersions.amountChangedAt,
-          })
-          .from(invoiceVersions)
-          .where(and(eq(invoiceVersions.parcelCode, version.parcelCode), isNotNull(invoiceVersions.facts)))
-          .orderBy(desc(invoiceVersions.id))
-          .limit(1);
-        const markers = changeMarkers(previous, row.facts, now);
+        // Every earlier version, newest first: each term is held against the last value it ever had, so
+        // neither a version without it nor a plain PDF in between resets the comparison.
+        const history = inserted
+          ? []
+          : await tx
+              .select({ format: invoiceVersions.format, facts: invoiceVersions.facts })
+              .from(invoiceVersions)
+              .where(eq(invoiceVersions.parcelCode, version.parcelCode))
+              .orderBy(desc(invoiceVersions.id));
+        const raised = warningsFor(history, { ...row, visibleAccounts: evidence.visibleAccounts });
+        const [stored] = await tx
+          .insert(invoiceVersions)
+          .values({ ...row, ...marksOf(raised, now) })
+          .returning({ id: invoiceVersions.id });
+        if (!stored) throw new Error(`no version row came back for ${version.parcelCode}`);
+        const warnings = await insertWarnings(tx, {
+          parcelCode: version.parcelCode,
+          versionId: stored.id,
+          raisedBy: version.uploadedBy,
+          raisedAt: now,
+          warnings: raised,
+        });
+        // The current row says what is still unacknowledged, whatever this version says: a later version
+        // never clears a warning, only a second person does.
+        const marks = await pendingMarks(tx, version.parcelCode);
         await tx
           .update(invoices)
-          .set({ ...row, ...markers })
+          .set({ ...row, ...marks })
           .where(eq(invoices.parcelCode, version.parcelCode));
-        await tx.insert(invoiceVersions).values({ ...row, ...markers });
-        const changes: InvoiceChange[] = [];
-        const before = previous?.facts;
-        if (before && row.facts && markers.bankDetailsChangedAt === now) {
-          changes.push({
-            kind: 'bank-details',
-            from: maskedAccount(before.iban ?? ''),
-            to: maskedAccount(row.facts.iban ?? ''),
-          });
-        }
-        if (before && row.facts && markers.amountChangedAt === now) {
-          changes.push({
-            kind: 'amount',
-            from: `${before.amountDue} ${before.currency ?? ''}`.trim(),
-            to: `${row.facts.amountDue} ${row.facts.currency ?? ''}`.trim(),
-          });
-        }
-        return { status: 'replaced', changes };
+        return { status: inserted ? 'created' : 'replaced', warnings };
       });
       // Again after the commit: a download between the first eviction and the commit re-read the old row.
       current.delete(version.parcelCode);
       return outcome;
+    },
+
+    /** Forgets the cached current row, after a change made beside recordVersion (an acknowledgement). */
+    evict(parcelCode: string) {
+      current.delete(parcelCode);
     },
   };
 }

@@ -118,7 +118,7 @@ export function useTestApp(options: TestAppOptions = {}): TestContext {
     const { downloads, unknownParcels } = context.app.domain.rateLimits;
     await Promise.all([downloads.flush(), unknownParcels.flush()]).catch(() => undefined);
     await context.database.db.execute(
-      sql`truncate table users, invoices, invoice_versions, audit_log, rate_limit_windows, admin_passkeys, admin_step_ups, webauthn_challenges, account_cleanups restart identity`,
+      sql`truncate table users, invoices, invoice_versions, invoice_warnings, audit_log, rate_limit_windows, admin_passkeys, admin_step_ups, webauthn_challenges, account_cleanups restart identity`,
     );
     // The limits count in memory too (batched-limit.ts): emptied with the table they feed.
     context.app.domain.rateLimits.reset();

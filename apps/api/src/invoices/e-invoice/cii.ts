@@ -1,4 +1,5 @@
 import type { EInvoiceContent, EInvoiceParty } from './model.ts';
+import { distinctAccounts } from './iban.ts';
 import { childOf, childrenOf, isTrue, pathOf, textOf, type XmlElement } from './xml-tree.ts';
 
 /** UN/CEFACT Cross Industry Invoice D16B, as used by Factur-X / ZUGFeRD 2.x and XRechnung CII. */
@@ -55,8 +56,12 @@ export function readCii(root: XmlElement): EInvoiceContent {
   const settlement = childOf(transaction, ...ram('ApplicableHeaderTradeSettlement'));
   const summation = childOf(settlement, ...ram('SpecifiedTradeSettlementHeaderMonetarySummation'));
   const currency = textOf(childOf(settlement, ...ram('InvoiceCurrencyCode')));
-  const means = childOf(settlement, ...ram('SpecifiedTradeSettlementPaymentMeans'));
-  const account = childOf(means, ...ram('PayeePartyCreditorFinancialAccount'));
+  const allMeans = childrenOf(settlement, ...ram('SpecifiedTradeSettlementPaymentMeans'));
+  const means = allMeans[0];
+  const accountOf = (entry: XmlElement | undefined) => childOf(entry, ...ram('PayeePartyCreditorFinancialAccount'));
+  const accountIdOf = (entry: XmlElement | undefined) =>
+    textOf(childOf(accountOf(entry), ...ram('IBANID'))) ?? textOf(childOf(accountOf(entry), ...ram('ProprietaryID')));
+  const account = accountOf(means);
   const terms = childOf(settlement, ...ram('SpecifiedTradePaymentTerms'));
   const seller = party(childOf(agreement, ...ram('SellerTradeParty')));
   const buyer = party(childOf(agreement, ...ram('BuyerTradeParty')));
@@ -87,7 +92,8 @@ export function readCii(root: XmlElement): EInvoiceContent {
       totalTax,
       totalGross: sum('GrandTotalAmount'),
       amountDue: sum('DuePayableAmount'),
-      iban: textOf(childOf(account, ...ram('IBANID'))) ?? textOf(childOf(account, ...ram('ProprietaryID'))),
+      iban: accountIdOf(means),
+      paymentAccounts: distinctAccounts(allMeans.map(accountIdOf)),
       lineCount: lineItems.length,
     },
     seller,

@@ -35,8 +35,13 @@ export interface EInvoiceFacts {
   totalGross: string | null;
   /** BT-115 */
   amountDue: string | null;
-  /** BT-84, the payment account (an IBAN for SEPA transfers) */
+  /** BT-84 of the first payment means, the payment account (an IBAN for SEPA transfers) */
   iban: string | null;
+  /**
+   * BT-84 of every payment means (BG-16 repeats), as written, each once: a second means may name another
+   * account, and the change guard compares the whole set.
+   */
+  paymentAccounts: string[];
   /** Invoice lines (BG-25); 0 for profiles without lines (Factur-X MINIMUM, BASIC WL). */
   lineCount: number;
 }

@@ -2,6 +2,7 @@ import { isCiiRoot, readCii } from './cii.ts';
 import { type EInvoiceContent, profileName } from './model.ts';
 import { PdfAttachmentError, readPdfAttachments, type PdfAttachment } from './pdf-attachments.ts';
 import { isUblRoot, readUbl } from './ubl.ts';
+import { readVisibleAccounts, type VisibleAccounts } from './visible-text.ts';
 import { DEFAULT_XML_LIMITS, decodeXmlBytes, parseXml, XmlRefusedError, type XmlLimits } from './xml-tree.ts';
 
 /**
@@ -18,7 +19,12 @@ export interface ReadInvoice {
   profileName: string | null;
   /** The invoice XML: the attachment of a hybrid, or the whole body of an XML-only invoice. */
   xml: Uint8Array | null;
-  /** Why an attached XML was not read, for the ingest answer; the PDF is stored all the same. */
+  /**
+   * For a hybrid only: the IBANs its pages show, to hold against the XML's payment accounts, or why its text
+   * could not be read. Null for a plain PDF (nothing to hold them against) and for XML only (no pages).
+   */
+  visibleAccounts: VisibleAccounts | null;
+  /** Why an attached XML (or a hybrid's text) was not read, for the ingest answer; the PDF is stored all the same. */
   warnings: string[];
 }
 
@@ -92,6 +98,7 @@ export async function readInvoice(
       content,
       profileName: profileName(content.facts.profile, content.syntax, false),
       xml: bytes,
+      visibleAccounts: null,
       warnings: [],
     };
   } catch (error) {
@@ -122,6 +129,7 @@ async function readPdf(bytes: Uint8Array, limits: ReadInvoiceLimits): Promise<Re
     content: null,
     profileName: null,
     xml: null,
+    visibleAccounts: null,
     warnings,
   });
   let attachments: PdfAttachment[];
@@ -139,11 +147,16 @@ async function readPdf(bytes: Uint8Array, limits: ReadInvoiceLimits): Promise<Re
     try {
       const xml = candidate.read();
       const content = readXml(xml, limits.xml);
+      const visibleAccounts = await readVisibleAccounts(bytes);
+      if ('unreadable' in visibleAccounts) {
+        warnings.push(`The PDF's visible text could not be compared with its XML: ${visibleAccounts.unreadable}.`);
+      }
       return {
         format: 'facturx',
         content,
         profileName: profileName(content.facts.profile, content.syntax, true),
         xml,
+        visibleAccounts,
         warnings,
       };
     } catch (error) {

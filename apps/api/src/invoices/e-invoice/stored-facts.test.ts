@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { changeMarkers, normalAmount, type StoredInvoiceFacts } from './stored-facts.ts';
+import { accountSetOf, normalAmount, type StoredInvoiceFacts } from './stored-facts.ts';
 
 const facts = (overrides: Partial<StoredInvoiceFacts> = {}): StoredInvoiceFacts => ({
   syntax: 'cii',
@@ -20,50 +20,25 @@ const facts = (overrides: Partial<StoredInvoiceFacts> = {}): StoredInvoiceFacts 
   totalGross: '119.00',
   amountDue: '119.00',
   iban: 'DE02 1203 0000 0000 2020 51',
+  paymentAccounts: ['DE02 1203 0000 0000 2020 51'],
   lineCount: 1,
   ...overrides,
 });
 
-const earlier = new Date('2025-01-01T10:00:00Z');
-const now = new Date('2025-02-01T10:00:00Z');
-const unmarked = { bankDetailsChangedAt: null, amountChangedAt: null };
-
-describe('changeMarkers', () => {
-  it('marks nothing for a first version', () => {
-    assert.deepEqual(changeMarkers(undefined, facts(), now), unmarked);
-  });
-
-  it('marks a new payment account, however it is spaced or cased', () => {
-    const previous = { facts: facts(), ...unmarked };
-    assert.deepEqual(changeMarkers(previous, facts({ iban: 'de02120300000000202051' }), now), unmarked);
-    assert.deepEqual(changeMarkers(previous, facts({ iban: 'GB33BUKB20201555555555' }), now), {
-      bankDetailsChangedAt: now,
-      amountChangedAt: null,
+describe('accountSetOf', () => {
+  it('compares the set: order, spacing, case and repeats do not count', () => {
+    const one = facts({ paymentAccounts: ['DE02 1203 0000 0000 2020 51', 'GB33BUKB20201555555555'] });
+    const other = facts({
+      paymentAccounts: ['gb33 bukb 2020 1555 5555 55', 'DE02120300000000202051', 'DE02120300000000202051'],
     });
+    assert.deepEqual(accountSetOf(one), accountSetOf(other));
+    assert.deepEqual(accountSetOf(one), ['DE02120300000000202051', 'GB33BUKB20201555555555']);
   });
 
-  it('marks a new amount due or currency, not the same amount written differently', () => {
-    const previous = { facts: facts(), ...unmarked };
-    assert.deepEqual(changeMarkers(previous, facts({ amountDue: '119' }), now), unmarked);
-    assert.deepEqual(changeMarkers(previous, facts({ amountDue: '191.00' }), now).amountChangedAt, now);
-    assert.deepEqual(changeMarkers(previous, facts({ currency: 'GBP' }), now).amountChangedAt, now);
-  });
-
-  it('carries a mark on while the changed value stays', () => {
-    const previous = { facts: facts(), bankDetailsChangedAt: earlier, amountChangedAt: earlier };
-    assert.deepEqual(changeMarkers(previous, facts({ invoiceNumber: 'INV-1-R2' }), now), {
-      bankDetailsChangedAt: earlier,
-      amountChangedAt: earlier,
-    });
-  });
-
-  it('compares only terms both versions carry', () => {
-    const previous = { facts: facts(), bankDetailsChangedAt: earlier, amountChangedAt: null };
-    assert.deepEqual(changeMarkers(previous, facts({ iban: null, amountDue: null }), now), {
-      bankDetailsChangedAt: earlier,
-      amountChangedAt: null,
-    });
-    assert.deepEqual(changeMarkers(previous, null, now), unmarked);
+  it('reads a version stored before every account was read from its one iban', () => {
+    const { paymentAccounts: _, ...older } = facts();
+    assert.deepEqual(accountSetOf(older), ['DE02120300000000202051']);
+    assert.deepEqual(accountSetOf({ ...older, iban: null }), []);
   });
 });
 

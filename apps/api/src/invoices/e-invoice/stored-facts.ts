@@ -1,23 +1,23 @@
+import { distinctAccounts, normalAccount } from './iban.ts';
 import type { EInvoiceFacts, EInvoiceSyntax } from './model.ts';
 
-/** The terms kept with an invoice version (the `facts` column): what GET /invoices/:parcelCode serves. */
-export interface StoredInvoiceFacts extends EInvoiceFacts {
+/**
+ * The terms kept with an invoice version (the `facts` column): what GET /invoices/:parcelCode serves.
+ * `paymentAccounts` is optional here because versions stored before it was read carry only `iban`.
+ */
+export interface StoredInvoiceFacts extends Omit<EInvoiceFacts, 'paymentAccounts'> {
   syntax: EInvoiceSyntax;
   profileName: string | null;
+  paymentAccounts?: string[];
 }
 
-/** What a version says about the version before it, for the guard against changed bank details. */
-export interface ChangeMarkers {
-  bankDetailsChangedAt: Date | null;
-  amountChangedAt: Date | null;
-}
+/** Every payment account of a version, as written; a version stored before all were read has its first. */
+export const paymentAccountsOf = (facts: StoredInvoiceFacts): string[] =>
+  facts.paymentAccounts ?? distinctAccounts([facts.iban]);
 
-export interface PreviousVersion extends ChangeMarkers {
-  facts: StoredInvoiceFacts | null;
-}
-
-/** IBANs are written with or without spaces, in either case. */
-const normalAccount = (iban: string) => iban.replace(/\s+/g, '').toUpperCase();
+/** The payment accounts as compared: normal form, each once, sorted, so that only the set counts. */
+export const accountSetOf = (facts: StoredInvoiceFacts): string[] =>
+  [...new Set(paymentAccountsOf(facts).map(normalAccount))].sort();
 
 /** `100`, `100.0` and `+100.00` are one amount; amounts are compared as decimals, never as floats. */
 export function normalAmount(amount: string): string {
@@ -28,31 +28,4 @@ export function normalAmount(amount: string): string {
   const decimals = fraction.replace(/0+$/, '');
   const value = decimals ? `${integer}.${decimals}` : integer;
   return negative && value !== '0' ? `-${value}` : value;
-}
-
-/**
- * When the new version's payment account (BT-84) or amount due (BT-115, with its currency) differs from the
- * version it replaces, it is marked with `now`; while it keeps that value, later versions carry the mark on,
- * so viewers keep seeing it. A term is compared only when both versions carry it: a plain PDF has none.
- */
-export function changeMarkers(
-  previous: PreviousVersion | undefined,
-  next: StoredInvoiceFacts | null,
-  now: Date,
-): ChangeMarkers {
-  const before = previous?.facts;
-  if (!before || !next) {
-    return { bankDetailsChangedAt: null, amountChangedAt: null };
-  }
-  let bankDetailsChangedAt = previous.bankDetailsChangedAt;
-  if (before.iban !== null && next.iban !== null) {
-    bankDetailsChangedAt =
-      normalAccount(before.iban) === normalAccount(next.iban) ? previous.bankDetailsChangedAt : now;
-  }
-  let amountChangedAt = previous.amountChangedAt;
-  if (before.amountDue !== null && next.amountDue !== null) {
-    const same = normalAmount(before.amountDue) === normalAmount(next.amountDue) && before.currency === next.currency;
-    amountChangedAt = same ? previous.amountChangedAt : now;
-  }
-  return { bankDetailsChangedAt, amountChangedAt };
 }

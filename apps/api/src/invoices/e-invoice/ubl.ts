@@ -1,4 +1,5 @@
 import type { EInvoiceContent, EInvoiceParty } from './model.ts';
+import { distinctAccounts } from './iban.ts';
 import { childOf, childrenOf, isTrue, pathOf, textOf, type XmlElement } from './xml-tree.ts';
 
 /** OASIS UBL 2.1, as used by XRechnung UBL and Peppol BIS Billing 3.0. */
@@ -58,7 +59,9 @@ export function readUbl(root: XmlElement): EInvoiceContent {
   const creditNote = root.local === 'CreditNote';
   const currency = textOf(childOf(root, ...cbc('DocumentCurrencyCode')));
   const totals = childOf(root, ...cac('LegalMonetaryTotal'));
-  const means = childOf(root, ...cac('PaymentMeans'));
+  const allMeans = childrenOf(root, ...cac('PaymentMeans'));
+  const means = allMeans[0];
+  const accountIdOf = (entry: XmlElement | undefined) => textOf(pathOf(entry, cac('PayeeFinancialAccount'), cbc('ID')));
   const account = childOf(means, ...cac('PayeeFinancialAccount'));
   const seller = party(pathOf(root, cac('AccountingSupplierParty'), cac('Party')));
   const buyer = party(pathOf(root, cac('AccountingCustomerParty'), cac('Party')));
@@ -90,7 +93,8 @@ export function readUbl(root: XmlElement): EInvoiceContent {
       totalTax: invoiceTax ? textOf(taxAmount(invoiceTax)) : null,
       totalGross: total('TaxInclusiveAmount'),
       amountDue: total('PayableAmount'),
-      iban: textOf(childOf(account, ...cbc('ID'))),
+      iban: accountIdOf(means),
+      paymentAccounts: distinctAccounts(allMeans.map(accountIdOf)),
       lineCount: lineElements.length,
     },
     seller,

@@ -25,7 +25,19 @@ const TERMS = [
   'amountChangedAt',
 ] as const;
 
+const WARNING_KINDS = ['bank-details', 'amount', 'e-invoice-removed', 'visible-account', 'visible-text-unread'];
+
 const stringOrNull = (value: unknown): value is string | null => value === null || typeof value === 'string';
+
+const isWarning = (value: unknown) => {
+  const warning = value as Record<string, unknown> | null;
+  return (
+    typeof warning?.id === 'number' &&
+    WARNING_KINDS.includes(warning.kind as string) &&
+    typeof warning.raisedAt === 'string' &&
+    typeof warning.detail === 'string'
+  );
+};
 
 /**
  * Checked by hand, not with the contract's zod schema: the invoice screen is the page staff open from a
@@ -42,7 +54,12 @@ export const invoiceFactsParser = {
       (body.lineCount === null || typeof body.lineCount === 'number') &&
       typeof body.uploadedAt === 'string' &&
       typeof body.hasXml === 'boolean' &&
-      typeof body.pdfIsRendering === 'boolean';
+      typeof body.pdfIsRendering === 'boolean' &&
+      (body.paymentAccounts === null ||
+        (Array.isArray(body.paymentAccounts) &&
+          body.paymentAccounts.every((account) => typeof account === 'string'))) &&
+      Array.isArray(body.warnings) &&
+      body.warnings.every(isWarning);
     if (!valid) throw new Error('Unexpected invoice facts response');
     return body as unknown as InvoiceFacts;
   },
@@ -76,6 +93,14 @@ export function useInvoiceFacts(parcelCode: string | null) {
       gcTime: 0,
     }),
   );
+}
+
+/** POST /invoices/:parcelCode/warnings/:id/acknowledge: an admin other than the uploader has looked. */
+export async function acknowledgeInvoiceWarning(api: ApiClient, parcelCode: string, warningId: number) {
+  await api.request(`/invoices/${encodeURIComponent(parcelCode)}/warnings/${warningId}/acknowledge`, {
+    method: 'POST',
+    auth: true,
+  });
 }
 
 /** GET /invoices/:parcelCode/xml, saved under `<parcel code>.xml`. */

@@ -96,12 +96,14 @@ export default function InvoiceScreen() {
     );
   }
 
-  // A plain PDF has nothing to add: its frame stays alone, as the spec draws it.
-  const eInvoice = facts.data && facts.data.format !== 'pdf' && !invoice.isError ? facts.data : null;
-  if (eInvoice) {
+  // A plain PDF has nothing to add, so its frame stays alone as the spec draws it, unless it replaced an
+  // e-invoice and that (or an earlier change) still waits for a second person's look.
+  const withPanel = facts.data && (facts.data.format !== 'pdf' || facts.data.warnings.length > 0);
+  const shownFacts = withPanel && !invoice.isError ? facts.data : null;
+  if (shownFacts) {
     body = (
       <div className="invoice-with-facts">
-        <InvoiceFactsPanel facts={eInvoice} />
+        <InvoiceFactsPanel facts={shownFacts} />
         <div className="invoice-document">{body}</div>
       </div>
     );

@@ -1,4 +1,4 @@
-import type { InvoiceFacts } from '@portal/contract';
+import type { InvoiceFacts, InvoiceWarning } from '@portal/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
@@ -31,19 +31,28 @@ const facturX: InvoiceFacts = {
   totalGross: '529.87',
   amountDue: '529.87',
   iban: 'DE02120300000000202051',
+  paymentAccounts: ['DE02120300000000202051'],
   lineCount: 2,
   uploadedAt: '2025-02-01T10:00:00.000Z',
   hasXml: true,
   pdfIsRendering: false,
   bankDetailsChangedAt: null,
   amountChangedAt: null,
+  warnings: [],
+};
+
+const bankDetailsChanged: InvoiceWarning = {
+  id: 7,
+  kind: 'bank-details',
+  raisedAt: '2025-02-01T10:00:00.000Z',
+  detail: 'payment account …2051 -> …5555',
 };
 
 let order: string[];
 
-function api(facts: InvoiceFacts | Response) {
+function api(facts: InvoiceFacts | Response, account: { admin?: boolean } = {}) {
   server.use(
-    accountLookup({ 'user@example.com': {} }),
+    accountLookup({ 'user@example.com': account }),
     http.get(`${API}/invoice`, () => {
       order.push('pdf');
       return new HttpResponse(PDF, { headers: { 'content-type': 'application/pdf' } });
@@ -118,12 +127,98 @@ describe('the facts panel of an e-invoice', () => {
     expect(await screen.findByText('The XML could not be downloaded. Please try again.')).toBeInTheDocument();
   });
 
-  it('warns when a replacement changed the bank details or the amount', async () => {
-    api({ ...facturX, bankDetailsChangedAt: '2025-02-01T10:00:00.000Z', amountChangedAt: '2025-03-04T10:00:00.000Z' });
+  it('shows each warning no second person has acknowledged, and no Acknowledge button to a non-admin', async () => {
+    api({
+      ...facturX,
+      bankDetailsChangedAt: '2025-02-01T10:00:00.000Z',
+      amountChangedAt: '2025-03-04T10:00:00.000Z',
+      warnings: [
+        bankDetailsChanged,
+        { id: 8, kind: 'amount', raisedAt: '2025-03-04T10:00:00.000Z', detail: 'amount due 1.00 EUR -> 2.00 EUR' },
+        {
+          id: 9,
+          kind: 'visible-account',
+          raisedAt: '2025-03-04T10:00:00.000Z',
+          detail: 'shown on the PDF, not in its XML: …5555',
+        },
+      ],
+    });
+    // The account lookup answers "not an admin": only after that does the missing button mean anything.
+    const lookedUp = new Promise<void>((resolve) => {
+      server.events.on('response:mocked', ({ request }) => {
+        if (new URL(request.url).pathname.startsWith('/api/users/')) resolve();
+      });
+    });
     open();
     const panel = await screen.findByRole('complementary', { name: 'Invoice details' });
     expect(within(panel).getByText('Bank details changed on 1 Feb 2025.')).toBeInTheDocument();
+    expect(within(panel).getByText('payment account …2051 \u2192 …5555')).toBeInTheDocument();
     expect(within(panel).getByText('Amount changed on 4 Mar 2025.')).toBeInTheDocument();
+    expect(
+      within(panel).getByText('The PDF shows an account its e-invoice data does not have (4 Mar 2025).'),
+    ).toBeInTheDocument();
+    await lookedUp;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    server.events.removeAllListeners();
+    expect(within(panel).queryByRole('button', { name: 'Acknowledge' })).not.toBeInTheDocument();
+  });
+
+  it('shows the panel for a plain PDF only while a warning waits, with nothing but the warning', async () => {
+    api({
+      ...facturX,
+      format: 'pdf',
+      syntax: null,
+      invoiceNumber: null,
+      hasXml: false,
+      warnings: [{ id: 3, kind: 'e-invoice-removed', raisedAt: '2025-02-01T10:00:00.000Z', detail: 'facturx -> pdf' }],
+    });
+    open();
+    const panel = await screen.findByRole('complementary', { name: 'Invoice details' });
+    expect(within(panel).getByText('Replaced by a plain PDF on 1 Feb 2025.')).toBeInTheDocument();
+    expect(within(panel).queryByText('IBAN')).not.toBeInTheDocument();
+    expect(await screen.findByTitle('EINV-1')).toBeInTheDocument();
+  });
+
+  it('lets an admin acknowledge a warning, then shows the invoice without it', async () => {
+    let acknowledged = false;
+    api({ ...facturX, warnings: [bankDetailsChanged] }, { admin: true });
+    server.use(
+      http.get(`${API}/invoices/:parcelCode`, () =>
+        HttpResponse.json({ ...facturX, warnings: acknowledged ? [] : [bankDetailsChanged] }),
+      ),
+      http.post(`${API}/invoices/:parcelCode/warnings/:id/acknowledge`, ({ params, request }) => {
+        order.push(
+          `acknowledge ${String(params.parcelCode)} ${String(params.id)} ${request.headers.get('authorization')}`,
+        );
+        acknowledged = true;
+        return HttpResponse.json({
+          ...bankDetailsChanged,
+          acknowledgedAt: '2025-02-02T10:00:00.000Z',
+          acknowledgedBy: 'x',
+        });
+      }),
+    );
+    const { user } = open();
+    const panel = await screen.findByRole('complementary', { name: 'Invoice details' });
+    await user.click(await within(panel).findByRole('button', { name: 'Acknowledge' }));
+    await waitFor(() =>
+      expect(within(panel).queryByText('Bank details changed on 1 Feb 2025.')).not.toBeInTheDocument(),
+    );
+    expect(order).toContain('acknowledge EINV-1 7 Bearer token-of-user@example.com');
+  });
+
+  it("shows the server's refusal when the admin uploaded the version themselves", async () => {
+    api({ ...facturX, warnings: [bankDetailsChanged] }, { admin: true });
+    const refusal = 'You uploaded the version that raised this warning: another administrator must acknowledge it.';
+    server.use(
+      http.post(`${API}/invoices/:parcelCode/warnings/:id/acknowledge`, () =>
+        HttpResponse.json({ message: refusal, code: 'forbidden' }, { status: 403 }),
+      ),
+    );
+    const { user } = open();
+    await user.click(await screen.findByRole('button', { name: 'Acknowledge' }));
+    expect(await screen.findByText(refusal)).toBeInTheDocument();
+    expect(screen.getByText('Bank details changed on 1 Feb 2025.')).toBeInTheDocument();
   });
 
   it('labels the PDF of an XML-only credit note as a rendering of the XML', async () => {

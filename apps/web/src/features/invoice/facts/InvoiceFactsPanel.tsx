@@ -1,12 +1,12 @@
 import type { InvoiceFacts } from '@portal/contract';
 import { useState } from 'react';
-import { Alert } from '@/components/Alert';
 import Button from 'react-bootstrap/Button';
 import Spinner from 'react-bootstrap/Spinner';
 import { useApiClient } from '@/lib/api-client';
 import { downloadInvoiceXml } from '../api/get-invoice-facts';
 import { documentTypeName } from '@portal/contract/invoice-codes';
-import { britishDate, britishDay, formatMoney, groupedAccount } from './format';
+import { britishDate, formatMoney, groupedAccount } from './format';
+import { InvoiceWarnings } from './InvoiceWarnings';
 
 const DASH = '\u2014';
 
@@ -16,14 +16,14 @@ interface InvoiceFactsPanelProps {
 
 /**
  * What an e-invoice says at a glance, beside its PDF: number, dates, amount due, who bills whom and where
- * to pay, with a warning when a replacement changed the bank details or the amount.
+ * to pay, with the change guard's warnings until a second person has acknowledged them. A plain PDF gets the
+ * panel only for those warnings (one that replaced an e-invoice), and then shows nothing else.
  */
 export function InvoiceFactsPanel({ facts }: InvoiceFactsPanelProps) {
   const api = useApiClient();
   const [downloading, setDownloading] = useState(false);
   const [downloadFailed, setDownloadFailed] = useState(false);
-  const bankDetailsChanged = britishDay(facts.bankDetailsChangedAt);
-  const amountChanged = britishDay(facts.amountChangedAt);
+  const eInvoice = facts.format !== 'pdf';
 
   const downloadXml = async () => {
     setDownloading(true);
@@ -53,27 +53,19 @@ export function InvoiceFactsPanel({ facts }: InvoiceFactsPanelProps) {
           {documentTypeName(facts.typeCode)} details
         </h2>
         {facts.profileName && <p className="small text-body-secondary mb-2">{facts.profileName}</p>}
-        {bankDetailsChanged && (
-          <Alert variant="warning" className="py-2 px-3 small mb-2">
-            <strong>Bank details changed on {bankDetailsChanged}.</strong> Check the account with the seller before
-            paying.
-          </Alert>
+        <InvoiceWarnings parcelCode={facts.parcelCode} warnings={facts.warnings} />
+        {eInvoice && (
+          <dl className="invoice-facts-list mb-2">
+            {rows.map(([label, value]) => (
+              <div key={label}>
+                <dt>{label}</dt>
+                <dd className={label === 'IBAN' || label === 'Number' ? 'font-monospace text-break' : 'text-break'}>
+                  {value ?? DASH}
+                </dd>
+              </div>
+            ))}
+          </dl>
         )}
-        {amountChanged && (
-          <Alert variant="warning" className="py-2 px-3 small mb-2">
-            <strong>Amount changed on {amountChanged}.</strong>
-          </Alert>
-        )}
-        <dl className="invoice-facts-list mb-2">
-          {rows.map(([label, value]) => (
-            <div key={label}>
-              <dt>{label}</dt>
-              <dd className={label === 'IBAN' || label === 'Number' ? 'font-monospace text-break' : 'text-break'}>
-                {value ?? DASH}
-              </dd>
-            </div>
-          ))}
-        </dl>
         {facts.pdfIsRendering && (
           <p className="small text-body-secondary mb-2">
             The PDF shown is the portal&apos;s rendering of this XML invoice; the XML is the original.

@@ -1,0 +1,124 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { warningsFor, type GuardedVersion } from './change-guard.ts';
+import type { StoredInvoiceFacts } from './e-invoice/stored-facts.ts';
+
+const A = 'DE02120300000000202051';
+const B = 'GB33BUKB20201555555555';
+
+const facts = (overrides: Partial<StoredInvoiceFacts> = {}): StoredInvoiceFacts => ({
+  syntax: 'cii',
+  profileName: null,
+  profile: null,
+  invoiceNumber: 'INV-1',
+  typeCode: '380',
+  issueDate: '2025-01-01',
+  dueDate: null,
+  currency: 'EUR',
+  sellerName: 'Seller',
+  sellerVatId: null,
+  buyerName: 'Buyer',
+  buyerReference: null,
+  totalNet: '100.00',
+  totalTax: '19.00',
+  totalGross: '119.00',
+  amountDue: '119.00',
+  iban: A,
+  paymentAccounts: [A],
+  lineCount: 1,
+  ...overrides,
+});
+const withAccounts = (...accounts: string[]) => facts({ iban: accounts[0] ?? null, paymentAccounts: accounts });
+const eInvoice = (value: StoredInvoiceFacts): GuardedVersion => ({ format: 'ubl', facts: value });
+const plainPdf: GuardedVersion = { format: 'pdf', facts: null };
+
+/** The warnings of each version in turn, each compared with all those before it. */
+function run(...versions: GuardedVersion[]) {
+  const history: GuardedVersion[] = [];
+  return versions.map((version) => {
+    const raised = warningsFor(history, { ...version, visibleAccounts: null });
+    history.unshift(version);
+    return raised.map((warning) => `${warning.kind}: ${warning.detail}`);
+  });
+}
+
+describe('the change guard', () => {
+  it('raises nothing for a first version, nor for the same terms written differently', () => {
+    assert.deepEqual(
+      run(eInvoice(facts()), eInvoice(facts({ amountDue: '119', paymentAccounts: ['de02 1203 0000 0000 2020 51'] }))),
+      [[], []],
+    );
+  });
+
+  it('raises a changed account and a changed amount or currency', () => {
+    assert.deepEqual(run(eInvoice(facts()), eInvoice(facts({ ...withAccounts(B), amountDue: '191.00' }))), [
+      [],
+      ['bank-details: payment account …2051 -> …5555', 'amount: amount due 119.00 EUR -> 191.00 EUR'],
+    ]);
+    assert.deepEqual(run(eInvoice(facts()), eInvoice(facts({ currency: 'GBP' })))[1], [
+      'amount: amount due 119.00 EUR -> 119.00 GBP',
+    ]);
+  });
+
+  it('cannot be laundered through a version without an account: v1 A, v2 none, v3 B', () => {
+    assert.deepEqual(run(eInvoice(withAccounts(A)), eInvoice(withAccounts()), eInvoice(withAccounts(B))), [
+      [],
+      ['bank-details: payment account …2051 -> none'],
+      ['bank-details: payment account …2051 -> …5555'],
+    ]);
+  });
+
+  it('cannot be laundered through a version without an amount', () => {
+    const changes = run(
+      eInvoice(facts()),
+      eInvoice(facts({ amountDue: null })),
+      eInvoice(facts({ amountDue: '9.99' })),
+    );
+    assert.deepEqual(changes, [
+      [],
+      ['amount: amount due 119.00 EUR -> none'],
+      ['amount: amount due 119.00 EUR -> 9.99 EUR'],
+    ]);
+  });
+
+  it('raises a plain PDF replacing an e-invoice, and still compares the next e-invoice with the last one', () => {
+    assert.deepEqual(run(eInvoice(withAccounts(A)), plainPdf, plainPdf, eInvoice(withAccounts(B))), [
+      [],
+      ['e-invoice-removed: ubl -> pdf'],
+      [],
+      ['bank-details: payment account …2051 -> …5555'],
+    ]);
+  });
+
+  it('compares the set of accounts of every payment means, not the first one', () => {
+    assert.deepEqual(
+      run(
+        eInvoice(withAccounts(A)),
+        eInvoice(withAccounts(A, B)),
+        eInvoice(withAccounts(B, A)),
+        eInvoice(withAccounts(A)),
+      ),
+      [
+        [],
+        ['bank-details: payment accounts …2051 -> …2051, …5555'],
+        [],
+        ['bank-details: payment accounts …5555, …2051 -> …2051'],
+      ],
+    );
+  });
+
+  it('takes a term seen for the first time as no change', () => {
+    assert.deepEqual(run(plainPdf, eInvoice(withAccounts()), eInvoice(withAccounts(A))), [[], [], []]);
+  });
+
+  it("holds a hybrid's visible IBANs against its XML, and raises text it could not read", () => {
+    const hybrid = { format: 'facturx' as const, facts: withAccounts(A) };
+    const raise = (visibleAccounts: Parameters<typeof warningsFor>[1]['visibleAccounts']) =>
+      warningsFor([], { ...hybrid, visibleAccounts }).map((warning) => `${warning.kind}: ${warning.detail}`);
+    assert.deepEqual(raise({ ibans: [A] }), []);
+    assert.deepEqual(raise({ ibans: [A, B] }), ['visible-account: shown on the PDF, not in its XML: …5555']);
+    assert.deepEqual(raise({ unreadable: 'it has 80 pages, more than the 50 read' }), [
+      "visible-text-unread: the PDF's text could not be read: it has 80 pages, more than the 50 read",
+    ]);
+  });
+});

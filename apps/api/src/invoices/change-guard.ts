@@ -1,0 +1,88 @@
+import type { InvoiceWarningKind } from '@portal/contract';
+import { maskedAccount, normalAccount } from './e-invoice/iban.ts';
+import { accountSetOf, normalAmount, paymentAccountsOf, type StoredInvoiceFacts } from './e-invoice/stored-facts.ts';
+import type { VisibleAccounts } from './e-invoice/visible-text.ts';
+
+/** What the guard reads of a version: stored ones from the history, the new one from ingestion. */
+export interface GuardedVersion {
+  format: 'pdf' | 'facturx' | 'cii' | 'ubl';
+  facts: StoredInvoiceFacts | null;
+}
+
+/** A warning a new version raises; it stays on the invoice until a second person acknowledges it. */
+export interface RaisedWarning {
+  kind: InvoiceWarningKind;
+  /** For people and the audit log: accounts shortened to their last four characters. */
+  detail: string;
+}
+
+const NONE = 'none';
+
+const accountsText = (accounts: string[]) => (accounts.length === 0 ? NONE : accounts.map(maskedAccount).join(', '));
+const amountText = (facts: StoredInvoiceFacts) =>
+  facts.amountDue === null ? NONE : `${facts.amountDue} ${facts.currency ?? ''}`.trim();
+const amountKey = (facts: StoredInvoiceFacts) =>
+  facts.amountDue === null ? null : `${normalAmount(facts.amountDue)} ${facts.currency ?? ''}`;
+
+/**
+ * The warnings `next` raises against `history` (the earlier versions, newest first). Each term is compared
+ * with the last value it ever had, however many versions ago, so no version in between resets the guard:
+ *
+ * - payment accounts (BT-84 of every payment means), as a set: another set, or none where there were some;
+ * - amount due (BT-115) with its currency, as a decimal: another amount, or none where there was one;
+ * - a plain PDF replacing an e-invoice: the terms above can no longer be checked at all;
+ * - a hybrid whose pages show an IBAN its XML does not name, or whose pages could not be read.
+ *
+ * A term seen for the first time (a first version, or a profile that now carries it) is no change.
+ */
+export function warningsFor(
+  history: GuardedVersion[],
+  next: GuardedVersion & { visibleAccounts: VisibleAccounts | null },
+): RaisedWarning[] {
+  const warnings: RaisedWarning[] = [];
+  const earlier = history.flatMap((version) => (version.facts ? [version.facts] : []));
+  const { facts } = next;
+
+  if (!facts) {
+    const previous = history[0];
+    if (previous?.facts) {
+      warnings.push({ kind: 'e-invoice-removed', detail: `${previous.format} -> ${next.format}` });
+    }
+    return warnings;
+  }
+
+  const lastAccounts = earlier.find((version) => accountSetOf(version).length > 0);
+  if (lastAccounts && accountSetOf(lastAccounts).join(' ') !== accountSetOf(facts).join(' ')) {
+    const [before, after] = [paymentAccountsOf(lastAccounts), paymentAccountsOf(facts)];
+    const label = before.length > 1 || after.length > 1 ? 'payment accounts' : 'payment account';
+    warnings.push({ kind: 'bank-details', detail: `${label} ${accountsText(before)} -> ${accountsText(after)}` });
+  }
+
+  const lastAmount = earlier.find((version) => version.amountDue !== null);
+  if (lastAmount && amountKey(lastAmount) !== amountKey(facts)) {
+    warnings.push({ kind: 'amount', detail: `amount due ${amountText(lastAmount)} -> ${amountText(facts)}` });
+  }
+
+  const visible = next.visibleAccounts;
+  if (visible && 'unreadable' in visible) {
+    warnings.push({ kind: 'visible-text-unread', detail: `the PDF's text could not be read: ${visible.unreadable}` });
+  } else if (visible) {
+    const inXml = new Set(accountSetOf(facts));
+    const shownOnly = visible.ibans.filter((iban) => !inXml.has(normalAccount(iban)));
+    if (shownOnly.length > 0) {
+      warnings.push({
+        kind: 'visible-account',
+        detail: `shown on the PDF, not in its XML: ${accountsText(shownOnly)}`,
+      });
+    }
+  }
+  return warnings;
+}
+
+/** Which warnings the older two marks (`bankDetailsChangedAt`, `amountChangedAt`) stand for. */
+export const BANK_DETAILS_KINDS: readonly InvoiceWarningKind[] = [
+  'bank-details',
+  'visible-account',
+  'e-invoice-removed',
+];
+export const AMOUNT_KINDS: readonly InvoiceWarningKind[] = ['amount', 'e-invoice-removed'];

@@ -1,0 +1,118 @@
+import type { InvoiceWarningAcknowledged } from '@portal/contract';
+import { and, asc, eq, inArray, isNull, max } from 'drizzle-orm';
+import type { Database } from '../db/client.ts';
+import { invoices, invoiceWarnings } from '../db/schema.ts';
+import { DomainError } from '../domain-error.ts';
+import { AMOUNT_KINDS, BANK_DETAILS_KINDS, type RaisedWarning } from './change-guard.ts';
+
+export type InvoiceWarningRow = typeof invoiceWarnings.$inferSelect;
+
+export const NO_WARNING_MESSAGE = 'This invoice has no such warning.';
+export const ALREADY_ACKNOWLEDGED_MESSAGE = 'This warning has already been acknowledged.';
+export const SECOND_PERSON_MESSAGE =
+  'You uploaded the version that raised this warning: another administrator must acknowledge it.';
+
+/** Stores what a new version raised, in the transaction that stores the version. */
+export async function insertWarnings(
+  tx: Database,
+  entry: { parcelCode: string; versionId: number; raisedBy: string; raisedAt: Date; warnings: RaisedWarning[] },
+): Promise<(RaisedWarning & { id: number })[]> {
+  if (entry.warnings.length === 0) return [];
+  return tx
+    .insert(invoiceWarnings)
+    .values(
+      entry.warnings.map((warning) => ({
+        parcelCode: entry.parcelCode,
+        versionId: entry.versionId,
+        raisedBy: entry.raisedBy,
+        raisedAt: entry.raisedAt,
+        kind: warning.kind,
+        detail: warning.detail,
+      })),
+    )
+    .returning({ id: invoiceWarnings.id, kind: invoiceWarnings.kind, detail: invoiceWarnings.detail });
+}
+
+/**
+ * The current invoice's two marks, from its unacknowledged warnings: what the release before reads, and
+ * what a search by "changed bank details" can use without a join.
+ */
+export async function pendingMarks(tx: Database, parcelCode: string) {
+  const latest = async (kinds: readonly RaisedWarning['kind'][]) => {
+    const [row] = await tx
+      .select({ at: max(invoiceWarnings.raisedAt) })
+      .from(invoiceWarnings)
+      .where(
+        and(
+          eq(invoiceWarnings.parcelCode, parcelCode),
+          isNull(invoiceWarnings.acknowledgedAt),
+          inArray(invoiceWarnings.kind, [...kinds]),
+        ),
+      );
+    return row?.at ?? null;
+  };
+  return { bankDetailsChangedAt: await latest(BANK_DETAILS_KINDS), amountChangedAt: await latest(AMOUNT_KINDS) };
+}
+
+export function createInvoiceWarningsRepository(db: Database, options: { onChanged: (parcelCode: string) => void }) {
+  return {
+    /** The warnings on an invoice that no second person has acknowledged yet, oldest first. */
+    pending(parcelCode: string): Promise<InvoiceWarningRow[]> {
+      return db
+        .select()
+        .from(invoiceWarnings)
+        .where(and(eq(invoiceWarnings.parcelCode, parcelCode), isNull(invoiceWarnings.acknowledgedAt)))
+        .orderBy(asc(invoiceWarnings.id));
+    },
+
+    /**
+     * Clears one warning, for an administrator who did not upload the version that raised it. The row is
+     * locked while it is checked, so two acknowledgements at once end with one of them refused.
+     */
+    async acknowledge(input: {
+      parcelCode: string;
+      warningId: number;
+      by: string;
+    }): Promise<InvoiceWarningAcknowledged> {
+      const acknowledged = await db.transaction(async (tx) => {
+        const [warning] = await tx
+          .select()
+          .from(invoiceWarnings)
+          .where(and(eq(invoiceWarnings.id, input.warningId), eq(invoiceWarnings.parcelCode, input.parcelCode)))
+          .for('update');
+        if (!warning) throw new DomainError('not-found', NO_WARNING_MESSAGE, 'no-warning');
+        if (warning.acknowledgedAt) throw new DomainError('conflict', ALREADY_ACKNOWLEDGED_MESSAGE, 'acknowledged');
+        if (warning.raisedBy === input.by) throw new DomainError('forbidden', SECOND_PERSON_MESSAGE, 'uploader');
+        const [updated] = await tx
+          .update(invoiceWarnings)
+          .set({ acknowledgedAt: new Date(), acknowledgedBy: input.by })
+          .where(eq(invoiceWarnings.id, warning.id))
+          .returning();
+        await tx
+          .update(invoices)
+          .set(await pendingMarks(tx, input.parcelCode))
+          .where(eq(invoices.parcelCode, input.parcelCode));
+        return updated;
+      });
+      options.onChanged(input.parcelCode);
+      if (!acknowledged?.acknowledgedAt || !acknowledged.acknowledgedBy) {
+        throw new Error(`warning ${input.warningId} was not updated`);
+      }
+      return {
+        ...warningOf(acknowledged),
+        acknowledgedAt: acknowledged.acknowledgedAt.toISOString(),
+        acknowledgedBy: acknowledged.acknowledgedBy,
+      };
+    },
+  };
+}
+
+export type InvoiceWarningsRepository = ReturnType<typeof createInvoiceWarningsRepository>;
+
+/** A warning as the HTTP API shows it: who raised it stays in the audit log. */
+export const warningOf = (row: InvoiceWarningRow) => ({
+  id: row.id,
+  kind: row.kind,
+  raisedAt: row.raisedAt.toISOString(),
+  detail: row.detail,
+});
