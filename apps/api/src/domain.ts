@@ -6,6 +6,8 @@ import { createTokenCache } from './identity/token-cache.ts';
 import type { Infrastructure } from './infrastructure.ts';
 import { openInfrastructure, type OpenInfrastructureOptions } from './infrastructure.ts';
 import { ingestInvoice, type IngestInput } from './invoices/ingest.ts';
+import { createIngestSlots } from './invoices/ingest-slots.ts';
+import { createInvoiceReaderPool, DEFAULT_READER_POOL_OPTIONS } from './invoices/e-invoice/reader-pool.ts';
 import { createOpenInvoice, createOpenInvoiceXml } from './invoices/open-invoice.ts';
 import { createPasskeyCeremonies } from './passkeys/passkey-ceremonies.ts';
 import { createPasskeyRepository } from './passkeys/passkey-repository.ts';
@@ -92,9 +94,19 @@ export function buildDomain(infrastructure: Omit<Infrastructure, 'close'>, optio
   const bulkUserAdmin = createBulkUserAdmin({ userAdmin, log });
   const openInvoice = createOpenInvoice({ invoicesRepository: invoices, blobStore });
   const openInvoiceXml = createOpenInvoiceXml({ invoicesRepository: invoices, blobStore });
+  // One reader worker per upload slot: a slot never waits for a worker, and no more are ever started.
+  const invoiceReaders = createInvoiceReaderPool({ ...DEFAULT_READER_POOL_OPTIONS, size: config.maxConcurrentIngests });
+  const ingestSlots = createIngestSlots(config.maxConcurrentIngests);
   const ingest = (input: IngestInput) =>
     ingestInvoice(
-      { blobStore, invoicesRepository: invoices, auditRepository: audit, maxBytes: config.maxInvoiceBytes },
+      {
+        blobStore,
+        invoicesRepository: invoices,
+        auditRepository: audit,
+        maxBytes: config.maxInvoiceBytes,
+        readInvoice: invoiceReaders.read,
+        ingestSlots,
+      },
       input,
     );
 
@@ -129,6 +141,7 @@ export function buildDomain(infrastructure: Omit<Infrastructure, 'close'>, optio
     bulkUserAdmin,
     openInvoice,
     openInvoiceXml,
+    invoiceReaders,
     ingestInvoice: ingest,
 
     async start() {
@@ -137,6 +150,7 @@ export function buildDomain(infrastructure: Omit<Infrastructure, 'close'>, optio
       allowlistListener = await database.listen(ALLOWLIST_CHANNEL, allowlist);
       rateLimits.start();
       accountCleaner.start();
+      invoiceReaders.warm();
       void expireAudit();
       auditSweeper = setInterval(() => void expireAudit(), 60 * MINUTE_MS);
       auditSweeper.unref();
@@ -148,6 +162,7 @@ export function buildDomain(infrastructure: Omit<Infrastructure, 'close'>, optio
       await auditWriter.close();
       await rateLimits.close();
       await allowlistListener?.close();
+      await invoiceReaders.close();
     },
   };
 }

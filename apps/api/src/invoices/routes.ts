@@ -7,6 +7,7 @@ import { errorResponses } from '../http/error-responses.ts';
 import { tooManyRequests } from '../rate-limits/http-guards.ts';
 import { DomainError } from '../domain-error.ts';
 import { findCurrentInvoice, pdfBlobOf } from './open-invoice.ts';
+import { INGEST_BUSY_REASON, INGEST_RETRY_AFTER_SECONDS } from './ingest-slots.ts';
 
 /** A PDF (plain or hybrid) or an XML-only e-invoice; what it is is read from the bytes, not the type. */
 export const INVOICE_TYPES = ['application/pdf', 'application/octet-stream', 'application/xml', 'text/xml'];
@@ -145,6 +146,9 @@ const invoiceRoutes: FastifyPluginAsyncZod<InvoiceRoutesOptions> = async (app, o
         // The rest of a refused body is never read: close the connection after the answer instead.
         if (error instanceof DomainError && !(request.body as Readable).readableEnded) {
           reply.header('connection', 'close');
+        }
+        if (error instanceof DomainError && error.reason === INGEST_BUSY_REASON) {
+          reply.header('retry-after', String(INGEST_RETRY_AFTER_SECONDS));
         }
         throw error;
       }
