@@ -95,7 +95,11 @@ export function buildDomain(infrastructure: Omit<Infrastructure, 'close'>, optio
   const openInvoice = createOpenInvoice({ invoicesRepository: invoices, blobStore });
   const openInvoiceXml = createOpenInvoiceXml({ invoicesRepository: invoices, blobStore });
   // One reader worker per upload slot: a slot never waits for a worker, and no more are ever started.
-  const invoiceReaders = createInvoiceReaderPool({ ...DEFAULT_READER_POOL_OPTIONS, size: config.maxConcurrentIngests });
+  const invoiceReaders = createInvoiceReaderPool({
+    ...DEFAULT_READER_POOL_OPTIONS,
+    size: config.maxConcurrentIngests,
+    timeoutMs: config.invoiceReadTimeoutMs,
+  });
   const ingestSlots = createIngestSlots(config.maxConcurrentIngests);
   const ingest = (input: IngestInput) =>
     ingestInvoice(
