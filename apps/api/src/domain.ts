@@ -146,6 +146,7 @@ export function buildDomain(infrastructure: Omit<Infrastructure, 'close'>, optio
     openInvoice,
     openInvoiceXml,
     invoiceReaders,
+    ingestSlots,
     ingestInvoice: ingest,
 
     async start() {

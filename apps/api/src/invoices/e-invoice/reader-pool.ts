@@ -62,8 +62,10 @@ export function createInvoiceReaderPool(options: InvoiceReaderPoolOptions) {
   const all = new Set<PooledWorker>();
   const waiting: ((pooled: PooledWorker) => void)[] = [];
   let closed = false;
+  let started = 0;
 
   function spawn(): PooledWorker {
+    started += 1;
     const worker = new Worker(WORKER_URL, {
       resourceLimits: { maxOldGenerationSizeMb: options.maxHeapMb, maxYoungGenerationSizeMb: 16 },
       // The worker reads bytes and answers messages; it has no business with the parent's environment.
@@ -178,6 +180,10 @@ export function createInvoiceReaderPool(options: InvoiceReaderPoolOptions) {
     /** How many workers are running, for tests and metrics. */
     get workers() {
       return all.size;
+    },
+    /** How many workers were ever started: one more after each failure and each `filesPerWorker` files. */
+    get started() {
+      return started;
     },
     async close() {
       closed = true;
