@@ -67,7 +67,7 @@ export function createInvoiceReaderPool(options: InvoiceReaderPoolOptions) {
   function spawn(): PooledWorker {
     started += 1;
     const worker = new Worker(WORKER_URL, {
-      resourceLimits: { maxOldGenerationSizeMb: options.maxHeapMb, maxYoungGenerationSizeMb: 16 },
+      resourceLimits: { maxOldGenerationSizeMb: options.maxHeapMb },
       // The worker reads bytes and answers messages; it has no business with the parent's environment.
       env: {},
     });
