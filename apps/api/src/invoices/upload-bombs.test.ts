@@ -92,7 +92,10 @@ describe('hostile uploads: refused within budget, while the instance keeps servi
     // Read on this thread, the upload held the event loop for about as long as the reading took (a second or
     // more). A busy test machine stalls any thread now and then, so the bound is relative to that time.
     const stallMs = delay.max / 1e6;
-    assert.ok(stallMs < readingMs / 2, `the event loop stalled for ${stallMs.toFixed(0)} of ${readingMs.toFixed(0)} ms`);
+    assert.ok(
+      stallMs < readingMs / 2,
+      `the event loop stalled for ${stallMs.toFixed(0)} of ${readingMs.toFixed(0)} ms`,
+    );
     assert.equal(refused.statusCode, 400, refused.body);
     assert.match(refused.json().message, /more than 500000 elements/);
     // The slot is free again.

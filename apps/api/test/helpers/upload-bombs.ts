@@ -55,8 +55,7 @@ export function crossReferenceEntriesPdf(): Buffer {
 }
 
 /** A CII root, so the reader cannot refuse the document by its root element before reading the rest. */
-const CII_OPEN =
-  '<rsm:CrossIndustryInvoice xmlns:rsm="urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100">';
+const CII_OPEN = '<rsm:CrossIndustryInvoice xmlns:rsm="urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100">';
 const CII_CLOSE = '</rsm:CrossIndustryInvoice>';
 
 /** Elements nested as deep as `megabytes` of `<a>` go. */

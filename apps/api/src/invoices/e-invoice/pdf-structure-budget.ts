@@ -114,7 +114,9 @@ function requireEntriesWithinBytes(stream: PDFRawStream) {
   const entryBytes = numbers('W').reduce((sum, width) => sum + Math.max(0, width), 0);
   const index = numbers('Index');
   const declared =
-    index.length > 0 ? index.filter((_, position) => position % 2 === 1).reduce((sum, n) => sum + n, 0) : numbers('Size')[0] ?? 0;
+    index.length > 0
+      ? index.filter((_, position) => position % 2 === 1).reduce((sum, n) => sum + n, 0)
+      : (numbers('Size')[0] ?? 0);
   if (declared > stream.contents.length / Math.max(1, entryBytes) + 1) {
     const budget = budgets.getStore();
     const refusal = new ReadingBudgetError(

@@ -25,10 +25,13 @@ describe('the invoice reader pool', () => {
       const read = await readers.read(bytes, DEFAULT_READ_LIMITS);
       const expected = await readInvoice(bytes);
       // Structured cloning hands back plain Uint8Arrays: the bytes are what count.
-      assert.deepEqual({ ...read, xml: read.xml && Buffer.from(read.xml) }, {
-        ...expected,
-        xml: expected.xml && Buffer.from(expected.xml),
-      });
+      assert.deepEqual(
+        { ...read, xml: read.xml && Buffer.from(read.xml) },
+        {
+          ...expected,
+          xml: expected.xml && Buffer.from(expected.xml),
+        },
+      );
     }
     await assert.rejects(readers.read(await fixture('hostile-xxe.xml'), DEFAULT_READ_LIMITS), InvoiceRefusedError);
     assert.equal(readers.workers, 1, 'one worker read them all');

@@ -77,7 +77,8 @@ export function createInvoiceReaderPool(options: InvoiceReaderPoolOptions) {
         worker.off('error', reject).off('exit', onExit);
         resolve();
       };
-      const onExit = (code: number) => reject(new Error(`The invoice reader stopped while starting (exit code ${code})`));
+      const onExit = (code: number) =>
+        reject(new Error(`The invoice reader stopped while starting (exit code ${code})`));
       worker.once('message', onMessage).once('error', reject).once('exit', onExit);
     });
     const pooled = { worker, ready, files: 0 };

@@ -97,7 +97,8 @@ export function parseXml(text: string, limits: XmlLimits = DEFAULT_XML_LIMITS): 
   });
   parser.on('attribute', () => {
     attributes += 1;
-    if (attributes > MAX_ATTRIBUTES) refuse(`The XML has an element with more than ${MAX_ATTRIBUTES} attributes (at ${where()}).`);
+    if (attributes > MAX_ATTRIBUTES)
+      refuse(`The XML has an element with more than ${MAX_ATTRIBUTES} attributes (at ${where()}).`);
   });
   parser.on('opentag', (tag) => {
     elements += 1;
