@@ -67,37 +67,41 @@ describe('hostile uploads: refused within budget, while the instance keeps servi
   it('answers other requests while a slow upload is read, and refuses a second upload meanwhile with 503 and Retry-After', async () => {
     await storeRealInvoice();
     const user = await t.createAccount('user@example.com');
-    // Two million empty elements: refused at the element limit, after a second or more of reading.
+    const download = () => t.app.inject({ url: '/api/invoice?parcelCode=REAL1', headers: t.bearer(user.idToken) });
+    // The first download checks the token with the emulator: done before, so the one timed below is plain.
+    assert.equal((await download()).statusCode, 200);
     const delay = monitorEventLoopDelay({ resolution: 10 });
     delay.enable();
-    let bombAnswered = false;
+    // Two million empty elements: refused at the element limit, after a second or more of reading.
     const bombSent = performance.now();
+    let bombMs: number | undefined;
     const bomb = put('SLOW', manyElementsXml(8), 'application/xml').then((response) => {
-      bombAnswered = true;
+      bombMs = performance.now() - bombSent;
       return response;
     });
-    // Once the slow upload holds the one slot, a second is refused at once, its body unread.
+    // Once the slow upload holds the one slot, a second is refused at once, its body unread, and a download
+    // is answered: both while the slow upload is still being read.
     while (t.app.domain.ingestSlots.taken === 0) await new Promise((resolve) => setTimeout(resolve, 5));
-    const busy = await put('SECOND', await fixture('plain.pdf'));
+    const [busy, downloaded] = await Promise.all([put('SECOND', await fixture('plain.pdf')), download()]);
+    const otherRequestsMs = performance.now() - bombSent;
     assert.equal(busy.statusCode, 503, busy.body);
     assert.equal(busy.headers['retry-after'], '2');
     assert.equal(busy.json().code, 'unavailable');
     assert.match(busy.json().message, /already taking in 1 invoices at once/);
-    const download = await t.app.inject({ url: '/api/invoice?parcelCode=REAL1', headers: t.bearer(user.idToken) });
-    assert.equal(download.statusCode, 200);
-    assert.equal(bombAnswered, false, 'the download was answered while the slow upload was still being read');
+    assert.equal(downloaded.statusCode, 200);
     const refused = await bomb;
-    const readingMs = performance.now() - bombSent;
     delay.disable();
+    assert.ok(
+      bombMs! > otherRequestsMs,
+      `the other requests were answered after ${otherRequestsMs.toFixed(0)} ms, the slow upload after ${bombMs!.toFixed(0)} ms`,
+    );
     // Read on this thread, the upload held the event loop for about as long as the reading took (a second or
     // more). A busy test machine stalls any thread now and then, so the bound is relative to that time.
     const stallMs = delay.max / 1e6;
-    assert.ok(
-      stallMs < readingMs / 2,
-      `the event loop stalled for ${stallMs.toFixed(0)} of ${readingMs.toFixed(0)} ms`,
-    );
+    assert.ok(stallMs < bombMs! / 2, `the event loop stalled for ${stallMs.toFixed(0)} of ${bombMs!.toFixed(0)} ms`);
     assert.equal(refused.statusCode, 400, refused.body);
-    assert.match(refused.json().message, /more than 500000 elements/);
+    // At the element limit, or at the deadline on a machine too busy to read that far in ten seconds.
+    assert.match(refused.json().message, /more than 500000 elements|took longer than the 10 seconds/);
     // The slot is free again.
     assert.equal((await put('SECOND', await fixture('plain.pdf'))).statusCode, 201);
   });
