@@ -8,6 +8,10 @@ import type { ReaderReply, ReaderRequest } from './reader-pool.ts';
  * started it with, and answers with what it read or why it refused. It says when it is ready, so a file's
  * time budget is spent on the file, not on loading this thread's modules.
  */
+// pdf-lib writes two lines to the console for every object it cannot parse: a crafted PDF would flood the
+// instance's log with them. What the reading found goes back in the reply (a warning or a refusal) instead.
+console.warn = () => {};
+
 const port = parentPort;
 if (!port) throw new Error('read-worker.ts runs as a worker thread of the invoice reader pool');
 
