@@ -155,7 +155,6 @@ export function buildDomain(infrastructure: Omit<Infrastructure, 'close'>, optio
       allowlistListener = await database.listen(ALLOWLIST_CHANNEL, allowlist);
       rateLimits.start();
       accountCleaner.start();
-      invoiceReaders.warm();
       void expireAudit();
       auditSweeper = setInterval(() => void expireAudit(), 60 * MINUTE_MS);
       auditSweeper.unref();

@@ -171,13 +171,6 @@ export function createInvoiceReaderPool(options: InvoiceReaderPoolOptions) {
 
   return {
     read,
-    /** Starts one worker ahead of the first upload, so that upload does not wait for it. */
-    warm() {
-      if (closed || all.size > 0) return;
-      const pooled = spawn();
-      pooled.worker.unref();
-      idle.push(pooled);
-    },
     /** How many workers are running, for tests and metrics. */
     get workers() {
       return all.size;
