@@ -30,6 +30,7 @@ export const RUNTIME_FILES = [
 const BUILD_OUTPUTS = [
   'apps/api/dist/server.js',
   'apps/api/dist/cli.js',
+  'apps/api/dist/invoice-reader.js',
   'apps/api/dist/release.json',
   'apps/web/dist/index.html',
 ];

@@ -57,6 +57,23 @@ describe('loadConfig', () => {
     );
   });
 
+  it('takes in two uploads at once, each read within ten seconds, unless told otherwise; refuses a limit of none', () => {
+    const config = loadConfig(valid);
+    assert.equal(config.maxConcurrentIngests, 2);
+    assert.equal(config.invoiceReadTimeoutMs, 10_000);
+    const tuned = loadConfig({ ...valid, MAX_CONCURRENT_INGESTS: '1', INVOICE_READ_TIMEOUT_MS: '30000' });
+    assert.equal(tuned.maxConcurrentIngests, 1);
+    assert.equal(tuned.invoiceReadTimeoutMs, 30_000);
+    for (const [name, value] of [
+      ['MAX_CONCURRENT_INGESTS', '0'],
+      ['MAX_CONCURRENT_INGESTS', 'many'],
+      ['MAX_CONCURRENT_INGESTS', '33'],
+      ['INVOICE_READ_TIMEOUT_MS', '10'],
+    ] as const) {
+      assert.throws(() => loadConfig({ ...valid, [name]: value }), new RegExp(name), `${name}=${value}`);
+    }
+  });
+
   it('lists every bad variable at once', () => {
     assert.throws(
       () => loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', SENTRY_DSN: 'not a url', INGEST_TOKEN: 'short' }),

@@ -9,6 +9,8 @@ import { ingestInvoice, type IngestInput } from './invoices/ingest.ts';
 import { createInvoiceAccess } from './invoices/invoice-access.ts';
 import { createWarningAcknowledger } from './invoices/acknowledge-warning.ts';
 import { createInvoiceWarningsRepository } from './invoices/warnings-repository.ts';
+import { createIngestSlots } from './invoices/ingest-slots.ts';
+import { createInvoiceReaderPool, DEFAULT_READER_POOL_OPTIONS } from './invoices/e-invoice/reader-pool.ts';
 import { createPasskeyCeremonies } from './passkeys/passkey-ceremonies.ts';
 import { createPasskeyRepository } from './passkeys/passkey-repository.ts';
 import { createSessionBoundStore } from './passkeys/session-bound-store.ts';
@@ -106,9 +108,23 @@ export function buildDomain(infrastructure: Omit<Infrastructure, 'close'>, optio
     delivery: config.invoiceDelivery,
   });
   const acknowledgeInvoiceWarning = createWarningAcknowledger({ warnings: invoiceWarnings, audit: recordAudit });
+  // One reader worker per upload slot: a slot never waits for a worker, and no more are ever started.
+  const invoiceReaders = createInvoiceReaderPool({
+    ...DEFAULT_READER_POOL_OPTIONS,
+    size: config.maxConcurrentIngests,
+    timeoutMs: config.invoiceReadTimeoutMs,
+  });
+  const ingestSlots = createIngestSlots(config.maxConcurrentIngests);
   const ingest = (input: IngestInput) =>
     ingestInvoice(
-      { blobStore, invoicesRepository: invoices, auditRepository: audit, maxBytes: config.maxInvoiceBytes },
+      {
+        blobStore,
+        invoicesRepository: invoices,
+        auditRepository: audit,
+        maxBytes: config.maxInvoiceBytes,
+        readInvoice: invoiceReaders.read,
+        ingestSlots,
+      },
       input,
     );
 
@@ -144,6 +160,8 @@ export function buildDomain(infrastructure: Omit<Infrastructure, 'close'>, optio
     sessions,
     bulkUserAdmin,
     invoiceAccess,
+    invoiceReaders,
+    ingestSlots,
     ingestInvoice: ingest,
 
     async start() {
@@ -163,6 +181,7 @@ export function buildDomain(infrastructure: Omit<Infrastructure, 'close'>, optio
       await auditWriter.close();
       await rateLimits.close();
       await allowlistListener?.close();
+      await invoiceReaders.close();
     },
   };
 }

@@ -41,7 +41,7 @@ export function buildWeb(): Promise<BuildOutcome> {
 }
 
 /**
- * Compiles the API server and the CLI to JavaScript (apps/api/dist), so they run on plain Node without
+ * Compiles the API server, the CLI and the invoice reader's worker to JavaScript (apps/api/dist), so they run on plain Node without
  * tsx. Each entry is bundled with the workspace's own TypeScript sources (@portal/contract included);
  * packages from node_modules stay imports, installed by `npm ci --omit=dev`. The bundles sit at the same
  * folder depth as apps/api/src, so paths resolved from import.meta.url (the repository root, the
@@ -58,7 +58,12 @@ export async function compileApi(
   const outDir = path.join(apiDir, 'dist');
   await rm(outDir, { recursive: true, force: true });
   await build({
-    entryPoints: { server: path.join(apiDir, 'src/server.ts'), cli: path.join(apiDir, 'src/cli/index.ts') },
+    entryPoints: {
+      server: path.join(apiDir, 'src/server.ts'),
+      cli: path.join(apiDir, 'src/cli/index.ts'),
+      // The reader pool's worker thread, a module of its own (apps/api/src/invoices/e-invoice/reader-pool.ts).
+      'invoice-reader': path.join(apiDir, 'src/invoices/e-invoice/read-worker.ts'),
+    },
     outdir: outDir,
     bundle: true,
     platform: 'node',

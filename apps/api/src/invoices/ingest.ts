@@ -5,17 +5,23 @@ import { DomainError } from '../domain-error.ts';
 import type { BlobStore, StoredBlob } from '../blob-store/blob-store.ts';
 import {
   InvoiceRefusedError,
-  readInvoice,
   startsAsPdf,
   startsAsXml,
   type ReadInvoice,
+  type ReadInvoiceLimits,
 } from './e-invoice/read-invoice.ts';
+import { ReadingBudgetError } from './e-invoice/reading-budget.ts';
 import { renderEInvoicePdf } from './e-invoice/render-pdf.ts';
 import type { StoredInvoiceFacts } from './e-invoice/stored-facts.ts';
 import type { InvoicesRepository, RecordedVersion, RecordedWarning } from './repository.ts';
+import type { IngestSlots } from './ingest-slots.ts';
 
-/** Why an upload is not stored, for the audit log: bad-code, not-pdf (nor XML), not-invoice, too-large or interrupted. */
-type IngestRefusalReason = 'bad-code' | 'not-pdf' | 'not-invoice' | 'too-large' | 'interrupted';
+/**
+ * Why an upload is not stored, for the audit log: bad-code, not-pdf (nor XML), not-invoice, too-large,
+ * interrupted, or over-budget (reading it would cost more memory or time than one file may have). A busy
+ * instance refuses with ingest-slots.ts's own reason.
+ */
+type IngestRefusalReason = 'bad-code' | 'not-pdf' | 'not-invoice' | 'too-large' | 'interrupted' | 'over-budget';
 
 const NOT_PDF_NOR_XML =
   'The body is neither a PDF (it must start with "%PDF-") nor an XML e-invoice (it must start with "<").';
@@ -28,6 +34,9 @@ export interface IngestDeps {
   invoicesRepository: InvoicesRepository;
   auditRepository: AuditRepository;
   maxBytes: number;
+  /** Reads untrusted bytes under a memory and time budget: the reader pool (e-invoice/reader-pool.ts). */
+  readInvoice: (bytes: Uint8Array, limits: ReadInvoiceLimits) => Promise<ReadInvoice>;
+  ingestSlots: IngestSlots;
 }
 
 export interface IngestInput {
@@ -56,13 +65,15 @@ export function requireInvoiceHead(head: Uint8Array): void {
  */
 export async function ingestInvoice(deps: IngestDeps, input: IngestInput): Promise<InvoiceStored> {
   const { parcelCode, uploadedBy } = input;
+  let giveBackSlot: (() => void) | undefined;
   try {
+    giveBackSlot = deps.ingestSlots.take();
     if (!parcelCodeSchema.safeParse(parcelCode).success) {
       throw refusal('bad-code', 'A parcel code is 1 to 64 letters, digits, "-" or "_".');
     }
     if (input.declaredSize !== undefined && input.declaredSize > deps.maxBytes) throw tooLarge(deps.maxBytes);
     const bytes = await readBody(deps, input.body);
-    const read = await readAsInvoice(bytes, deps.maxBytes);
+    const read = await readAsInvoice(deps, bytes);
     const stored = await storeBlobs(deps, parcelCode, bytes, read);
     const recorded = await deps.invoicesRepository.recordVersion(
       { parcelCode, uploadedBy, ...stored },
@@ -89,6 +100,8 @@ export async function ingestInvoice(deps: IngestDeps, input: IngestInput): Promi
       });
     }
     throw error;
+  } finally {
+    giveBackSlot?.();
   }
 }
 
@@ -141,13 +154,18 @@ async function collect(chunks: AsyncIterable<unknown> | Iterable<unknown>, maxBy
 /** Enough for `%PDF-`, or for `<` after a byte-order mark and some white space. */
 const HEAD_BYTES = 8;
 
-async function readAsInvoice(bytes: Uint8Array, maxBytes: number): Promise<ReadInvoice> {
+async function readAsInvoice(deps: IngestDeps, bytes: Uint8Array): Promise<ReadInvoice> {
+  const { maxBytes } = deps;
   try {
-    return await readInvoice(bytes, {
+    return await deps.readInvoice(bytes, {
       maxAttachmentBytes: maxBytes,
+      // A PDF's object streams hold its dictionaries, a few times smaller than its pages: twice the upload
+      // limit is far more than an invoice has, and far less than a bomb's gigabytes.
+      maxStructureBytes: 2 * maxBytes,
       xml: { maxChars: maxBytes, maxDepth: 64, maxElements: 500_000 },
     });
   } catch (error) {
+    if (error instanceof ReadingBudgetError) throw refusal('over-budget', error.message);
     if (error instanceof InvoiceRefusedError) {
       throw refusal(
         'not-invoice',

@@ -10,7 +10,8 @@ const MAX_BYTES = 64 * 1024;
 const pdfHeaders = { 'content-type': 'application/pdf' };
 
 describe('PUT /api/invoices/:parcelCode', () => {
-  const t = useTestApp({ env: { INGEST_TOKEN, MAX_INVOICE_BYTES: String(MAX_BYTES) } });
+  // The races below send six uploads at once: more than the default limit of uploads taken in together.
+  const t = useTestApp({ env: { INGEST_TOKEN, MAX_INVOICE_BYTES: String(MAX_BYTES), MAX_CONCURRENT_INGESTS: '8' } });
 
   const admin = () => t.createAccount('admin@example.com', { admin: true });
   const put = (parcelCode: string, payload: Buffer | Readable | string, headers: Record<string, string>) =>

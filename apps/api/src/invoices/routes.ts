@@ -66,7 +66,9 @@ const invoiceRoutes: FastifyPluginAsyncZod<InvoiceRoutesOptions> = async (app, o
           'XML-only e-invoice in CII or UBL 2.1 syntax (XRechnung, Peppol BIS Billing 3.0; `Content-Type: ' +
           'application/xml`), kept byte for byte. The EN 16931 terms are read and stored with the version. 201 when ' +
           'new, 200 when replaced or unchanged; `warnings` says why the XML attached to a PDF was not read (the PDF ' +
-          'is stored all the same). Malformed, hostile or unknown XML is refused with 400.',
+          'is stored all the same). Malformed, hostile or unknown XML is refused with 400, and so is a file that ' +
+          'reading would cost more than its budget (a PDF built to inflate, a read past its memory or time). 503 ' +
+          'with Retry-After while the instance already takes in MAX_CONCURRENT_INGESTS uploads.',
         tags: ['invoices'],
         params: z.object({ parcelCode: parcelCodeSchema }),
         response: { 200: invoiceStoredSchema, 201: invoiceStoredSchema, ...errorResponses },

@@ -57,15 +57,15 @@ export default fp<{ reportError?: (error: unknown, request: FastifyRequest) => v
       if (hasZodFastifySchemaValidationErrors(error)) {
         return sendError(request, reply, 400, describeValidation(error));
       }
+      if (error instanceof DomainError && error.retryAfterSeconds !== undefined) {
+        reply.header('retry-after', String(error.retryAfterSeconds));
+      }
       const unavailable = asUnavailable(error);
       if (unavailable) {
         request.log.warn({ err: error }, `dependency unavailable: ${unavailable.reason ?? 'unknown'}`);
         return sendError(request, reply, 503, unavailable.message);
       }
-      if (error instanceof DomainError) {
-        if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.retryAfterSeconds));
-        return sendError(request, reply, error.statusCode, error.message, error.kind);
-      }
+      if (error instanceof DomainError) return sendError(request, reply, error.statusCode, error.message, error.kind);
       const status = (error as { statusCode?: number }).statusCode;
       if (typeof status === 'number' && status >= 400 && status < 500) {
         return sendError(request, reply, status, (error as Error).message);

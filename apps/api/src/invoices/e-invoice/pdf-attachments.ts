@@ -10,6 +10,8 @@ import {
   PDFRef,
   PDFString,
 } from 'pdf-lib';
+import { readWithinStructureBudget } from './pdf-structure-budget.ts';
+import { ReadingBudgetError } from './reading-budget.ts';
 
 export interface PdfAttachment {
   name: string;
@@ -35,18 +37,22 @@ const MAX_ATTACHMENTS = 100;
  * The files attached to a PDF through its embedded-files name tree (/Names /EmbeddedFiles) and the
  * PDF/A-3 associated-files array (/AF) of the catalogue: where ZUGFeRD and Factur-X put the invoice XML.
  * A file is decoded (Flate, or stored plain) when read, with an output limit, so a compressed bomb is
- * refused rather than inflated.
+ * refused rather than inflated. The document's own object and cross-reference streams are decoded within
+ * `maxStructureBytes` in all (pdf-structure-budget.ts): past it, or built as a bomb, the PDF is refused with
+ * ReadingBudgetError instead of being read.
  */
-export async function readPdfAttachments(pdf: Uint8Array, maxFileBytes: number): Promise<PdfAttachment[]> {
+export async function readPdfAttachments(
+  pdf: Uint8Array,
+  limits: { maxFileBytes: number; maxStructureBytes: number },
+): Promise<PdfAttachment[]> {
   try {
     // Encrypted invoices load too: their attached files then fail to parse as XML, which is only a warning.
-    const document = await PDFDocument.load(pdf, {
-      ignoreEncryption: true,
-      updateMetadata: false,
-      throwOnInvalidObject: false,
-    });
-    return attachmentsOf(document, maxFileBytes);
+    const document = await readWithinStructureBudget(limits.maxStructureBytes, () =>
+      PDFDocument.load(pdf, { ignoreEncryption: true, updateMetadata: false, throwOnInvalidObject: false }),
+    );
+    return attachmentsOf(document, limits.maxFileBytes);
   } catch (error) {
+    if (error instanceof ReadingBudgetError) throw error;
     // pdf-lib throws its own errors (and plain TypeErrors on broken structures): all mean "not readable".
     throw new PdfAttachmentError(`the PDF's structure could not be read (${(error as Error).message})`);
   }

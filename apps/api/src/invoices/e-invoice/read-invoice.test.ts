@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { describe, it } from 'node:test';
 import { AFRelationship, PDFDocument } from 'pdf-lib';
 import type { EInvoiceFacts } from './model.ts';
-import { InvoiceRefusedError, readInvoice, type InvoiceFormat } from './read-invoice.ts';
+import { DEFAULT_READ_LIMITS, InvoiceRefusedError, readInvoice, type InvoiceFormat } from './read-invoice.ts';
 
 const fixture = (name: string) => readFile(new URL(`../../../test/fixtures/e-invoices/${name}`, import.meta.url));
 
@@ -519,7 +519,11 @@ describe('readInvoice with bad or hostile input', () => {
 
   it('refuses a document over the size and element limits', async () => {
     const xml = Buffer.from(`<Invoice>${'<x/>'.repeat(2000)}</Invoice>`);
-    const limits = { maxAttachmentBytes: 1024, xml: { maxChars: 1000, maxDepth: 64, maxElements: 100 } };
+    const limits = {
+      ...DEFAULT_READ_LIMITS,
+      maxAttachmentBytes: 1024,
+      xml: { maxChars: 1000, maxDepth: 64, maxElements: 100 },
+    };
     await assert.rejects(readInvoice(xml, limits), /larger than the limit of 1000 characters/);
     await assert.rejects(
       readInvoice(xml, { ...limits, xml: { ...limits.xml, maxChars: 1e6 } }),
@@ -556,6 +560,7 @@ describe('readInvoice with bad or hostile input', () => {
   it('stops inflating an attached file at the limit (a compressed bomb)', async () => {
     const bomb = Buffer.alloc(4 * 1024 * 1024, 0x20);
     const read = await readInvoice(await attachToPlainPdf(bomb), {
+      ...DEFAULT_READ_LIMITS,
       maxAttachmentBytes: 1024 * 1024,
       xml: { maxChars: 1024 * 1024, maxDepth: 64, maxElements: 1000 },
     });

@@ -40,9 +40,15 @@ export interface ReadInvoiceLimits {
   xml: XmlLimits;
   /** Largest attached XML once decompressed. */
   maxAttachmentBytes: number;
+  /** A PDF's object and cross-reference streams, decompressed, in all (pdf-structure-budget.ts). */
+  maxStructureBytes: number;
 }
 
-export const DEFAULT_READ_LIMITS: ReadInvoiceLimits = { xml: DEFAULT_XML_LIMITS, maxAttachmentBytes: 10 * 1024 * 1024 };
+export const DEFAULT_READ_LIMITS: ReadInvoiceLimits = {
+  xml: DEFAULT_XML_LIMITS,
+  maxAttachmentBytes: 10 * 1024 * 1024,
+  maxStructureBytes: 20 * 1024 * 1024,
+};
 
 const PDF_MAGIC = '%PDF-';
 
@@ -78,8 +84,9 @@ const isXmlSpace = (code: number) => code === 0x20 || code === 0x09 || code === 
 /**
  * Reads an invoice as it arrives: a PDF (plain or hybrid) or an XML-only CII or UBL invoice. Refuses (with
  * InvoiceRefusedError) only what is not an invoice at all: bytes that are neither PDF nor XML, and XML that
- * is malformed, hostile or of another kind. A PDF is never refused here: an attached XML it cannot read
- * becomes a warning.
+ * is malformed, hostile or of another kind. A PDF is refused only when it is built to cost more than its
+ * budget (ReadingBudgetError, pdf-structure-budget.ts); an attached XML it cannot read becomes a warning.
+ * Untrusted uploads are read through the reader pool (reader-pool.ts), which adds a memory and time limit.
  */
 export async function readInvoice(
   bytes: Uint8Array,
@@ -117,11 +124,14 @@ export function readXml(bytes: Uint8Array, limits: XmlLimits): EInvoiceContent {
       'The XML is a ZUGFeRD 1.0 invoice (CrossIndustryDocument); the portal reads ZUGFeRD 2.x / Factur-X, XRechnung and Peppol BIS 3.0.',
     );
   }
-  const namespace = root.ns ? ` in namespace ${root.ns}` : ' without a namespace';
+  // Names are as long as the sender made them: the message (an answer, an audit entry) quotes a bounded part.
+  const namespace = root.ns ? ` in namespace ${clip(root.ns)}` : ' without a namespace';
   throw new XmlRefusedError(
-    `The XML is not an e-invoice: its root element is "${root.local}"${namespace}, where a CII invoice (CrossIndustryInvoice) or a UBL 2.1 Invoice or CreditNote was expected.`,
+    `The XML is not an e-invoice: its root element is "${clip(root.local)}"${namespace}, where a CII invoice (CrossIndustryInvoice) or a UBL 2.1 Invoice or CreditNote was expected.`,
   );
 }
+
+const clip = (name: string) => (name.length > 100 ? `${name.slice(0, 100)}…` : name);
 
 async function readPdf(bytes: Uint8Array, limits: ReadInvoiceLimits): Promise<ReadInvoice> {
   const plain = (warnings: string[]): ReadInvoice => ({
@@ -134,7 +144,10 @@ async function readPdf(bytes: Uint8Array, limits: ReadInvoiceLimits): Promise<Re
   });
   let attachments: PdfAttachment[];
   try {
-    attachments = await readPdfAttachments(bytes, limits.maxAttachmentBytes);
+    attachments = await readPdfAttachments(bytes, {
+      maxFileBytes: limits.maxAttachmentBytes,
+      maxStructureBytes: limits.maxStructureBytes,
+    });
   } catch (error) {
     if (!(error instanceof PdfAttachmentError)) throw error;
     return plain([`No invoice XML could be looked for in the PDF: ${error.message}. It is stored as a plain PDF.`]);

@@ -33,6 +33,13 @@ export class XmlRefusedError extends Error {
 const UTF8_BOM = [0xef, 0xbb, 0xbf];
 
 /**
+ * Attributes on one element, namespace declarations included: an e-invoice's root declares about ten, its
+ * other elements carry one or two. Counted as saxes reads them, so a tag with a million attributes is
+ * refused at the limit instead of being read whole first (seconds of CPU for a few megabytes).
+ */
+const MAX_ATTRIBUTES = 256;
+
+/**
  * Bytes to text. EN 16931 syntaxes are UTF-8; a UTF-16 file with its byte-order mark is read too. Anything
  * that is not valid in that encoding is refused rather than guessed at.
  */
@@ -83,6 +90,15 @@ export function parseXml(text: string, limits: XmlLimits = DEFAULT_XML_LIMITS): 
     if (encoding && !['utf-8', 'utf8', 'utf-16', 'utf16'].includes(encoding)) {
       refuse(`The XML declares the encoding "${declaration.encoding}"; e-invoices are UTF-8.`);
     }
+  });
+  let attributes = 0;
+  parser.on('opentagstart', () => {
+    attributes = 0;
+  });
+  parser.on('attribute', () => {
+    attributes += 1;
+    if (attributes > MAX_ATTRIBUTES)
+      refuse(`The XML has an element with more than ${MAX_ATTRIBUTES} attributes (at ${where()}).`);
   });
   parser.on('opentag', (tag) => {
     elements += 1;

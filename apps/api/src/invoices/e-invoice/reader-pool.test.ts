@@ -1,0 +1,89 @@
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { after, describe, it } from 'node:test';
+import { manyElementsXml, slowTextXml } from '../../../test/helpers/upload-bombs.ts';
+import { DEFAULT_READ_LIMITS, InvoiceRefusedError, readInvoice } from './read-invoice.ts';
+import { createInvoiceReaderPool, DEFAULT_READER_POOL_OPTIONS, type InvoiceReaderPool } from './reader-pool.ts';
+import { ReadingBudgetError } from './reading-budget.ts';
+
+const fixture = (name: string) => readFile(new URL(`../../../test/fixtures/e-invoices/${name}`, import.meta.url));
+
+describe('the invoice reader pool', () => {
+  const pools: InvoiceReaderPool[] = [];
+  const pool = (options: Partial<Parameters<typeof createInvoiceReaderPool>[0]> = {}) => {
+    const created = createInvoiceReaderPool({ ...DEFAULT_READER_POOL_OPTIONS, size: 1, ...options });
+    pools.push(created);
+    return created;
+  };
+  after(() => Promise.all(pools.map((created) => created.close())));
+
+  it('reads invoices in a worker exactly as on this thread, and refuses what the reader refuses', async () => {
+    const readers = pool();
+    for (const name of ['facturx-en16931.pdf', 'xrechnung-ubl.xml', 'plain.pdf', 'peppol-credit-note.xml']) {
+      const bytes = await fixture(name);
+      const read = await readers.read(bytes, DEFAULT_READ_LIMITS);
+      const expected = await readInvoice(bytes);
+      // Structured cloning hands back plain Uint8Arrays: the bytes are what count.
+      assert.deepEqual(
+        { ...read, xml: read.xml && Buffer.from(read.xml) },
+        {
+          ...expected,
+          xml: expected.xml && Buffer.from(expected.xml),
+        },
+      );
+    }
+    await assert.rejects(readers.read(await fixture('hostile-xxe.xml'), DEFAULT_READ_LIMITS), InvoiceRefusedError);
+    assert.equal(readers.workers, 1, 'one worker read them all');
+  });
+
+  it('stops a read that overruns its time, refuses the file, and reads the next one with a new worker', async () => {
+    const readers = pool({ timeoutMs: 300 });
+    await readers.read(await fixture('xrechnung-cii.xml'), DEFAULT_READ_LIMITS);
+    // Within every limit, but seconds of work: only the deadline stops it.
+    const started = performance.now();
+    await assert.rejects(readers.read(slowTextXml(9), DEFAULT_READ_LIMITS), (error: unknown) => {
+      assert.ok(error instanceof ReadingBudgetError);
+      assert.match(error.message, /took longer than the 0.3 seconds one file may take/);
+      return true;
+    });
+    const refusedMs = performance.now() - started;
+    assert.ok(refusedMs < 3000, `refused after ${refusedMs.toFixed(0)} ms`);
+    const read = await readers.read(await fixture('xrechnung-cii.xml'), DEFAULT_READ_LIMITS);
+    assert.equal(read.format, 'cii');
+  });
+
+  it('stops a read that needs more memory than its heap limit, and keeps reading after', async () => {
+    const readers = pool({ maxHeapMb: 16, timeoutMs: 30_000 });
+    // Under the element limit, but a tree of 400,000 elements does not fit in 16 MB.
+    const limits = { ...DEFAULT_READ_LIMITS, xml: { ...DEFAULT_READ_LIMITS.xml, maxElements: 400_000 } };
+    const bomb = manyElementsXml(1.5);
+    await assert.rejects(readers.read(bomb, limits), (error: unknown) => {
+      assert.ok(error instanceof ReadingBudgetError, String(error));
+      assert.match(error.message, /needs more than the 16 MB of memory one file may use/);
+      return true;
+    });
+    assert.equal((await readers.read(await fixture('peppol-invoice.xml'), DEFAULT_READ_LIMITS)).format, 'ubl');
+  });
+
+  it('never runs more workers than its size; more reads wait for one', async () => {
+    const readers = pool({ size: 2 });
+    const files = await Promise.all(['xrechnung-ubl.xml', 'xrechnung-cii.xml', 'facturx-basic.xml'].map(fixture));
+    const reads = await Promise.all([...files, ...files].map((bytes) => readers.read(bytes, DEFAULT_READ_LIMITS)));
+    assert.deepEqual(
+      reads.map((read) => read.format),
+      ['ubl', 'cii', 'cii', 'ubl', 'cii', 'cii'],
+    );
+    assert.equal(readers.workers, 2);
+  });
+
+  it('starts a fresh worker after the number of files one worker may read', async () => {
+    const readers = pool({ filesPerWorker: 2 });
+    const bytes = await fixture('xrechnung-ubl.xml');
+    for (let index = 0; index < 5; index += 1) await readers.read(bytes, DEFAULT_READ_LIMITS);
+    assert.equal(readers.started, 3, 'files 1-2, 3-4 and 5 each had a worker of their own');
+    assert.equal(readers.workers, 1);
+    await readers.close();
+    assert.equal(readers.workers, 0);
+    await assert.rejects(readers.read(bytes, DEFAULT_READ_LIMITS), /closed/);
+  });
+});

@@ -1,0 +1,86 @@
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { describe, it } from 'node:test';
+import { AFRelationship, PDFDocument } from 'pdf-lib';
+import {
+  chainedFlatePdf,
+  crossReferenceEntriesPdf,
+  flateObjectStreamPdf,
+  manyAttributesXml,
+  peakRssGrowth,
+} from '../../../test/helpers/upload-bombs.ts';
+import { DEFAULT_READ_LIMITS, InvoiceRefusedError, readInvoice } from './read-invoice.ts';
+import { ReadingBudgetError } from './reading-budget.ts';
+
+const fixture = (name: string) => readFile(new URL(`../../../test/fixtures/e-invoices/${name}`, import.meta.url));
+
+/** The reading itself, on this thread: the budgets hold without the worker's limits around them. */
+describe('reading an upload within its budget', () => {
+  for (const kind of ['object', 'cross-reference'] as const) {
+    it(`refuses a PDF whose ${kind} stream is Flate-compressed twice, before inflating it`, async () => {
+      const bomb = await chainedFlatePdf(kind);
+      assert.ok(bomb.length < 1000, `the bomb is ${bomb.length} bytes`);
+      const { result, growthMb, ms } = await peakRssGrowth(() => readInvoice(bomb).catch((error: unknown) => error));
+      assert.ok(result instanceof ReadingBudgetError, String(result));
+      assert.match(result.message, /compressed 2 times over \(\[\/FlateDecode \/FlateDecode\]\)/);
+      assert.ok(ms < 1000, `refused in ${ms.toFixed(0)} ms`);
+      // Inflated, it was 250 MB (and twice that in pdf-lib's growing buffers).
+      assert.ok(growthMb < 50, `memory rose by ${growthMb.toFixed(0)} MB`);
+    });
+  }
+
+  it('refuses a PDF whose object streams inflate past the budget, having inflated no more than it', async () => {
+    const bomb = await flateObjectStreamPdf(200);
+    const limits = { ...DEFAULT_READ_LIMITS, maxStructureBytes: 8 * 1024 * 1024 };
+    const { result, growthMb } = await peakRssGrowth(() => readInvoice(bomb, limits).catch((error: unknown) => error));
+    assert.ok(result instanceof ReadingBudgetError, String(result));
+    assert.match(result.message, /decompress to more than the 8 MB one document may use/);
+    assert.ok(growthMb < 80, `memory rose by ${growthMb.toFixed(0)} MB`);
+  });
+
+  it('refuses a cross-reference stream that declares more entries than it holds', async () => {
+    await assert.rejects(readInvoice(crossReferenceEntriesPdf()), (error: unknown) => {
+      assert.ok(error instanceof ReadingBudgetError);
+      assert.match(error.message, /declares 100000000 entries but holds 4 bytes/);
+      return true;
+    });
+  });
+
+  it('reads a Factur-X PDF saved with object and cross-reference streams exactly as the same PDF without', async () => {
+    const original = await fixture('facturx-en16931.pdf');
+    const document = await PDFDocument.load(original, { updateMetadata: false });
+    const compact = Buffer.from(await document.save({ useObjectStreams: true }));
+    assert.match(compact.toString('latin1'), /\/Type \/ObjStm/, 'saved with object streams');
+    assert.match(compact.toString('latin1'), /\/Type \/XRef/, 'saved with a cross-reference stream');
+    const [expected, read] = [await readInvoice(original), await readInvoice(compact)];
+    assert.equal(read.format, 'facturx');
+    assert.deepEqual(read, expected);
+  });
+
+  it('finds the attached XML of a PDF whose object streams hold the attachment dictionaries', async () => {
+    const xml = await fixture('facturx-basic.xml');
+    const document = await PDFDocument.create();
+    document.addPage();
+    await document.attach(xml, 'factur-x.xml', { mimeType: 'text/xml', afRelationship: AFRelationship.Data });
+    const read = await readInvoice(Buffer.from(await document.save({ useObjectStreams: true })));
+    assert.equal(read.format, 'facturx');
+    assert.deepEqual(Buffer.from(read.xml!), xml);
+  });
+
+  it('refuses an XML element with a huge number of attributes at the limit, not after reading them all', async () => {
+    const bomb = manyAttributesXml(5);
+    const { result, ms } = await peakRssGrowth(() => readInvoice(bomb).catch((error: unknown) => error));
+    assert.ok(result instanceof InvoiceRefusedError, String(result));
+    assert.match(result.message, /an element with more than 256 attributes/);
+    assert.ok(ms < 1000, `refused in ${ms.toFixed(0)} ms`);
+  });
+
+  it('quotes a bounded part of an unknown root element name', async () => {
+    const name = 'a'.repeat(100_000);
+    await assert.rejects(readInvoice(Buffer.from(`<${name}/>`)), (error: unknown) => {
+      assert.ok(error instanceof InvoiceRefusedError);
+      assert.ok(error.message.length < 500, `the message is ${error.message.length} characters`);
+      return true;
+    });
+  });
+});
