@@ -178,7 +178,10 @@ describe(`a backup someone changed (${invoiceStoreKind()} store)`, () => {
   it('refuses a file, or the manifest, of another backup swapped in, and a backup without its signature', async () => {
     // A file of the later backup in the original: each is a good, signed file, but not of this backup.
     const fileSwapped = await copyOf(original);
-    await cp(path.join(later, 'database', 'invoices.jsonl.age'), path.join(fileSwapped, 'database', 'invoices.jsonl.age'));
+    await cp(
+      path.join(later, 'database', 'invoices.jsonl.age'),
+      path.join(fileSwapped, 'database', 'invoices.jsonl.age'),
+    );
     await assertRefused(fileSwapped, /database\/invoices\.jsonl\.age is not the file the signed manifest names/);
     const report = await checkBackup(fileSwapped, keys.read);
     assert.deepEqual(report.problems, ['changed: database/invoices.jsonl.age is not the file signed']);

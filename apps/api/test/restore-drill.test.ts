@@ -151,7 +151,10 @@ describe(`restore drill (${invoiceStoreKind()} store)`, () => {
     const countsBefore = await tableCounts(t.database.db as never);
     assert.ok(countsBefore.audit_log! > 5, 'the audit log has entries to restore');
     assert.ok(countsBefore.admin_passkeys! > 0, "the admin's passkey is kept");
-    assert.ok(countsBefore.rate_limit_windows! > 0 && countsBefore.admin_step_ups! > 0, 'short-lived state to leave out');
+    assert.ok(
+      countsBefore.rate_limit_windows! > 0 && countsBefore.admin_step_ups! > 0,
+      'short-lived state to leave out',
+    );
     const keptCounts = Object.fromEntries(
       Object.entries(countsBefore).filter(([table]) => !EPHEMERAL_TABLE_NAMES.has(table)),
     );
@@ -182,8 +185,11 @@ describe(`restore drill (${invoiceStoreKind()} store)`, () => {
     // Owner-only, and nothing in it readable without the identity: no address, no invoice's bytes.
     const modes = await modesUnder(backupDir);
     assert.ok(modes.length > 12);
-    for (const entry of modes) assert.match(entry, /\/ 700$|^[^/ ]+(\/[^/ ]+)* 600$/, `${entry}: folders 0700, files 0600`);
-    assert.ok(modes.includes('./ 700') && modes.includes('manifest.json 600') && modes.includes('manifest.json.sig 600'));
+    for (const entry of modes)
+      assert.match(entry, /\/ 700$|^[^/ ]+(\/[^/ ]+)* 600$/, `${entry}: folders 0700, files 0600`);
+    assert.ok(
+      modes.includes('./ 700') && modes.includes('manifest.json 600') && modes.includes('manifest.json.sig 600'),
+    );
     const backupBytes = Buffer.concat(
       await Promise.all(
         modes
@@ -274,7 +280,10 @@ describe(`restore drill (${invoiceStoreKind()} store)`, () => {
     cleanups.push(() => rm(work, { recursive: true, force: true }));
     const backupDir = path.join(work, 'backup');
     await runBackup({ database: t.database, blobStore: t.blobStore }, backupDir, keys.write);
-    await assert.rejects(runBackup({ database: t.database, blobStore: t.blobStore }, backupDir, keys.write), /not empty/);
+    await assert.rejects(
+      runBackup({ database: t.database, blobStore: t.blobStore }, backupDir, keys.write),
+      /not empty/,
+    );
 
     // Into the source itself: its database and store are in use.
     await assert.rejects(

@@ -2,13 +2,7 @@ import path from 'node:path';
 import { forEachConcurrently } from '../lib/concurrently.ts';
 import { hashStream } from './blob-copy.ts';
 import type { BackupReadKeys } from './keys.ts';
-import {
-  BackupTamperedError,
-  blobFile,
-  readSignedManifest,
-  tableFile,
-  type BackupManifest,
-} from './manifest.ts';
+import { BackupTamperedError, blobFile, readSignedManifest, tableFile, type BackupManifest } from './manifest.ts';
 import { digestFile, openSealed, WrongIdentityError, type SealedDigest } from './sealed-file.ts';
 
 const FILES_AT_ONCE = 4;

@@ -57,7 +57,9 @@ export async function runRestore(
   }
   await checkSealedFiles(dir, manifest);
   await checkIdentityOpens(dir, manifest, keys.identities);
-  log(`${dir}: signature and all ${manifest.tables.length + manifest.blobs.count} files good (made ${manifest.createdAt})`);
+  log(
+    `${dir}: signature and all ${manifest.tables.length + manifest.blobs.count} files good (made ${manifest.createdAt})`,
+  );
 
   let restored = 0;
   await forEachConcurrently(manifest.blobs.list, BLOB_COPIES_AT_ONCE, async ({ sha256, size }) => {

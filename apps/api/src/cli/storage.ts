@@ -68,7 +68,13 @@ export async function runCommand(command: StorageCommand, args: string[], contex
     return 64;
   }
   const [dir, ...extra] = parsed.positionals;
-  const dirArgument = { migrate: 'none', backup: 'required', restore: 'required', 'backup-keys': 'required', verify: 'optional' }[command];
+  const dirArgument = {
+    migrate: 'none',
+    backup: 'required',
+    restore: 'required',
+    'backup-keys': 'required',
+    verify: 'optional',
+  }[command];
   const minAge = parsed.values['orphan-min-age-minutes'];
   const liveVerify = command === 'verify' && !dir;
   const usageError =
@@ -101,7 +107,9 @@ export async function runCommand(command: StorageCommand, args: string[], contex
         for (const [name, { variable, on }] of Object.entries(KEY_FILES)) {
           output.out(`  ${variable}=${paths[name as keyof typeof KEY_FILES]}   (the ${on} machine)`);
         }
-        output.out('Keep a copy of backup-identity.txt offline: without it no backup made with these keys can be read.');
+        output.out(
+          'Keep a copy of backup-identity.txt offline: without it no backup made with these keys can be read.',
+        );
         return 0;
       }
       case 'backup': {
