@@ -92,19 +92,16 @@ export async function checkBackup(
   const files = backupFiles(manifest);
   const problems: string[] = [];
   await forEachConcurrently(files, FILES_AT_ONCE, async ({ file, sealed, plain }) => {
-    let sealedRead: SealedDigest | undefined;
+    // The encrypted bytes first: a file changed on disk says so, rather than failing to decrypt somewhere.
+    const found = await sealedDigestOf(path.join(dir, file));
+    if (!found) return void problems.push(`missing: ${file}`);
+    if (!sameDigest(found, sealed)) return void problems.push(`changed: ${file} is not the file signed`);
     try {
-      const read = await hashStream(
-        await openSealed(path.join(dir, file), keys.identities, (digest) => (sealedRead = digest)),
-      );
-      if (!sealedRead || !sameDigest(sealedRead, sealed)) problems.push(`changed: ${file} is not the file signed`);
-      else if (read.sha256 !== plain.sha256 || (plain.size !== undefined && read.size !== plain.size))
+      const read = await hashStream(await openSealed(path.join(dir, file), keys.identities));
+      if (read.sha256 !== plain.sha256 || (plain.size !== undefined && read.size !== plain.size))
         problems.push(`damaged: ${file} does not decrypt to the bytes its manifest describes`);
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      problems.push(
-        code === 'ENOENT' ? `missing: ${file}` : `damaged: ${file} does not decrypt (${(error as Error).message})`,
-      );
+      problems.push(`damaged: ${file} does not decrypt (${(error as Error).message})`);
     }
   });
   problems.sort();

@@ -68,22 +68,11 @@ export class WrongIdentityError extends Error {}
 /**
  * The plaintext of a sealed file, streamed. Rejects at once (WrongIdentityError) when no identity opens
  * its header; a changed or cut-off body makes the stream fail where it is (age authenticates each chunk).
- * `onSealed` receives the digest of the encrypted bytes once they are all read.
  */
-export async function openSealed(
-  file: string,
-  identities: string[],
-  onSealed?: (digest: SealedDigest) => void,
-): Promise<Readable> {
+export async function openSealed(file: string, identities: string[]): Promise<Readable> {
   const decrypter = new Decrypter();
   for (const identity of identities) decrypter.addIdentity(identity);
-  const sealed = digesting();
-  const encrypted = Readable.from(
-    (async function* () {
-      yield* sealed.pass(createReadStream(file));
-      onSealed?.(sealed.digest());
-    })(),
-  );
+  const encrypted = createReadStream(file);
   try {
     return fromWeb(await decrypter.decrypt(toWeb(encrypted)));
   } catch (error) {
