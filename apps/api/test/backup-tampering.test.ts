@@ -229,7 +229,13 @@ describe(`a backup someone changed (${invoiceStoreKind()} store)`, () => {
         ),
         BackupFormatError,
       );
+      const lines: string[] = [];
+      const output = { out: (line: string) => void lines.push(line), err: (line: string) => void lines.push(line) };
+      assert.equal(await runCommand('restore', [dir], { env: keys.env, output, sources: target }), 1);
+      assert.match(lines.join('\n'), /^Refused: .*manifest\.json is not a backup manifest this release reads:$/m);
+      assert.match(lines.join('\n'), /Nothing was restored\.$/);
     }
+    await assertNothingRestored();
   });
 
   it('refuses, before writing anything, an identity the backup was not encrypted to', async () => {

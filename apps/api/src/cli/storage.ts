@@ -145,14 +145,13 @@ export async function runCommand(command: StorageCommand, args: string[], contex
       }
     }
   } catch (error) {
-    if (error instanceof BackupTamperedError) {
+    if (error instanceof BackupTamperedError || error instanceof BackupFormatError) {
       output.err(`Refused: ${error.message}${command === 'restore' ? ' Nothing was restored.' : ''}`);
       return 1;
     }
     if (
       error instanceof BackupRefusedError ||
       error instanceof RestoreRefusedError ||
-      error instanceof BackupFormatError ||
       error instanceof KeyFolderInUseError
     ) {
       output.err(error.message);
