@@ -1,12 +1,13 @@
 /**
  * The restore drill: a portal with people, audit entries and invoices (one of them replaced) is backed up,
- * restored into a new database and a new, empty invoice store, verified, and the restored portal serves the
- * same bytes to the same people and refuses the same people. Two of the invoices are e-invoices, so the blobs
- * named by xml_sha256 and rendering_sha256 travel too. Runs on PGlite and PostgreSQL, on the folder
- * and the object store (the runner's passes).
+ * encrypted and signed, restored into a new database and a new, empty invoice store, verified, and the
+ * restored portal serves the same bytes to the same people and refuses the same people. Two of the invoices
+ * are e-invoices, so the blobs named by xml_sha256 and rendering_sha256 travel too. Runs on PGlite and
+ * PostgreSQL, on the folder and the object store (the runner's passes). backup-tampering.test.ts has the
+ * backups someone changed.
  */
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -14,13 +15,16 @@ import { sql } from 'drizzle-orm';
 import { freshDatabaseBeside } from '@portal/dev-stack';
 import { createApp } from '../src/app.ts';
 import { runBackup } from '../src/backup/backup.ts';
-import { readManifest } from '../src/backup/manifest.ts';
+import { checkBackup } from '../src/backup/backup-check.ts';
+import { readSignedManifest } from '../src/backup/manifest.ts';
 import { RestoreRefusedError, runRestore } from '../src/backup/restore.ts';
 import { runVerify } from '../src/backup/verify.ts';
 import { loadConfig } from '../src/config.ts';
 import { buildDomain } from '../src/domain.ts';
 import { openInfrastructure } from '../src/infrastructure.ts';
 import { createLogger } from '../src/observability/logging.ts';
+import { EPHEMERAL_TABLE_NAMES } from '../src/db/ephemeral-tables.ts';
+import { testBackupKeys } from './helpers/backup-keys.ts';
 import { fakePdf, sha256Of } from './helpers/fixtures.ts';
 import { invoiceStoreKind, openTestInvoiceStore } from './helpers/invoice-stores.ts';
 import { testPgliteTarget } from './helpers/pglite-template.ts';
@@ -32,6 +36,19 @@ const CODES = ['DRILL-A', 'DRILL-B', 'DRILL-LARGE', 'DRILL-FX', 'DRILL-XML', 'NO
 /** The e-invoices of the drill: their XML is served on its own, from the blob xml_sha256 names. */
 const XML_CODES = ['DRILL-FX', 'DRILL-XML'];
 const eInvoiceFixture = (name: string) => readFile(new URL(`./fixtures/e-invoices/${name}`, import.meta.url));
+
+/** Every folder and file under `dir` (itself included) with its permission bits, as `folder/ 700` or `file 600`. */
+async function modesUnder(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  const paths = [dir, ...entries.map((entry) => path.join(entry.parentPath, entry.name))];
+  return Promise.all(
+    paths.map(async (entry) => {
+      const stats = await stat(entry);
+      const name = `${path.relative(dir, entry) || '.'}${stats.isDirectory() ? '/' : ''}`;
+      return `${name} ${(stats.mode & 0o777).toString(8)}`;
+    }),
+  );
+}
 
 /** Row counts of every table, as the restored database must have them. */
 async function tableCounts(db: { execute: (query: ReturnType<typeof sql>) => Promise<unknown> }) {
@@ -52,6 +69,7 @@ async function tableCounts(db: { execute: (query: ReturnType<typeof sql>) => Pro
 
 describe(`restore drill (${invoiceStoreKind()} store)`, () => {
   const t = useTestApp({ env: { INGEST_TOKEN } });
+  const keysReady = testBackupKeys();
   const cleanups: (() => Promise<void>)[] = [];
   after(async () => {
     for (const cleanup of cleanups.reverse()) await cleanup();
@@ -132,16 +150,27 @@ describe(`restore drill (${invoiceStoreKind()} store)`, () => {
     await t.app.domain.rateLimits.flush();
     const countsBefore = await tableCounts(t.database.db as never);
     assert.ok(countsBefore.audit_log! > 5, 'the audit log has entries to restore');
+    assert.ok(countsBefore.admin_passkeys! > 0, "the admin's passkey is kept");
+    assert.ok(
+      countsBefore.rate_limit_windows! > 0 && countsBefore.admin_step_ups! > 0,
+      'short-lived state to leave out',
+    );
+    const keptCounts = Object.fromEntries(
+      Object.entries(countsBefore).filter(([table]) => !EPHEMERAL_TABLE_NAMES.has(table)),
+    );
 
     // --- Back up while it runs ---------------------------------------------------------------------------
     const work = await mkdtemp(path.join(os.tmpdir(), 'portal-drill-'));
     cleanups.push(() => rm(work, { recursive: true, force: true }));
+    const keys = await keysReady;
     const backupDir = path.join(work, 'backup');
+    // Made beforehand by a careless hand, world-readable: the backup closes it.
+    await mkdir(backupDir, { mode: 0o755 });
     let started = performance.now();
-    const backup = await runBackup({ database: t.database, blobStore: t.blobStore }, backupDir);
+    const backup = await runBackup({ database: t.database, blobStore: t.blobStore }, backupDir, keys.write);
     const backupSeconds = (performance.now() - started) / 1000;
     assert.deepEqual(backup.problems, []);
-    const manifest = await readManifest(backupDir);
+    const manifest = await readSignedManifest(backupDir, keys.read.verifyKey);
     assert.equal(
       manifest.blobs.count,
       8,
@@ -149,9 +178,30 @@ describe(`restore drill (${invoiceStoreKind()} store)`, () => {
     );
     assert.deepEqual(
       Object.fromEntries(manifest.tables.map((table) => [table.name, table.rows])),
-      countsBefore,
-      'every table, with every row',
+      keptCounts,
+      'every table but the short-lived ones, with every row',
     );
+
+    // Owner-only, and nothing in it readable without the identity: no address, no invoice's bytes.
+    const modes = await modesUnder(backupDir);
+    assert.ok(modes.length > 12);
+    for (const entry of modes)
+      assert.match(entry, /\/ 700$|^[^/ ]+(\/[^/ ]+)* 600$/, `${entry}: folders 0700, files 0600`);
+    assert.ok(
+      modes.includes('./ 700') && modes.includes('manifest.json 600') && modes.includes('manifest.json.sig 600'),
+    );
+    const backupBytes = Buffer.concat(
+      await Promise.all(
+        modes
+          .filter((entry) => entry.endsWith(' 600'))
+          .map((entry) => readFile(path.join(backupDir, entry.slice(0, -' 600'.length)))),
+      ),
+    );
+    for (const secret of ['user@example.com', 'drill b', 'drill large', 'admin@example.com'])
+      assert.equal(backupBytes.includes(secret), false, `${secret} appears in the backup unencrypted`);
+    const checked = await checkBackup(backupDir, keys.read);
+    assert.deepEqual(checked.problems, []);
+    assert.equal(checked.files, manifest.tables.length + 8);
 
     // --- Restore into a new database and a new, empty store --------------------------------------------
     const store = await openTestInvoiceStore(invoiceStoreKind(), path.join(work, 'restored'));
@@ -173,16 +223,19 @@ describe(`restore drill (${invoiceStoreKind()} store)`, () => {
     });
     cleanups.push(() => infrastructure.close());
     started = performance.now();
-    const restored = await runRestore(infrastructure, backupDir);
+    const restored = await runRestore(infrastructure, backupDir, keys.read);
     const restoreSeconds = (performance.now() - started) / 1000;
     assert.deepEqual(restored.report.dropped, []);
     const report = await runVerify(infrastructure);
     assert.deepEqual([report.missing, report.damaged, report.orphans], [[], [], []]);
     assert.equal(report.named, 8);
-    assert.deepEqual(await tableCounts(infrastructure.database.db as never), countsBefore);
+    assert.deepEqual(await tableCounts(infrastructure.database.db as never), {
+      ...keptCounts,
+      ...Object.fromEntries([...EPHEMERAL_TABLE_NAMES].map((table) => [table, 0])),
+    });
 
     // A second restore into what is now a portal in use is refused, and changes nothing.
-    await assert.rejects(runRestore(infrastructure, backupDir), (error: Error) => {
+    await assert.rejects(runRestore(infrastructure, backupDir, keys.read), (error: Error) => {
       assert.ok(error instanceof RestoreRefusedError);
       assert.match(error.message, /database is not empty/);
       return true;
@@ -215,7 +268,8 @@ describe(`restore drill (${invoiceStoreKind()} store)`, () => {
     );
   });
 
-  it('refuses a damaged backup and a store that is not empty', async () => {
+  it('refuses a backup folder that is not empty, and a restore into a database or store that is not', async () => {
+    const keys = await keysReady;
     await t.app.inject({
       method: 'PUT',
       url: '/api/invoices/DAMAGE-1',
@@ -225,14 +279,17 @@ describe(`restore drill (${invoiceStoreKind()} store)`, () => {
     const work = await mkdtemp(path.join(os.tmpdir(), 'portal-drill-'));
     cleanups.push(() => rm(work, { recursive: true, force: true }));
     const backupDir = path.join(work, 'backup');
-    await runBackup({ database: t.database, blobStore: t.blobStore }, backupDir);
-    await assert.rejects(runBackup({ database: t.database, blobStore: t.blobStore }, backupDir), /not empty/);
+    await runBackup({ database: t.database, blobStore: t.blobStore }, backupDir, keys.write);
+    await assert.rejects(
+      runBackup({ database: t.database, blobStore: t.blobStore }, backupDir, keys.write),
+      /not empty/,
+    );
 
     // Into the source itself: its database and store are in use.
-    await assert.rejects(runRestore({ database: t.database, blobStore: t.blobStore }, backupDir), /not empty/);
-
-    const usersFile = path.join(backupDir, 'database', 'users.jsonl');
-    await writeFile(usersFile, `${await readFile(usersFile, 'utf8')}{"email":"intruder@example.com"}\n`);
+    await assert.rejects(
+      runRestore({ database: t.database, blobStore: t.blobStore }, backupDir, keys.read),
+      /not empty/,
+    );
     const store = await openTestInvoiceStore(invoiceStoreKind(), path.join(work, 'restored'));
     cleanups.push(() => store.close());
     const config = loadConfig({
@@ -244,10 +301,7 @@ describe(`restore drill (${invoiceStoreKind()} store)`, () => {
     });
     const infrastructure = await openInfrastructure(config, { databaseTarget: await testPgliteTarget() });
     cleanups.push(() => infrastructure.close());
-    await assert.rejects(runRestore(infrastructure, backupDir), /damaged: database\/users\.jsonl/);
-    // The store is filled before the rows are loaded; the refusal came first, so it is still empty.
-    assert.deepEqual(await store.contents(), []);
     await infrastructure.blobStore.put(fakePdf('already here'), { maxBytes: 1_000_000 });
-    await assert.rejects(runRestore(infrastructure, backupDir), /store .* is not empty/);
+    await assert.rejects(runRestore(infrastructure, backupDir, keys.read), /store .* is not empty/);
   });
 });

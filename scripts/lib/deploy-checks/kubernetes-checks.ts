@@ -29,8 +29,11 @@ import {
 import { packageVersion } from '../release.ts';
 import { envExampleNames, type Check } from './check.ts';
 
-/** Development only: the emulator accepts unsigned tokens. */
-const NOT_IN_PRODUCTION = ['FIREBASE_AUTH_EMULATOR_HOST'];
+/**
+ * Development only: the emulator accepts unsigned tokens. And the backup keys, which only the backup and
+ * restore commands read: an instance holds none of them, least of all the identity that reads every backup.
+ */
+const NOT_FOR_INSTANCES = (name: string) => name === 'FIREBASE_AUTH_EMULATOR_HOST' || name.startsWith('BACKUP_');
 
 type Labels = Record<string, string> | undefined;
 const matches = (selector: Labels, labels: Labels) =>
@@ -169,11 +172,11 @@ export async function kubernetesChecks(check: Check) {
   const configMap = configMaps.find((candidate) => candidate.metadata?.name === 'portal-config')?.data ?? {};
   const fromSecret = (container?.env ?? []).filter((entry) => entry.valueFrom?.secretKeyRef).map((entry) => entry.name);
   const given = [...Object.keys(configMap), ...fromSecret];
-  const missing = names.filter((name) => !given.includes(name) && !NOT_IN_PRODUCTION.includes(name));
-  const extra = given.filter((name) => !names.includes(name) || NOT_IN_PRODUCTION.includes(name));
+  const missing = names.filter((name) => !given.includes(name) && !NOT_FOR_INSTANCES(name));
+  const extra = given.filter((name) => !names.includes(name) || NOT_FOR_INSTANCES(name));
   check(
     missing.length === 0 && extra.length === 0,
-    'kubernetes: every variable of .env.example comes from the ConfigMap or the Secret (the emulator host from neither)',
+    'kubernetes: every variable of .env.example comes from the ConfigMap or the Secret (the emulator host and the backup keys from neither)',
     [
       ...missing.map((name) => `missing: ${name}`),
       ...extra.map((name) => `not a production setting of .env.example: ${name}`),

@@ -1,11 +1,12 @@
-import { mkdir, readdir } from 'node:fs/promises';
-import path from 'node:path';
+import { chmod, mkdir, readdir } from 'node:fs/promises';
 import type { DatabaseHandle } from '../db/client.ts';
 import type { BlobStore } from '../blob-store/blob-store.ts';
 import { forEachConcurrently } from '../lib/concurrently.ts';
 import { copyBlobInto } from './blob-copy.ts';
 import { exportDatabase } from './database-copy.ts';
-import { BLOBS_DIR, newManifest, writeManifest, type BackupManifest } from './manifest.ts';
+import type { BackupWriteKeys } from './keys.ts';
+import { newManifest, writeSignedManifest, type BackupManifest } from './manifest.ts';
+import { PRIVATE_DIR_MODE } from './sealed-file.ts';
 
 export interface BackupSources {
   database: DatabaseHandle;
@@ -32,27 +33,30 @@ async function isEmptyOrAbsent(dir: string): Promise<boolean> {
 }
 
 /**
- * `portal backup <dir>`: the database in one snapshot (every table, its sequences, the blob names), then every
- * blob a row of that snapshot names, then the manifest. The blobs are read after the snapshot, which is safe
- * because a blob a row names is never deleted; the portal keeps serving and accepting uploads meanwhile (what
- * arrives after the snapshot is in the next backup).
+ * `portal backup <dir>`: the database in one snapshot (every table but the short-lived ones, its sequences,
+ * the blob names), then every blob a row of that snapshot names, then the signed manifest. Every file is
+ * encrypted to the recipients and readable by the owner only. The blobs are read after the snapshot, which
+ * is safe because a blob a row names is never deleted; the portal keeps serving and accepting uploads
+ * meanwhile (what arrives after the snapshot is in the next backup).
  */
 export async function runBackup(
   sources: BackupSources,
   dir: string,
+  keys: BackupWriteKeys,
   log: (line: string) => void = () => {},
 ): Promise<BackupResult> {
   if (!(await isEmptyOrAbsent(dir))) {
     throw new BackupRefusedError(`${dir} is not empty: a backup goes into a new or empty folder.`);
   }
-  await mkdir(dir, { recursive: true });
+  await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+  // An empty folder made beforehand keeps its own mode unless told.
+  await chmod(dir, PRIVATE_DIR_MODE);
   const started = performance.now();
-  const exported = await exportDatabase(sources.database.db, dir);
+  const exported = await exportDatabase(sources.database.db, dir, keys.recipients);
   const databaseSeconds = (performance.now() - started) / 1000;
   const rowCount = exported.tables.reduce((sum, table) => sum + table.rows, 0);
   log(`database: ${exported.tables.length} tables, ${rowCount} rows in one snapshot (${databaseSeconds.toFixed(1)} s)`);
 
-  const blobsDir = path.join(dir, BLOBS_DIR);
   const copied: BackupManifest['blobs']['list'] = [];
   const problems: string[] = [];
   await forEachConcurrently(exported.blobNames, BLOB_COPIES_AT_ONCE, async (sha256) => {
@@ -62,7 +66,7 @@ export async function runBackup(
       return;
     }
     try {
-      copied.push({ sha256, size: await copyBlobInto(blobsDir, sha256, blob.stream) });
+      copied.push({ sha256, ...(await copyBlobInto(dir, sha256, blob.stream, keys.recipients)) });
     } catch (error) {
       problems.push(`damaged: ${(error as Error).message}`);
     }
@@ -75,13 +79,14 @@ export async function runBackup(
   const manifest = newManifest({
     createdAt: new Date().toISOString(),
     source: { database: sources.database.kind, store: sources.blobStore.description },
+    encryption: { format: 'age', recipients: keys.recipients },
     migrations: exported.migrations,
     tables: exported.tables,
     sequences: exported.sequences,
     blobs: { count: copied.length, bytes, list: copied },
     timings: { databaseSeconds, totalSeconds: seconds },
   });
-  await writeManifest(dir, manifest);
+  await writeSignedManifest(dir, manifest, keys.signingKey);
   for (const problem of problems) log(problem);
   return { manifest, problems };
 }

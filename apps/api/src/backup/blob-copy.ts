@@ -1,43 +1,33 @@
-import { createHash, randomUUID } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import { mkdir, rename, rm } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-
-/** Where a backup keeps a blob: the folder store's layout, so the folder can also serve as one. */
-export const backupBlobPath = (blobsDir: string, sha256: string) => path.join(blobsDir, sha256.slice(0, 2), sha256);
+import { blobFile } from './manifest.ts';
+import { writeSealed, type SealedDigest } from './sealed-file.ts';
 
 /**
- * Copies a blob's stream into the backup folder under its name, and only when its bytes hash to that name
- * (written beside, then renamed). Returns the size; throws when the bytes are not what the name says.
+ * Encrypts a blob's stream into the backup folder at blobFile(sha256), and only when its bytes hash to that
+ * name: the check runs as the last bytes pass, and a mismatch leaves no file. Returns the plaintext's size
+ * and the encrypted file's digest.
  */
-export async function copyBlobInto(blobsDir: string, sha256: string, stream: Readable): Promise<number> {
-  const target = backupBlobPath(blobsDir, sha256);
-  await mkdir(path.dirname(target), { recursive: true });
-  const partial = `${target}.${randomUUID()}.part`;
-  const hash = createHash('sha256');
+export async function copyBlobInto(
+  dir: string,
+  sha256: string,
+  stream: Readable,
+  recipients: string[],
+): Promise<{ size: number; sealed: SealedDigest }> {
   let size = 0;
-  try {
-    await pipeline(
-      stream,
-      async function* (source: AsyncIterable<Buffer>) {
-        for await (const chunk of source) {
-          hash.update(chunk);
-          size += chunk.length;
-          yield chunk;
-        }
-      },
-      createWriteStream(partial),
-    );
+  const checked = async function* () {
+    const hash = createHash('sha256');
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      hash.update(chunk);
+      size += chunk.length;
+      yield chunk;
+    }
     const actual = hash.digest('hex');
     if (actual !== sha256) throw new Error(`blob ${sha256} read back as bytes that hash to ${actual}`);
-    await rename(partial, target);
-    return size;
-  } catch (error) {
-    await rm(partial, { force: true });
-    throw error;
-  }
+  };
+  const sealed = await writeSealed(path.join(dir, blobFile(sha256)), checked(), recipients);
+  return { size, sealed };
 }
 
 /** Reads a stream to its end and returns its sha256 and size. */

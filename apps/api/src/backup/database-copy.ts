@@ -1,13 +1,14 @@
 import { createHash } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
-import { once } from 'node:events';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
+import { Readable } from 'node:stream';
 import { sql, type SQL } from 'drizzle-orm';
 import { schemaLevel, type Database } from '../db/client.ts';
 import { BLOB_REFERENCES, referenceName } from '../db/blob-references.ts';
-import { DATABASE_DIR, type BackupManifest, type BackupTable } from './manifest.ts';
+import { EPHEMERAL_TABLE_NAMES } from '../db/ephemeral-tables.ts';
+import { DATABASE_DIR, BackupTamperedError, tableFile, type BackupManifest, type BackupTable } from './manifest.ts';
+import { digesting, openSealed, PRIVATE_DIR_MODE, writeSealed } from './sealed-file.ts';
 
 /** Both drivers answer raw queries with { rows }. */
 async function rowsOf<T>(db: Pick<Database, 'execute'>, query: SQL): Promise<T[]> {
@@ -57,41 +58,43 @@ export async function namedBlobs(db: Pick<Database, 'execute'>): Promise<string[
 }
 
 /**
- * Writes every table of the schema to `<dir>/database/<table>.jsonl`, reading all of them, the sequences and
- * the blob names in one REPEATABLE READ transaction: one snapshot, as if the portal had stopped for it, while
- * it keeps serving. Rows stay the text PostgreSQL wrote (row_to_json), never parsed here, so no value
- * (a bigint, a timestamp's microseconds) changes on the way.
+ * Writes every table of the schema but the short-lived ones (EPHEMERAL_TABLES) to
+ * `<dir>/database/<table>.jsonl.age`, encrypted to the recipients, reading all of them, the sequences and the
+ * blob names in one REPEATABLE READ transaction: one snapshot, as if the portal had stopped for it, while it
+ * keeps serving. Rows stay the text PostgreSQL wrote (row_to_json), never parsed here, so no value (a bigint,
+ * a timestamp's microseconds) changes on the way.
  */
-export async function exportDatabase(db: Database, dir: string): Promise<DatabaseExport> {
-  await mkdir(path.join(dir, DATABASE_DIR), { recursive: true });
+export async function exportDatabase(db: Database, dir: string, recipients: string[]): Promise<DatabaseExport> {
+  await mkdir(path.join(dir, DATABASE_DIR), { recursive: true, mode: PRIVATE_DIR_MODE });
   return db.transaction(
     async (tx) => {
       const tables: BackupTable[] = [];
       for (const { name } of await tablesOf(tx)) {
+        if (EPHEMERAL_TABLE_NAMES.has(name)) continue;
         if (!/^[a-z_][a-z0-9_]*$/.test(name))
           throw new Error(`table name ${JSON.stringify(name)} is not one the backup can keep`);
-        const file = path.join(DATABASE_DIR, `${name}.jsonl`);
-        const out = createWriteStream(path.join(dir, file));
         const hash = createHash('sha256');
         let rows = 0;
         // Pages in physical order: one snapshot sees a fixed set of row positions, and no page is read twice.
-        let after = '(0,0)';
-        for (;;) {
-          const page = await rowsOf<{ tid: string; row: string }>(
-            tx,
-            sql`select ctid::text as tid, row_to_json(t)::text as row from ${sql.identifier(name)} as t
-                where ctid > ${after}::tid order by ctid limit ${PAGE_ROWS}`,
-          );
-          if (page.length === 0) break;
-          const text = page.map((entry) => `${entry.row}\n`).join('');
-          hash.update(text);
-          if (!out.write(text)) await once(out, 'drain');
-          rows += page.length;
-          after = page.at(-1)!.tid;
-        }
-        out.end();
-        await once(out, 'finish');
-        tables.push({ name, columns: await columnsOf(tx, name), rows, file, sha256: hash.digest('hex') });
+        const lines = async function* () {
+          let after = '(0,0)';
+          for (;;) {
+            const page = await rowsOf<{ tid: string; row: string }>(
+              tx,
+              sql`select ctid::text as tid, row_to_json(t)::text as row from ${sql.identifier(name)} as t
+                  where ctid > ${after}::tid order by ctid limit ${PAGE_ROWS}`,
+            );
+            if (page.length === 0) return;
+            const text = Buffer.from(page.map((entry) => `${entry.row}\n`).join(''));
+            hash.update(text);
+            rows += page.length;
+            after = page.at(-1)!.tid;
+            yield text;
+          }
+        };
+        const file = tableFile(name);
+        const sealed = await writeSealed(path.join(dir, file), lines(), recipients);
+        tables.push({ name, columns: await columnsOf(tx, name), rows, file, sha256: hash.digest('hex'), sealed });
       }
       const sequences: BackupManifest['sequences'] = [];
       const sequenceNames = await rowsOf<{ name: string }>(
@@ -112,10 +115,14 @@ export async function exportDatabase(db: Database, dir: string): Promise<Databas
   );
 }
 
-/** Tables that hold at least one row: a restore goes only into a database where this is empty. */
+/**
+ * Tables that hold at least one row: a restore goes only into a database where this is empty. Short-lived
+ * state (a rate-limit window of a server started on it once) mixes no histories and is not counted.
+ */
 export async function nonEmptyTables(db: Database): Promise<string[]> {
   const found: string[] = [];
   for (const { name } of await tablesOf(db)) {
+    if (EPHEMERAL_TABLE_NAMES.has(name)) continue;
     const [row] = await rowsOf<{ any: boolean }>(db, sql`select exists (select 1 from ${sql.identifier(name)}) as any`);
     if (row?.any) found.push(name);
   }
@@ -154,7 +161,12 @@ export interface ImportReport {
  * Loads the tables of a backup into this (migrated, empty) database in one transaction, then sets every
  * sequence as it was. Columns are matched by name: a column added by a later migration takes its default.
  */
-export async function importDatabase(db: Database, dir: string, manifest: BackupManifest): Promise<ImportReport> {
+export async function importDatabase(
+  db: Database,
+  dir: string,
+  manifest: BackupManifest,
+  identities: string[],
+): Promise<ImportReport> {
   return db.transaction(async (tx) => {
     const present = new Set((await tablesOf(tx)).map((table) => table.name));
     const report: ImportReport = { rows: {}, dropped: [] };
@@ -177,9 +189,13 @@ export async function importDatabase(db: Database, dir: string, manifest: Backup
               select ${identifiers} from json_populate_recordset(null::${sql.identifier(name)}, ${`[${lines.join(',')}]`}::json)`,
         );
       };
+      // The encrypted file was checked against the signed manifest before this transaction began; the
+      // plaintext is checked too, and a mismatch rolls every row back.
+      const plain = digesting();
+      const decrypted = await openSealed(path.join(dir, tableFile(name)), identities);
       let batch: string[] = [];
       let rows = 0;
-      const lines = createInterface({ input: createReadStream(path.join(dir, table.file)), crlfDelay: Infinity });
+      const lines = createInterface({ input: Readable.from(plain.pass(decrypted)), crlfDelay: Infinity });
       for await (const line of lines) {
         if (line === '') continue;
         batch.push(line);
@@ -190,6 +206,10 @@ export async function importDatabase(db: Database, dir: string, manifest: Backup
         }
       }
       if (batch.length) await insert(batch);
+      const { sha256 } = plain.digest();
+      if (sha256 !== table.sha256 || rows !== table.rows) {
+        throw new BackupTamperedError(`${tableFile(name)} decrypts to rows its manifest does not describe.`);
+      }
       report.rows[name] = rows;
     }
     for (const table of manifest.tables) if (!present.has(table.name)) report.dropped.push(table.name);

@@ -1,39 +1,75 @@
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { sign, verify, type KeyObject } from 'node:crypto';
+import { open, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
+import { EPHEMERAL_TABLE_NAMES } from '../db/ephemeral-tables.ts';
+import { PRIVATE_FILE_MODE } from './sealed-file.ts';
 
 export const MANIFEST_FILE = 'manifest.json';
+/** The manifest's Ed25519 signature, base64: beside it, so the manifest stays the bytes that were signed. */
+export const SIGNATURE_FILE = 'manifest.json.sig';
 export const DATABASE_DIR = 'database';
 export const BLOBS_DIR = 'blobs';
 const FORMAT = 'parcel-invoice-portal-backup';
+const VERSION = 2;
+/**
+ * Signed before the manifest's bytes: a signature made for a backup manifest cannot be passed off as one over
+ * anything else, should the key ever sign something else.
+ */
+const SIGNING_CONTEXT = Buffer.from(`${FORMAT} manifest v${VERSION}\n`);
+/** Far above a manifest of a million invoices (about 250 bytes each): a larger one is read as a refusal, not into memory. */
+const MAX_MANIFEST_BYTES = 512 * 1024 * 1024;
+
+/**
+ * Where each file of a backup lies, relative to its folder: derived from a table's name or a blob's sha256,
+ * never taken from the manifest as it is, so no manifest can make restore read outside the folder.
+ */
+export const tableFile = (name: string) => `${DATABASE_DIR}/${name}.jsonl.age`;
+export const blobFile = (sha256: string) => `${BLOBS_DIR}/${sha256.slice(0, 2)}/${sha256}.age`;
 
 const sha256Hex = z.string().regex(/^[0-9a-f]{64}$/);
 const tableName = z.string().regex(/^[a-z_][a-z0-9_]*$/);
+/** A file as it lies in the backup, encrypted: checked before a byte of it is decrypted. */
+const sealedDigest = z.object({ sha256: sha256Hex, size: z.number().int().nonnegative() });
 
 const manifestSchema = z.object({
   format: z.literal(FORMAT),
-  version: z.literal(1),
+  version: z.literal(VERSION),
   createdAt: z.string(),
   source: z.object({ database: z.enum(['postgres', 'pglite']), store: z.string() }),
+  /** Who can read it: the age recipients every file was encrypted to (public keys). */
+  encryption: z.object({ format: z.literal('age'), recipients: z.array(z.string()).min(1) }),
   /** The schema the rows were read from: how many migrations were applied, and the last one's journal `when`. */
   migrations: z.object({ applied: z.number().int(), lastWhen: z.number().int() }),
   tables: z.array(
-    z.object({
-      name: tableName,
-      columns: z.array(z.string()),
-      rows: z.number().int(),
-      /** Relative to the backup folder: one JSON object per line, as PostgreSQL's row_to_json wrote it. */
-      file: z.string(),
-      sha256: sha256Hex,
-    }),
+    z
+      .object({
+        name: tableName.refine((name) => !EPHEMERAL_TABLE_NAMES.has(name), {
+          error: 'is a table of short-lived state, which backups leave out',
+        }),
+        columns: z.array(z.string()),
+        rows: z.number().int().nonnegative(),
+        /** tableFile(name): one JSON object per line, as PostgreSQL's row_to_json wrote it, encrypted. */
+        file: z.string(),
+        /** Of the plaintext (the lines). */
+        sha256: sha256Hex,
+        sealed: sealedDigest,
+      })
+      .refine((table) => table.file === tableFile(table.name), {
+        error: (issue) => {
+          const table = issue.input as { name: string; file: unknown };
+          return `names the file ${JSON.stringify(table.file)}; the only file a table ${table.name} may have is ${tableFile(table.name)}`;
+        },
+        path: ['file'],
+      }),
   ),
   /** Sequences as read in the snapshot; restored with setval so no id is handed out twice. */
-  sequences: z.array(z.object({ name: tableName, lastValue: z.string(), isCalled: z.boolean() })),
+  sequences: z.array(z.object({ name: tableName, lastValue: z.string().regex(/^-?\d+$/), isCalled: z.boolean() })),
   blobs: z.object({
     count: z.number().int(),
     bytes: z.number().int(),
-    /** Every blob a row names, stored under blobs/<ab>/<sha256> (the folder store's layout). */
-    list: z.array(z.object({ sha256: sha256Hex, size: z.number().int() })),
+    /** Every blob a row names, at blobFile(sha256); size and sha256 are the plaintext's. */
+    list: z.array(z.object({ sha256: sha256Hex, size: z.number().int().nonnegative(), sealed: sealedDigest })),
   }),
   timings: z.record(z.string(), z.number()).optional(),
 });
@@ -42,33 +78,87 @@ export type BackupManifest = z.infer<typeof manifestSchema>;
 export type BackupTable = BackupManifest['tables'][number];
 
 export function newManifest(fields: Omit<BackupManifest, 'format' | 'version'>): BackupManifest {
-  return { format: FORMAT, version: 1, ...fields };
+  return { format: FORMAT, version: VERSION, ...fields };
 }
 
-/** Written last, and by rename: a folder without a manifest is a backup that did not finish. */
-export async function writeManifest(dir: string, manifest: BackupManifest): Promise<void> {
-  const target = path.join(dir, MANIFEST_FILE);
-  await writeFile(`${target}.part`, `${JSON.stringify(manifest, null, 2)}\n`);
-  await rename(`${target}.part`, target);
+/**
+ * The signature first, then the manifest, each written beside and renamed: a folder without a manifest is a
+ * backup that did not finish, and one with a manifest always has its signature.
+ */
+export async function writeSignedManifest(dir: string, manifest: BackupManifest, signingKey: KeyObject): Promise<void> {
+  const bytes = Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`);
+  const signature = sign(null, Buffer.concat([SIGNING_CONTEXT, bytes]), signingKey);
+  for (const [file, content] of [
+    [SIGNATURE_FILE, `${signature.toString('base64')}\n`],
+    [MANIFEST_FILE, bytes],
+  ] as const) {
+    const target = path.join(dir, file);
+    await writeFile(`${target}.part`, content, { mode: PRIVATE_FILE_MODE });
+    await rename(`${target}.part`, target);
+  }
 }
 
+/** Not a backup this release reads: no manifest, another format, a manifest that breaks the rules. */
 export class BackupFormatError extends Error {}
 
-export async function readManifest(dir: string): Promise<BackupManifest> {
-  let text;
+/** The backup is not as it was made: a signature that does not verify, a file that is not what the manifest says. */
+export class BackupTamperedError extends Error {}
+
+async function readBounded(file: string): Promise<Buffer | undefined> {
+  let handle;
   try {
-    text = await readFile(path.join(dir, MANIFEST_FILE), 'utf8');
+    handle = await open(file, 'r');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-      throw new BackupFormatError(
-        `${dir} has no ${MANIFEST_FILE}: it is not a backup, or the backup did not finish (the manifest is written last).`,
-      );
-    }
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
-  const parsed = manifestSchema.safeParse(JSON.parse(text));
+  try {
+    const { size } = await handle.stat();
+    if (size > MAX_MANIFEST_BYTES) throw new BackupFormatError(`${file} is ${size} bytes: too large to be a manifest.`);
+    return await handle.readFile();
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * The manifest, once its signature has verified under `verifyKey`, and only then parsed: nothing of an
+ * unsigned or changed manifest is believed, not even its format.
+ */
+export async function readSignedManifest(dir: string, verifyKey: KeyObject): Promise<BackupManifest> {
+  const manifestPath = path.join(dir, MANIFEST_FILE);
+  const bytes = await readBounded(manifestPath);
+  if (!bytes) {
+    throw new BackupFormatError(
+      `${dir} has no ${MANIFEST_FILE}: it is not a backup, or the backup did not finish (the manifest is written last).`,
+    );
+  }
+  const signatureText = await readBounded(path.join(dir, SIGNATURE_FILE));
+  if (!signatureText) {
+    throw new BackupTamperedError(
+      `${dir} has no ${SIGNATURE_FILE}: an unsigned backup (one made before backups were signed, or one someone wrote) is never restored.`,
+    );
+  }
+  const signature = Buffer.from(signatureText.toString('utf8').trim(), 'base64');
+  if (signature.length !== 64 || !verify(null, Buffer.concat([SIGNING_CONTEXT, bytes]), verifyKey, signature)) {
+    throw new BackupTamperedError(
+      `${manifestPath} does not match its signature under BACKUP_VERIFY_KEY: it was changed after the backup was made, or it was signed with another key.`,
+    );
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(bytes.toString('utf8'));
+  } catch {
+    throw new BackupFormatError(`${manifestPath} is not JSON.`);
+  }
+  const parsed = manifestSchema.safeParse(json);
   if (!parsed.success) {
-    throw new BackupFormatError(`${path.join(dir, MANIFEST_FILE)} is not a backup manifest this release reads.`);
+    const problems = parsed.error.issues
+      .slice(0, 5)
+      .map((issue) => `${issue.path.join('.') || 'manifest'} ${issue.message}`);
+    throw new BackupFormatError(
+      `${manifestPath} is not a backup manifest this release reads:\n  ${problems.join('\n  ')}`,
+    );
   }
   return parsed.data;
 }

@@ -1,11 +1,12 @@
-import { createReadStream } from 'node:fs';
 import path from 'node:path';
 import { schemaLevel, type DatabaseHandle } from '../db/client.ts';
 import type { BlobStore } from '../blob-store/blob-store.ts';
 import { forEachConcurrently } from '../lib/concurrently.ts';
-import { backupBlobPath, hashStream } from './blob-copy.ts';
+import { checkIdentityOpens, checkSealedFiles } from './backup-check.ts';
 import { importDatabase, nonEmptyTables, type ImportReport } from './database-copy.ts';
-import { BLOBS_DIR, readManifest, type BackupManifest } from './manifest.ts';
+import type { BackupReadKeys } from './keys.ts';
+import { BackupTamperedError, blobFile, readSignedManifest, type BackupManifest } from './manifest.ts';
+import { openSealed } from './sealed-file.ts';
 
 export interface RestoreTargets {
   database: DatabaseHandle;
@@ -23,18 +24,20 @@ export interface RestoreResult {
 }
 
 /**
- * `portal restore <dir>`: into an empty database (migrated by this release) and an empty store only, so it
- * never mixes two histories. Checks the backup's files against the manifest first, puts every blob into the
- * store (each is hashed on the way), then loads the rows in one transaction: should it stop halfway, the
- * database is still empty and the restore can simply be run again.
+ * `portal restore <dir>`: first the manifest's signature (nothing of a backup is believed before it), then
+ * into an empty database (migrated by this release) and an empty store only, so it never mixes two
+ * histories. Every file is checked against the signed manifest before anything is written; then every blob
+ * goes into the store (decrypted, and hashed by the store on the way), then the rows in one transaction:
+ * should it stop halfway, the database is still empty and the restore can simply be run again.
  */
 export async function runRestore(
   targets: RestoreTargets,
   dir: string,
+  keys: BackupReadKeys,
   log: (line: string) => void = () => {},
 ): Promise<RestoreResult> {
   const started = performance.now();
-  const manifest = await readManifest(dir);
+  const manifest = await readSignedManifest(dir, keys.verifyKey);
   const level = await schemaLevel(targets.database.db);
   if (manifest.migrations.lastWhen > level.lastWhen) {
     throw new RestoreRefusedError(
@@ -52,29 +55,26 @@ export async function runRestore(
       `The invoice store ${targets.blobStore.description} is not empty (it holds ${blob.sha256} at least): a restore goes into an empty store only.`,
     );
   }
-  for (const table of manifest.tables) {
-    const { sha256 } = await hashStream(createReadStream(path.join(dir, table.file)));
-    if (sha256 !== table.sha256) {
-      throw new RestoreRefusedError(`The backup is damaged: ${table.file} is not the file its manifest describes.`);
-    }
-  }
+  await checkSealedFiles(dir, manifest);
+  await checkIdentityOpens(dir, manifest, keys.identities);
+  log(
+    `${dir}: signature and all ${manifest.tables.length + manifest.blobs.count} files good (made ${manifest.createdAt})`,
+  );
 
-  const blobsDir = path.join(dir, BLOBS_DIR);
   let restored = 0;
   await forEachConcurrently(manifest.blobs.list, BLOB_COPIES_AT_ONCE, async ({ sha256, size }) => {
-    const stored = await targets.blobStore.put(createReadStream(backupBlobPath(blobsDir, sha256)), {
+    const file = blobFile(sha256);
+    const stored = await targets.blobStore.put(await openSealed(path.join(dir, file), keys.identities), {
       maxBytes: Number.MAX_SAFE_INTEGER,
     });
     if (stored.sha256 !== sha256 || stored.size !== size) {
       // The store keeps bytes under their own hash, so a damaged copy never takes the name of the real one.
-      throw new RestoreRefusedError(
-        `The backup is damaged: blobs/${sha256.slice(0, 2)}/${sha256} does not hash to its name.`,
-      );
+      throw new BackupTamperedError(`${file} does not decrypt to the bytes its name says.`);
     }
     restored += 1;
   });
   log(`blobs: ${restored} put into ${targets.blobStore.description}`);
-  const report = await importDatabase(targets.database.db, dir, manifest);
+  const report = await importDatabase(targets.database.db, dir, manifest, keys.identities);
   const rows = Object.values(report.rows).reduce((sum, count) => sum + count, 0);
   log(`database: ${rows} rows in ${Object.keys(report.rows).length} tables`);
   if (report.dropped.length) log(`not restored (no longer in this release's schema): ${report.dropped.join(', ')}`);

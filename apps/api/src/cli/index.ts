@@ -29,6 +29,7 @@ const groups: Record<string, () => Promise<{ run(args: string[]): Promise<number
   backup: async () => ({ run: (await import('./storage.ts')).run('backup') }),
   restore: async () => ({ run: (await import('./storage.ts')).run('restore') }),
   verify: async () => ({ run: (await import('./storage.ts')).run('verify') }),
+  'backup-keys': async () => ({ run: (await import('./storage.ts')).run('backup-keys') }),
 };
 
 async function main(argv: string[]): Promise<number> {

@@ -1,10 +1,13 @@
 /**
- * `portal migrate`, `portal backup <dir>`, `portal restore <dir>`, `portal verify [--delete-orphans]`: the
- * database and the invoice store looked after together, with the server's configuration.
+ * `portal migrate`, `portal backup <dir>`, `portal restore <dir>`, `portal verify [<dir>] [--delete-orphans]`,
+ * `portal backup-keys <dir>`: the database and the invoice store looked after together, with the server's
+ * configuration and the backup keys (backup/keys.ts).
  */
 import { parseArgs } from 'node:util';
 import { BackupRefusedError, runBackup } from '../backup/backup.ts';
-import { BackupFormatError } from '../backup/manifest.ts';
+import { checkBackup } from '../backup/backup-check.ts';
+import { backupReadKeys, backupWriteKeys, KEY_FILES, KeyFolderInUseError, writeBackupKeys } from '../backup/keys.ts';
+import { BackupFormatError, BackupTamperedError } from '../backup/manifest.ts';
 import { RestoreRefusedError, runRestore } from '../backup/restore.ts';
 import { DEFAULT_ORPHAN_MIN_AGE_MS, runVerify } from '../backup/verify.ts';
 import { loadConfig, type Config } from '../config.ts';
@@ -23,6 +26,7 @@ const stdio: CliOutput = {
 };
 
 type Sources = Pick<Infrastructure, 'database' | 'blobStore'>;
+export type StorageCommand = 'migrate' | 'backup' | 'restore' | 'verify' | 'backup-keys';
 
 async function withInfrastructure<T>(
   config: Config,
@@ -37,15 +41,18 @@ async function withInfrastructure<T>(
   }
 }
 
+export interface CommandContext {
+  output?: CliOutput;
+  /** Where the backup keys are read from (BACKUP_* and BACKUP_*_FILE). */
+  env?: NodeJS.ProcessEnv;
+  config?: () => Config;
+  /** Tests hand in the database and store they opened; the command then neither opens nor closes them. */
+  sources?: Sources;
+}
+
 /** Each command: 0 done, 1 done with problems found (or refused), 64 usage. */
-export async function runCommand(
-  command: 'migrate' | 'backup' | 'restore' | 'verify',
-  args: string[],
-  output: CliOutput = stdio,
-  config: Config = loadConfig(),
-  // Tests hand in the database and store they opened; the command then neither opens nor closes them.
-  sources?: Sources,
-): Promise<number> {
+export async function runCommand(command: StorageCommand, args: string[], context: CommandContext = {}) {
+  const { output = stdio, env = process.env, config = () => loadConfig(), sources } = context;
   let parsed;
   try {
     parsed = parseArgs({
@@ -61,23 +68,32 @@ export async function runCommand(
     return 64;
   }
   const [dir, ...extra] = parsed.positionals;
-  const needsDir = command === 'backup' || command === 'restore';
+  const dirArgument = {
+    migrate: 'none',
+    backup: 'required',
+    restore: 'required',
+    'backup-keys': 'required',
+    verify: 'optional',
+  }[command];
   const minAge = parsed.values['orphan-min-age-minutes'];
+  const liveVerify = command === 'verify' && !dir;
   const usageError =
-    (needsDir ? !dir || extra.length > 0 : parsed.positionals.length > 0) ||
-    (command !== 'verify' && (parsed.values['delete-orphans'] || minAge !== undefined)) ||
+    extra.length > 0 ||
+    (dirArgument === 'required' && !dir) ||
+    (dirArgument === 'none' && dir !== undefined) ||
+    (!liveVerify && (parsed.values['delete-orphans'] || minAge !== undefined)) ||
     (minAge !== undefined && !/^\d+$/.test(minAge));
   if (usageError) {
     output.err(`Usage:\n${USAGE}`);
     return 64;
   }
   const run = <T>(migrate: boolean | undefined, work: (sources: Sources) => Promise<T>) =>
-    sources ? work(sources) : withInfrastructure(config, migrate, work);
+    sources ? work(sources) : withInfrastructure(config(), migrate, work);
 
   try {
     switch (command) {
       case 'migrate': {
-        const { before, after } = await migrateDatabase(databaseTargetFor(config));
+        const { before, after } = await migrateDatabase(databaseTargetFor(config()));
         output.out(
           before.applied === after.applied
             ? `the database schema is current (${after.applied} migrations applied)`
@@ -85,21 +101,39 @@ export async function runCommand(
         );
         return 0;
       }
-      case 'backup': {
-        const { manifest, problems } = await run(undefined, (from) => runBackup(from, dir!, output.out));
+      case 'backup-keys': {
+        const paths = await writeBackupKeys(dir!);
+        output.out(`new backup keys in ${dir} (owner-only). Where each belongs:`);
+        for (const [name, { variable, on }] of Object.entries(KEY_FILES)) {
+          output.out(`  ${variable}=${paths[name as keyof typeof KEY_FILES]}   (the ${on} machine)`);
+        }
         output.out(
-          `backup written to ${dir} (${manifest.blobs.count} invoice files, ${manifest.tables.length} tables)`,
+          'Keep a copy of backup-identity.txt offline: without it no backup made with these keys can be read.',
+        );
+        return 0;
+      }
+      case 'backup': {
+        // The keys before the database: a key problem is reported before anything is read or written.
+        const keys = backupWriteKeys(env);
+        const { manifest, problems } = await run(undefined, (from) => runBackup(from, dir!, keys, output.out));
+        output.out(
+          `backup written to ${dir} (${manifest.blobs.count} invoice files, ${manifest.tables.length} tables), encrypted and signed`,
         );
         if (problems.length) output.err(`${problems.length} problems: run \`portal verify\` to see the store's state`);
         return problems.length ? 1 : 0;
       }
       case 'restore': {
-        const { seconds } = await run(true, (into) => runRestore(into, dir!, output.out));
+        const keys = backupReadKeys(env);
+        const { seconds } = await run(true, (into) => runRestore(into, dir!, keys, output.out));
         output.out(`restored from ${dir} in ${seconds.toFixed(1)} s; now checking it:`);
         const report = await run(true, (into) => runVerify(into, { log: output.out }));
         return report.missing.length || report.damaged.length ? 1 : 0;
       }
       case 'verify': {
+        if (dir) {
+          const report = await checkBackup(dir, backupReadKeys(env), output.out);
+          return report.problems.length ? 1 : 0;
+        }
         const report = await run(undefined, (from) =>
           runVerify(from, {
             log: output.out,
@@ -111,10 +145,14 @@ export async function runCommand(
       }
     }
   } catch (error) {
+    if (error instanceof BackupTamperedError || error instanceof BackupFormatError) {
+      output.err(`Refused: ${error.message}${command === 'restore' ? ' Nothing was restored.' : ''}`);
+      return 1;
+    }
     if (
       error instanceof BackupRefusedError ||
       error instanceof RestoreRefusedError ||
-      error instanceof BackupFormatError
+      error instanceof KeyFolderInUseError
     ) {
       output.err(error.message);
       return 1;
@@ -123,5 +161,4 @@ export async function runCommand(
   }
 }
 
-export const run = (command: 'migrate' | 'backup' | 'restore' | 'verify') => (args: string[]) =>
-  runCommand(command, args);
+export const run = (command: StorageCommand) => (args: string[]) => runCommand(command, args);

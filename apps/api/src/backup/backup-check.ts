@@ -1,0 +1,114 @@
+import path from 'node:path';
+import { forEachConcurrently } from '../lib/concurrently.ts';
+import { hashStream } from './blob-copy.ts';
+import type { BackupReadKeys } from './keys.ts';
+import { BackupTamperedError, blobFile, readSignedManifest, tableFile, type BackupManifest } from './manifest.ts';
+import { digestFile, openSealed, WrongIdentityError, type SealedDigest } from './sealed-file.ts';
+
+const FILES_AT_ONCE = 4;
+
+/** Every file the manifest names, where it lies (derived from a table name or a sha256, never read from it). */
+export function backupFiles(manifest: BackupManifest) {
+  return [
+    ...manifest.tables.map((table) => ({
+      file: tableFile(table.name),
+      sealed: table.sealed,
+      plain: { sha256: table.sha256, size: undefined },
+    })),
+    ...manifest.blobs.list.map((blob) => ({
+      file: blobFile(blob.sha256),
+      sealed: blob.sealed,
+      plain: { sha256: blob.sha256, size: blob.size },
+    })),
+  ];
+}
+
+const sameDigest = (a: SealedDigest, b: SealedDigest) => a.sha256 === b.sha256 && a.size === b.size;
+
+async function sealedDigestOf(file: string): Promise<SealedDigest | undefined> {
+  try {
+    return await digestFile(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+/**
+ * Every file of the backup is, byte for byte, the one the signed manifest names (sha256 and size of the
+ * encrypted bytes; nothing is decrypted). Throws BackupTamperedError at the first that is not, or is absent.
+ */
+export async function checkSealedFiles(dir: string, manifest: BackupManifest): Promise<void> {
+  await forEachConcurrently(backupFiles(manifest), FILES_AT_ONCE, async ({ file, sealed }) => {
+    const found = await sealedDigestOf(path.join(dir, file));
+    if (!found) throw new BackupTamperedError(`${file} is missing from the backup.`);
+    if (!sameDigest(found, sealed)) {
+      throw new BackupTamperedError(`${file} is not the file the signed manifest names: it was changed or replaced.`);
+    }
+  });
+}
+
+function wrongIdentity(manifest: BackupManifest): BackupTamperedError {
+  const recipients = manifest.encryption.recipients.map((recipient) => `${recipient.slice(0, 16)}…`).join(', ');
+  return new BackupTamperedError(
+    `BACKUP_IDENTITY does not open this backup: it was encrypted to ${recipients}. Give the identity of one of them.`,
+  );
+}
+
+/** Fails at once, before anything is written anywhere, when the identities open none of the backup's files. */
+export async function checkIdentityOpens(dir: string, manifest: BackupManifest, identities: string[]) {
+  const [first] = backupFiles(manifest);
+  if (!first) return;
+  try {
+    (await openSealed(path.join(dir, first.file), identities)).destroy();
+  } catch (error) {
+    if (error instanceof WrongIdentityError) throw wrongIdentity(manifest);
+    throw error;
+  }
+}
+
+export interface BackupCheckReport {
+  manifest: BackupManifest;
+  files: number;
+  /** One line per file that is absent, changed, or does not decrypt to what the manifest says. */
+  problems: string[];
+  seconds: number;
+}
+
+/**
+ * `portal verify <dir>`: a backup is one this portal made (the manifest's signature) and can be restored:
+ * every file is there as signed, and decrypts, with the identity given, to the bytes its manifest describes.
+ * Opens no database and no store.
+ */
+export async function checkBackup(
+  dir: string,
+  keys: BackupReadKeys,
+  log: (line: string) => void = () => {},
+): Promise<BackupCheckReport> {
+  const started = performance.now();
+  const manifest = await readSignedManifest(dir, keys.verifyKey);
+  log(`${dir}: signature good (made ${manifest.createdAt}, ${manifest.migrations.applied} migrations)`);
+  await checkIdentityOpens(dir, manifest, keys.identities);
+  const files = backupFiles(manifest);
+  const problems: string[] = [];
+  await forEachConcurrently(files, FILES_AT_ONCE, async ({ file, sealed, plain }) => {
+    // The encrypted bytes first: a file changed on disk says so, rather than failing to decrypt somewhere.
+    const found = await sealedDigestOf(path.join(dir, file));
+    if (!found) return void problems.push(`missing: ${file}`);
+    if (!sameDigest(found, sealed)) return void problems.push(`changed: ${file} is not the file signed`);
+    try {
+      const read = await hashStream(await openSealed(path.join(dir, file), keys.identities));
+      if (read.sha256 !== plain.sha256 || (plain.size !== undefined && read.size !== plain.size))
+        problems.push(`damaged: ${file} does not decrypt to the bytes its manifest describes`);
+    } catch (error) {
+      problems.push(`damaged: ${file} does not decrypt (${(error as Error).message})`);
+    }
+  });
+  problems.sort();
+  for (const problem of problems) log(problem);
+  const seconds = (performance.now() - started) / 1000;
+  log(
+    `checked ${files.length} files (${manifest.tables.length} tables, ${manifest.blobs.count} invoice files): ${problems.length} problems (${seconds.toFixed(1)} s)`,
+  );
+  return { manifest, files: files.length, problems, seconds };
+}
