@@ -1,4 +1,11 @@
 import { z } from 'zod';
+import {
+  INVOICE_FACT_TERM_NAMES,
+  INVOICE_FACT_TERMS,
+  INVOICE_FORMATS,
+  INVOICE_WARNING_KINDS,
+  type InvoiceFactTerm,
+} from './invoice-terms.ts';
 
 export const PARCEL_CODE_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -12,7 +19,7 @@ export const invoiceQuerySchema = z.object({ parcelCode: parcelCodeSchema });
  * `pdf`: a PDF with no invoice XML read from it; `facturx`: a hybrid PDF (ZUGFeRD 2.x / Factur-X, or an
  * XRechnung attached the same way); `cii`, `ubl`: an invoice that is XML only, shown as a PDF rendering.
  */
-export const invoiceFormatSchema = z.enum(['pdf', 'facturx', 'cii', 'ubl']);
+export const invoiceFormatSchema = z.enum(INVOICE_FORMATS);
 export type InvoiceFormat = z.infer<typeof invoiceFormatSchema>;
 
 /** PUT /invoices/:parcelCode's answer. */
@@ -36,13 +43,7 @@ export type InvoiceStored = z.infer<typeof invoiceStoredSchema>;
  * - `visible-account`: a hybrid's pages show an IBAN its XML does not name;
  * - `visible-text-unread`: a hybrid's pages could not be read to check that.
  */
-export const invoiceWarningKindSchema = z.enum([
-  'bank-details',
-  'amount',
-  'e-invoice-removed',
-  'visible-account',
-  'visible-text-unread',
-]);
+export const invoiceWarningKindSchema = z.enum(INVOICE_WARNING_KINDS);
 export type InvoiceWarningKind = z.infer<typeof invoiceWarningKindSchema>;
 
 /** A warning not yet acknowledged: it stays on the invoice, whatever later versions say, until it is. */
@@ -68,7 +69,9 @@ export const invoiceWarningParamsSchema = z.object({
   warningId: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER),
 });
 
-const term = (description: string) => z.string().nullable().describe(description);
+const termSchemas = Object.fromEntries(
+  INVOICE_FACT_TERM_NAMES.map((name) => [name, z.string().nullable().describe(INVOICE_FACT_TERMS[name])]),
+) as { [Name in InvoiceFactTerm]: z.ZodNullable<z.ZodString> };
 
 /**
  * GET /invoices/:parcelCode: the EN 16931 terms read at ingestion from the current version. Amounts are
@@ -79,22 +82,7 @@ export const invoiceFactsSchema = z.object({
   parcelCode: z.string(),
   format: invoiceFormatSchema,
   syntax: z.enum(['cii', 'ubl']).nullable().describe('The XML syntax; null for a plain PDF'),
-  profile: term('BT-24 specification identifier'),
-  profileName: term('The profile for people: "Factur-X EN 16931", "XRechnung 3.0", "Peppol BIS Billing 3.0" …'),
-  invoiceNumber: term('BT-1'),
-  typeCode: term('BT-3: 380 invoice, 381 credit note …'),
-  issueDate: term('BT-2'),
-  dueDate: term('BT-9'),
-  currency: term('BT-5'),
-  sellerName: term('BT-27'),
-  sellerVatId: term('BT-31'),
-  buyerName: term('BT-44'),
-  buyerReference: term('BT-10'),
-  totalNet: term('BT-109'),
-  totalTax: term('BT-110'),
-  totalGross: term('BT-112'),
-  amountDue: term('BT-115'),
-  iban: term('BT-84 of the first payment means'),
+  ...termSchemas,
   paymentAccounts: z
     .array(z.string())
     .nullable()

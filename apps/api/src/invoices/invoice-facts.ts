@@ -1,8 +1,15 @@
 import type { InvoiceFacts } from '@portal/contract';
+import { INVOICE_FACT_TERM_NAMES, type InvoiceFactTerm } from '@portal/contract/invoice-terms';
 import { AMOUNT_KINDS, BANK_DETAILS_KINDS } from './change-guard.ts';
-import { paymentAccountsOf } from './e-invoice/stored-facts.ts';
+import { paymentAccountsOf, type StoredInvoiceFacts } from './e-invoice/stored-facts.ts';
 import type { InvoiceRow } from './repository.ts';
 import { warningOf, type InvoiceWarningRow } from './warnings-repository.ts';
+
+/** The contract's text terms of a stored version; all null for a plain PDF. */
+const termsOf = (facts: StoredInvoiceFacts | null) =>
+  Object.fromEntries(INVOICE_FACT_TERM_NAMES.map((name) => [name, facts?.[name] ?? null])) as {
+    [Name in InvoiceFactTerm]: string | null;
+  };
 
 /** The latest of these warnings, as the two older marks report it. */
 function latestOf(pending: InvoiceWarningRow[], kinds: readonly InvoiceWarningRow['kind'][]): string | null {
@@ -17,22 +24,7 @@ export function invoiceFactsOf(invoice: InvoiceRow, pending: InvoiceWarningRow[]
     parcelCode: invoice.parcelCode,
     format: invoice.format,
     syntax: facts?.syntax ?? null,
-    profile: facts?.profile ?? null,
-    profileName: facts?.profileName ?? null,
-    invoiceNumber: facts?.invoiceNumber ?? null,
-    typeCode: facts?.typeCode ?? null,
-    issueDate: facts?.issueDate ?? null,
-    dueDate: facts?.dueDate ?? null,
-    currency: facts?.currency ?? null,
-    sellerName: facts?.sellerName ?? null,
-    sellerVatId: facts?.sellerVatId ?? null,
-    buyerName: facts?.buyerName ?? null,
-    buyerReference: facts?.buyerReference ?? null,
-    totalNet: facts?.totalNet ?? null,
-    totalTax: facts?.totalTax ?? null,
-    totalGross: facts?.totalGross ?? null,
-    amountDue: facts?.amountDue ?? null,
-    iban: facts?.iban ?? null,
+    ...termsOf(facts),
     paymentAccounts: facts ? paymentAccountsOf(facts) : null,
     lineCount: facts?.lineCount ?? null,
     uploadedAt: invoice.uploadedAt.toISOString(),

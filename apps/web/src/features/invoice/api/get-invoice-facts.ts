@@ -1,31 +1,13 @@
 import type { InvoiceFacts } from '@portal/contract';
+import { INVOICE_FACT_TERM_NAMES, INVOICE_FORMATS, INVOICE_WARNING_KINDS } from '@portal/contract/invoice-terms';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { useApiClient, type ApiClient } from '@/lib/api-client';
 import { useCurrentUser } from '@/lib/auth';
 
-const FORMATS = ['pdf', 'facturx', 'cii', 'ubl'] as const;
-const TERMS = [
-  'profile',
-  'profileName',
-  'invoiceNumber',
-  'typeCode',
-  'issueDate',
-  'dueDate',
-  'currency',
-  'sellerName',
-  'sellerVatId',
-  'buyerName',
-  'buyerReference',
-  'totalNet',
-  'totalTax',
-  'totalGross',
-  'amountDue',
-  'iban',
-  'bankDetailsChangedAt',
-  'amountChangedAt',
-] as const;
-
-const WARNING_KINDS = ['bank-details', 'amount', 'e-invoice-removed', 'visible-account', 'visible-text-unread'];
+// The contract's lists, without its schemas: the answer is checked by hand below.
+const FORMATS: readonly string[] = INVOICE_FORMATS;
+const WARNING_KINDS: readonly string[] = INVOICE_WARNING_KINDS;
+const TERMS = [...INVOICE_FACT_TERM_NAMES, 'bankDetailsChangedAt', 'amountChangedAt'] as const;
 
 const stringOrNull = (value: unknown): value is string | null => value === null || typeof value === 'string';
 
@@ -48,7 +30,7 @@ export const invoiceFactsParser = {
     const body = value as Record<string, unknown> | null;
     const valid =
       typeof body?.parcelCode === 'string' &&
-      FORMATS.includes(body.format as InvoiceFacts['format']) &&
+      FORMATS.includes(body.format as string) &&
       (body.syntax === null || body.syntax === 'cii' || body.syntax === 'ubl') &&
       TERMS.every((term) => stringOrNull(body[term])) &&
       (body.lineCount === null || typeof body.lineCount === 'number') &&
