@@ -1,16 +1,11 @@
-import { configure, screen, waitFor, within } from '@testing-library/react';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import { createFakeAuthClient } from '@/testing/fake-auth-client';
 import { accountLookup } from '@/testing/handlers';
 import { server } from '@/testing/msw-server';
 import { renderApp } from '@/testing/render-app';
 import { createFakeAdminApi, makeUser } from '../testing/fake-admin-api';
 import outlookContacts from '../testing/outlook-contacts.csv?raw';
-
-// The route loads the screen lazily; loading it up front keeps that cost out of each test's time limit,
-// and a busy machine (the suites run in parallel) gets more than the default second to render a screen.
-beforeAll(() => import('./AdminUsersScreen'));
-configure({ asyncUtilTimeout: 3000 });
 
 const ADMIN = 'admin@example.com';
 
