@@ -1,5 +1,6 @@
 // The README and the docs are read as one set of pages: a moved section or a renamed file must not leave a
-// link that leads nowhere, and the lists of error codes the pages repeat must stay the contract's list.
+// link that leads nowhere, the lists of error codes the pages repeat must stay the contract's list, and the
+// README's layout must name the folders that are there.
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -102,10 +103,58 @@ test('a page that lists the error codes lists exactly the contract’s codes', (
   assert.ok(lists.length > 0, 'no page lists the error codes any more: drop this test, or the list is unreadable');
 });
 
+/**
+ * The paths the README's layout block names, each with the folder it is under: a name at the start of a line
+ * is a path from the repository root, and one indented by two more spaces is a path inside the name above it.
+ * Continuation lines are indented further than any name and are not read.
+ */
+function layoutPaths(readme: string): string[] {
+  const block = /^## Layout\n+```\n([\s\S]*?)^```/m.exec(readme)?.[1];
+  assert.ok(block, 'README.md has no "## Layout" section with a code block');
+  const parents: string[] = [];
+  const named: string[] = [];
+  for (const line of block.split('\n')) {
+    const match = /^( *)(\S+)/.exec(line);
+    const depth = (match?.[1]?.length ?? 0) / 2;
+    if (!match?.[2] || !Number.isInteger(depth) || depth > parents.length) continue;
+    const parent = parents[depth - 1];
+    const name = (parent === undefined ? match[2] : path.posix.join(parent, match[2])).replace(/\/$/, '');
+    named.push(name);
+    parents.length = depth;
+    parents.push(name);
+  }
+  return named;
+}
+
+test('the README’s layout names folders and files that exist, and every folder of the API’s source', () => {
+  const named = layoutPaths(readFileSync(path.join(ROOT, 'README.md'), 'utf8'));
+  assert.deepEqual(
+    named.filter((name) => !existsSync(path.join(ROOT, name))),
+    [],
+    'the layout names what is not there',
+  );
+  const namedSet = new Set(named);
+  const folders = (under: string) =>
+    readdirSync(path.join(ROOT, under), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory() && !entry.name.startsWith('.') && entry.name !== 'node_modules')
+      .map((entry) => path.posix.join(under, entry.name));
+  const apiFolders = folders('apps/api/src');
+  assert.ok(apiFolders.length > 10, `expected the API's domain folders; found ${apiFolders.join(', ')}`);
+  const topFolders = folders('.').filter((folder) => folder !== 'apps' && folder !== 'packages' && folder !== 'tools');
+  const missing = [...apiFolders, ...topFolders, ...folders('apps'), ...folders('packages')].filter(
+    (folder) => !namedSet.has(folder),
+  );
+  assert.deepEqual(missing, [], 'the layout misses these folders');
+});
+
 test('the anchors follow GitHub’s headings', () => {
   assert.deepEqual(
     [...anchors('# One host (compose)\n## Upgrade: migrate, roll, verify\n## `npm test`\n## Try it\n## Try it\n')],
     ['one-host-compose', 'upgrade-migrate-roll-verify', 'npm-test', 'try-it', 'try-it-1'],
   );
   assert.deepEqual(linkTargets('[a](x.md) `[b](y.md)`\n```\n[c](z.md)\n```\n[d]: w.md#top\n'), ['x.md', 'w.md#top']);
+  assert.deepEqual(
+    layoutPaths('## Layout\n\n```\napps/api   API\n  src/x.ts   x\n           more\n    y/   y\nz   z\n```\n'),
+    ['apps/api', 'apps/api/src/x.ts', 'apps/api/src/x.ts/y', 'z'],
+  );
 });
