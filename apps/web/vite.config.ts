@@ -7,6 +7,7 @@ import { defineConfig } from 'vitest/config';
 import { productionAssets } from './build/production-assets.ts';
 import { signedInPreload } from './build/signed-in-preload.ts';
 import { dropUnusedUtilities } from './build/unused-utilities.ts';
+import { TEST_TIMEOUT_MS } from './src/testing/time-limits.ts';
 
 const FIRST_LOAD_SHARED =
   /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]|[\\/]src[\\/]lib[\\/](api-client|account|error-reporting|auth|storage|runtime-config|paths|query-boundary)\.tsx?$|[\\/]src[\\/](hooks[\\/]use-page-title|components[\\/](PageSpinner|CenteredMessage))\.tsx?$/;
@@ -76,7 +77,7 @@ export default defineConfig(({ command }) => ({
     // Each file's MSW handlers, mocks and rendered trees are reset after every test (src/testing/setup.ts).
     maxWorkers: availableParallelism(),
     isolate: false,
-    // See asyncUtilTimeout in src/testing/setup.ts: waiting is not failing on a busy shared machine.
-    testTimeout: 20_000,
+    // Sized to a test's work, with the suite's other limits: src/testing/time-limits.ts.
+    testTimeout: TEST_TIMEOUT_MS,
   },
 }));

@@ -2,13 +2,9 @@ import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, beforeEach, vi } from 'vitest';
 import { server } from './msw-server';
+import { WAIT_TIMEOUT_MS } from './time-limits';
 
-// The one limit for a wait (findBy…, waitFor): one screen update after a fake network answer, well under a
-// second on an idle machine. The slowest wait measured with both cores of a 2-core machine over-committed
-// (load 17: lint, type checks and other suites beside this one) took 3.3 s; the limit is three times that.
-// A test's own limit (vite.config.ts) is twice this, for a test of several steps. A wait that also spans a
-// pause of the app's own adds that pause to this limit (see throughTheReload in AdminUsersScreen.test.tsx).
-configure({ asyncUtilTimeout: 10_000 });
+configure({ asyncUtilTimeout: WAIT_TIMEOUT_MS });
 
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 

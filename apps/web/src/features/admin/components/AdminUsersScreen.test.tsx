@@ -5,6 +5,7 @@ import { createFakeAuthClient } from '@/testing/fake-auth-client';
 import { accountLookup } from '@/testing/handlers';
 import { API, server } from '@/testing/msw-server';
 import { renderApp } from '@/testing/render-app';
+import { MANY_ROWS_TEST_TIMEOUT_MS } from '@/testing/time-limits';
 import { formatDateTime } from '@/lib/format-date';
 import { RELOAD_AFTER_REGISTER_MS } from '../api/add-user';
 import { createFakeAdminApi, makeUser } from '../testing/fake-admin-api';
@@ -517,7 +518,7 @@ describe('the list for thousands', () => {
   });
 });
 
-describe('search and paging', () => {
+describe('search and paging', { timeout: MANY_ROWS_TEST_TIMEOUT_MS }, () => {
   // jsdom does not scroll; the browser's scrolling is checked end to end.
   let scrollTo: ReturnType<typeof vi.spyOn>;
   beforeEach(() => {
@@ -572,7 +573,7 @@ describe('search and paging', () => {
   });
 });
 
-describe('the list state in the address', () => {
+describe('the list state in the address', { timeout: MANY_ROWS_TEST_TIMEOUT_MS }, () => {
   beforeEach(() => {
     vi.spyOn(window, 'scrollTo').mockImplementation(() => {});
   });
