@@ -2,6 +2,7 @@
  * Every time limit of the web suite, in one place, each sized to the work it bounds. They are there to stop
  * a test that hangs, not to measure speed: a 2-core machine running lint and the type check beside this suite
  * (or a browser, or another build) must wait, not fail. The figures below were measured on such a machine.
+ * ESLint (eslint.config.js) refuses a number, `vi.setConfig` or `configure` for a limit in a test file.
  */
 
 /**
