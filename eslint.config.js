@@ -113,5 +113,31 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // The web suite's time limits live in src/testing/time-limits.ts, each sized to the work it bounds; a
+    // number written into a test is a guess that fails on a busy machine (docs/testing.md, "On a busy machine").
+    files: ['apps/web/src/**/*.test.{ts,tsx}'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'Property[key.name="timeout"][value.type="Literal"]',
+          message: 'Use a limit from src/testing/time-limits.ts (or one built from it), not a number.',
+        },
+        {
+          selector: 'CallExpression[callee.object.name="vi"][callee.property.name="setConfig"]',
+          message: 'Time limits are set in src/testing/time-limits.ts, not per file.',
+        },
+        {
+          selector: 'CallExpression[callee.name="configure"]',
+          message: "Testing Library's wait limit is set once, in src/testing/setup.ts.",
+        },
+        {
+          selector: 'CallExpression[callee.name=/^(before|after)(All|Each)$/] ImportExpression',
+          message: 'A first import in a hook runs against the hook limit; render-app.tsx loads the app code untimed.',
+        },
+      ],
+    },
+  },
   ...webImportDirection,
 );

@@ -8,6 +8,7 @@ import { FRAMEWORK_CHUNK, frameworkChunkCheck, inFrameworkChunk } from './build/
 import { productionAssets } from './build/production-assets.ts';
 import { signedInPreload } from './build/signed-in-preload.ts';
 import { dropUnusedUtilities } from './build/unused-utilities.ts';
+import { TEST_TIMEOUT_MS } from './src/testing/time-limits.ts';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 
@@ -78,7 +79,7 @@ export default defineConfig(({ command }) => ({
     // Each file's MSW handlers, mocks and rendered trees are reset after every test (src/testing/setup.ts).
     maxWorkers: availableParallelism(),
     isolate: false,
-    // See asyncUtilTimeout in src/testing/setup.ts: waiting is not failing on a busy shared machine.
-    testTimeout: 20_000,
+    // Sized to a test's work, with the suite's other limits: src/testing/time-limits.ts.
+    testTimeout: TEST_TIMEOUT_MS,
   },
 }));

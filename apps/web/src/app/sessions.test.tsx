@@ -1,13 +1,10 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createFakeAuthClient } from '@/testing/fake-auth-client';
 import { accountLookup } from '@/testing/handlers';
 import { API, server } from '@/testing/msw-server';
 import { renderApp } from '@/testing/render-app';
-
-// The header's modal loads on demand: more than the default 5 s on a loaded 2-core machine.
-vi.setConfig({ testTimeout: 15_000 });
 
 const USER = 'user@example.com';
 const accounts = { [USER]: { uid: 'uid-user', password: 'user-pass' } };

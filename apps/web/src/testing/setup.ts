@@ -2,10 +2,9 @@ import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, beforeEach, vi } from 'vitest';
 import { server } from './msw-server';
+import { WAIT_TIMEOUT_MS } from './time-limits';
 
-// Lazily loaded screens (and TanStack Query, loaded with the first private screen) are imported on first
-// use; on a 2-core machine shared by a team that has been seen to take several seconds.
-configure({ asyncUtilTimeout: 10_000 });
+configure({ asyncUtilTimeout: WAIT_TIMEOUT_MS });
 
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 

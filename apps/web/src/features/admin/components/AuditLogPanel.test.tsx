@@ -1,16 +1,11 @@
 import type { AccountCleanupItem, AuditEntry } from '@portal/contract';
-import { configure, screen, within } from '@testing-library/react';
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
 import { createFakeAuthClient } from '@/testing/fake-auth-client';
 import { accountLookup } from '@/testing/handlers';
 import { server } from '@/testing/msw-server';
 import { renderApp } from '@/testing/render-app';
 import { createFakeAdminApi, makeUser } from '../testing/fake-admin-api';
-
-// The route loads the screen lazily; loading it up front keeps that cost out of each test's time limit,
-// and a busy machine (the suites run in parallel) gets more than the default second to render a screen.
-beforeAll(() => import('./AdminUsersScreen'));
-configure({ asyncUtilTimeout: 3000 });
 
 const ADMIN = 'admin@example.com';
 

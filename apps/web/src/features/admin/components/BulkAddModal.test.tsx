@@ -1,16 +1,12 @@
-import { configure, screen, waitFor, within } from '@testing-library/react';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import { createFakeAuthClient } from '@/testing/fake-auth-client';
 import { accountLookup } from '@/testing/handlers';
 import { server } from '@/testing/msw-server';
 import { renderApp } from '@/testing/render-app';
+import { MANY_ROWS_TEST_TIMEOUT_MS } from '@/testing/time-limits';
 import { createFakeAdminApi, makeUser } from '../testing/fake-admin-api';
 import outlookContacts from '../testing/outlook-contacts.csv?raw';
-
-// The route loads the screen lazily; loading it up front keeps that cost out of each test's time limit,
-// and a busy machine (the suites run in parallel) gets more than the default second to render a screen.
-beforeAll(() => import('./AdminUsersScreen'));
-configure({ asyncUtilTimeout: 3000 });
 
 const ADMIN = 'admin@example.com';
 
@@ -78,51 +74,59 @@ describe('bulk add', () => {
     );
   });
 
-  it('sends a long list 50 addresses a call, showing progress as each call answers', async () => {
-    const { user, fake, modal } = await openBulkAdd();
-    await user.click(within(modal).getByLabelText('Email addresses'));
-    await user.paste(addresses(120));
-    await user.click(within(modal).getByRole('button', { name: 'Add users' }));
-    await within(modal).findByRole('button', { name: 'Done' });
-    const bodies = fake.calls
-      .filter((call) => call.path === '/users/bulk-add')
-      .map((call) => (JSON.parse(call.body) as { emails: string[] }).emails.length);
-    expect(bodies).toEqual([50, 50, 20]);
-    expect(within(modal).getByText('120 of 120 addresses done')).toBeInTheDocument();
-    expect(within(modal).getByText('120 added')).toBeInTheDocument();
-  });
+  it(
+    'sends a long list 50 addresses a call, showing progress as each call answers',
+    { timeout: MANY_ROWS_TEST_TIMEOUT_MS },
+    async () => {
+      const { user, fake, modal } = await openBulkAdd();
+      await user.click(within(modal).getByLabelText('Email addresses'));
+      await user.paste(addresses(120));
+      await user.click(within(modal).getByRole('button', { name: 'Add users' }));
+      await within(modal).findByRole('button', { name: 'Done' });
+      const bodies = fake.calls
+        .filter((call) => call.path === '/users/bulk-add')
+        .map((call) => (JSON.parse(call.body) as { emails: string[] }).emails.length);
+      expect(bodies).toEqual([50, 50, 20]);
+      expect(within(modal).getByText('120 of 120 addresses done')).toBeInTheDocument();
+      expect(within(modal).getByText('120 added')).toBeInTheDocument();
+    },
+  );
 
-  it('cannot be closed while a run is under way, and Stop lists at once what it skipped', async () => {
-    const { user, fake, modal } = await openBulkAdd();
-    await user.click(within(modal).getByLabelText('Email addresses'));
-    await user.paste(addresses(120));
-    const release = holdBulkCalls(fake);
-    await user.click(within(modal).getByRole('button', { name: 'Add users' }));
-    const stop = await within(modal).findByRole('button', { name: 'Stop' });
-    expect(within(modal).queryByRole('button', { name: 'Close' })).not.toBeInTheDocument();
-    await user.keyboard('{Escape}');
-    expect(screen.getByRole('dialog', { name: 'Bulk add' })).toBeInTheDocument();
+  it(
+    'cannot be closed while a run is under way, and Stop lists at once what it skipped',
+    { timeout: MANY_ROWS_TEST_TIMEOUT_MS },
+    async () => {
+      const { user, fake, modal } = await openBulkAdd();
+      await user.click(within(modal).getByLabelText('Email addresses'));
+      await user.paste(addresses(120));
+      const release = holdBulkCalls(fake);
+      await user.click(within(modal).getByRole('button', { name: 'Add users' }));
+      const stop = await within(modal).findByRole('button', { name: 'Stop' });
+      expect(within(modal).queryByRole('button', { name: 'Close' })).not.toBeInTheDocument();
+      await user.keyboard('{Escape}');
+      expect(screen.getByRole('dialog', { name: 'Bulk add' })).toBeInTheDocument();
 
-    await user.click(stop);
-    // At once, with the first call still unanswered: the 70 never sent are listed as skipped.
-    expect(within(modal).getByText(/Stopped\. 70 not sent are skipped/)).toBeInTheDocument();
-    expect(within(within(modal).getByRole('table', { name: 'Bulk add results' })).getAllByText('Skipped')).toHaveLength(
-      70,
-    );
-    expect(resultOf(modal, 'bulk119@example.com')).toHaveTextContent('Skipped');
-    await user.keyboard('{Escape}');
-    expect(screen.getByRole('dialog', { name: 'Bulk add' })).toBeInTheDocument();
+      await user.click(stop);
+      // At once, with the first call still unanswered: the 70 never sent are listed as skipped.
+      expect(within(modal).getByText(/Stopped\. 70 not sent are skipped/)).toBeInTheDocument();
+      expect(
+        within(within(modal).getByRole('table', { name: 'Bulk add results' })).getAllByText('Skipped'),
+      ).toHaveLength(70);
+      expect(resultOf(modal, 'bulk119@example.com')).toHaveTextContent('Skipped');
+      await user.keyboard('{Escape}');
+      expect(screen.getByRole('dialog', { name: 'Bulk add' })).toBeInTheDocument();
 
-    release();
-    await within(modal).findByRole('button', { name: 'Done' });
-    expect(within(modal).getByText('50 added · 70 skipped')).toBeInTheDocument();
-    expect(fake.calls.filter((call) => call.path === '/users/bulk-add')).toHaveLength(1);
-    expect(fake.users.has('bulk49@example.com')).toBe(true);
-    expect(fake.users.has('bulk50@example.com')).toBe(false);
-    await user.keyboard('{Escape}');
-    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
-    expect(screen.getByText('50 added · 70 skipped').closest('.alert')).toHaveClass('alert-warning');
-  });
+      release();
+      await within(modal).findByRole('button', { name: 'Done' });
+      expect(within(modal).getByText('50 added · 70 skipped')).toBeInTheDocument();
+      expect(fake.calls.filter((call) => call.path === '/users/bulk-add')).toHaveLength(1);
+      expect(fake.users.has('bulk49@example.com')).toBe(true);
+      expect(fake.users.has('bulk50@example.com')).toBe(false);
+      await user.keyboard('{Escape}');
+      await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+      expect(screen.getByText('50 added · 70 skipped').closest('.alert')).toHaveClass('alert-warning');
+    },
+  );
 
   it('reports an address the server could not add with its message', async () => {
     const { user, fake, modal } = await openBulkAdd();
@@ -136,16 +140,20 @@ describe('bulk add', () => {
     expect(within(modal).getByText('1 added · 1 failed')).toBeInTheDocument();
   });
 
-  it('ends the run when a call fails as a whole, saying why and skipping the rest', async () => {
-    const { user, fake, modal } = await openBulkAdd();
-    fake.failNext.bulkAdd = { status: 403, message: 'You do not have permission to do this.' };
-    await user.click(within(modal).getByLabelText('Email addresses'));
-    await user.paste(addresses(60));
-    await user.click(within(modal).getByRole('button', { name: 'Add users' }));
-    await within(modal).findByRole('button', { name: 'Done' });
-    expect(within(modal).getByText('The run stopped: You do not have permission to do this.')).toBeInTheDocument();
-    expect(within(modal).getByText('0 added · 50 failed · 10 skipped')).toBeInTheDocument();
-  });
+  it(
+    'ends the run when a call fails as a whole, saying why and skipping the rest',
+    { timeout: MANY_ROWS_TEST_TIMEOUT_MS },
+    async () => {
+      const { user, fake, modal } = await openBulkAdd();
+      fake.failNext.bulkAdd = { status: 403, message: 'You do not have permission to do this.' };
+      await user.click(within(modal).getByLabelText('Email addresses'));
+      await user.paste(addresses(60));
+      await user.click(within(modal).getByRole('button', { name: 'Add users' }));
+      await within(modal).findByRole('button', { name: 'Done' });
+      expect(within(modal).getByText('The run stopped: You do not have permission to do this.')).toBeInTheDocument();
+      expect(within(modal).getByText('0 added · 50 failed · 10 skipped')).toBeInTheDocument();
+    },
+  );
 
   it('says an address may or may not have been added when the answer never came', async () => {
     const { user, fake, modal } = await openBulkAdd();
@@ -180,7 +188,7 @@ describe('bulk add', () => {
     expect(fake.users.has('ann.lee@example.com')).toBe(true);
   });
 
-  it('cannot start without an address, nor with more than 1,000', async () => {
+  it('cannot start without an address, nor with more than 1,000', { timeout: MANY_ROWS_TEST_TIMEOUT_MS }, async () => {
     const { user, modal } = await openBulkAdd();
     expect(within(modal).getByText('0 addresses found.')).toBeInTheDocument();
     expect(within(modal).getByRole('button', { name: 'Add users' })).toBeDisabled();

@@ -1,16 +1,11 @@
 import type { StepUpStatus } from '@portal/contract';
-import { configure, screen, waitFor, within } from '@testing-library/react';
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import { createFakeAuthClient } from '@/testing/fake-auth-client';
 import { accountLookup } from '@/testing/handlers';
 import { server } from '@/testing/msw-server';
 import { renderApp } from '@/testing/render-app';
 import { createFakeAdminApi, makeUser } from '../testing/fake-admin-api';
-
-beforeAll(() => import('./AdminUsersScreen'));
-configure({ asyncUtilTimeout: 3000 });
-// Several forms filled in and sent per test: more than the default 5 s on a loaded 2-core machine.
-vi.setConfig({ testTimeout: 15_000 });
 
 const ADMIN = 'admin@example.com';
 const OTHER_ADMIN = 'second-admin@example.com';

@@ -1,14 +1,10 @@
-import { configure, screen, waitFor, within } from '@testing-library/react';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import { createFakeAuthClient } from '@/testing/fake-auth-client';
 import { accountLookup } from '@/testing/handlers';
 import { server } from '@/testing/msw-server';
 import { renderApp } from '@/testing/render-app';
 import { createFakeAdminApi, makeUser } from '../testing/fake-admin-api';
-
-// As in AdminUsersScreen.test.tsx: the lazily loaded screen is loaded up front, and a busy machine gets time.
-beforeAll(() => import('./AdminUsersScreen'));
-configure({ asyncUtilTimeout: 3000 });
 
 const ADMIN = 'admin@example.com';
 const OTHERS = ['a@example.com', 'b@example.com', 'c@example.com'];
