@@ -149,6 +149,9 @@ const envSchema = z
     RATE_LIMIT_LOOKUPS_PER_MINUTE: z.coerce.number().int().min(1).default(20),
     RATE_LIMIT_DOWNLOADS_PER_HOUR: z.coerce.number().int().min(1).default(600),
     RATE_LIMIT_UNKNOWN_PARCELS_PER_HOUR: z.coerce.number().int().min(1).default(60),
+    // Per instance, for everyone not signed in together: what a flood from countless addresses may take.
+    RATE_LIMIT_ANONYMOUS_PER_SECOND: z.coerce.number().int().min(1).max(10_000).default(20),
+    RATE_LIMIT_ANONYMOUS_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(4),
     AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).default(400),
     TOKEN_OUTAGE_GRACE_SECONDS: z.coerce.number().int().min(0).max(3600).default(900),
     IDENTITY_TIMEOUT_MS: milliseconds(3000),
@@ -323,6 +326,8 @@ function toConfig(env: z.infer<typeof envSchema>) {
       lookupsPerMinute: env.RATE_LIMIT_LOOKUPS_PER_MINUTE,
       downloadsPerHour: env.RATE_LIMIT_DOWNLOADS_PER_HOUR,
       unknownParcelsPerHour: env.RATE_LIMIT_UNKNOWN_PARCELS_PER_HOUR,
+      anonymousPerSecond: env.RATE_LIMIT_ANONYMOUS_PER_SECOND,
+      anonymousConcurrency: env.RATE_LIMIT_ANONYMOUS_CONCURRENCY,
     },
     auditRetentionDays: env.AUDIT_RETENTION_DAYS,
     tokenOutageGraceMs: env.TOKEN_OUTAGE_GRACE_SECONDS * 1000,

@@ -10,10 +10,15 @@ export function tooManyRequests(reply: FastifyReply, waitMs: number): DomainErro
   return new DomainError('rate-limited', `Too many requests. Please wait ${seconds} seconds and try again.`);
 }
 
+export const ANONYMOUS_BUSY_MESSAGE =
+  'The portal is answering too many requests from people who are not signed in right now. Please wait a few seconds and try again.';
+
 /**
  * The calls anyone may make without signing in (lookup, register, activate) spend one allowance per client,
- * so the allowlist cannot be enumerated; signed-in, allowlisted callers are exempt. With `perAddress`, an
- * address asked about more often than the allowance (from anywhere) is answered late instead of refused.
+ * so the allowlist cannot be enumerated; signed-in, allowlisted callers are exempt. All of them together
+ * also spend this instance's anonymous budget (anonymous-budget.ts), which a flood from very many addresses
+ * runs out of long before any one address runs out of its allowance. With `perAddress`, an address asked
+ * about more often than the allowance (from anywhere) is answered late instead of refused.
  * Decided in memory, with no database round trip: a refusal costs nothing but the answer (rate-limits.ts).
  * A preHandler: it runs after validation, so "A@x.com" and " a@x.com" are one address.
  */
@@ -21,8 +26,20 @@ export function limitUnauthenticated(options: { perAddress: boolean }) {
   return async function rateLimit(request: FastifyRequest, reply: FastifyReply) {
     if (request.caller) return;
     const limits = request.server.domain.rateLimits;
+    // Looked at first and taken last, all in this one turn: a call the budget refuses spends none of the
+    // client's allowance, and one the client's allowance refuses spends none of the budget (else a single
+    // address calling in a loop would use up everyone's budget).
+    const busyMs = limits.anonymousBudget.roomNow();
+    if (busyMs !== undefined) {
+      reply.header('retry-after', String(Math.ceil(busyMs / 1000)));
+      throw new DomainError('rate-limited', ANONYMOUS_BUSY_MESSAGE, 'anonymous budget spent');
+    }
     const waitMs = limits.anonymous.hitNow(clientKey(request.ip));
     if (waitMs !== undefined) throw tooManyRequests(reply, waitMs);
+    const place = limits.anonymousBudget.take();
+    // The place is held until the answer has left (or the client went away), whatever the handler does.
+    reply.raw.once('close', place.release);
+    reply.raw.once('finish', place.release);
     const email = options.perAddress ? (request.params as { email?: string }).email : undefined;
     if (email && limits.address.hitNow(email) !== undefined) await sleep(BUSY_ADDRESS_DELAY_MS);
   };
