@@ -6,6 +6,8 @@ import { z } from 'zod';
 import { currentRelease } from './release.ts';
 import { DEFAULT_THEME } from '@portal/contract/theme';
 import { parseS3Url } from './blob-store/s3-location.ts';
+import { exampleDatabasePasswordOrigin, exampleTokenOrigin } from './example-secrets.ts';
+import { parseNetworks } from './http/networks.ts';
 
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -92,6 +94,25 @@ const envSchema = z
       .min(1024)
       .default(10 * 1024 * 1024),
     INGEST_TOKEN: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
+    // Empty: any network. The token is the ingestion job's only credential; this keeps a leaked copy useless
+    // outside the networks the job runs in.
+    INGEST_TOKEN_NETWORKS: z
+      .string()
+      .trim()
+      .default('')
+      .transform((value, ctx) => {
+        if (value === '') return undefined;
+        const networks = parseNetworks(value);
+        if (!networks) {
+          ctx.addIssue({
+            code: 'custom',
+            message:
+              'must be a comma-separated list of addresses or networks (CIDR) the ingestion job calls from, e.g. 10.0.7.0/24,2001:db8:7::/48; empty: any',
+          });
+          return z.NEVER;
+        }
+        return networks;
+      }),
     METRICS_TOKEN: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
     FIREBASE_PROJECT_ID: z.string().regex(/^[a-z0-9-]{4,40}$/, 'must be a Firebase project id'),
     FIREBASE_API_KEY: optionalString,
@@ -202,6 +223,33 @@ const envSchema = z
           'is needed with the other: WEBAUTHN_RP_ID names the host passkeys belong to, WEBAUTHN_ORIGINS the pages they are used on',
       });
     }
+    for (const name of ['INGEST_TOKEN', 'METRICS_TOKEN'] as const) {
+      const shippedIn = exampleTokenOrigin(env[name]);
+      if (shippedIn) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [name],
+          message: `is the example value of ${shippedIn}, which anyone who has read the repository knows; make a token of your own (e.g. openssl rand -hex 32) and give it to whoever calls with it, or leave it empty`,
+        });
+      }
+    }
+    const passwordShippedIn = exampleDatabasePasswordOrigin(env.DATABASE_URL);
+    if (passwordShippedIn) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['DATABASE_URL'],
+        message: `has the example password of ${passwordShippedIn}, which anyone who has read the repository knows; give the database role a password of your own (e.g. openssl rand -hex 24) and put it here`,
+      });
+    }
+    if (env.NODE_ENV === 'production' && !env.WEBAUTHN_RP_ID && !env.WEBAUTHN_ORIGINS) {
+      // Derived from the request, the passkeys' domain is whatever Host or X-Forwarded-Host a caller sends.
+      ctx.addIssue({
+        code: 'custom',
+        path: ['WEBAUTHN_RP_ID'],
+        message:
+          "and WEBAUTHN_ORIGINS are required when NODE_ENV is production: without them the passkeys' host would be taken from each request's Host or X-Forwarded-Host, which the caller chooses; set the portal's host name and the origins its pages are opened at, e.g. WEBAUTHN_RP_ID=portal.example.com WEBAUTHN_ORIGINS=https://portal.example.com",
+      });
+    }
     if (env.FIREBASE_AUTH_EMULATOR_HOST && !env.FIREBASE_PROJECT_ID.startsWith('demo-')) {
       // The emulator accepts unsigned tokens: pointing a real project at it would let anyone in.
       ctx.addIssue({
@@ -300,6 +348,8 @@ function toConfig(env: z.infer<typeof envSchema>) {
     migrateOnStart: env.MIGRATE_ON_START,
     maxInvoiceBytes: env.MAX_INVOICE_BYTES,
     ingestToken: env.INGEST_TOKEN,
+    /** Where the ingestion token is accepted from; undefined: anywhere. */
+    ingestNetworks: env.INGEST_TOKEN_NETWORKS,
     metricsToken: env.METRICS_TOKEN,
     firebase: {
       projectId: env.FIREBASE_PROJECT_ID,
