@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, it } from 'node:test';
 import { like, sum } from 'drizzle-orm';
-import type { InjectOptions } from 'fastify';
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { auditLog, rateLimitWindows } from '../src/db/schema.ts';
 import { ANONYMOUS_BUSY_MESSAGE } from '../src/rate-limits/http-guards.ts';
 import { fakePdf } from './helpers/fixtures.ts';
@@ -72,21 +72,49 @@ describe('the anonymous budget of an instance', () => {
 
   it('refuses calls beyond its concurrency while others are under way, and frees their places after', async () => {
     await refilled();
-    // Three lookups of one address (its allowance is 3): the next ones about it are answered a second late.
-    for (let i = 0; i < 3; i++) assert.equal((await t.app.inject(lookup('victim@example.com'))).statusCode, 404);
-    const slow = [t.app.inject(lookup('victim@example.com')), t.app.inject(lookup('victim@example.com'))];
-    await sleep(200);
-    assert.equal(t.domain.rateLimits.anonymousBudget.inFlight(), CONCURRENCY);
-    // The rate has room (5 of 10 spent): it is the two calls under way that refuse this one.
-    const refused = await t.app.inject(lookup('other@example.com'));
-    assert.equal(refused.statusCode, 429);
-    assert.equal(refused.json().message, ANONYMOUS_BUSY_MESSAGE);
+    // A slow database: the lookups' read waits until released, and they hold their places meanwhile.
+    let unlock!: () => void;
+    const unlocked = new Promise<void>((resolve) => (unlock = resolve));
+    const users = t.domain.users;
+    const read = users.findByEmail;
+    users.findByEmail = async (email) => {
+      await unlocked;
+      return read(email);
+    };
+    let slow: Promise<LightMyRequestResponse>[] = [];
+    try {
+      slow = [t.app.inject(lookup('first@example.com')), t.app.inject(lookup('second@example.com'))];
+      for (let waited = 0; t.domain.rateLimits.anonymousBudget.inFlight() < CONCURRENCY && waited < 5000; waited += 20)
+        await sleep(20);
+      assert.equal(t.domain.rateLimits.anonymousBudget.inFlight(), CONCURRENCY);
+      // The rate has room (2 of 10 spent): it is the two calls under way that refuse this one.
+      const refused = await t.app.inject(lookup('other@example.com'));
+      assert.equal(refused.statusCode, 429);
+      assert.equal(refused.json().message, ANONYMOUS_BUSY_MESSAGE);
+    } finally {
+      users.findByEmail = read;
+      unlock();
+    }
     assert.deepEqual(
       (await Promise.all(slow)).map((response) => response.statusCode),
       [404, 404],
     );
     assert.equal(t.domain.rateLimits.anonymousBudget.inFlight(), 0);
     assert.equal((await t.app.inject(lookup('other@example.com'))).statusCode, 404);
+  });
+
+  it('gives a place back while a call about a busy address waits: such calls cannot shut others out', async () => {
+    await refilled();
+    // Three lookups of one address (its allowance is 3): the next ones about it are answered a second late.
+    for (let i = 0; i < 3; i++) assert.equal((await t.app.inject(lookup('victim@example.com'))).statusCode, 404);
+    const waiting = [1, 2, 3].map(() => t.app.inject(lookup('victim@example.com')));
+    await sleep(200);
+    assert.equal(t.domain.rateLimits.anonymousBudget.inFlight(), 0, 'nobody holds a place while waiting');
+    assert.equal((await t.app.inject(lookup('bystander@example.com'))).statusCode, 404);
+    assert.deepEqual(
+      (await Promise.all(waiting)).map((response) => response.statusCode),
+      [404, 404, 404],
+    );
   });
 
   it('is not spent by one client over its own allowance: that client alone is refused', async () => {

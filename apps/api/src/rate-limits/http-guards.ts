@@ -41,6 +41,11 @@ export function limitUnauthenticated(options: { perAddress: boolean }) {
     reply.raw.once('close', place.release);
     reply.raw.once('finish', place.release);
     const email = options.perAddress ? (request.params as { email?: string }).email : undefined;
-    if (email && limits.address.hitNow(email) !== undefined) await sleep(BUSY_ADDRESS_DELAY_MS);
+    if (email && limits.address.hitNow(email) !== undefined) {
+      // Waiting costs nothing, so the place goes back for the wait: else a few calls a second about one busy
+      // address would hold every place and shut everyone else out. Such calls are still bounded by the rate.
+      place.release();
+      await sleep(BUSY_ADDRESS_DELAY_MS);
+    }
   };
 }
