@@ -26,7 +26,7 @@ import sessionRoutes from './sessions/routes.ts';
 import userBulkRoutes from './users/user-bulk.routes.ts';
 import userByEmailRoutes from './users/user-by-email.routes.ts';
 import userListRoutes from './users/user-list.routes.ts';
-import { networkMatcher } from './http/networks.ts';
+import { networkMatcher } from './lib/networks.ts';
 
 export function runtimeConfigFor(config: Config): RuntimeConfig {
   return {

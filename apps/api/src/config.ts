@@ -7,7 +7,7 @@ import { currentRelease } from './release.ts';
 import { DEFAULT_THEME } from '@portal/contract/theme';
 import { parseS3Url } from './blob-store/s3-location.ts';
 import { exampleDatabasePasswordOrigin, exampleTokenOrigin } from './example-secrets.ts';
-import { parseNetworks } from './http/networks.ts';
+import { parseNetworks } from './lib/networks.ts';
 
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 
