@@ -15,6 +15,8 @@ export interface FloodPlan {
   kinds?: Kind[];
   /** Stop after this many calls, even before `seconds` have passed. */
   maxCalls?: number;
+  /** Stop once this many were answered (calls refused meanwhile do not count). */
+  maxAnswered?: number;
   /** Goes into every e-mail address asked about, so no two runs ask about the same ones. */
   tag: string;
   /**
@@ -69,6 +71,7 @@ export async function flood(plan: FloodPlan): Promise<FloodResult> {
   };
   const kinds = plan.kinds ?? KINDS;
   const maxCalls = plan.maxCalls ?? Infinity;
+  const maxAnswered = plan.maxAnswered ?? Infinity;
   let next = 0;
   const endAt = performance.now() + plan.seconds * 1000;
 
@@ -95,7 +98,7 @@ export async function flood(plan: FloodPlan): Promise<FloodResult> {
     });
 
   async function stranger() {
-    while (performance.now() < endAt && next < maxCalls) {
+    while (performance.now() < endAt && next < maxCalls && result.answered < maxAnswered) {
       const n = next++;
       const address = addresses[n % addresses.length] ?? '127.0.0.1';
       const kind = kinds[n % kinds.length] ?? 'lookup';
