@@ -158,6 +158,9 @@ try {
     // emulator is refused when NODE_ENV is production).
     FIREBASE_PROJECT_ID: 'production-check',
     FIREBASE_API_KEY: 'production-check-web-api-key',
+    // Required in production: the passkeys' host is never taken from the request there.
+    WEBAUTHN_RP_ID: 'localhost',
+    WEBAUTHN_ORIGINS: `http://localhost:${port}`,
     INGEST_TOKEN,
     LOG_LEVEL: 'warn',
     // How long the server keeps answering, not ready, after SIGTERM before it drains and exits.

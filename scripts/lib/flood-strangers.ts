@@ -9,13 +9,21 @@ export interface FloodPlan {
   url: string;
   concurrency: number;
   seconds: number;
-  addresses: string[];
+  /** Loopback addresses 127.<block>.0.1 on, `count` of them (at most 65,535): passed as a range, since a list of tens of thousands would not fit in a command line. */
+  addresses: { block: number; count: number };
   /** Only these calls (default: all three in turn). */
   kinds?: Kind[];
   /** Stop after this many calls, even before `seconds` have passed. */
   maxCalls?: number;
+  /** Stop once this many were answered (calls refused meanwhile do not count). */
+  maxAnswered?: number;
   /** Goes into every e-mail address asked about, so no two runs ask about the same ones. */
   tag: string;
+  /**
+   * A new connection for every call, closed after it (default: kept open per address). For a pool of tens
+   * of thousands of addresses, each calling once or twice: what a botnet does, and open sockets stay few.
+   */
+  connectionPerCall?: boolean;
 }
 
 export interface FloodResult {
@@ -37,7 +45,12 @@ function requestOf(kind: Kind, tag: string, n: number) {
   return { method: 'PUT', path: `/api/users/${encodeURIComponent(email)}`, body: JSON.stringify({ activated: true }) };
 }
 
+/** `count` (at most 65,535) loopback addresses under 127.<block>.0.0/16, from .0.1 on. */
+export const addressesIn = ({ block, count }: FloodPlan['addresses']) =>
+  Array.from({ length: Math.min(count, 65_535) }, (_unused, i) => `127.${block}.${(i + 1) >> 8}.${(i + 1) & 255}`);
+
 export async function flood(plan: FloodPlan): Promise<FloodResult> {
+  const addresses = addressesIn(plan.addresses);
   const target = new URL(plan.url);
   const agents = new Map<string, http.Agent>();
   const agentFor = (address: string) => {
@@ -58,6 +71,7 @@ export async function flood(plan: FloodPlan): Promise<FloodResult> {
   };
   const kinds = plan.kinds ?? KINDS;
   const maxCalls = plan.maxCalls ?? Infinity;
+  const maxAnswered = plan.maxAnswered ?? Infinity;
   let next = 0;
   const endAt = performance.now() + plan.seconds * 1000;
 
@@ -70,7 +84,7 @@ export async function flood(plan: FloodPlan): Promise<FloodResult> {
           port: target.port,
           method,
           path,
-          agent: agentFor(address),
+          ...(plan.connectionPerCall ? { localAddress: address, agent: false } : { agent: agentFor(address) }),
           headers: body ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } : {},
         },
         (response) => {
@@ -84,9 +98,9 @@ export async function flood(plan: FloodPlan): Promise<FloodResult> {
     });
 
   async function stranger() {
-    while (performance.now() < endAt && next < maxCalls) {
+    while (performance.now() < endAt && next < maxCalls && result.answered < maxAnswered) {
       const n = next++;
-      const address = plan.addresses[n % plan.addresses.length] ?? '127.0.0.1';
+      const address = addresses[n % addresses.length] ?? '127.0.0.1';
       const kind = kinds[n % kinds.length] ?? 'lookup';
       result.calls++;
       try {

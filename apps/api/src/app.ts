@@ -27,6 +27,7 @@ import sessionRoutes from './sessions/routes.ts';
 import userBulkRoutes from './users/user-bulk.routes.ts';
 import userByEmailRoutes from './users/user-by-email.routes.ts';
 import userListRoutes from './users/user-list.routes.ts';
+import { networkMatcher } from './lib/networks.ts';
 
 export function runtimeConfigFor(config: Config): RuntimeConfig {
   return {
@@ -67,7 +68,10 @@ async function portalAppPlugin(app: FastifyInstance, { domain }: { domain: Domai
   });
   await app.register(metrics, { token: config.metricsToken });
   await app.register(openapi);
-  await app.register(authorization, { ingestToken: config.ingestToken });
+  await app.register(authorization, {
+    ingestToken: config.ingestToken,
+    ingestFrom: config.ingestNetworks && networkMatcher(config.ingestNetworks),
+  });
 
   await app.register(
     async (api) => {

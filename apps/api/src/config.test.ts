@@ -4,6 +4,16 @@ import { describe, it } from 'node:test';
 import { ConfigError, loadConfig } from './config.ts';
 
 const valid = { FIREBASE_PROJECT_ID: 'demo-portal', FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9099' };
+const PASSKEY_HOST = { WEBAUTHN_RP_ID: 'portal.example.com', WEBAUTHN_ORIGINS: 'https://portal.example.com' };
+const problemsOf = (env: Record<string, string>) => {
+  try {
+    loadConfig(env);
+    return [];
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+};
 
 describe('loadConfig', () => {
   it('accepts a minimal emulator configuration and fills defaults', () => {
@@ -146,7 +156,13 @@ describe('loadConfig', () => {
   it('keeps audit entries 400 days unless told otherwise, and has generous per-user download limits', () => {
     const config = loadConfig(valid);
     assert.equal(config.auditRetentionDays, 400);
-    assert.deepEqual(config.rateLimits, { lookupsPerMinute: 20, downloadsPerHour: 600, unknownParcelsPerHour: 60 });
+    assert.deepEqual(config.rateLimits, {
+      lookupsPerMinute: 20,
+      downloadsPerHour: 600,
+      unknownParcelsPerHour: 60,
+      anonymousPerSecond: 20,
+      anonymousConcurrency: 4,
+    });
     assert.equal(loadConfig({ ...valid, AUDIT_RETENTION_DAYS: '30' }).auditRetentionDays, 30);
   });
 
@@ -166,7 +182,7 @@ describe('loadConfig', () => {
 
   it('refuses the embedded database in production mode or for more than one instance', () => {
     // Production also refuses the emulator, so it is tried with a real project's settings.
-    const realProject = { FIREBASE_PROJECT_ID: 'real-project', FIREBASE_API_KEY: 'k' };
+    const realProject = { FIREBASE_PROJECT_ID: 'real-project', FIREBASE_API_KEY: 'k', ...PASSKEY_HOST };
     for (const env of [
       { ...realProject, NODE_ENV: 'production' },
       { ...valid, INSTANCES: '2' },
@@ -185,5 +201,79 @@ describe('loadConfig', () => {
     assert.equal(loadConfig(valid).invoiceDelivery, 'direct');
     assert.equal(loadConfig({ ...valid, INVOICE_DELIVERY: 'x-accel-redirect' }).invoiceDelivery, 'x-accel-redirect');
     assert.throws(() => loadConfig({ ...valid, INVOICE_DELIVERY: 'sendfile' }), ConfigError);
+  });
+
+  it('refuses every secret the repository ships as an example, saying what to do instead', () => {
+    const repoFile = (name: string) => readFileSync(new URL(`../../../${name}`, import.meta.url), 'utf8');
+    const secretExample = repoFile('deploy/kubernetes/secret.example.yaml');
+    const shipped = (name: string) => new RegExp(`^  ${name}: (.+)$`, 'm').exec(secretExample)?.[1] ?? '';
+    const composePassword = /^POSTGRES_PASSWORD=(.+)$/m.exec(repoFile('deploy/compose.env.example'))?.[1] ?? '';
+    const examples = {
+      INGEST_TOKEN: shipped('INGEST_TOKEN'),
+      METRICS_TOKEN: shipped('METRICS_TOKEN'),
+      DATABASE_URL: shipped('DATABASE_URL'),
+    };
+    assert.ok(
+      Object.values(examples).every((value) => value !== '') && composePassword !== '',
+      'the examples were read',
+    );
+    const problems = problemsOf({ ...valid, ...examples });
+    for (const name of Object.keys(examples)) {
+      assert.ok(
+        problems.some(
+          (problem) => problem.startsWith(`${name} `) && /anyone who has read the repository/.test(problem),
+        ),
+        `${name} refused: ${problems.join('; ')}`,
+      );
+    }
+    assert.ok(
+      problems.some((problem) => /openssl rand/.test(problem)),
+      'says how to make one',
+    );
+    const viaCompose = problemsOf({
+      ...valid,
+      DATABASE_URL: `postgres://portal:${composePassword}@postgres:5432/portal`,
+    });
+    assert.match(viaCompose.join('\n'), /DATABASE_URL has the example password of deploy\/compose.env.example/);
+    // Tokens of one's own, and a password of one's own, are taken.
+    const own = loadConfig({
+      ...valid,
+      INGEST_TOKEN: 'a'.repeat(40),
+      METRICS_TOKEN: 'b'.repeat(40),
+      DATABASE_URL: 'postgres://portal:s3cret-of-our-own@db:5432/portal',
+    });
+    assert.equal(own.ingestToken, 'a'.repeat(40));
+  });
+
+  it("requires the passkeys' host and origins in production, and derives them from the request elsewhere", () => {
+    const production = {
+      FIREBASE_PROJECT_ID: 'real-project',
+      FIREBASE_API_KEY: 'k',
+      DATABASE_URL: 'postgres://u:p@127.0.0.1:5432/db',
+      NODE_ENV: 'production',
+    };
+    const problems = problemsOf(production);
+    assert.equal(problems.length, 1, problems.join('; '));
+    assert.match(problems[0]!, /^WEBAUTHN_RP_ID and WEBAUTHN_ORIGINS are required when NODE_ENV is production/);
+    assert.match(problems[0]!, /X-Forwarded-Host/);
+    assert.deepEqual(loadConfig({ ...production, ...PASSKEY_HOST }).webauthn, {
+      rpId: 'portal.example.com',
+      origins: ['https://portal.example.com'],
+    });
+    for (const NODE_ENV of ['development', 'test']) {
+      assert.equal(loadConfig({ ...production, NODE_ENV }).webauthn, undefined, `${NODE_ENV}: from each request`);
+    }
+  });
+
+  it('takes the ingestion token from any network unless INGEST_TOKEN_NETWORKS names some', () => {
+    assert.equal(loadConfig(valid).ingestNetworks, undefined);
+    assert.deepEqual(loadConfig({ ...valid, INGEST_TOKEN_NETWORKS: '10.0.7.0/24, 2001:db8:7::/48' }).ingestNetworks, [
+      '10.0.7.0/24',
+      '2001:db8:7::/48',
+    ]);
+    assert.match(
+      problemsOf({ ...valid, INGEST_TOKEN_NETWORKS: 'ingest.example.com' }).join('\n'),
+      /INGEST_TOKEN_NETWORKS must be a comma-separated list of addresses or networks/,
+    );
   });
 });

@@ -6,6 +6,8 @@ import { z } from 'zod';
 import { currentRelease } from './release.ts';
 import { DEFAULT_THEME } from '@portal/contract/theme';
 import { parseS3Url } from './blob-store/s3-location.ts';
+import { exampleDatabasePasswordOrigin, exampleTokenOrigin } from './example-secrets.ts';
+import { parseNetworks } from './lib/networks.ts';
 
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -95,6 +97,25 @@ const envSchema = z
     MAX_CONCURRENT_INGESTS: z.coerce.number().int().min(1).max(32).default(2),
     INVOICE_READ_TIMEOUT_MS: milliseconds(10_000),
     INGEST_TOKEN: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
+    // Empty: any network. The token is the ingestion job's only credential; this keeps a leaked copy useless
+    // outside the networks the job runs in.
+    INGEST_TOKEN_NETWORKS: z
+      .string()
+      .trim()
+      .default('')
+      .transform((value, ctx) => {
+        if (value === '') return undefined;
+        const networks = parseNetworks(value);
+        if (!networks) {
+          ctx.addIssue({
+            code: 'custom',
+            message:
+              'must be a comma-separated list of addresses or networks (CIDR) the ingestion job calls from, e.g. 10.0.7.0/24,2001:db8:7::/48; empty: any',
+          });
+          return z.NEVER;
+        }
+        return networks;
+      }),
     METRICS_TOKEN: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
     FIREBASE_PROJECT_ID: z.string().regex(/^[a-z0-9-]{4,40}$/, 'must be a Firebase project id'),
     FIREBASE_API_KEY: optionalString,
@@ -152,6 +173,9 @@ const envSchema = z
     RATE_LIMIT_LOOKUPS_PER_MINUTE: z.coerce.number().int().min(1).default(20),
     RATE_LIMIT_DOWNLOADS_PER_HOUR: z.coerce.number().int().min(1).default(600),
     RATE_LIMIT_UNKNOWN_PARCELS_PER_HOUR: z.coerce.number().int().min(1).default(60),
+    // Per instance, for everyone not signed in together: what a flood from countless addresses may take.
+    RATE_LIMIT_ANONYMOUS_PER_SECOND: z.coerce.number().int().min(1).max(10_000).default(20),
+    RATE_LIMIT_ANONYMOUS_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(4),
     AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).default(400),
     TOKEN_OUTAGE_GRACE_SECONDS: z.coerce.number().int().min(0).max(3600).default(900),
     IDENTITY_TIMEOUT_MS: milliseconds(3000),
@@ -200,6 +224,33 @@ const envSchema = z
         path: [env.WEBAUTHN_RP_ID ? 'WEBAUTHN_ORIGINS' : 'WEBAUTHN_RP_ID'],
         message:
           'is needed with the other: WEBAUTHN_RP_ID names the host passkeys belong to, WEBAUTHN_ORIGINS the pages they are used on',
+      });
+    }
+    for (const name of ['INGEST_TOKEN', 'METRICS_TOKEN'] as const) {
+      const shippedIn = exampleTokenOrigin(env[name]);
+      if (shippedIn) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [name],
+          message: `is the example value of ${shippedIn}, which anyone who has read the repository knows; make a token of your own (e.g. openssl rand -hex 32) and give it to whoever calls with it, or leave it empty`,
+        });
+      }
+    }
+    const passwordShippedIn = exampleDatabasePasswordOrigin(env.DATABASE_URL);
+    if (passwordShippedIn) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['DATABASE_URL'],
+        message: `has the example password of ${passwordShippedIn}, which anyone who has read the repository knows; give the database role a password of your own (e.g. openssl rand -hex 24) and put it here`,
+      });
+    }
+    if (env.NODE_ENV === 'production' && !env.WEBAUTHN_RP_ID && !env.WEBAUTHN_ORIGINS) {
+      // Derived from the request, the passkeys' domain is whatever Host or X-Forwarded-Host a caller sends.
+      ctx.addIssue({
+        code: 'custom',
+        path: ['WEBAUTHN_RP_ID'],
+        message:
+          "and WEBAUTHN_ORIGINS are required when NODE_ENV is production: without them the passkeys' host would be taken from each request's Host or X-Forwarded-Host, which the caller chooses; set the portal's host name and the origins its pages are opened at, e.g. WEBAUTHN_RP_ID=portal.example.com WEBAUTHN_ORIGINS=https://portal.example.com",
       });
     }
     if (env.FIREBASE_AUTH_EMULATOR_HOST && !env.FIREBASE_PROJECT_ID.startsWith('demo-')) {
@@ -304,6 +355,8 @@ function toConfig(env: z.infer<typeof envSchema>) {
     /** Wall-clock time reading one upload may take before its reader worker is stopped and it is refused. */
     invoiceReadTimeoutMs: env.INVOICE_READ_TIMEOUT_MS,
     ingestToken: env.INGEST_TOKEN,
+    /** Where the ingestion token is accepted from; undefined: anywhere. */
+    ingestNetworks: env.INGEST_TOKEN_NETWORKS,
     metricsToken: env.METRICS_TOKEN,
     firebase: {
       projectId: env.FIREBASE_PROJECT_ID,
@@ -330,6 +383,8 @@ function toConfig(env: z.infer<typeof envSchema>) {
       lookupsPerMinute: env.RATE_LIMIT_LOOKUPS_PER_MINUTE,
       downloadsPerHour: env.RATE_LIMIT_DOWNLOADS_PER_HOUR,
       unknownParcelsPerHour: env.RATE_LIMIT_UNKNOWN_PARCELS_PER_HOUR,
+      anonymousPerSecond: env.RATE_LIMIT_ANONYMOUS_PER_SECOND,
+      anonymousConcurrency: env.RATE_LIMIT_ANONYMOUS_CONCURRENCY,
     },
     auditRetentionDays: env.AUDIT_RETENTION_DAYS,
     tokenOutageGraceMs: env.TOKEN_OUTAGE_GRACE_SECONDS * 1000,

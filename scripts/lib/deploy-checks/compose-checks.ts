@@ -72,12 +72,16 @@ export async function composeChecks(check: Check) {
   let configProblem = '';
   let shutdownGraceMs = Number.NaN;
   try {
-    // What an operator must fill in portal.env for a real Firebase project.
+    // What an operator must fill in portal.env for a real Firebase project, and the passkeys' host (required
+    // in production); and POSTGRES_PASSWORD in deploy/.env (the example's is refused).
     const config = loadConfig({
       ...portalEnv,
       FIREBASE_PROJECT_ID: 'your-firebase-project',
       FIREBASE_API_KEY: 'web-api-key',
+      WEBAUTHN_RP_ID: 'portal.example.com',
+      WEBAUTHN_ORIGINS: 'https://portal.example.com',
       ...api?.environment,
+      DATABASE_URL: 'postgres://portal:a-password-of-your-own@postgres:5432/portal',
     });
     shutdownGraceMs = config.shutdownGraceMs;
   } catch (error) {

@@ -48,7 +48,9 @@ const SESSION_MESSAGE = {
   invalid: 'Your sign-in token is not valid. Please sign in again.',
 } as const;
 
-export default fp<{ ingestToken?: string | undefined }>(
+export const INGEST_NETWORK_MESSAGE = 'The ingestion token is not accepted from this network.';
+
+export default fp<{ ingestToken?: string | undefined; ingestFrom?: ((ip: string) => boolean) | undefined }>(
   async (app, options) => {
     app.decorateRequest('caller', null);
     app.decorateRequest('serviceCaller', false);
@@ -103,6 +105,9 @@ export default fp<{ ingestToken?: string | undefined }>(
         if (header && !token)
           throw new DomainError('unauthenticated', 'The Authorization header must be "Bearer <token>".');
         if (access === 'admin-or-service' && token && options.ingestToken && sameSecret(token, options.ingestToken)) {
+          // INGEST_TOKEN_NETWORKS: a copy of the token is no use outside the networks the ingestion job calls from.
+          if (options.ingestFrom && !options.ingestFrom(request.ip))
+            throw new DomainError('forbidden', INGEST_NETWORK_MESSAGE, 'ingestion token from another network');
           request.serviceCaller = true;
           return;
         }

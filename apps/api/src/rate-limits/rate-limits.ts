@@ -1,4 +1,5 @@
 import type { Config } from '../config.ts';
+import { createAnonymousBudget } from './anonymous-budget.ts';
 import { createBatchedLimit } from './batched-limit.ts';
 import type { RateLimitStore } from './rate-limit-store.ts';
 
@@ -41,6 +42,11 @@ export function createRateLimits(
   return {
     store,
     ...all,
+    /** This instance's rate and concurrency for every call made without signing in, from anyone at all. */
+    anonymousBudget: createAnonymousBudget({
+      perSecond: limits.anonymousPerSecond,
+      concurrency: limits.anonymousConcurrency,
+    }),
     /** Sends the counts twice a second, and sweeps ended windows once a minute. */
     start() {
       const sweep = () =>

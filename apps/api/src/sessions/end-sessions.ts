@@ -3,7 +3,7 @@ import type { IdentityProvider } from '../identity/identity-provider.ts';
 import { DomainError } from '../domain-error.ts';
 
 export interface SessionEnderDeps {
-  identity: Pick<IdentityProvider, 'revokeSessions' | 'findUserByEmail'>;
+  identity: Pick<IdentityProvider, 'revokeSessions'>;
   /** The allowlist row of an address: the account it is bound to. */
   findUser(email: string): Promise<{ firebaseUid: string | null } | undefined>;
   /** Writes an audit entry; never throws. */
@@ -13,6 +13,9 @@ export interface SessionEnderDeps {
 }
 
 export const notOnListMessage = (email: string) => `${email} is not on the list of allowed users.`;
+
+export const UNBOUND_ROW_SESSIONS_DETAIL =
+  "the row is bound to no sign-in account, so nobody signs in with it and no session was ended; an account holding the address (if any) is not provably the row's and was left alone";
 
 const describe = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
@@ -49,18 +52,11 @@ export function createSessionEnder(deps: SessionEnderDeps) {
         await deps.audit({ ...event, outcome: 'refused', detail: 'not on the list' });
         throw new DomainError('not-found', notOnListMessage(email));
       }
-      let uid = row.firebaseUid;
-      if (!uid) {
-        try {
-          uid = (await deps.identity.findUserByEmail(email))?.uid ?? null;
-        } catch (error) {
-          await deps.audit({ ...event, outcome: 'failed', detail: `sessions not ended: ${describe(error)}` });
-          throw error;
-        }
-      }
-      // No account means no session to end: done, and said so in the log.
-      if (!uid) await deps.audit({ ...event, outcome: 'ok', detail: 'no sign-in account' });
-      else await end(uid, event);
+      // Only the account the row is bound to is the row's. A row without one admits nobody, so no session
+      // of this portal exists to end; the account holding the address now may be someone else's (an
+      // address changed at the provider) and is left alone. Done, and said so in the log.
+      if (!row.firebaseUid) await deps.audit({ ...event, outcome: 'ok', detail: UNBOUND_ROW_SESSIONS_DETAIL });
+      else await end(row.firebaseUid, event);
       return { email, ended: true as const };
     },
   };

@@ -3,7 +3,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, it } from 'node:test';
 import { failingIdentity } from '../../test/helpers/failing-identity.ts';
 import { useTestApp, type TestContext } from '../../test/helpers/test-app.ts';
-import { emulator, signIn } from '../../test/helpers/tokens.ts';
+import { emulator, signIn, signUp } from '../../test/helpers/tokens.ts';
+import { UNBOUND_ROW_SESSIONS_DETAIL } from './end-sessions.ts';
 import { SESSION_ENDED_MESSAGE } from './session-lifetime.ts';
 
 const ADMIN = 'admin@example.com';
@@ -127,6 +128,40 @@ describe('ending sessions', () => {
         [ADMIN, 'nobody@example.com', 'refused'],
       ],
     );
+  });
+});
+
+describe('ending the sessions of a row: only of the account it is bound to', () => {
+  const t = useTestApp();
+  const endFor = (email: string, idToken: string) =>
+    t.app.inject({ method: 'DELETE', url: `/api/users/${email}/sessions`, headers: t.bearer(idToken) });
+
+  it('ends nothing for a row bound to no account, and leaves the account holding its address alone', async () => {
+    const admin = await t.createAccount(ADMIN, { admin: true });
+    // A row without a uid admits nobody; whoever holds its address now is not provably its person.
+    const holder = await signUp('unbound@example.com');
+    await t.app.domain.users.insert({ email: 'unbound@example.com', firebaseUid: null });
+    await nextSecond();
+    const ended = await endFor('unbound@example.com', admin.idToken);
+    assert.equal(ended.statusCode, 200);
+    assert.deepEqual(ended.json(), { email: 'unbound@example.com', ended: true });
+    assert.equal((await t.identity.verifyIdToken(holder.idToken)).uid, holder.uid, 'its sessions go on');
+    assert.deepEqual(
+      (await auditOf(t, 'sessions.end')).map((entry) => [entry.target, entry.outcome, entry.detail]),
+      [['unbound@example.com', 'ok', UNBOUND_ROW_SESSIONS_DETAIL]],
+    );
+  });
+
+  it("ends the row's own account's sessions, not those of the account that holds its address now", async () => {
+    const admin = await t.createAccount(ADMIN, { admin: true });
+    // The row's account had its address changed at the provider; someone else signed up with the old one.
+    const own = await signUp('renamed@example.com');
+    const holder = await signUp('moved@example.com');
+    await t.app.domain.users.insert({ email: 'moved@example.com', firebaseUid: own.uid });
+    await nextSecond();
+    assert.equal((await endFor('moved@example.com', admin.idToken)).statusCode, 200);
+    await assert.rejects(t.identity.verifyIdToken(own.idToken), /revoked/, "the row's account is signed out");
+    assert.equal((await t.identity.verifyIdToken(holder.idToken)).uid, holder.uid, 'the other goes on');
   });
 });
 

@@ -13,12 +13,15 @@ const BATCH = 20;
 export interface AccountCleanerDeps {
   cleanups: AccountCleanupsRepository;
   users: Pick<UsersRepository, 'findByFirebaseUid'>;
-  identity: Pick<IdentityProvider, 'findUserByEmail' | 'revokeSessions' | 'deleteUser'>;
+  identity: Pick<IdentityProvider, 'revokeSessions' | 'deleteUser'>;
   audit: (event: AuditEvent) => Promise<void>;
   /** Makes this process forget the account's cached tokens. */
   forgetSessions?: (uid: string) => void;
   log: { warn(details: object, message: string): void };
 }
+
+export const UNBOUND_ROW_DETAIL =
+  "the row was bound to no sign-in account, so none was deleted; an account holding the address (if any) is not provably the row's and was left alone";
 
 /** 5 s after the first failure, doubling, at most five minutes apart. */
 export const retryDelayMs = (attempts: number) =>
@@ -43,22 +46,26 @@ export function createAccountCleaner(deps: AccountCleanerDeps) {
   async function attempt(job: AccountCleanup): Promise<'done' | 'pending'> {
     const event = { actor: job.requestedBy, action: 'users.account-cleanup', target: job.email };
     const tries = job.attempts > 1 ? ` (attempt ${job.attempts})` : '';
-    let uid: string | undefined;
+    // Only the account the row was bound to is the row's. A row without one (from before rows were bound, or
+    // unbound because it shared its account with another) admitted nobody, and whatever account holds its
+    // address now may be someone else's (an address changed at the provider): that one is left alone.
+    const uid = job.firebaseUid ?? undefined;
+    if (!uid) {
+      await cleanups.complete(job.id);
+      await deps.audit({ ...event, outcome: 'ok', detail: UNBOUND_ROW_DETAIL });
+      return 'done';
+    }
     try {
-      // A row from before rows were bound to accounts has no uid: its account is found by its address.
-      uid = job.firebaseUid ?? (await identity.findUserByEmail(job.email))?.uid;
-      if (uid && (await deps.users.findByFirebaseUid(uid))) {
+      if (await deps.users.findByFirebaseUid(uid)) {
         // Listed again with this very account meanwhile: it is someone's sign-in again, not a leftover.
         await cleanups.complete(job.id);
         await deps.audit({ ...event, outcome: 'ok', detail: `kept the sign-in account (uid ${uid}): listed again` });
         return 'done';
       }
-      if (uid) {
-        // Sessions first: should the deletion then fail, the account is at least signed out everywhere.
-        await identity.revokeSessions(uid);
-        await identity.deleteUser(uid);
-        deps.forgetSessions?.(uid);
-      }
+      // Sessions first: should the deletion then fail, the account is at least signed out everywhere.
+      await identity.revokeSessions(uid);
+      await identity.deleteUser(uid);
+      deps.forgetSessions?.(uid);
       await cleanups.complete(job.id);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
@@ -79,7 +86,7 @@ export function createAccountCleaner(deps: AccountCleanerDeps) {
     await deps.audit({
       ...event,
       outcome: 'ok',
-      detail: uid ? `sessions ended and sign-in account deleted (uid ${uid})${tries}` : 'no sign-in account was left',
+      detail: `sessions ended and sign-in account deleted (uid ${uid})${tries}`,
     });
     return 'done';
   }

@@ -8,7 +8,9 @@ import { useTestApp } from '../../test/helpers/test-app.ts';
 import { BAD_EMAIL_ADDRESSES } from '../../test/helpers/bad-email-addresses.ts';
 
 describe('admin user management', () => {
-  const t = useTestApp({ env: { RATE_LIMIT_LOOKUPS_PER_MINUTE: '10000' } });
+  const t = useTestApp({
+    env: { RATE_LIMIT_LOOKUPS_PER_MINUTE: '10000', RATE_LIMIT_ANONYMOUS_PER_SECOND: '10000' },
+  });
   const asAdmin = async () => t.bearer((await t.createAccount('admin@example.com', { admin: true })).idToken);
   const rowOf = (email: string) => t.app.domain.users.findByEmail(email);
   const accountOf = (email: string) => t.identity.findUserByEmail(email);

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, it } from 'node:test';
 import { signUp } from '../../test/helpers/tokens.ts';
 import { useTestApp } from '../../test/helpers/test-app.ts';
 import { BAD_EMAIL_ADDRESSES } from '../../test/helpers/bad-email-addresses.ts';
-import { createAccountCleaner } from './account-cleaner.ts';
+import { createAccountCleaner, UNBOUND_ROW_DETAIL } from './account-cleaner.ts';
 import { createUserAdmin, LAST_ADMIN_MESSAGE, SELF_REMOVAL_MESSAGE } from './user-admin.ts';
 import { adminCount } from '../../test/helpers/fixtures.ts';
 
@@ -47,12 +48,37 @@ describe('DELETE /api/users/:email', () => {
     assert.equal((await t.app.domain.accountCleanups.pending(10)).total, 0, 'nothing left in the queue');
   });
 
-  it('finds the account by e-mail when the row does not know its uid', async () => {
+  it('removes only the row of a row bound to no account: the account holding its address is left alone', async () => {
     const headers = await asAdmin();
-    await signUp('old@example.com');
+    // A row without a uid admits nobody; whoever holds its address now is not provably its person.
+    const holder = await signUp('old@example.com');
     await t.app.domain.users.insert({ email: 'old@example.com', firebaseUid: null });
-    assert.equal((await remove('old@example.com', headers)).statusCode, 200);
-    assert.equal(await t.identity.findUserByEmail('old@example.com'), undefined);
+    await sleep(1100); // a revocation would void tokens issued before its second: wait that second out
+    const response = await remove('old@example.com', headers);
+    assert.equal(response.statusCode, 200);
+    assert.deepEqual(response.json(), { email: 'old@example.com', accountCleanup: 'done' });
+    assert.equal(await t.app.domain.users.findByEmail('old@example.com'), undefined);
+    assert.equal((await t.identity.findUserByEmail('old@example.com'))?.uid, holder.uid, 'not deleted');
+    assert.equal((await t.identity.verifyIdToken(holder.idToken)).uid, holder.uid, 'its sessions go on');
+    const [cleanup] = await t.app.domain.audit.list({ limit: 1, offset: 0 });
+    assert.deepEqual(
+      [cleanup?.action, cleanup?.outcome, cleanup?.detail],
+      ['users.account-cleanup', 'ok', UNBOUND_ROW_DETAIL],
+    );
+  });
+
+  it("deletes the row's own account, not the one that holds its address now", async () => {
+    const headers = await asAdmin();
+    // The row's account had its address changed at the provider; someone else signed up with the old one.
+    const own = await signUp('renamed@example.com');
+    const holder = await signUp('moved@example.com');
+    await t.app.domain.users.insert({ email: 'moved@example.com', firebaseUid: own.uid });
+    assert.deepEqual((await remove('moved@example.com', headers)).json(), {
+      email: 'moved@example.com',
+      accountCleanup: 'done',
+    });
+    assert.equal(await t.identity.findUserByEmail('renamed@example.com'), undefined, "the row's account is gone");
+    assert.equal((await t.identity.findUserByEmail('moved@example.com'))?.uid, holder.uid, 'the other is left');
   });
 
   it('removes a row whose account is already gone', async () => {
