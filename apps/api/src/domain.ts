@@ -7,6 +7,7 @@ import type { Infrastructure } from './infrastructure.ts';
 import { openInfrastructure, type OpenInfrastructureOptions } from './infrastructure.ts';
 import { ingestInvoice, type IngestInput } from './invoices/ingest.ts';
 import { createOpenInvoice, createOpenInvoiceXml } from './invoices/open-invoice.ts';
+import { createEnrollmentCodes } from './passkeys/enrollment-codes.ts';
 import { createPasskeyCeremonies } from './passkeys/passkey-ceremonies.ts';
 import { createPasskeyRepository } from './passkeys/passkey-repository.ts';
 import { createSessionBoundStore } from './passkeys/session-bound-store.ts';
@@ -74,19 +75,22 @@ export function buildDomain(infrastructure: Omit<Infrastructure, 'close'>, optio
     log,
   });
   const userAdmin = createUserAdmin({ users, audit, identity, cleaner: accountCleaner, forgetSessions, log });
-  const passkeys = createPasskeyCeremonies({
-    passkeys: createPasskeyRepository(db),
-    store: createSessionBoundStore(db),
-    audit: recordAudit,
-    findUser: (email) => users.findByEmail(email),
-    stepUpMaxAgeMs: config.adminStepUpMaxAgeMs,
-    adminSessionMaxAgeMs: config.sessionLifetimes.adminMs,
-  });
   const sessions = createSessionEnder({
     identity,
     findUser: (email) => users.findByEmail(email),
     audit: recordAudit,
     forgetSessions,
+  });
+  const passkeys = createPasskeyCeremonies({
+    passkeys: createPasskeyRepository(db),
+    store: createSessionBoundStore(db),
+    enrollmentCodes: createEnrollmentCodes(db),
+    audit: recordAudit,
+    auditRefusal: (event) => auditWriter.add(event),
+    findUser: (email) => users.findByEmail(email),
+    endSessions: (input) => sessions.endSessionsOf(input),
+    stepUpMaxAgeMs: config.adminStepUpMaxAgeMs,
+    adminSessionMaxAgeMs: config.sessionLifetimes.adminMs,
   });
   // Many addresses at once through the same user admin: one way to add or remove a user.
   const bulkUserAdmin = createBulkUserAdmin({ userAdmin, log });

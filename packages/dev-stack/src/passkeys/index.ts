@@ -10,6 +10,9 @@ export {
   enrollOrStepUp,
   enrollPasskey,
   httpPortalCall,
+  STEP_UP_COOKIE,
+  STEP_UP_HEADER,
+  stepUpSecretFrom,
   stepUpWithPasskey,
   type PortalCall,
 } from './ceremony-client.ts';
