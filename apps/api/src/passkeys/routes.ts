@@ -102,7 +102,7 @@ const passkeyRoutes: FastifyPluginAsyncZod = async (app) => {
           'or expired one) and a password sign-in within ADMIN_STEP_UP_MAX_AGE_SECONDS (else 403 ' +
           '`step-up-required`); another one needs a recent confirmation with an existing passkey.',
         tags: ['passkeys'],
-        body: passkeyOptionsBodySchema.optional(),
+        body: passkeyOptionsBodySchema.nullish(),
         response: { 200: passkeyCreationOptionsSchema, ...errorResponses },
       },
     },
