@@ -129,7 +129,12 @@ describe('loadConfig', () => {
   it('keeps audit entries 400 days unless told otherwise, and has generous per-user download limits', () => {
     const config = loadConfig(valid);
     assert.equal(config.auditRetentionDays, 400);
-    assert.deepEqual(config.rateLimits, { lookupsPerMinute: 20, downloadsPerHour: 600, unknownParcelsPerHour: 60 });
+    assert.deepEqual(config.rateLimits, {
+      lookupsPerMinute: 20,
+      downloadsPerHour: 600,
+      unknownParcelsPerHour: 60,
+      passkeyCeremoniesPerMinute: 30,
+    });
     assert.equal(loadConfig({ ...valid, AUDIT_RETENTION_DAYS: '30' }).auditRetentionDays, 30);
   });
 
