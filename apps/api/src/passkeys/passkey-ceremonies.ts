@@ -4,6 +4,7 @@ import type {
   PasskeyCreationOptions,
   PasskeyRegistration,
   PasskeyRequestOptions,
+  PasskeySummary,
   StepUpStatus,
 } from '@portal/contract';
 import {
@@ -365,6 +366,16 @@ export function createPasskeyCeremonies(deps: PasskeyCeremoniesDeps) {
         detail: removed === 1 ? '1 passkey removed' : `${removed} passkeys removed`,
       });
       return { email, removed, enrollment: await issueCode(email, actor) };
+    },
+
+    /** Each address's passkeys as the admin list shows them (set up, last used); addresses without any are absent. */
+    async passkeysOf(emails: string[]): Promise<Map<string, PasskeySummary[]>> {
+      const byEmail = new Map<string, PasskeySummary[]>();
+      for (const row of await passkeys.summariesFor(emails)) {
+        const summary = { createdAt: row.createdAt.toISOString(), lastUsedAt: row.lastUsedAt?.toISOString() ?? null };
+        byEmail.set(row.email, [...(byEmail.get(row.email) ?? []), summary]);
+      }
+      return byEmail;
     },
 
     /** A code for someone just made an administrator, unless they still have a passkey from before. */

@@ -10,6 +10,8 @@ import { NO_PASSKEY_MESSAGE, STEP_UP_MESSAGE, stepUpExpiredMessage } from './pas
 
 const INGEST_TOKEN = 'test-ingest-token-0123456789abcdefghijklmnop';
 const ADMIN = 'admin@example.com';
+/** Ceremony calls an admin may make a minute here: more than any test below needs, few enough to reach. */
+const CEREMONY_LIMIT = 10;
 const OTHER_ADMIN = 'second-admin@example.com';
 
 /** The token's auth_time (whole seconds), as the API reads it. */
@@ -26,7 +28,7 @@ async function twoSignInsInOneSecond(email: string) {
 }
 
 describe('every admin call needs a recent passkey confirmation of the very sign-in that makes it', () => {
-  const t = useTestApp({ env: { INGEST_TOKEN } });
+  const t = useTestApp({ env: { INGEST_TOKEN, RATE_LIMIT_PASSKEY_CEREMONIES_PER_MINUTE: String(CEREMONY_LIMIT) } });
   const listUsers = (idToken: string) => t.app.inject({ url: '/api/users', headers: t.bearer(idToken) });
   const refusalOf = (response: { statusCode: number; json(): unknown }) => ({
     status: response.statusCode,
@@ -292,5 +294,37 @@ describe('every admin call needs a recent passkey confirmation of the very sign-
     assert.equal(response.status, 400);
     assert.match((response.body as { message: string }).message, /could not be verified/);
     assert.equal((await listUsers(admin.idToken)).statusCode, 403);
+  });
+
+  it('throttles the ceremonies per administrator; a flood of refusals costs one audit row, not one each', async () => {
+    const admin = await t.createAccount(ADMIN, { admin: true, stepUp: false });
+    const other = await t.createAccount(OTHER_ADMIN, { admin: true, stepUp: false });
+    const options = (idToken: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/me/passkeys/options',
+        headers: t.bearer(idToken),
+        payload: { enrollmentCode: 'AAAA-BBBB-CCCC-DDDD' },
+      });
+    const statuses: number[] = [];
+    for (let call = 0; call < CEREMONY_LIMIT + 15; call++) statuses.push((await options(admin.idToken)).statusCode);
+    assert.deepEqual(statuses.slice(0, CEREMONY_LIMIT), Array(CEREMONY_LIMIT).fill(400), 'a wrong code, refused');
+    assert.deepEqual(statuses.slice(CEREMONY_LIMIT), Array(15).fill(429));
+    const limited = await options(admin.idToken);
+    assert.match(limited.json().message, /^Too many requests\. Please wait \d+ seconds and try again\.$/);
+    assert.ok(Number(limited.headers['retry-after']) >= 1);
+    // Per administrator: another one is not held up.
+    assert.equal((await options(other.idToken)).statusCode, 400);
+
+    await t.app.domain.auditWriter.flush();
+    const rows = await t.app.domain.audit.list({ limit: 100, offset: 0 });
+    const throttled = rows.filter((row) => row.detail?.includes('passkey ceremonies'));
+    assert.equal(throttled.length, 1, 'one folded row for the minute');
+    assert.equal(throttled[0]?.count, 16);
+    const wrongCodes = rows.filter((row) => row.action === 'passkeys.enroll' && row.outcome === 'refused');
+    assert.deepEqual(wrongCodes.map((row) => [row.actor, row.count]).sort(), [
+      [ADMIN, CEREMONY_LIMIT],
+      [OTHER_ADMIN, 1],
+    ]);
   });
 });

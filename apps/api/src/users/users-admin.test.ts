@@ -23,6 +23,10 @@ describe('admin user management', () => {
       assert.equal(response.headers['cache-control'], 'no-store');
       const [first, second] = response.json();
       assert.equal(first.email, 'admin@example.com');
+      // An administrator's row shows their passkeys: when each was set up and last used.
+      assert.equal(first.passkeys.length, 1);
+      assert.ok(Date.parse(first.passkeys[0].createdAt) <= Date.now());
+      assert.equal(first.passkeys[0].lastUsedAt, null, 'set up, never used to confirm since');
       assert.deepEqual(Object.keys(second).sort(), [
         'activated',
         'admin',
