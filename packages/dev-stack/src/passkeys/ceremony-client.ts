@@ -86,15 +86,19 @@ export async function enrollOrStepUp(call: PortalCall, authenticator: SoftwareAu
 /**
  * Calls over HTTP to a running portal as the holder of `idToken`, keeping the step-up secret a ceremony
  * answers with and sending it back in the `X-Admin-Step-Up` header, as a script without a cookie jar would.
+ * `headers()` are those of the next call, for a request `call` cannot send (an upload).
  */
-export function httpPortalCall(baseUrl: string, idToken: string): PortalCall {
+export function httpPortalSession(baseUrl: string, idToken: string) {
   let stepUpSecret: string | undefined;
-  return async (method, path, body) => {
+  const headers = (): Record<string, string> => ({
+    authorization: `Bearer ${idToken}`,
+    ...(stepUpSecret === undefined ? {} : { [STEP_UP_HEADER]: stepUpSecret }),
+  });
+  const call: PortalCall = async (method, path, body) => {
     const response = await fetch(`${baseUrl}${path}`, {
       method,
       headers: {
-        authorization: `Bearer ${idToken}`,
-        ...(stepUpSecret === undefined ? {} : { [STEP_UP_HEADER]: stepUpSecret }),
+        ...headers(),
         ...(body === undefined ? {} : { 'content-type': 'application/json' }),
       },
       body: body === undefined ? undefined : JSON.stringify(body),
@@ -107,4 +111,9 @@ export function httpPortalCall(baseUrl: string, idToken: string): PortalCall {
       return { status: response.status, body: text };
     }
   };
+  return { call, headers };
 }
+
+/** `httpPortalSession`'s calls alone. */
+export const httpPortalCall = (baseUrl: string, idToken: string): PortalCall =>
+  httpPortalSession(baseUrl, idToken).call;

@@ -10,6 +10,7 @@ export {
   enrollOrStepUp,
   enrollPasskey,
   httpPortalCall,
+  httpPortalSession,
   STEP_UP_COOKIE,
   STEP_UP_HEADER,
   stepUpSecretFrom,
