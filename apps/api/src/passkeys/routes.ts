@@ -71,9 +71,13 @@ const passkeyRoutes: FastifyPluginAsyncZod = async (app) => {
   const ceremonies = app.domain.passkeys;
   const rp = (request: FastifyRequest) => relyingPartyFor(request, app.domain.config);
   app.addHook('onSend', async (_request, reply) => void reply.header('cache-control', 'no-store'));
-  /** The finished ceremony's secret goes to this browser only, as a cookie; the body says until when. */
+  /**
+   * The finished ceremony's secret goes to this browser only, as a cookie; the body says until when. The
+   * cookie lives as long as an admin's sign-in may, not just the confirmation: once that runs out the server
+   * still knows the secret's confirmation and says it ran out, instead of asking as if there never was one.
+   */
   const confirmed = (request: FastifyRequest, reply: FastifyReply, done: Confirmation) => {
-    sendStepUpCookie(request, reply, done.secret, app.domain.config.adminStepUpMaxAgeMs);
+    sendStepUpCookie(request, reply, done.secret, app.domain.config.sessionLifetimes.adminMs);
     return { steppedUpUntil: done.steppedUpUntil };
   };
 

@@ -38,7 +38,7 @@ export function stepUpSecretOf(request: FastifyRequest): string | undefined {
 }
 
 /**
- * Hands the secret to the browser for the confirmation's lifetime. Path=/api: the SPA's own pages never carry
+ * Hands the secret to the browser for `maxAgeMs`. Path=/api: the SPA's own pages never carry
  * it; Secure whenever the request came over https (behind a proxy, as TRUST_PROXY lets it say), so only
  * http://localhost, a secure context of its own, gets it in the clear.
  */

@@ -140,7 +140,7 @@ describe('every admin call needs a recent passkey confirmation of the very sign-
     assert.deepEqual(Object.keys(plain.json() as object), ['steppedUpUntil'], 'the secret is not in the body');
     assert.match(
       String(plain.headers['set-cookie']),
-      /^portal_step_up=[A-Za-z0-9_-]{43}; Path=\/api; Max-Age=600; HttpOnly; SameSite=Strict$/,
+      /^portal_step_up=[A-Za-z0-9_-]{43}; Path=\/api; Max-Age=28800; HttpOnly; SameSite=Strict$/,
     );
   });
 
