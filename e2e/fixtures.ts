@@ -86,8 +86,8 @@ function demoAdminPasskey(portalUrl: string, workerIndex: number) {
 
 /**
  * An admin page just signed in confirms with its passkey: a confirmation belongs to the browser whose
- * ceremony made it, so a fresh sign-in always meets the "Confirm it's you" card. The page's prompt handler
- * (`answerPasskeyPrompts`, registered first) answers it while this waits for the user list; resolving only
+ * ceremony made it, so a fresh sign-in always meets the "Confirm it's you" card. The page's prompt watcher
+ * (`answerPasskeyPrompts`, started first) answers it while this waits for the user list; resolving only
  * once the list shows keeps the test from cutting the ceremony off.
  */
 export async function confirmAdminPageIfAsked(page: Page) {
@@ -158,17 +158,24 @@ export const test = base.extend<{ portal: Portal }>({
         return virtual;
       },
       async answerPasskeyPrompts(page) {
-        const prompt = page.getByRole('dialog', { name: "Confirm it's you" });
-        await page.addLocatorHandler(prompt, async () => {
-          await prompt.getByRole('button', { name: 'Use passkey' }).click();
-          await expect(prompt).toBeHidden();
-        });
-        // The card the admin page opens with after a reload or a new visit, once the confirmation ran out.
-        const card = page.getByRole('region', { name: "Confirm it's you" });
-        await page.addLocatorHandler(card, async () => {
-          await card.getByRole('button', { name: 'Use passkey' }).click();
-          await expect(card).toBeHidden();
-        });
+        // Watched all the time, not only when the test acts: a test waiting on a request or a response (no
+        // action, no assertion) would otherwise wait behind a prompt nobody answers. While the prompt is up the
+        // page takes no other input, so answering it cannot get in the test's way.
+        const asked = page
+          .getByRole('dialog', { name: "Confirm it's you" })
+          .or(page.getByRole('region', { name: "Confirm it's you" }))
+          .getByRole('button', { name: 'Use passkey' })
+          .first();
+        const answer = async () => {
+          while (!page.isClosed()) {
+            if ((await asked.isVisible().catch(() => false)) && (await asked.isEnabled().catch(() => false))) {
+              // The prompt may close under the click (its ceremony done): that is an answer too.
+              await asked.click({ timeout: 5_000 }).catch(() => undefined);
+            }
+            await page.waitForTimeout(250).catch(() => undefined);
+          }
+        };
+        void answer();
       },
       sentryEvents: async () => (await (await fetch(`${sentryUrl}/events`)).json()) as ReceivedEvent[],
       clearSentryEvents: async () => void (await fetch(`${sentryUrl}/events`, { method: 'DELETE' })),
