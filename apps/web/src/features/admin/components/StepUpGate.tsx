@@ -181,11 +181,16 @@ export function StepUpGate({ children }: { children: ReactNode }) {
   const status = useStepUpStatus();
   const failure = useQueryFailure(status.error, serverMessageOf);
   const onDone = () => queryClient.invalidateQueries({ queryKey: adminKeys.stepUp });
+  // Once open, the page stays open: a confirmation that runs out later is asked for by the prompt over the
+  // refused call, not by swapping the screen for the card (which would drop the form or notice on it).
+  const [opened, setOpened] = useState(false);
+  const confirmed = status.data?.steppedUpUntil != null;
+  if (confirmed && !opened) setOpened(true);
 
   if (status.isPending) return <LoadingOverlay show />;
   if (status.isError)
     return <ErrorModal message={failure.message} reference={failure.reference} onClose={failure.dismiss} />;
-  if (status.data.steppedUpUntil) return children;
+  if (confirmed || opened) return children;
   return status.data.passkeys === 0 ? (
     <PasskeySetupCard status={status.data} onDone={onDone} />
   ) : (
