@@ -6,6 +6,7 @@ import {
   addVirtualAuthenticator,
   createSoftwareAuthenticator,
   httpPortalCall,
+  httpPortalSession,
   stepUpWithPasskey,
   type ExportedCredential,
   type PortalCall,
@@ -37,16 +38,24 @@ export interface Portal {
    */
   adminApi: PortalCall;
   /**
-   * The ID token of a demo-admin sign-in that confirmed with the passkey: for the admin calls `adminApi`
-   * cannot send (a file upload).
+   * An admin call `adminApi` cannot send (a file upload), as a demo-admin sign-in that confirmed with the
+   * passkey (bearer token and step-up secret); confirmed again and sent once more when refused for it.
    */
-  steppedUpAdminToken(): Promise<string>;
+  adminUpload(
+    method: 'PUT' | 'POST',
+    path: string,
+    body: Uint8Array<ArrayBuffer>,
+    contentType: string,
+  ): Promise<Response>;
   /**
    * Gives the page a platform authenticator (fingerprint reader, as it were) that verifies its user; with
    * `account` (an admin), it holds a passkey of theirs, set up through the API, so "Use passkey" works.
    */
   addAuthenticator(page: Page, account?: { email: string; password: string }): Promise<VirtualAuthenticator>;
-  /** Whenever the admin page's passkey prompt shows up (the confirmation ran out), answers it. */
+  /**
+   * Whenever the admin page asks for the passkey again (the confirmation ran out: the prompt over an action,
+   * or the card after a reload), answers it: no test depends on a confirmation outliving it.
+   */
   answerPasskeyPrompts(page: Page): Promise<void>;
   sentryEvents(): Promise<ReceivedEvent[]>;
   clearSentryEvents(): Promise<void>;
@@ -76,17 +85,13 @@ function demoAdminPasskey(portalUrl: string, workerIndex: number) {
 }
 
 /**
- * The demo admin's page, just signed in, confirms with its passkey when the admin page asks, and goes on
- * when it does not: a confirmation belongs to one sign-in, known by its account and its auth_time in whole
- * seconds, so when the test's own admin calls (`adminApi`) signed in within the same second as the page, the
- * page is confirmed already. Resolves once the user list shows (leaving earlier would cut the ceremony off).
+ * An admin page just signed in confirms with its passkey: a confirmation belongs to the browser whose
+ * ceremony made it, so a fresh sign-in always meets the "Confirm it's you" card. The page's prompt watcher
+ * (`answerPasskeyPrompts`, started first) answers it while this waits for the user list; resolving only
+ * once the list shows keeps the test from cutting the ceremony off.
  */
 export async function confirmAdminPageIfAsked(page: Page) {
-  const confirm = page.getByRole('region', { name: "Confirm it's you" }).getByRole('button', { name: 'Use passkey' });
-  const list = page.getByRole('tab', { name: 'User list' });
-  await expect(confirm.or(list)).toBeVisible();
-  if (await confirm.isVisible()) await confirm.click();
-  await expect(list).toBeVisible();
+  await expect(page.getByRole('tab', { name: 'User list' })).toBeVisible();
 }
 
 export const test = base.extend<{ portal: Portal }>({
@@ -99,11 +104,15 @@ export const test = base.extend<{ portal: Portal }>({
     const toolkit = identityToolkit(emulatorUrl);
     const adminPasskey = demoAdminPasskey(portalUrl, testInfo.parallelIndex);
     let adminCall: PortalCall | undefined;
-    const steppedUpAdmin = async () => {
-      const call = httpPortalCall(portalUrl, (await toolkit.signIn(DEMO.admin.email, DEMO.admin.password)).idToken);
-      await stepUpWithPasskey(call, adminPasskey);
-      return call;
+    const steppedUpAdminSession = async () => {
+      const session = httpPortalSession(
+        portalUrl,
+        (await toolkit.signIn(DEMO.admin.email, DEMO.admin.password)).idToken,
+      );
+      await stepUpWithPasskey(session.call, adminPasskey);
+      return session;
     };
+    const steppedUpAdmin = async () => (await steppedUpAdminSession()).call;
     const adminApi: PortalCall = async (method, path, body) => {
       adminCall ??= await steppedUpAdmin();
       const answer = await adminCall(method, path, body);
@@ -124,10 +133,19 @@ export const test = base.extend<{ portal: Portal }>({
         return (await toolkit.signIn(account.email, account.password)).idToken;
       },
       adminApi,
-      async steppedUpAdminToken() {
-        const { idToken } = await toolkit.signIn(DEMO.admin.email, DEMO.admin.password);
-        await stepUpWithPasskey(httpPortalCall(portalUrl, idToken), adminPasskey);
-        return idToken;
+      async adminUpload(method, path, body, contentType) {
+        const send = async () => {
+          const session = await steppedUpAdminSession();
+          return fetch(`${portalUrl}${path}`, {
+            method,
+            headers: { ...session.headers(), 'content-type': contentType },
+            body,
+          });
+        };
+        const first = await send();
+        if (first.status !== 403) return first;
+        const { code } = (await first.clone().json()) as { code?: string };
+        return code === STEP_UP_REQUIRED ? send() : first;
       },
       async addAuthenticator(page, account) {
         const virtual = await addVirtualAuthenticator(page);
@@ -140,11 +158,24 @@ export const test = base.extend<{ portal: Portal }>({
         return virtual;
       },
       async answerPasskeyPrompts(page) {
-        const prompt = page.getByRole('dialog', { name: "Confirm it's you" });
-        await page.addLocatorHandler(prompt, async () => {
-          await prompt.getByRole('button', { name: 'Use passkey' }).click();
-          await expect(prompt).toBeHidden();
-        });
+        // Watched all the time, not only when the test acts: a test waiting on a request or a response (no
+        // action, no assertion) would otherwise wait behind a prompt nobody answers. While the prompt is up the
+        // page takes no other input, so answering it cannot get in the test's way.
+        const asked = page
+          .getByRole('dialog', { name: "Confirm it's you" })
+          .or(page.getByRole('region', { name: "Confirm it's you" }))
+          .getByRole('button', { name: 'Use passkey' })
+          .first();
+        const answer = async () => {
+          while (!page.isClosed()) {
+            if ((await asked.isVisible().catch(() => false)) && (await asked.isEnabled().catch(() => false))) {
+              // The prompt may close under the click (its ceremony done): that is an answer too.
+              await asked.click({ timeout: 5_000 }).catch(() => undefined);
+            }
+            await page.waitForTimeout(250).catch(() => undefined);
+          }
+        };
+        void answer();
       },
       sentryEvents: async () => (await (await fetch(`${sentryUrl}/events`)).json()) as ReceivedEvent[],
       clearSentryEvents: async () => void (await fetch(`${sentryUrl}/events`, { method: 'DELETE' })),

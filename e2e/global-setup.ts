@@ -27,9 +27,17 @@ export const E2E_ADMIN_PASSKEYS_ENV = 'E2E_ADMIN_PASSKEYS';
 
 /**
  * How long an admin's passkey confirmation holds in e2e: a few seconds, so a spec can watch it run out.
- * Specs that take longer on the admin page answer the prompt that then appears (`answerPasskeyPrompts`).
+ * Nothing may depend on a confirmation outliving a test, however slow the machine: pages on the admin screen
+ * answer every prompt and card that asks again (`answerPasskeyPrompts`), and the test's own admin calls
+ * confirm again whenever they are refused for it (`adminApi`, `adminUpload`).
  */
 export const E2E_STEP_UP_SECONDS = 10;
+
+/**
+ * Ceremonies one admin may run a minute in e2e: the demo admin is every worker's, and each test confirms
+ * its page and its own calls; the limit itself is tested in the API tests.
+ */
+const E2E_CEREMONIES_PER_MINUTE = 1000;
 
 /**
  * The demo admin's first visit to the admin page, done through the API with passkeys made in Node: every
@@ -37,7 +45,14 @@ export const E2E_STEP_UP_SECONDS = 10;
  * added by a sign-in confirmed with it), as each of a person's devices holds its own: workers signing with
  * one key at once could send its signature counter backwards, which the portal refuses as a cloned key.
  */
-async function givePasskeysToDemoAdmin(portalUrl: string, emulatorUrl: string, count: number) {
+async function givePasskeysToDemoAdmin(
+  portalUrl: string,
+  emulatorUrl: string,
+  count: number,
+  enrollmentCode: string | undefined,
+) {
+  // The first passkey needs the code the demo seed issued, as npm start prints it.
+  if (!enrollmentCode) throw new Error('the demo seed issued no enrollment code for the demo admin');
   const admin = demoAccount('admin@example.com');
   const { idToken } = await identityToolkit(emulatorUrl).signIn(admin.email, admin.password);
   const call = httpPortalCall(portalUrl, idToken);
@@ -46,7 +61,7 @@ async function givePasskeysToDemoAdmin(portalUrl: string, emulatorUrl: string, c
   for (let index = 0; index < count; index++) {
     const authenticator = createSoftwareAuthenticator({ origin: portalUrl, signCountFromClock: true });
     if (first) await stepUpWithPasskey(call, first);
-    await enrollPasskey(call, authenticator);
+    await enrollPasskey(call, authenticator, first ? {} : { enrollmentCode });
     const [credential] = authenticator.credentials;
     if (!credential) throw new Error('the demo admin passkey was not made');
     keys.push(authenticator.export(credential));
@@ -74,6 +89,7 @@ export default async function globalSetup(config: FullConfig) {
       RATE_LIMIT_ANONYMOUS_PER_SECOND: '10000',
       RATE_LIMIT_ANONYMOUS_CONCURRENCY: '1000',
       ADMIN_STEP_UP_MAX_AGE_SECONDS: String(E2E_STEP_UP_SECONDS),
+      RATE_LIMIT_PASSKEY_CEREMONIES_PER_MINUTE: String(E2E_CEREMONIES_PER_MINUTE),
       LOG_LEVEL: 'warn',
     },
     log: (line) => apiLog.push(line),
@@ -82,7 +98,12 @@ export default async function globalSetup(config: FullConfig) {
   process.env.EMULATOR_URL = stack.emulator.url;
   process.env.EMULATOR_PROJECT_ID = stack.emulator.projectId;
   process.env.SENTRY_RECEIVER_URL = sentry.url;
-  process.env[E2E_ADMIN_PASSKEYS_ENV] = await givePasskeysToDemoAdmin(stack.url, stack.emulator.url, config.workers);
+  process.env[E2E_ADMIN_PASSKEYS_ENV] = await givePasskeysToDemoAdmin(
+    stack.url,
+    stack.emulator.url,
+    config.workers,
+    stack.demoAdminEnrollment?.code,
+  );
 
   return async () => {
     await stack.stop();

@@ -24,7 +24,7 @@ import {
   identityToolkit,
   startStack,
 } from '@portal/dev-stack';
-import { createSoftwareAuthenticator, enrollPasskey, httpPortalCall } from '@portal/dev-stack/passkeys';
+import { createSoftwareAuthenticator, enrollPasskey, httpPortalSession } from '@portal/dev-stack/passkeys';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
 const PAGE_RUNS = Number(process.env.BENCH_PAGE_RUNS ?? 10);
@@ -123,11 +123,13 @@ async function benchPage() {
     const admin = demoAccount('admin@example.com');
     const { idToken } = await identityToolkit(stack.emulator.url).signIn(admin.email, admin.password!);
     // Storing an invoice is an admin call: the sign-in confirms with a passkey first, as in the browser.
-    await enrollPasskey(httpPortalCall(stack.url, idToken), createSoftwareAuthenticator({ origin: stack.url }));
+    const session = httpPortalSession(stack.url, idToken);
+    const enrollmentCode = stack.demoAdminEnrollment?.code;
+    await enrollPasskey(session.call, createSoftwareAuthenticator({ origin: stack.url }), { enrollmentCode });
     const put = async (code: string, file: string, type: string) => {
       const response = await fetch(`${stack.url}/api/invoices/${code}`, {
         method: 'PUT',
-        headers: { authorization: `Bearer ${idToken}`, 'content-type': type },
+        headers: { ...session.headers(), 'content-type': type },
         body: new Uint8Array(await readFile(path.join(SAMPLES, file))),
       });
       if (!response.ok) throw new Error(`could not store ${file}: ${response.status}`);

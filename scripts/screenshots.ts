@@ -21,7 +21,7 @@ import {
   addVirtualAuthenticator,
   createSoftwareAuthenticator,
   enrollPasskey,
-  httpPortalCall,
+  httpPortalSession,
 } from '@portal/dev-stack/passkeys';
 
 const outDir = path.resolve(process.argv[2] ?? (await mkdtemp(path.join(os.tmpdir(), 'portal-shots-'))));
@@ -42,12 +42,15 @@ const { idToken: adminToken } = await identityToolkit(stack.emulator.url).signIn
 // Storing invoices is an admin call: this sign-in confirms with a passkey first, as the browser does. The demo
 // admin thus has a passkey before the screens are shot: the admin page asks for it (the first visit's set-up
 // screen is among the passkey spec's screenshots). The script's sign-in, confirmed, gives each page a passkey.
-const adminCall = httpPortalCall(stack.url, adminToken);
-await enrollPasskey(adminCall, createSoftwareAuthenticator({ origin: stack.url }));
+const adminSession = httpPortalSession(stack.url, adminToken);
+const adminCall = adminSession.call;
+await enrollPasskey(adminCall, createSoftwareAuthenticator({ origin: stack.url }), {
+  enrollmentCode: stack.demoAdminEnrollment?.code,
+});
 async function ingest(code: string, body: Uint8Array, type: string) {
   const response = await fetch(`${stack.url}/api/invoices/${code}`, {
     method: 'PUT',
-    headers: { authorization: `Bearer ${adminToken}`, 'content-type': type },
+    headers: { ...adminSession.headers(), 'content-type': type },
     body: new Uint8Array(body),
   });
   if (!response.ok) throw new Error(`could not store ${code}: ${response.status} ${await response.text()}`);

@@ -53,12 +53,18 @@ const accounts = DEMO_ACCOUNTS.map((account) => {
   return `    ${account.email.padEnd(22)} ${password.padEnd(42)} ${role}`;
 }).join('\n');
 
+// The demo admin's first passkey needs a one-time code, as every administrator's does (printed until used).
+const enrollment = stack.demoAdminEnrollment;
+const adminEnrollment = enrollment
+  ? `    Enrollment code for the demo admin's first passkey: ${enrollment.code}  (once; until ${enrollment.expiresAt})\n`
+  : '';
+
 process.stdout.write(`
   Parcel Invoice Portal is running at ${stack.url}  (ready in ${seconds(performance.now())})
 
   Demo accounts (Auth emulator ${stack.emulator.url}, project ${stack.emulator.projectId}):
 ${accounts}
-
+${adminEnrollment}
   Demo invoices: ${stack.url}/invoice?parcelCode=${DEMO_PARCEL_CODES[0]}  (also ${DEMO_PARCEL_CODES.slice(1).join(', ')})
   Data folder: ${dataDir}
   Press Ctrl-C to stop.

@@ -6,12 +6,7 @@ const fixture = (name: string) => readFile(new URL(`../../apps/api/test/fixtures
 
 /** Stored through the real ingestion call, as the carrier's ingestion service (or an admin) sends them. */
 async function ingest(portal: Portal, parcelCode: string, body: Buffer, type: string) {
-  const token = await portal.steppedUpAdminToken();
-  const response = await fetch(`${portal.url}/api/invoices/${parcelCode}`, {
-    method: 'PUT',
-    headers: { authorization: `Bearer ${token}`, 'content-type': type },
-    body: new Uint8Array(body),
-  });
+  const response = await portal.adminUpload('PUT', `/api/invoices/${parcelCode}`, new Uint8Array(body), type);
   expect([200, 201]).toContain(response.status);
   return (await response.json()) as { format: string; status: string };
 }

@@ -22,11 +22,23 @@ async function newUser(portal: Portal, label = 'user') {
   return { email, password: PASSWORD };
 }
 
-/** An administrator who has never been to the admin page: a new user, promoted by the demo admin. */
+/**
+ * An administrator who has never been to the admin page: a new user, promoted by the demo admin, with the
+ * enrollment code the promotion answered with (the demo admin would hand it over in person).
+ */
 async function newAdmin(portal: Portal) {
   const admin = await newUser(portal, 'admin');
-  expect((await portal.adminApi('PATCH', `/api/users/${admin.email}`, { admin: true })).status).toBe(200);
-  return admin;
+  const promoted = await portal.adminApi('PATCH', `/api/users/${admin.email}`, { admin: true });
+  expect(promoted.status).toBe(200);
+  const { enrollment } = promoted.body as { enrollment: { code: string } };
+  return { ...admin, enrollmentCode: enrollment.code };
+}
+
+/** The first visit's card: the code the admin was given, then the passkey. */
+async function setUpFirstPasskey(page: Page, enrollmentCode: string) {
+  const setUp = page.getByRole('region', { name: 'Set up a passkey' });
+  await setUp.getByLabel('Enrollment code').fill(enrollmentCode);
+  await setUp.getByRole('button', { name: 'Set up a passkey' }).click();
 }
 
 async function signInToAdminPage(page: Page, portal: Portal, account: { email: string; password: string }) {
@@ -81,14 +93,27 @@ test.describe('passkeys on the way to the admin page', () => {
       await portal.expectAccessible(page);
       await screenshot(page, 'first-visit');
 
-      // The password alone opens nothing: the page's own session is refused by the server.
+      // The password alone opens nothing: the page's own session is refused by the server, and a wrong code
+      // sets up no passkey.
       const token = await pageToken(page);
       expect(await listUsersAs(portal, token)).toEqual({ status: 403, code: 'step-up-required' });
+      await setUpFirstPasskey(page, 'AAAA-BBBB-CCCC-DDDD');
+      await expect(setUp.getByRole('alert')).toContainText('This enrollment code is not right');
+      expect(await laptop.credentials()).toHaveLength(0);
 
-      await setUp.getByRole('button', { name: 'Set up a passkey' }).click();
+      await setUpFirstPasskey(page, admin.enrollmentCode);
       await expect(usersTable(page)).toBeVisible();
       expect(await laptop.credentials()).toHaveLength(1);
-      expect((await listUsersAs(portal, token)).status).toBe(200);
+      // The page's browser holds the step-up secret (an HttpOnly cookie for /api); the same token without it,
+      // as anyone who copied it would send it, is still refused.
+      expect(await listUsersAs(portal, token)).toEqual({ status: 403, code: 'step-up-required' });
+      const cookies = await page.context().cookies();
+      expect(cookies.find((cookie) => cookie.name === 'portal_step_up')).toMatchObject({
+        httpOnly: true,
+        sameSite: 'Strict',
+        path: '/api',
+      });
+      expect(await page.evaluate(() => document.cookie)).not.toContain('portal_step_up');
       await screenshot(page, 'list');
 
       // The next day: signed in again, with the password; the passkey is asked for once more.
@@ -103,7 +128,8 @@ test.describe('passkeys on the way to the admin page', () => {
       await confirm.getByRole('button', { name: 'Use passkey' }).click();
       await expect(usersTable(page)).toBeVisible();
 
-      // The laptop is lost: another admin resets the passkeys from the user list.
+      // The laptop is lost: another admin resets the passkeys from the user list, and is shown a new code.
+      let newCode = '';
       // A context of its own (axe needs one), as another admin's browser is.
       const helperContext = await browser.newContext({ baseURL: portal.url });
       const helper = await helperContext.newPage();
@@ -118,17 +144,26 @@ test.describe('passkeys on the way to the admin page', () => {
           .click();
         await rowOf(helper, admin.email).getByRole('button', { name: 'Reset passkeys' }).click();
         const reset = helper.getByRole('dialog', { name: 'Reset passkeys?' });
-        await expect(reset).toContainText('sets up a new one on their next visit');
+        await expect(reset).toContainText('sets up a new one with the enrollment code you are shown next');
         await portal.expectAccessible(helper);
         await reset.getByRole('button', { name: 'Reset passkeys' }).click();
-        await expect(
-          helper.getByRole('status').filter({ hasText: `The passkeys of ${admin.email} were reset.` }),
-        ).toBeVisible();
+        const notice = helper
+          .getByRole('status')
+          .filter({ hasText: `The passkeys of ${admin.email} were reset and they were signed out everywhere.` });
+        await expect(notice).toBeVisible();
+        const shown = /first passkey: ([0-9A-Z]{4}(?:-[0-9A-Z]{4}){3})/.exec((await notice.textContent()) ?? '');
+        expect(shown).not.toBeNull();
+        newCode = shown?.[1] ?? '';
       } finally {
         await helperContext.close();
       }
+      // The reset signed the admin out everywhere: whoever held their session is out too.
       await page.reload();
-      await expect(page.getByRole('region', { name: 'Set up a passkey' })).toBeVisible();
+      await expect(page).toHaveURL(/\/login$/);
+      await portal.signIn(page, admin);
+      await expect(page).toHaveURL(/\/admin$/);
+      await setUpFirstPasskey(page, newCode);
+      await expect(usersTable(page)).toBeVisible();
     } finally {
       await portal.adminApi('DELETE', `/api/users/${encodeURIComponent(admin.email)}`);
     }
@@ -138,16 +173,12 @@ test.describe('passkeys on the way to the admin page', () => {
     page,
     portal,
   }) => {
-    // An admin of its own: a confirmation belongs to a sign-in, known by its account and second, so another
-    // worker's page signing in as the demo admin in the same second could renew this one's.
+    // An admin of its own, whose page's confirmation nothing else renews.
     const admin = await newAdmin(portal);
     try {
       await portal.addAuthenticator(page);
       await signInToAdminPage(page, portal, admin);
-      await page
-        .getByRole('region', { name: 'Set up a passkey' })
-        .getByRole('button', { name: 'Set up a passkey' })
-        .click();
+      await setUpFirstPasskey(page, admin.enrollmentCode);
       await expect(usersTable(page)).toBeVisible();
 
       await page.waitForTimeout((E2E_STEP_UP_SECONDS + 1) * 1000);

@@ -11,7 +11,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
 import { chromium } from '@playwright/test';
 import pg from 'pg';
-import { createSoftwareAuthenticator, enrollOrStepUp, httpPortalCall } from '@portal/dev-stack/passkeys';
+import { createSoftwareAuthenticator, enrollOrStepUp, httpPortalSession } from '@portal/dev-stack/passkeys';
 import {
   CHROMIUM_ARGS,
   chromiumExecutable,
@@ -120,8 +120,12 @@ describe('the production topology: nginx in front of two API instances', () => {
       const admin = await tokenOf('admin@example.com');
       // Admin calls need the admin's passkey: set up through the instance, on the page origin nginx serves.
       const passkey = createSoftwareAuthenticator({ origin: `http://localhost:${new URL(topology.url).port}` });
-      await enrollOrStepUp(httpPortalCall(first.url, admin), passkey);
-      const removed = await fetch(`${first.url}/api/users/${email}`, { method: 'DELETE', headers: bearer(admin) });
+      const adminSession = httpPortalSession(first.url, admin);
+      await enrollOrStepUp(adminSession.call, passkey, topology.demoAdminEnrollment?.code);
+      const removed = await fetch(`${first.url}/api/users/${email}`, {
+        method: 'DELETE',
+        headers: adminSession.headers(),
+      });
       assert.equal(removed.status, 200);
       const started = performance.now();
       let status = 200;

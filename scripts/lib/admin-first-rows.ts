@@ -1,18 +1,27 @@
 // The admin screen's time to first rows, measured in Chromium against a running portal (the API serving
 // the built SPA, signed in through the real login screen). Used by `npm run bench:users`; also runnable:
-//   npx tsx scripts/lib/admin-first-rows.ts <portal-url> <admin-email> <admin-password> [runs]
-// The admin must have no passkey yet (a fresh stack, or one reset with `users reset-passkeys`): one is set up
-// for the signed-in page before the measured visits.
+//   npx tsx scripts/lib/admin-first-rows.ts <portal-url> <admin-email> <admin-password> <enrollment-code> [runs]
+// The admin must have no passkey yet (a fresh stack, or one reset with `users reset-passkeys`), and the code is
+// their one-time enrollment code (npm start's banner, or `users enrollment-code`): a passkey is set up for the
+// signed-in page before the measured visits.
 import { pathToFileURL } from 'node:url';
 import { chromium, type Page } from 'playwright-core';
 import { CHROMIUM_ARGS, chromiumExecutable } from '@portal/dev-stack';
-import { createSoftwareAuthenticator, enrollPasskey, httpPortalCall } from '@portal/dev-stack/passkeys';
+import {
+  createSoftwareAuthenticator,
+  enrollPasskey,
+  httpPortalSession,
+  STEP_UP_COOKIE,
+  STEP_UP_HEADER,
+} from '@portal/dev-stack/passkeys';
 
 export interface AdminFirstRowsOptions {
   /** Where the portal runs, e.g. http://localhost:8080 (the SPA at `/`, the API under `/api`). */
   portalUrl: string;
   email: string;
   password: string;
+  /** The admin's one-time code for their first passkey. */
+  enrollmentCode: string;
   /** Visits measured after the first (cold) one; default 5. */
   warmRuns?: number;
   /** A search to time as well (typed into the screen's search box); none by default. */
@@ -85,7 +94,7 @@ async function visitAdmin(page: Page, portalUrl: string): Promise<AdminFirstRows
  * first measured visit thus still loads the admin screen's code cold, and every visit shows what an admin sees
  * within the confirmation's ten minutes.
  */
-async function passPasskeyStep(page: Page, portalUrl: string) {
+async function passPasskeyStep(page: Page, portalUrl: string, enrollmentCode: string) {
   const idToken = await page.evaluate(() => {
     const key = Object.keys(localStorage).find((name) => name.startsWith('firebase:authUser:'));
     const user = JSON.parse(localStorage.getItem(key ?? '') ?? 'null') as {
@@ -93,7 +102,15 @@ async function passPasskeyStep(page: Page, portalUrl: string) {
     } | null;
     return user?.stsTokenManager?.accessToken ?? '';
   });
-  await enrollPasskey(httpPortalCall(portalUrl, idToken), createSoftwareAuthenticator({ origin: portalUrl }));
+  // The ceremony's secret confirms the browser holding it: it goes into the page's cookies, where the page's
+  // own ceremony would have put it.
+  const session = httpPortalSession(portalUrl, idToken);
+  await enrollPasskey(session.call, createSoftwareAuthenticator({ origin: portalUrl }), { enrollmentCode });
+  const secret = session.headers()[STEP_UP_HEADER];
+  if (!secret) throw new Error('setting up the passkey answered no step-up secret');
+  await page
+    .context()
+    .addCookies([{ name: STEP_UP_COOKIE, value: secret, url: `${portalUrl}/api`, httpOnly: true, sameSite: 'Strict' }]);
 }
 
 async function timeSearch(page: Page, term: string): Promise<number> {
@@ -135,7 +152,7 @@ export async function measureAdminFirstRows(options: AdminFirstRowsOptions): Pro
     await page.getByLabel('Password').fill(options.password);
     await page.getByRole('button', { name: 'Submit' }).click();
     await page.waitForURL((url) => url.pathname !== '/login', { timeout: 30_000 });
-    await passPasskeyStep(page, portalUrl);
+    await passPasskeyStep(page, portalUrl, options.enrollmentCode);
 
     const cold = await visitAdmin(page, portalUrl);
     const warm: AdminFirstRowsVisit[] = [];
@@ -174,13 +191,19 @@ export function formatAdminFirstRows(result: AdminFirstRowsResult): string[] {
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const [portalUrl, email, password, runs] = process.argv.slice(2);
-  if (!portalUrl || !email || !password) {
+  const [portalUrl, email, password, enrollmentCode, runs] = process.argv.slice(2);
+  if (!portalUrl || !email || !password || !enrollmentCode) {
     process.stderr.write(
-      'usage: tsx scripts/lib/admin-first-rows.ts <portal-url> <admin-email> <admin-password> [runs]\n',
+      'usage: tsx scripts/lib/admin-first-rows.ts <portal-url> <admin-email> <admin-password> <enrollment-code> [runs]\n',
     );
     process.exit(2);
   }
-  const result = await measureAdminFirstRows({ portalUrl, email, password, warmRuns: runs ? Number(runs) : undefined });
+  const result = await measureAdminFirstRows({
+    portalUrl,
+    email,
+    password,
+    enrollmentCode,
+    warmRuns: runs ? Number(runs) : undefined,
+  });
   for (const line of formatAdminFirstRows(result)) process.stdout.write(`${line}\n`);
 }

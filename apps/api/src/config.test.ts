@@ -162,6 +162,7 @@ describe('loadConfig', () => {
       unknownParcelsPerHour: 60,
       anonymousPerSecond: 20,
       anonymousConcurrency: 4,
+      passkeyCeremoniesPerMinute: 30,
     });
     assert.equal(loadConfig({ ...valid, AUDIT_RETENTION_DAYS: '30' }).auditRetentionDays, 30);
   });

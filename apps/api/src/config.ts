@@ -176,6 +176,7 @@ const envSchema = z
     // Per instance, for everyone not signed in together: what a flood from countless addresses may take.
     RATE_LIMIT_ANONYMOUS_PER_SECOND: z.coerce.number().int().min(1).max(10_000).default(20),
     RATE_LIMIT_ANONYMOUS_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(4),
+    RATE_LIMIT_PASSKEY_CEREMONIES_PER_MINUTE: z.coerce.number().int().min(1).default(30),
     AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).default(400),
     TOKEN_OUTAGE_GRACE_SECONDS: z.coerce.number().int().min(0).max(3600).default(900),
     IDENTITY_TIMEOUT_MS: milliseconds(3000),
@@ -385,6 +386,7 @@ function toConfig(env: z.infer<typeof envSchema>) {
       unknownParcelsPerHour: env.RATE_LIMIT_UNKNOWN_PARCELS_PER_HOUR,
       anonymousPerSecond: env.RATE_LIMIT_ANONYMOUS_PER_SECOND,
       anonymousConcurrency: env.RATE_LIMIT_ANONYMOUS_CONCURRENCY,
+      passkeyCeremoniesPerMinute: env.RATE_LIMIT_PASSKEY_CEREMONIES_PER_MINUTE,
     },
     auditRetentionDays: env.AUDIT_RETENTION_DAYS,
     tokenOutageGraceMs: env.TOKEN_OUTAGE_GRACE_SECONDS * 1000,

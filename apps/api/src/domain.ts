@@ -11,6 +11,7 @@ import { createWarningAcknowledger } from './invoices/acknowledge-warning.ts';
 import { createInvoiceWarningsRepository } from './invoices/warnings-repository.ts';
 import { createIngestSlots } from './invoices/ingest-slots.ts';
 import { createInvoiceReaderPool, DEFAULT_READER_POOL_OPTIONS } from './invoices/e-invoice/reader-pool.ts';
+import { createEnrollmentCodes } from './passkeys/enrollment-codes.ts';
 import { createPasskeyCeremonies } from './passkeys/passkey-ceremonies.ts';
 import { createPasskeyRepository } from './passkeys/passkey-repository.ts';
 import { createSessionBoundStore } from './passkeys/session-bound-store.ts';
@@ -82,19 +83,22 @@ export function buildDomain(infrastructure: Omit<Infrastructure, 'close'>, optio
     log,
   });
   const userAdmin = createUserAdmin({ users, audit, identity, cleaner: accountCleaner, forgetSessions, log });
-  const passkeys = createPasskeyCeremonies({
-    passkeys: createPasskeyRepository(db),
-    store: createSessionBoundStore(db),
-    audit: recordAudit,
-    findUser: (email) => users.findByEmail(email),
-    stepUpMaxAgeMs: config.adminStepUpMaxAgeMs,
-    adminSessionMaxAgeMs: config.sessionLifetimes.adminMs,
-  });
   const sessions = createSessionEnder({
     identity,
     findUser: (email) => users.findByEmail(email),
     audit: recordAudit,
     forgetSessions,
+  });
+  const passkeys = createPasskeyCeremonies({
+    passkeys: createPasskeyRepository(db),
+    store: createSessionBoundStore(db),
+    enrollmentCodes: createEnrollmentCodes(db),
+    audit: recordAudit,
+    auditRefusal: (event) => auditWriter.add(event),
+    findUser: (email) => users.findByEmail(email),
+    endSessions: (input) => sessions.endSessionsOf(input),
+    stepUpMaxAgeMs: config.adminStepUpMaxAgeMs,
+    adminSessionMaxAgeMs: config.sessionLifetimes.adminMs,
   });
   // Many addresses at once through the same user admin: one way to add or remove a user.
   const bulkUserAdmin = createBulkUserAdmin({ userAdmin, log });

@@ -28,6 +28,17 @@ export const stepUpStatusSchema = z.object({
 });
 export type StepUpStatus = z.infer<typeof stepUpStatusSchema>;
 
+/**
+ * The one-time enrollment code a first passkey needs (XXXX-XXXX-XXXX-XXXX; case, spaces and dashes do not
+ * matter), from the administrator who made this person an administrator or reset their passkeys, or from
+ * the CLI. Not needed, and ignored, for a further passkey.
+ */
+export const enrollmentCodeSchema = z.string().trim().min(1).max(64);
+
+/** POST /me/passkeys/options: the body, which may be empty for a further passkey. */
+export const passkeyOptionsBodySchema = z.object({ enrollmentCode: enrollmentCodeSchema.optional() }).strict();
+export type PasskeyOptionsBody = z.infer<typeof passkeyOptionsBodySchema>;
+
 /** POST /me/passkeys/options: PublicKeyCredentialCreationOptionsJSON, for navigator.credentials.create(). */
 export const passkeyCreationOptionsSchema = z
   .object({
@@ -59,10 +70,11 @@ const credentialFields = {
   clientExtensionResults: z.record(z.string(), z.unknown()).default({}),
 };
 
-/** POST /me/passkeys: the browser's RegistrationResponseJSON. */
+/** POST /me/passkeys: the browser's RegistrationResponseJSON, with the enrollment code for a first passkey. */
 export const passkeyRegistrationSchema = z
   .object({
     ...credentialFields,
+    enrollmentCode: enrollmentCodeSchema.optional(),
     response: z
       .object({
         clientDataJSON: base64url(8_192),
@@ -90,10 +102,32 @@ export const passkeyAssertionSchema = z
   .loose();
 export type PasskeyAssertion = z.infer<typeof passkeyAssertionSchema>;
 
-/** What a successful enrollment or step-up answers: the confirmation now holds until this time. */
+/**
+ * What a successful enrollment or step-up answers: the confirmation now holds until this time, for the
+ * browser that did it. The answer also sets the step-up secret as the HttpOnly cookie `portal_step_up`
+ * (Path=/api, SameSite=Strict); admin calls carry it back as that cookie or in the `X-Admin-Step-Up` header.
+ */
 export const stepUpDoneSchema = z.object({ steppedUpUntil: z.string() });
 export type StepUpDone = z.infer<typeof stepUpDoneSchema>;
 
-/** DELETE /users/:email/passkeys: an administrator's passkeys were removed (recovery). */
-export const passkeysResetSchema = z.object({ email: z.string(), removed: z.number().int() });
+/** The name of the request header that may carry the step-up secret instead of the cookie (scripts). */
+export const STEP_UP_SECRET_HEADER = 'X-Admin-Step-Up';
+
+/** A one-time enrollment code, shown once to whoever issued it: only its hash is kept. */
+export const enrollmentCodeIssuedSchema = z.object({ code: z.string(), expiresAt: z.string() });
+export type EnrollmentCodeIssued = z.infer<typeof enrollmentCodeIssuedSchema>;
+
+/**
+ * DELETE /users/:email/passkeys: an administrator's passkeys were removed and their sessions ended
+ * (recovery); `enrollment` is the code they set up a new passkey with.
+ */
+export const passkeysResetSchema = z.object({
+  email: z.string(),
+  removed: z.number().int(),
+  enrollment: enrollmentCodeIssuedSchema,
+});
 export type PasskeysReset = z.infer<typeof passkeysResetSchema>;
+
+/** An administrator's passkey as the admin list shows it: when it was set up and last used. */
+export const passkeySummarySchema = z.object({ createdAt: z.string(), lastUsedAt: z.string().nullable() });
+export type PasskeySummary = z.infer<typeof passkeySummarySchema>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { emailSchema } from './email.ts';
+import { enrollmentCodeIssuedSchema, passkeySummarySchema } from './passkeys.ts';
 
 export const userLookupSchema = z.object({
   email: z.string(),
@@ -16,6 +17,8 @@ export const allowedUserSchema = z.object({
   registered: z.boolean(),
   createdAt: z.string(),
   createdBy: z.string().nullable(),
+  /** An administrator's passkeys, oldest first (the admin list only; absent for everyone else). */
+  passkeys: z.array(passkeySummarySchema).optional(),
 });
 export type AllowedUser = z.infer<typeof allowedUserSchema>;
 
@@ -83,6 +86,12 @@ export const emailParamsSchema = z.object({ email: emailSchema });
 /** PATCH /users/:email: make someone an administrator, or stop them being one. */
 export const changeUserBodySchema = z.object({ admin: z.boolean() }).strict();
 export type ChangeUserBody = z.infer<typeof changeUserBodySchema>;
+/**
+ * PATCH /users/:email: the row as it is now; `enrollment` when it made an administrator who has no passkey
+ * yet: the one-time code they set up their first passkey with, shown once to the admin who did it.
+ */
+export const changedUserSchema = allowedUserSchema.extend({ enrollment: enrollmentCodeIssuedSchema.optional() });
+export type ChangedUser = z.infer<typeof changedUserSchema>;
 
 /** The most addresses one bulk call takes, and one bulk add or delete on the screen. */
 export const MAX_BULK_ADDRESSES = 1000;

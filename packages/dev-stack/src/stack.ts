@@ -51,6 +51,11 @@ export interface StackOptions {
 export interface Stack {
   url: string;
   emulator: AuthEmulator;
+  /**
+   * The demo admin's one-time enrollment code for a first passkey (as the seed issued it, or the last seed
+   * recorded it); undefined when the demo admin already had a passkey at that seed.
+   */
+  demoAdminEnrollment: { code: string; expiresAt: string } | undefined;
   stop(): Promise<void>;
 }
 
@@ -101,6 +106,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     const url = `http://localhost:${options.port}`;
     await Promise.all([step('api', waitForHttp(`${url}/api/readyz`, api, 'The API')), emulatorStart]);
     const emulator = await emulatorStart;
+    const demoAdminEnrollment = await seeding;
     const running = api;
     let stopping = false;
     running.once('exit', (code) => {
@@ -109,6 +115,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     return {
       url,
       emulator,
+      demoAdminEnrollment,
       stop: async () => {
         stopping = true;
         await stopChild(running);
@@ -129,13 +136,13 @@ async function seedWhenNeeded(
   emulatorStart: Promise<AuthEmulator>,
   persistDir: string | undefined,
   step: <T>(name: string, work: Promise<T>, detail?: (result: T) => string | undefined) => Promise<T>,
-): Promise<void> {
+): Promise<Stack['demoAdminEnrollment']> {
   const record = await import('./demo/seed-record.ts');
   if (options.seed === 'when-missing' && persistDir) {
     const missing = await record.missingDemoData(options.dataDir, persistDir);
     if (missing.length === 0) {
       await step('demo data', Promise.resolve(), () => 'nothing missing');
-      return;
+      return record.recordedAdminEnrollment(options.dataDir);
     }
     options.log?.(`seeding the demo data: ${missing.join(', ')}`);
   }
@@ -144,9 +151,10 @@ async function seedWhenNeeded(
   const { seedDemoDataFromEnv } = await import('./demo/seed.ts');
   // The seed's calls meet an emulator still starting beside a build: a slow answer is not an outage here.
   const seedEnv = { ...env, IDENTITY_TIMEOUT_MS: env.IDENTITY_TIMEOUT_MS ?? '30000' };
-  const accounts = await step('demo data', seedDemoDataFromEnv(seedEnv, emulatorStart), () => 'seeded');
-  await record.recordDemoSeed(options.dataDir, accounts);
+  const seed = await step('demo data', seedDemoDataFromEnv(seedEnv, emulatorStart), () => 'seeded');
+  await record.recordDemoSeed(options.dataDir, seed);
   options.log?.('demo data seeded');
+  return seed.adminEnrollment;
 }
 
 function spawnApi(options: StackOptions, env: NodeJS.ProcessEnv): ChildProcess {

@@ -54,6 +54,8 @@ export interface Topology {
   objectStore?: ObjectStore;
   /** The environment the instances run with, for a CLI or seed against the same data. */
   env: NodeJS.ProcessEnv;
+  /** The demo admin's one-time code for a first passkey, as the seed issued it. */
+  demoAdminEnrollment: { code: string; expiresAt: string } | undefined;
   stop(): Promise<void>;
 }
 
@@ -130,7 +132,7 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
       ...options.env,
     };
     const { seedDemoDataFromEnv } = await import('./demo/seed.ts');
-    await seedDemoDataFromEnv(env);
+    const { adminEnrollment: demoAdminEnrollment } = await seedDemoDataFromEnv(env);
     options.log?.('demo data seeded');
 
     // All at once, as an orchestrator would start them: the migration lock makes that safe.
@@ -178,7 +180,16 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
       readyUrl: `${url}/api/healthz`,
     });
     stops.push(() => nginx.stop());
-    return { url, emulator, instances, invoiceDir, ...(objectStore ? { objectStore } : {}), env, stop: stopAll };
+    return {
+      url,
+      emulator,
+      instances,
+      invoiceDir,
+      ...(objectStore ? { objectStore } : {}),
+      env,
+      demoAdminEnrollment,
+      stop: stopAll,
+    };
   } catch (error) {
     await stopAll();
     throw error;

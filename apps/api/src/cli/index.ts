@@ -9,14 +9,18 @@ import { USAGE as STORAGE_USAGE } from './storage-usage.ts';
 
 const USAGE = `Usage: npm run portal -- <command>
 
-  users add <email> [--admin] [--take-over]
+  users add <email> [--admin --operator <name>] [--take-over]
                                      allow an address in (creates its sign-in account; --take-over deletes
                                      an account of the address the portal did not make)
   users list                         print the allowed addresses
   users remove <email>               remove an address and its sign-in account
-  users admin <email> --on|--off     make an address an administrator, or stop it being one
+  users admin <email> --on|--off --operator <name>
+                                     make an address an administrator, or stop it being one
+  users enrollment-code <email> --operator <name>
+                                     a one-time code for an administrator's first passkey (go-live)
   users cleanups                     finish removals whose sign-in account is not deleted yet
-  users reset-passkeys <email>       remove an administrator's passkeys (recovery: they set up a new one)
+  users reset-passkeys <email> --operator <name>
+                                     remove an administrator's passkeys and sessions; prints a new code
   users end-sessions <email>         sign someone out on every device
   invoices import <file.pdf> --parcel-code <code>
   invoices import-dir <dir>          import every <parcel code>.pdf in a folder

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { enrollPasskey } from '@portal/dev-stack/passkeys';
 import { failingIdentity } from '../../test/helpers/failing-identity.ts';
 import { useTestApp } from '../../test/helpers/test-app.ts';
 import { signIn, signUp } from '../../test/helpers/tokens.ts';
@@ -19,14 +20,41 @@ describe('npm run portal -- users', () => {
   }
 
   it('adds an administrator with a sign-in account, registered, and audits it under the operator', async () => {
-    const result = await cli('add', ' Boss@Example.com', '--admin');
+    assert.deepEqual(parseUsersArgs(['add', 'boss@example.com', '--admin']), {
+      error: '"users add --admin" needs --operator <your name>, for the audit log.',
+    });
+    const result = await cli('add', ' Boss@Example.com', '--admin', '--operator=Jane Doe');
     assert.equal(result.code, EXIT.ok, result.err);
     assert.match(result.out, /^Added boss@example\.com as an administrator\./);
+    assert.match(result.out, /\nEnrollment code for boss@example\.com: [0-9A-Z]{4}(-[0-9A-Z]{4}){3}\n/);
     const row = await t.app.domain.users.findByEmail('boss@example.com');
     assert.deepEqual([row?.admin, row?.registered, row?.activated], [true, true, false]);
     assert.equal(row?.firebaseUid, (await t.identity.findUserByEmail('boss@example.com'))?.uid);
-    const [entry] = await t.app.domain.audit.list({ limit: 1, offset: 0 });
-    assert.match(entry?.actor ?? '', /^cli:/);
+    const entries = await t.app.domain.audit.list({ limit: 5, offset: 0 });
+    assert.deepEqual(entries.map((entry) => [entry.action, entry.actor]).sort(), [
+      ['passkeys.enrollment-code', 'cli:Jane Doe'],
+      ['users.add', 'cli:Jane Doe'],
+    ]);
+  });
+
+  it('issues an enrollment code for the first administrator at go-live, which sets up their passkey once', async () => {
+    const admin = await t.createAccount('boss@example.com', { admin: true, stepUp: false });
+    assert.deepEqual(parseUsersArgs(['enrollment-code', 'boss@example.com', '--operator']), {
+      error: '--operator needs a name, e.g. --operator "Jane Doe".',
+    });
+    const result = await cli('enrollment-code', 'boss@example.com', '--operator', 'Jane Doe');
+    assert.equal(result.code, EXIT.ok, result.err);
+    const code = /^Enrollment code for boss@example\.com: ([0-9A-Z-]{19})\n/.exec(result.out)?.[1];
+    assert.ok(code, result.out);
+    await enrollPasskey(t.callAs(admin.idToken), admin.passkey, { enrollmentCode: code });
+    assert.equal((await t.app.inject({ url: '/api/users', headers: t.bearer(admin.idToken) })).statusCode, 200);
+    // One passkey later, a code is no longer what they need: a reset is.
+    const again = await cli('enrollment-code', 'boss@example.com', '--operator', 'Jane Doe');
+    assert.equal(again.code, EXIT.refused);
+    assert.match(again.err, /already has a passkey/);
+    await cli('add', 'user@example.com');
+    const notAdmin = await cli('enrollment-code', 'user@example.com', '--operator', 'Jane Doe');
+    assert.equal(notAdmin.err, 'user@example.com is not an administrator.\n');
   });
 
   it('refuses an account someone signed up for before the add, and takes it over with --take-over', async () => {
@@ -70,7 +98,7 @@ describe('npm run portal -- users', () => {
   });
 
   it('lists every address with its status, the count on stderr', async () => {
-    await cli('add', 'boss@example.com', '--admin');
+    await cli('add', 'boss@example.com', '--admin', '--operator', 'Jane Doe');
     await cli('add', 'user@example.com');
     const result = await cli('list');
     assert.equal(result.code, EXIT.ok);
@@ -82,7 +110,7 @@ describe('npm run portal -- users', () => {
   });
 
   it('removes an address and its account', async () => {
-    await cli('add', 'boss@example.com', '--admin');
+    await cli('add', 'boss@example.com', '--admin', '--operator', 'Jane Doe');
     await cli('add', 'user@example.com');
     const result = await cli('remove', 'user@example.com');
     assert.equal(result.code, EXIT.ok, result.err);
@@ -91,7 +119,7 @@ describe('npm run portal -- users', () => {
   });
 
   it('exits 1 with the reason for a duplicate, an unknown address and the last administrator', async () => {
-    await cli('add', 'boss@example.com', '--admin');
+    await cli('add', 'boss@example.com', '--admin', '--operator', 'Jane Doe');
     assert.deepEqual(await cli('add', 'boss@example.com'), {
       code: EXIT.refused,
       out: '',
@@ -106,14 +134,14 @@ describe('npm run portal -- users', () => {
   });
 
   it('makes an address an administrator and back, audited, but never the last one', async () => {
-    await cli('add', 'boss@example.com', '--admin');
+    await cli('add', 'boss@example.com', '--admin', '--operator', 'Jane Doe');
     await cli('add', 'user@example.com');
-    const on = await cli('admin', 'user@example.com', '--on');
+    const on = await cli('admin', 'user@example.com', '--on', '--operator', 'Jane Doe');
     assert.equal(on.code, EXIT.ok, on.err);
-    assert.equal(on.out, 'user@example.com is now an administrator.\n');
+    assert.match(on.out, /^user@example\.com is now an administrator\.\nEnrollment code for user@example\.com: /);
     assert.equal((await t.app.domain.users.findByEmail('user@example.com'))?.admin, true);
-    assert.equal((await cli('admin', 'boss@example.com', '--off')).code, EXIT.ok);
-    const last = await cli('admin', 'user@example.com', '--off');
+    assert.equal((await cli('admin', 'boss@example.com', '--off', '--operator', 'Jane Doe')).code, EXIT.ok);
+    const last = await cli('admin', 'user@example.com', '--off', '--operator', 'Jane Doe');
     assert.equal(last.code, EXIT.refused);
     assert.match(last.err, /last administrator/);
     const [entry] = await t.app.domain.audit.list({ limit: 1, offset: 0 });
@@ -121,7 +149,7 @@ describe('npm run portal -- users', () => {
       [entry?.action, entry?.outcome, entry?.target],
       ['users.remove-admin', 'refused', 'user@example.com'],
     );
-    assert.deepEqual(parseUsersArgs(['admin', 'a@example.com']), {
+    assert.deepEqual(parseUsersArgs(['admin', 'a@example.com', '--operator', 'Jane Doe']), {
       error: '"users admin" takes exactly one of --on or --off.',
     });
   });

@@ -211,8 +211,8 @@ export const adminPasskeys = pgTable(
 );
 
 /**
- * "The sign-in of uid U at auth_time A confirmed its passkey at T": shared by every instance, written and
- * compared on the database's clock. A new sign-in has a new auth_time, so it starts unconfirmed.
+ * The previous release's confirmations, keyed by sign-in alone (so a second sign-in in the same second shared
+ * them). No longer read or written; kept until the release after the one that stopped using it (decision 38).
  */
 export const adminStepUps = pgTable(
   'admin_step_ups',
@@ -226,6 +226,39 @@ export const adminStepUps = pgTable(
     index('admin_step_ups_stepped_up_at_idx').on(table.steppedUpAt),
   ],
 );
+
+/**
+ * "The browser holding the secret whose SHA-256 is H, signed in as uid U at auth_time A, confirmed its passkey
+ * at T". Only the hash is kept: a copy of the table confirms nobody. Bound to the sign-in as well, so the
+ * secret is worth nothing to another sign-in, and a new sign-in in that browser starts unconfirmed.
+ */
+export const adminConfirmations = pgTable(
+  'admin_confirmations',
+  {
+    secretHash: text('secret_hash').primaryKey(),
+    firebaseUid: text('firebase_uid').notNull(),
+    authTime: timestamp('auth_time', { withTimezone: true }).notNull(),
+    confirmedAt: timestamp('confirmed_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    index('admin_confirmations_firebase_uid_idx').on(table.firebaseUid),
+    index('admin_confirmations_confirmed_at_idx').on(table.confirmedAt),
+  ],
+);
+
+/**
+ * The one-time code that lets an administrator without a passkey set up their first: issued by whoever made
+ * them an administrator or reset their passkeys (or the CLI), at most one per address, only its hash kept.
+ */
+export const adminEnrollmentCodes = pgTable('admin_enrollment_codes', {
+  email: text('email')
+    .primaryKey()
+    .references(() => users.email, { onDelete: 'cascade' }),
+  codeHash: text('code_hash').notNull(),
+  issuedBy: text('issued_by').notNull(),
+  issuedAt: timestamp('issued_at', { withTimezone: true }).notNull().defaultNow(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+});
 
 /** WebAuthn challenges handed out and not yet answered: single-use, short-lived, bound to one sign-in. */
 export const webauthnChallenges = pgTable(
@@ -249,6 +282,8 @@ export const schema = {
   rateLimitWindows,
   adminPasskeys,
   adminStepUps,
+  adminConfirmations,
+  adminEnrollmentCodes,
   webauthnChallenges,
   accountCleanups,
 };

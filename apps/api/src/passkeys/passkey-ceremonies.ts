@@ -4,6 +4,7 @@ import type {
   PasskeyCreationOptions,
   PasskeyRegistration,
   PasskeyRequestOptions,
+  PasskeySummary,
   StepUpStatus,
 } from '@portal/contract';
 import {
@@ -16,8 +17,10 @@ import {
 } from '@simplewebauthn/server';
 import type { AuditEvent } from '../audit/repository.ts';
 import { DomainError, type RefusalKind } from '../domain-error.ts';
+import type { EnrollmentCodes } from './enrollment-codes.ts';
 import type { PasskeyRepository } from './passkey-repository.ts';
 import type { SessionBoundStore, SignIn } from './session-bound-store.ts';
+import { hashOfSecret, newStepUpSecret } from './step-up-secret.ts';
 import { judgeStepUp, signedInRecently } from './step-up-rule.ts';
 
 /** Who the passkeys are for and where the ceremonies may happen: the RP ID and the pages' origins. */
@@ -27,18 +30,36 @@ export interface RelyingParty {
   origins: string[];
 }
 
-/** The signed-in administrator: their sign-in (uid, auth_time) and their allowlist row's address. */
+/**
+ * The signed-in administrator: their sign-in (uid, auth_time), their allowlist row's address, and the
+ * step-up secret this browser got from its last ceremony, when the request carried one.
+ */
 export interface AdminSession extends SignIn {
   email: string;
+  stepUpSecret?: string | undefined;
+}
+
+/** A finished ceremony: until when the confirmation holds, and the secret that carries it (never logged). */
+export interface Confirmation {
+  steppedUpUntil: string;
+  secret: string;
 }
 
 export interface PasskeyCeremoniesDeps {
   passkeys: PasskeyRepository;
   store: SessionBoundStore;
+  enrollmentCodes: EnrollmentCodes;
   /** Writes an audit entry; never throws (a finished ceremony must not fail on the audit log). */
   audit(event: AuditEvent): Promise<void>;
-  /** The allowlist row of an address, for a reset: its account's uid, whose confirmations end with it. */
-  findUser(email: string): Promise<{ firebaseUid: string | null } | undefined>;
+  /**
+   * Queues a refusal for the audit log, folded with the identical ones of its minute and written in batches:
+   * a flood of bad answers costs no insert each.
+   */
+  auditRefusal(event: AuditEvent): void;
+  /** The allowlist row of an address: its account's uid (whose confirmations a reset ends) and its role. */
+  findUser(email: string): Promise<{ firebaseUid: string | null; admin: boolean } | undefined>;
+  /** Ends every session of an address (a reset): throws, having changed nothing, when that cannot be done. */
+  endSessions(input: { email: string; actor: string }): Promise<unknown>;
   /** How long a confirmation holds (ADMIN_STEP_UP_MAX_AGE_SECONDS). */
   stepUpMaxAgeMs: number;
   /** The longest an administrator's sign-in lives: confirmations older than that are swept. */
@@ -68,6 +89,13 @@ export const STEP_UP_MESSAGE = 'Please confirm it is you with your passkey to co
 export const stepUpExpiredMessage = (maxAgeMs: number) =>
   `Your passkey confirmation has run out (it lasts ${lengthOf(maxAgeMs)}). Please confirm it is you again.`;
 export const SIGN_IN_AGAIN_MESSAGE = 'To set up a passkey, please enter your password again first.';
+export const ENROLLMENT_CODE_MESSAGE =
+  'To set up your first passkey, enter the enrollment code the administrator who made you an administrator gave you.';
+export const WRONG_CODE_MESSAGE =
+  'This enrollment code is not right, was already used or has run out. Ask another administrator for a new one.';
+export const NOT_AN_ADMIN_MESSAGE = (email: string) => `${email} is not an administrator.`;
+export const HAS_PASSKEY_MESSAGE = (email: string) =>
+  `${email} already has a passkey. Reset their passkeys to give them a new enrollment code.`;
 export const CHALLENGE_GONE_MESSAGE = 'This passkey request has run out or was already used. Please try again.';
 export const NOT_VERIFIED_MESSAGE =
   'Your passkey could not be verified. Please try again, or ask another administrator to reset your passkeys.';
@@ -95,29 +123,27 @@ const userHandleOf = (email: string) => createHash('sha256').update(`portal-admi
 const describe = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /**
- * The passkey ceremonies (enroll, step up), the step-up check every admin call passes, and the recovery
- * reset. Passkeys belong to the allowlist row; challenges and confirmations to one sign-in (the token's
- * uid and auth_time), so a new sign-in, even with the right password, starts unconfirmed.
+ * The passkey ceremonies (enroll, step up), the step-up check every admin call passes, the enrollment codes
+ * a first passkey needs, and the recovery reset. Passkeys belong to the allowlist row; challenges to one
+ * sign-in (the token's uid and auth_time); a confirmation to one sign-in in one browser: the one holding the
+ * secret its ceremony answered with. So a new sign-in, even with the right password, starts unconfirmed, and
+ * so does a second sign-in within the same second, or whoever copied the refresh token.
  */
 export function createPasskeyCeremonies(deps: PasskeyCeremoniesDeps) {
-  const { passkeys, store, stepUpMaxAgeMs } = deps;
+  const { passkeys, store, enrollmentCodes, stepUpMaxAgeMs } = deps;
 
-  async function refuse(
-    event: Omit<AuditEvent, 'outcome'>,
-    kind: RefusalKind,
-    message: string,
-    reason: string,
-  ): Promise<never> {
-    await deps.audit({ ...event, outcome: 'refused', detail: reason });
+  function refuse(event: Omit<AuditEvent, 'outcome'>, kind: RefusalKind, message: string, reason: string): never {
+    deps.auditRefusal({ ...event, outcome: 'refused', detail: reason });
     throw new DomainError(kind, message, reason);
   }
 
-  async function stepUpVerdict(session: SignIn) {
-    const { steppedUpAtMs, nowMs } = await store.lastStepUp(session);
-    return { verdict: judgeStepUp({ steppedUpAtMs, nowMs, maxAgeMs: stepUpMaxAgeMs }), nowMs };
+  async function stepUpVerdict(session: AdminSession) {
+    const secretHash = session.stepUpSecret === undefined ? undefined : hashOfSecret(session.stepUpSecret);
+    const { confirmedAtMs, nowMs } = await store.lastConfirmation(session, secretHash);
+    return { verdict: judgeStepUp({ steppedUpAtMs: confirmedAtMs, nowMs, maxAgeMs: stepUpMaxAgeMs }), nowMs };
   }
 
-  /** Throws the step-up refusal unless this sign-in confirmed its passkey recently enough. */
+  /** Throws the step-up refusal unless this sign-in, in this browser, confirmed its passkey recently enough. */
   async function requireStepUp(session: AdminSession): Promise<void> {
     const { verdict } = await stepUpVerdict(session);
     if (verdict.holds) return;
@@ -129,28 +155,41 @@ export function createPasskeyCeremonies(deps: PasskeyCeremoniesDeps) {
   }
 
   /**
-   * A first passkey needs a recent password (the sign-in itself is the proof); any further one needs the
-   * passkey the admin already has, like every other admin call.
+   * A first passkey needs the one-time enrollment code whoever made this person an administrator (or reset
+   * their passkeys) gave them, and a recent password: a stolen password alone cannot set up the thief's key.
+   * Any further passkey needs the passkey the admin already has, like every other admin call. Says whether
+   * this is a first passkey, whose code the finished ceremony then uses up.
    */
-  async function mayEnroll(session: AdminSession, event: Omit<AuditEvent, 'outcome'>) {
+  async function mayEnroll(
+    session: AdminSession,
+    event: Omit<AuditEvent, 'outcome'>,
+    enrollmentCode: string | undefined,
+  ): Promise<{ first: boolean }> {
     if ((await passkeys.countFor(session.email)) > 0) {
       try {
         await requireStepUp(session);
       } catch (error) {
-        if (error instanceof DomainError) await deps.audit({ ...event, outcome: 'refused', detail: error.reason });
+        if (error instanceof DomainError) deps.auditRefusal({ ...event, outcome: 'refused', detail: error.reason });
         throw error;
       }
-      return;
+      return { first: false };
     }
-    const { nowMs } = await store.lastStepUp(session);
+    if (!enrollmentCode) refuse(event, 'invalid', ENROLLMENT_CODE_MESSAGE, 'first passkey without an enrollment code');
+    if (!(await enrollmentCodes.holds(session.email, enrollmentCode))) {
+      refuse(event, 'invalid', WRONG_CODE_MESSAGE, 'wrong, used or expired enrollment code');
+    }
+    const { nowMs } = await store.lastConfirmation(session, undefined);
     if (!signedInRecently({ authTimeMs: session.authTimeMs, nowMs, maxAgeMs: stepUpMaxAgeMs })) {
-      await refuse(event, 'step-up-required', SIGN_IN_AGAIN_MESSAGE, 'first passkey without a recent password');
+      refuse(event, 'step-up-required', SIGN_IN_AGAIN_MESSAGE, 'first passkey without a recent password');
     }
+    return { first: true };
   }
 
-  async function confirm(session: AdminSession) {
-    const steppedUpAt = await store.recordStepUp(session, deps.adminSessionMaxAgeMs);
-    return { steppedUpUntil: new Date(steppedUpAt.getTime() + stepUpMaxAgeMs).toISOString() };
+  /** A fresh secret for the browser that just did a ceremony; only its hash is kept. */
+  async function confirm(session: AdminSession): Promise<Confirmation> {
+    const secret = newStepUpSecret();
+    const confirmedAt = await store.recordConfirmation(session, hashOfSecret(secret), deps.adminSessionMaxAgeMs);
+    return { steppedUpUntil: new Date(confirmedAt.getTime() + stepUpMaxAgeMs).toISOString(), secret };
   }
 
   async function takeChallenge(
@@ -162,6 +201,13 @@ export function createPasskeyCeremonies(deps: PasskeyCeremoniesDeps) {
     const challenge = challengeOf(clientDataJSON);
     if (challenge && (await store.consumeChallenge(session, purpose, challenge))) return challenge;
     return refuse(event, 'invalid', CHALLENGE_GONE_MESSAGE, 'unknown, used or expired challenge');
+  }
+
+  /** A new one-time code for an administrator without a passkey; any earlier code stops working. */
+  async function issueCode(email: string, actor: string) {
+    const issued = await enrollmentCodes.issue(email, actor);
+    await deps.audit({ actor, action: 'passkeys.enrollment-code', target: email, outcome: 'ok', detail: null });
+    return { code: issued.code, expiresAt: issued.expiresAt.toISOString() };
   }
 
   return {
@@ -177,8 +223,13 @@ export function createPasskeyCeremonies(deps: PasskeyCeremoniesDeps) {
       };
     },
 
-    async registrationOptions(session: AdminSession, rp: RelyingParty): Promise<PasskeyCreationOptions> {
-      await mayEnroll(session, { actor: session.email, action: 'passkeys.enroll', target: session.email });
+    async registrationOptions(
+      session: AdminSession,
+      rp: RelyingParty,
+      enrollmentCode: string | undefined,
+    ): Promise<PasskeyCreationOptions> {
+      const event = { actor: session.email, action: 'passkeys.enroll', target: session.email };
+      await mayEnroll(session, event, enrollmentCode);
       const existing = await passkeys.listFor(session.email);
       const options = await generateRegistrationOptions({
         rpName: rp.name,
@@ -198,11 +249,19 @@ export function createPasskeyCeremonies(deps: PasskeyCeremoniesDeps) {
       return options as PasskeyCreationOptions;
     },
 
-    /** Stores the new passkey; making it proves the person is there, so it also confirms this sign-in. */
-    async register(session: AdminSession, rp: RelyingParty, response: PasskeyRegistration) {
+    /**
+     * Stores the new passkey; making it proves the person is there, so it also confirms this sign-in in
+     * this browser. A first passkey uses its enrollment code up, once the authenticator's answer checked out.
+     */
+    async register(
+      session: AdminSession,
+      rp: RelyingParty,
+      response: PasskeyRegistration,
+      enrollmentCode: string | undefined,
+    ): Promise<Confirmation> {
       const event = { actor: session.email, action: 'passkeys.enroll', target: session.email };
       const challenge = await takeChallenge(session, 'registration', response.response.clientDataJSON, event);
-      await mayEnroll(session, event);
+      const { first } = await mayEnroll(session, event, enrollmentCode);
       let verification;
       try {
         verification = await verifyRegistrationResponse({
@@ -218,6 +277,10 @@ export function createPasskeyCeremonies(deps: PasskeyCeremoniesDeps) {
       }
       if (!verification.verified) return refuse(event, 'invalid', NOT_VERIFIED_MESSAGE, 'not verified');
       const info = verification.registrationInfo;
+      // Racing answers with one code: only one takes it.
+      if (first && !(await enrollmentCodes.consume(session.email, enrollmentCode ?? ''))) {
+        return refuse(event, 'invalid', WRONG_CODE_MESSAGE, 'enrollment code used meanwhile');
+      }
       const added = await passkeys.insert({
         credentialId: info.credential.id,
         email: session.email,
@@ -229,7 +292,11 @@ export function createPasskeyCeremonies(deps: PasskeyCeremoniesDeps) {
       });
       if (!added) return refuse(event, 'conflict', ALREADY_SET_UP_MESSAGE, 'credential id already registered');
       const done = await confirm(session);
-      await deps.audit({ ...event, outcome: 'ok', detail: `${info.credentialDeviceType} passkey` });
+      await deps.audit({
+        ...event,
+        outcome: 'ok',
+        detail: `${first ? 'first ' : ''}${info.credentialDeviceType} passkey`,
+      });
       return done;
     },
 
@@ -246,8 +313,8 @@ export function createPasskeyCeremonies(deps: PasskeyCeremoniesDeps) {
       return options as PasskeyRequestOptions;
     },
 
-    /** Checks the passkey's signature over this sign-in's challenge, then records the confirmation. */
-    async authenticate(session: AdminSession, rp: RelyingParty, response: PasskeyAssertion) {
+    /** Checks the passkey's signature over this sign-in's challenge, then confirms this browser. */
+    async authenticate(session: AdminSession, rp: RelyingParty, response: PasskeyAssertion): Promise<Confirmation> {
       const event = { actor: session.email, action: 'passkeys.step-up', target: session.email };
       const challenge = await takeChallenge(session, 'authentication', response.response.clientDataJSON, event);
       const passkey = await passkeys.find(response.id, session.email);
@@ -279,23 +346,56 @@ export function createPasskeyCeremonies(deps: PasskeyCeremoniesDeps) {
     },
 
     /**
-     * Recovery: removes every passkey of an address, so its owner sets up a new one on their next visit to
-     * the admin page (with their password entered again), and ends its current confirmations.
+     * Recovery: ends the target's sessions (whoever holds their password and a session is out), removes every
+     * passkey and confirmation of theirs, and issues the enrollment code they set up a new passkey with. The
+     * sessions end first: when the identity provider cannot do that, nothing has changed.
      */
     async resetPasskeys(input: { email: string; actor: string }) {
       const { email, actor } = input;
       const event = { actor, action: 'passkeys.reset', target: email };
-      if (email === actor) return refuse(event, 'conflict', SELF_RESET_MESSAGE, 'own passkeys');
+      if (email === actor) refuse(event, 'conflict', SELF_RESET_MESSAGE, 'own passkeys');
       const row = await deps.findUser(email);
-      if (!row) return refuse(event, 'not-found', notOnListMessage(email), 'not on the list');
+      if (!row) refuse(event, 'not-found', notOnListMessage(email), 'not on the list');
+      if (!row.admin) refuse(event, 'conflict', NOT_AN_ADMIN_MESSAGE(email), 'not an administrator');
+      await deps.endSessions({ email, actor });
       const removed = await passkeys.removeAllFor(email);
-      if (row.firebaseUid) await store.forgetStepUps(row.firebaseUid);
+      if (row.firebaseUid) await store.forgetConfirmations(row.firebaseUid);
       await deps.audit({
         ...event,
         outcome: 'ok',
         detail: removed === 1 ? '1 passkey removed' : `${removed} passkeys removed`,
       });
-      return { email, removed };
+      return { email, removed, enrollment: await issueCode(email, actor) };
+    },
+
+    /** Each address's passkeys as the admin list shows them (set up, last used); addresses without any are absent. */
+    async passkeysOf(emails: string[]): Promise<Map<string, PasskeySummary[]>> {
+      const byEmail = new Map<string, PasskeySummary[]>();
+      for (const row of await passkeys.summariesFor(emails)) {
+        const summary = { createdAt: row.createdAt.toISOString(), lastUsedAt: row.lastUsedAt?.toISOString() ?? null };
+        byEmail.set(row.email, [...(byEmail.get(row.email) ?? []), summary]);
+      }
+      return byEmail;
+    },
+
+    /** A code for someone just made an administrator, unless they still have a passkey from before. */
+    async codeForNewAdmin(input: { email: string; actor: string }) {
+      if ((await passkeys.countFor(input.email)) > 0) return undefined;
+      return issueCode(input.email, input.actor);
+    },
+
+    /**
+     * The one-time code an administrator without a passkey sets up their first with: for whoever made them
+     * an administrator (the admin screen does it on promotion, the CLI for the first administrator).
+     */
+    async issueEnrollmentCode(input: { email: string; actor: string }) {
+      const { email, actor } = input;
+      const event = { actor, action: 'passkeys.enrollment-code', target: email };
+      const row = await deps.findUser(email);
+      if (!row) refuse(event, 'not-found', notOnListMessage(email), 'not on the list');
+      if (!row.admin) refuse(event, 'conflict', NOT_AN_ADMIN_MESSAGE(email), 'not an administrator');
+      if ((await passkeys.countFor(email)) > 0) refuse(event, 'conflict', HAS_PASSKEY_MESSAGE(email), 'has a passkey');
+      return issueCode(email, actor);
     },
   };
 }

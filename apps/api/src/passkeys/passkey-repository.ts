@@ -1,4 +1,4 @@
-import { and, asc, count, eq, lt, or, sql } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, lt, or, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { adminPasskeys } from '../db/schema.ts';
 
@@ -18,6 +18,20 @@ export function createPasskeyRepository(db: Database) {
         .select()
         .from(adminPasskeys)
         .where(eq(adminPasskeys.email, email))
+        .orderBy(asc(adminPasskeys.createdAt));
+    },
+
+    /** When each passkey of these addresses was set up and last used, oldest first: for the admin list. */
+    summariesFor(emails: string[]) {
+      if (emails.length === 0) return Promise.resolve([]);
+      return db
+        .select({
+          email: adminPasskeys.email,
+          createdAt: adminPasskeys.createdAt,
+          lastUsedAt: adminPasskeys.lastUsedAt,
+        })
+        .from(adminPasskeys)
+        .where(inArray(adminPasskeys.email, emails))
         .orderBy(asc(adminPasskeys.createdAt));
     },
 

@@ -2,19 +2,23 @@ import {
   emailParamsSchema,
   passkeyAssertionSchema,
   passkeyCreationOptionsSchema,
+  passkeyOptionsBodySchema,
   passkeyRegistrationSchema,
   passkeyRequestOptionsSchema,
   passkeysResetSchema,
   stepUpDoneSchema,
   stepUpStatusSchema,
 } from '@portal/contract';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Config } from '../config.ts';
 import { acceptEmptyJsonBodies } from '../http/empty-body.ts';
 import { errorResponses } from '../http/error-responses.ts';
 import { requireCaller } from '../http/require-caller.ts';
-import type { AdminSession, RelyingParty } from './passkey-ceremonies.ts';
+import { clientKey } from '../rate-limits/client-key.ts';
+import { rateLimited } from '../rate-limits/rate-limited.ts';
+import type { AdminSession, Confirmation, RelyingParty } from './passkey-ceremonies.ts';
+import { sendStepUpCookie, stepUpSecretOf } from './step-up-secret.ts';
 
 /** A WebAuthn response is a few kilobytes; anything far larger is not one. */
 const CEREMONY_BODY_LIMIT = 128 * 1024;
@@ -22,7 +26,28 @@ const CEREMONY_BODY_LIMIT = 128 * 1024;
 /** The signed-in admin; the authorization hook has already refused anyone else. */
 function adminSession(request: FastifyRequest): AdminSession {
   const caller = requireCaller(request);
-  return { uid: caller.uid, email: caller.email, authTimeMs: caller.authTimeMs };
+  return { uid: caller.uid, email: caller.email, authTimeMs: caller.authTimeMs, stepUpSecret: stepUpSecretOf(request) };
+}
+
+/**
+ * Each administrator's ceremony calls share one allowance a minute (options and answers alike), decided in
+ * memory: a script with a stolen password and session cannot hammer the challenge table or the audit log.
+ * The refusal goes to the audit log folded per client and minute, like the authorization hook's.
+ */
+async function limitCeremonies(request: FastifyRequest) {
+  const caller = request.caller;
+  if (!caller) return;
+  const { rateLimits, auditWriter } = request.server.domain;
+  const waitMs = rateLimits.passkeyCeremonies.hitNow(caller.uid);
+  if (waitMs === undefined) return;
+  const refusal = rateLimited(waitMs);
+  auditWriter.refuse({
+    client: clientKey(request.ip),
+    actor: caller.email,
+    action: `${request.method} ${request.routeOptions.url}`,
+    detail: `${refusal.statusCode} ${refusal.message}; passkey ceremonies`,
+  });
+  throw refusal;
 }
 
 /**
@@ -46,6 +71,15 @@ const passkeyRoutes: FastifyPluginAsyncZod = async (app) => {
   const ceremonies = app.domain.passkeys;
   const rp = (request: FastifyRequest) => relyingPartyFor(request, app.domain.config);
   app.addHook('onSend', async (_request, reply) => void reply.header('cache-control', 'no-store'));
+  /**
+   * The finished ceremony's secret goes to this browser only, as a cookie; the body says until when. The
+   * cookie lives as long as an admin's sign-in may, not just the confirmation: once that runs out the server
+   * still knows the secret's confirmation and says it ran out, instead of asking as if there never was one.
+   */
+  const confirmed = (request: FastifyRequest, reply: FastifyReply, done: Confirmation) => {
+    sendStepUpCookie(request, reply, done.secret, app.domain.config.sessionLifetimes.adminMs);
+    return { steppedUpUntil: done.steppedUpUntil };
+  };
 
   app.get(
     '/me/step-up',
@@ -64,38 +98,46 @@ const passkeyRoutes: FastifyPluginAsyncZod = async (app) => {
     '/me/passkeys/options',
     {
       config: { access: 'admin-step-up' },
+      onRequest: limitCeremonies,
       schema: {
         summary: 'Start setting up a passkey (WebAuthn creation options)',
         description:
-          'A first passkey needs a password sign-in within ADMIN_STEP_UP_MAX_AGE_SECONDS; another one needs a ' +
-          'recent confirmation with an existing passkey. Otherwise 403 `step-up-required`.',
+          'A first passkey needs the one-time `enrollmentCode` (400 `invalid` without it or with a wrong, used ' +
+          'or expired one) and a password sign-in within ADMIN_STEP_UP_MAX_AGE_SECONDS (else 403 ' +
+          '`step-up-required`); another one needs a recent confirmation with an existing passkey.',
         tags: ['passkeys'],
+        body: passkeyOptionsBodySchema.nullish(),
         response: { 200: passkeyCreationOptionsSchema, ...errorResponses },
       },
     },
-    (request) => ceremonies.registrationOptions(adminSession(request), rp(request)),
+    (request) => ceremonies.registrationOptions(adminSession(request), rp(request), request.body?.enrollmentCode),
   );
 
   app.post(
     '/me/passkeys',
     {
       config: { access: 'admin-step-up' },
+      onRequest: limitCeremonies,
       bodyLimit: CEREMONY_BODY_LIMIT,
       schema: {
-        summary: 'Finish setting up a passkey; this also confirms the sign-in',
+        summary: 'Finish setting up a passkey; this also confirms the sign-in in this browser (step-up cookie)',
         tags: ['passkeys'],
         body: passkeyRegistrationSchema,
         response: { 201: stepUpDoneSchema, ...errorResponses },
       },
     },
-    async (request, reply) =>
-      reply.code(201).send(await ceremonies.register(adminSession(request), rp(request), request.body)),
+    async (request, reply) => {
+      const { enrollmentCode, ...registration } = request.body;
+      const done = await ceremonies.register(adminSession(request), rp(request), registration, enrollmentCode);
+      return reply.code(201).send(confirmed(request, reply, done));
+    },
   );
 
   app.post(
     '/me/step-up/options',
     {
       config: { access: 'admin-step-up' },
+      onRequest: limitCeremonies,
       schema: {
         summary: 'Start confirming with a passkey (WebAuthn request options)',
         tags: ['passkeys'],
@@ -109,15 +151,19 @@ const passkeyRoutes: FastifyPluginAsyncZod = async (app) => {
     '/me/step-up',
     {
       config: { access: 'admin-step-up' },
+      onRequest: limitCeremonies,
       bodyLimit: CEREMONY_BODY_LIMIT,
       schema: {
-        summary: 'Confirm this sign-in with a passkey: admin calls are accepted until `steppedUpUntil`',
+        summary:
+          'Confirm this sign-in with a passkey: admin calls that carry the step-up secret (cookie or ' +
+          '`X-Admin-Step-Up`) are accepted until `steppedUpUntil`',
         tags: ['passkeys'],
         body: passkeyAssertionSchema,
         response: { 200: stepUpDoneSchema, ...errorResponses },
       },
     },
-    (request) => ceremonies.authenticate(adminSession(request), rp(request), request.body),
+    async (request, reply) =>
+      confirmed(request, reply, await ceremonies.authenticate(adminSession(request), rp(request), request.body)),
   );
 
   app.delete(
@@ -125,7 +171,9 @@ const passkeyRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: { access: 'admin' },
       schema: {
-        summary: "Reset another admin's passkeys (recovery): they set up a new one on their next visit",
+        summary:
+          "Reset another admin's passkeys (recovery): ends their sessions and answers the one-time enrollment " +
+          'code they set up a new passkey with',
         tags: ['passkeys'],
         params: emailParamsSchema,
         response: { 200: passkeysResetSchema, ...errorResponses },

@@ -1,6 +1,6 @@
 import { and, eq, gt, lt, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
-import { adminStepUps, webauthnChallenges } from '../db/schema.ts';
+import { adminConfirmations, webauthnChallenges } from '../db/schema.ts';
 
 /** One sign-in: the account and the moment its password was entered (the ID token's `auth_time`). */
 export interface SignIn {
@@ -11,13 +11,10 @@ export interface SignIn {
 export type ChallengePurpose = 'registration' | 'authentication';
 
 /**
- * What the passkey ceremonies remember between two requests, in the database so every instance sees it,
+ * What the passkey ceremonies remember between two requests (challenges, and the confirmations they led to), in the database so every instance sees it,
  * and on the database's clock so instances whose clocks differ still agree on what has run out.
  */
 export function createSessionBoundStore(db: Database) {
-  const bySignIn = (table: typeof adminStepUps | typeof webauthnChallenges, signIn: SignIn) =>
-    and(eq(table.firebaseUid, signIn.uid), eq(table.authTime, new Date(signIn.authTimeMs)));
-
   return {
     /** Keeps a challenge for this sign-in and purpose until `ttlMs` from now; expired ones are swept here. */
     async issueChallenge(signIn: SignIn, purpose: ChallengePurpose, challenge: string, ttlMs: number) {
@@ -54,43 +51,53 @@ export function createSessionBoundStore(db: Database) {
       );
     },
 
-    /** Records that this sign-in confirmed its passkey now; returns that moment (the database's now). */
-    async recordStepUp(signIn: SignIn, keepForMs: number): Promise<Date> {
+    /**
+     * Records that the browser holding the secret (its hash given), signed in as this sign-in, confirmed its
+     * passkey now; returns that moment (the database's now).
+     */
+    async recordConfirmation(signIn: SignIn, secretHash: string, keepForMs: number): Promise<Date> {
       // Rows older than any sign-in may live are of no use to anyone.
       await db
-        .delete(adminStepUps)
-        .where(lt(adminStepUps.steppedUpAt, sql`now() - make_interval(secs => ${keepForMs / 1000})`));
+        .delete(adminConfirmations)
+        .where(lt(adminConfirmations.confirmedAt, sql`now() - make_interval(secs => ${keepForMs / 1000})`));
       const [row] = await db
-        .insert(adminStepUps)
-        .values({ firebaseUid: signIn.uid, authTime: new Date(signIn.authTimeMs) })
-        .onConflictDoUpdate({
-          target: [adminStepUps.firebaseUid, adminStepUps.authTime],
-          set: { steppedUpAt: sql`now()` },
-        })
-        .returning({ steppedUpAt: adminStepUps.steppedUpAt });
-      if (!row) throw new Error('recording a step-up returned no row');
-      return row.steppedUpAt;
+        .insert(adminConfirmations)
+        .values({ secretHash, firebaseUid: signIn.uid, authTime: new Date(signIn.authTimeMs) })
+        .returning({ confirmedAt: adminConfirmations.confirmedAt });
+      if (!row) throw new Error('recording a confirmation returned no row');
+      return row.confirmedAt;
     },
 
     /**
-     * When this sign-in last confirmed its passkey (undefined: never), with the database's now to compare it
-     * with; one round trip, in milliseconds since the epoch.
+     * When the browser holding this secret last confirmed this very sign-in (undefined: never, or no secret),
+     * with the database's now to compare it with; one round trip, in milliseconds since the epoch.
      */
-    async lastStepUp(signIn: SignIn): Promise<{ steppedUpAtMs: number | undefined; nowMs: number }> {
+    async lastConfirmation(
+      signIn: SignIn,
+      secretHash: string | undefined,
+    ): Promise<{ confirmedAtMs: number | undefined; nowMs: number }> {
       const [row] = await db
         .select({
           nowMs: sql<number>`(extract(epoch from now()) * 1000)::float8`,
-          steppedUpAtMs: sql<number | null>`(extract(epoch from ${adminStepUps.steppedUpAt}) * 1000)::float8`,
+          confirmedAtMs: sql<number | null>`(extract(epoch from ${adminConfirmations.confirmedAt}) * 1000)::float8`,
         })
         .from(sql`(select 1) as clock`)
-        .leftJoin(adminStepUps, bySignIn(adminStepUps, signIn));
+        .leftJoin(
+          adminConfirmations,
+          and(
+            // No secret matches no row: '' is never the hash of anything.
+            eq(adminConfirmations.secretHash, secretHash ?? ''),
+            eq(adminConfirmations.firebaseUid, signIn.uid),
+            eq(adminConfirmations.authTime, new Date(signIn.authTimeMs)),
+          ),
+        );
       if (!row) throw new Error('reading the clock returned no row');
-      return { nowMs: row.nowMs, steppedUpAtMs: row.steppedUpAtMs ?? undefined };
+      return { nowMs: row.nowMs, confirmedAtMs: row.confirmedAtMs ?? undefined };
     },
 
     /** Forgets every confirmation of an account (its passkeys were reset): the next admin call asks again. */
-    async forgetStepUps(uid: string) {
-      await db.delete(adminStepUps).where(eq(adminStepUps.firebaseUid, uid));
+    async forgetConfirmations(uid: string) {
+      await db.delete(adminConfirmations).where(eq(adminConfirmations.firebaseUid, uid));
     },
 
     /** Only for tests and tools: how many challenges are waiting (all of them alive or not). */

@@ -5,21 +5,30 @@ import { createSoftwareAuthenticator, enrollPasskey, stepUpWithPasskey } from '@
 import { sql } from 'drizzle-orm';
 import { fakePdf } from '../../test/helpers/fixtures.ts';
 import { INJECT_ORIGIN, useTestApp } from '../../test/helpers/test-app.ts';
-import { signIn } from '../../test/helpers/tokens.ts';
+import { emulator, signIn } from '../../test/helpers/tokens.ts';
 import { NO_PASSKEY_MESSAGE, STEP_UP_MESSAGE, stepUpExpiredMessage } from './passkey-ceremonies.ts';
 
 const INGEST_TOKEN = 'test-ingest-token-0123456789abcdefghijklmnop';
 const ADMIN = 'admin@example.com';
+/** Ceremony calls an admin may make a minute here: more than any test below needs, few enough to reach. */
+const CEREMONY_LIMIT = 10;
 const OTHER_ADMIN = 'second-admin@example.com';
 
-/**
- * Firebase's auth_time counts whole seconds: two sign-ins within one second would be one sign-in to the
- * step-up. A person signing in again is never that quick; the tests wait the second out.
- */
-const nextSecond = () => sleep(1100);
+/** The token's auth_time (whole seconds), as the API reads it. */
+const authTimeOf = (idToken: string) =>
+  (JSON.parse(Buffer.from(idToken.split('.')[1] ?? '', 'base64url').toString()) as { auth_time: number }).auth_time;
+
+/** Two password sign-ins of one account whose auth_time is the same second (tried again across a boundary). */
+async function twoSignInsInOneSecond(email: string) {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const [first, second] = await Promise.all([signIn(email), signIn(email)]);
+    if (authTimeOf(first.idToken) === authTimeOf(second.idToken)) return [first, second] as const;
+  }
+  throw new Error('five pairs of sign-ins all straddled a second');
+}
 
 describe('every admin call needs a recent passkey confirmation of the very sign-in that makes it', () => {
-  const t = useTestApp({ env: { INGEST_TOKEN } });
+  const t = useTestApp({ env: { INGEST_TOKEN, RATE_LIMIT_PASSKEY_CEREMONIES_PER_MINUTE: String(CEREMONY_LIMIT) } });
   const listUsers = (idToken: string) => t.app.inject({ url: '/api/users', headers: t.bearer(idToken) });
   const refusalOf = (response: { statusCode: number; json(): unknown }) => ({
     status: response.statusCode,
@@ -38,7 +47,7 @@ describe('every admin call needs a recent passkey confirmation of the very sign-
     assert.deepEqual(status.json(), { passkeys: 0, steppedUpUntil: null, maxAgeSeconds: 600, recentSignIn: true });
     assert.equal(status.headers['cache-control'], 'no-store');
 
-    await enrollPasskey(t.callAs(admin.idToken), admin.passkey);
+    await enrollPasskey(t.callAs(admin.idToken), admin.passkey, { enrollmentCode: await t.enrollmentCode(ADMIN) });
     assert.equal((await listUsers(admin.idToken)).statusCode, 200);
 
     await t.app.domain.auditWriter.flush();
@@ -52,9 +61,10 @@ describe('every admin call needs a recent passkey confirmation of the very sign-
   it("a new sign-in with the right password is refused until it confirms; the other sign-in's confirmation does not count", async () => {
     const admin = await t.createAccount(ADMIN, { admin: true });
     assert.equal((await listUsers(admin.idToken)).statusCode, 200);
-    await nextSecond();
     const stolenPassword = await signIn(ADMIN);
-    assert.deepEqual(refusalOf(await listUsers(stolenPassword.idToken)), {
+    // Only the bearer token: the thief's browser holds no secret (the token may equal the admin's string).
+    const thief = { authorization: `Bearer ${stolenPassword.idToken}` };
+    assert.deepEqual(refusalOf(await t.app.inject({ url: '/api/users', headers: thief })), {
       status: 403,
       code: 'step-up-required',
       message: STEP_UP_MESSAGE,
@@ -64,25 +74,87 @@ describe('every admin call needs a recent passkey confirmation of the very sign-
     const ownKey = await t.app.inject({
       method: 'POST',
       url: '/api/me/passkeys/options',
-      headers: t.bearer(stolenPassword.idToken),
+      headers: thief,
     });
-    assert.equal(ownKey.statusCode, 403);
+    assert.equal(ownKey.statusCode, 403, ownKey.body);
     assert.equal(ownKey.json().code, 'step-up-required');
 
     await stepUpWithPasskey(t.callAs(stolenPassword.idToken), admin.passkey);
     assert.equal((await listUsers(stolenPassword.idToken)).statusCode, 200);
   });
 
+  it('a second password sign-in within the same second is not confirmed when the first one confirms', async () => {
+    const { passkey } = await t.createAccount(ADMIN, { admin: true });
+    const [admin, thief] = await twoSignInsInOneSecond(ADMIN);
+    assert.equal(authTimeOf(admin.idToken), authTimeOf(thief.idToken), 'one auth_time for both sign-ins');
+    await stepUpWithPasskey(t.callAs(admin.idToken), passkey);
+    assert.equal((await listUsers(admin.idToken)).statusCode, 200);
+    // The thief's browser never got the secret: same account, same second (the emulator's unsigned tokens may
+    // even be the same string), still refused.
+    const asThief = await t.app.inject({ url: '/api/users', headers: { authorization: `Bearer ${thief.idToken}` } });
+    assert.deepEqual(refusalOf(asThief), {
+      status: 403,
+      code: 'step-up-required',
+      message: STEP_UP_MESSAGE,
+    });
+  });
+
+  it("a copied refresh token gets fresh ID tokens of the admin's sign-in, but not the admin's confirmation", async () => {
+    const admin = await t.createAccount(ADMIN, { admin: true });
+    assert.equal((await listUsers(admin.idToken)).statusCode, 200);
+    const copied = await emulator().refresh(admin.refreshToken);
+    assert.equal(copied.status, 200);
+    const idToken = String(copied.body.id_token);
+    assert.equal(authTimeOf(idToken), authTimeOf(admin.idToken), 'the same sign-in');
+    const asThief = await t.app.inject({ url: '/api/users', headers: { authorization: `Bearer ${idToken}` } });
+    assert.deepEqual(refusalOf(asThief), { status: 403, code: 'step-up-required', message: STEP_UP_MESSAGE });
+    // The admin's own browser refreshes too: with its secret (cookie or header) it stays confirmed.
+    const [secret] = Object.entries(t.bearer(admin.idToken)).filter(([name]) => name === 'x-admin-step-up');
+    assert.ok(secret, 'the ceremony answered with a secret');
+    const withHeader = await t.app.inject({
+      url: '/api/users',
+      headers: { authorization: `Bearer ${idToken}`, 'x-admin-step-up': secret[1] },
+    });
+    assert.equal(withHeader.statusCode, 200);
+    const withCookie = await t.app.inject({
+      url: '/api/users',
+      headers: { authorization: `Bearer ${idToken}`, cookie: `other=1; portal_step_up=${secret[1]}` },
+    });
+    assert.equal(withCookie.statusCode, 200);
+  });
+
+  it('the ceremony sets the secret as an HttpOnly, SameSite=Strict cookie on the API path, not in the body', async () => {
+    const admin = await t.createAccount(ADMIN, { admin: true });
+    const options = await t.app.inject({
+      method: 'POST',
+      url: '/api/me/step-up/options',
+      headers: t.bearer(admin.idToken),
+    });
+    const plain = await t.app.inject({
+      method: 'POST',
+      url: '/api/me/step-up',
+      headers: t.bearer(admin.idToken),
+      payload: admin.passkey.authenticate(options.json()),
+    });
+    assert.equal(plain.statusCode, 200, plain.body);
+    assert.deepEqual(Object.keys(plain.json() as object), ['steppedUpUntil'], 'the secret is not in the body');
+    assert.match(
+      String(plain.headers['set-cookie']),
+      /^portal_step_up=[A-Za-z0-9_-]{43}; Path=\/api; Max-Age=28800; HttpOnly; SameSite=Strict$/,
+    );
+  });
+
   it("one admin's confirmation does nothing for another admin", async () => {
     const first = await t.createAccount(ADMIN, { admin: true });
     const second = await t.createAccount(OTHER_ADMIN, { admin: true, stepUp: false });
-    await enrollPasskey(t.callAs(first.idToken), first.passkey);
+    await stepUpWithPasskey(t.callAs(first.idToken), first.passkey);
     assert.equal((await listUsers(second.idToken)).statusCode, 403);
     // Nor does presenting the first admin's passkey for the second.
-    const options = await t.callAs(second.idToken)('POST', '/api/me/passkeys/options');
+    const enrollmentCode = await t.enrollmentCode(OTHER_ADMIN);
+    const options = await t.callAs(second.idToken)('POST', '/api/me/passkeys/options', { enrollmentCode });
     assert.equal(options.status, 200);
     const borrowed = first.passkey.register(options.body as never, { reuse: first.passkey.credentials[0] });
-    const response = await t.callAs(second.idToken)('POST', '/api/me/passkeys', borrowed);
+    const response = await t.callAs(second.idToken)('POST', '/api/me/passkeys', { ...borrowed, enrollmentCode });
     assert.equal(response.status, 409);
     assert.equal((await listUsers(second.idToken)).statusCode, 403);
   });
@@ -91,7 +163,9 @@ describe('every admin call needs a recent passkey confirmation of the very sign-
     const admin = await t.createAccount(ADMIN, { admin: true });
     assert.equal((await listUsers(admin.idToken)).statusCode, 200);
     // Ten minutes and a second later, on the database's clock (which decides for every instance).
-    await t.database.db.execute(sql`update admin_step_ups set stepped_up_at = stepped_up_at - interval '601 seconds'`);
+    await t.database.db.execute(
+      sql`update admin_confirmations set confirmed_at = confirmed_at - interval '601 seconds'`,
+    );
     assert.deepEqual(refusalOf(await listUsers(admin.idToken)), {
       status: 403,
       code: 'step-up-required',
@@ -150,13 +224,13 @@ describe('every admin call needs a recent passkey confirmation of the very sign-
     assert.equal(refused.statusCode, 403);
     assert.equal(refused.json().code, 'step-up-required');
     assert.equal((await t.app.domain.invoices.findByParcelCode('PARCEL_1'))?.uploadedBy, 'service');
-    await enrollPasskey(t.callAs(admin.idToken), admin.passkey);
+    await enrollPasskey(t.callAs(admin.idToken), admin.passkey, { enrollmentCode: await t.enrollmentCode(ADMIN) });
     const replaced = await put('PARCEL_1', t.bearer(admin.idToken), 'v2');
     assert.equal(replaced.statusCode, 200, replaced.body);
     assert.equal(replaced.json().status, 'replaced');
   });
 
-  it('another admin resets a lost passkey: the owner is asked to set up a new one, and it is audited', async () => {
+  it('another admin resets a lost passkey: the owner is signed out, sets up a new one with the code, audited', async () => {
     const owner = await t.createAccount(ADMIN, { admin: true });
     const helper = await t.createAccount(OTHER_ADMIN, { admin: true });
     const own = await t.app.inject({
@@ -165,29 +239,43 @@ describe('every admin call needs a recent passkey confirmation of the very sign-
       headers: t.bearer(owner.idToken),
     });
     assert.equal(own.statusCode, 409);
+    // Firebase ends sessions as "tokens issued before second S are void": wait out the owner's sign-in second.
+    await sleep(1100);
     const reset = await t.app.inject({
       method: 'DELETE',
       url: `/api/users/${ADMIN}/passkeys`,
       headers: t.bearer(helper.idToken),
     });
     assert.equal(reset.statusCode, 200);
-    assert.deepEqual(reset.json(), { email: ADMIN, removed: 1 });
-    assert.deepEqual(refusalOf(await listUsers(owner.idToken)), {
+    const { enrollment, ...rest } = reset.json() as { enrollment: { code: string; expiresAt: string } };
+    assert.deepEqual(rest, { email: ADMIN, removed: 1 });
+    const expiresInMs = Date.parse(enrollment.expiresAt) - Date.now();
+    assert.ok(expiresInMs > 23.9 * 3_600_000 && expiresInMs <= 24 * 3_600_000, `a day, not ${expiresInMs} ms`);
+    // Whoever held a session of the owner's (the password and a session are what the thief would have) is out.
+    const ended = await listUsers(owner.idToken);
+    assert.equal(ended.statusCode, 401);
+    assert.equal(ended.json().code, 'session-expired');
+    const again = await signIn(ADMIN);
+    assert.deepEqual(refusalOf(await listUsers(again.idToken)), {
       status: 403,
       code: 'step-up-required',
       message: NO_PASSKEY_MESSAGE,
     });
-    // The lost authenticator no longer confirms anything; a new one can be set up by the recent sign-in.
-    const stepUp = await t.callAs(owner.idToken)('POST', '/api/me/step-up/options');
+    // The lost authenticator no longer confirms anything; a new passkey needs the code from the reset.
+    const stepUp = await t.callAs(again.idToken)('POST', '/api/me/step-up/options');
     assert.equal(stepUp.status, 403);
-    await enrollPasskey(t.callAs(owner.idToken), createSoftwareAuthenticator({ origin: INJECT_ORIGIN }));
-    assert.equal((await listUsers(owner.idToken)).statusCode, 200);
+    const withoutCode = await t.callAs(again.idToken)('POST', '/api/me/passkeys/options');
+    assert.equal(withoutCode.status, 400);
+    const laptop = createSoftwareAuthenticator({ origin: INJECT_ORIGIN });
+    await enrollPasskey(t.callAs(again.idToken), laptop, { enrollmentCode: enrollment.code });
+    assert.equal((await listUsers(again.idToken)).statusCode, 200);
+    await t.app.domain.auditWriter.flush();
     const audit = await t.app.domain.audit.list({ limit: 20, offset: 0, user: ADMIN });
     assert.deepEqual(
       audit
         .filter((entry) => entry.action === 'passkeys.reset')
         .map((entry) => [entry.actor, entry.outcome, entry.detail])
-        .reverse(),
+        .sort(),
       [
         [ADMIN, 'refused', 'own passkeys'],
         [OTHER_ADMIN, 'ok', '1 passkey removed'],
@@ -198,12 +286,45 @@ describe('every admin call needs a recent passkey confirmation of the very sign-
   it('passkeys are checked against the page origin and host the request came to', async () => {
     const admin = await t.createAccount(ADMIN, { admin: true, stepUp: false });
     const call = t.callAs(admin.idToken);
-    const options = await call('POST', '/api/me/passkeys/options');
+    const enrollmentCode = await t.enrollmentCode(ADMIN);
+    const options = await call('POST', '/api/me/passkeys/options', { enrollmentCode });
     assert.equal((options.body as { rp: { id: string } }).rp.id, 'localhost');
     const elsewhere = admin.passkey.register(options.body as never, { origin: 'http://localhost.evil.example' });
-    const response = await call('POST', '/api/me/passkeys', elsewhere);
+    const response = await call('POST', '/api/me/passkeys', { ...elsewhere, enrollmentCode });
     assert.equal(response.status, 400);
     assert.match((response.body as { message: string }).message, /could not be verified/);
     assert.equal((await listUsers(admin.idToken)).statusCode, 403);
+  });
+
+  it('throttles the ceremonies per administrator; a flood of refusals costs one audit row, not one each', async () => {
+    const admin = await t.createAccount(ADMIN, { admin: true, stepUp: false });
+    const other = await t.createAccount(OTHER_ADMIN, { admin: true, stepUp: false });
+    const options = (idToken: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/me/passkeys/options',
+        headers: t.bearer(idToken),
+        payload: { enrollmentCode: 'AAAA-BBBB-CCCC-DDDD' },
+      });
+    const statuses: number[] = [];
+    for (let call = 0; call < CEREMONY_LIMIT + 15; call++) statuses.push((await options(admin.idToken)).statusCode);
+    assert.deepEqual(statuses.slice(0, CEREMONY_LIMIT), Array(CEREMONY_LIMIT).fill(400), 'a wrong code, refused');
+    assert.deepEqual(statuses.slice(CEREMONY_LIMIT), Array(15).fill(429));
+    const limited = await options(admin.idToken);
+    assert.match(limited.json().message, /^Too many requests\. Please wait \d+ seconds and try again\.$/);
+    assert.ok(Number(limited.headers['retry-after']) >= 1);
+    // Per administrator: another one is not held up.
+    assert.equal((await options(other.idToken)).statusCode, 400);
+
+    await t.app.domain.auditWriter.flush();
+    const rows = await t.app.domain.audit.list({ limit: 100, offset: 0 });
+    const throttled = rows.filter((row) => row.detail?.includes('passkey ceremonies'));
+    assert.equal(throttled.length, 1, 'one folded row for the minute');
+    assert.equal(throttled[0]?.count, 16);
+    const wrongCodes = rows.filter((row) => row.action === 'passkeys.enroll' && row.outcome === 'refused');
+    assert.deepEqual(wrongCodes.map((row) => [row.actor, row.count]).sort(), [
+      [ADMIN, CEREMONY_LIMIT],
+      [OTHER_ADMIN, 1],
+    ]);
   });
 });

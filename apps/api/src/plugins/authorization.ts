@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import { bearerTokenOf } from '../http/bearer-token.ts';
 import { clientKey } from '../rate-limits/client-key.ts';
 import { sameSecret } from '../lib/same-secret.ts';
+import { stepUpSecretOf } from '../passkeys/step-up-secret.ts';
 import { InvalidTokenError } from '../identity/identity-provider.ts';
 import { DomainError } from '../domain-error.ts';
 import { SESSION_ENDED_MESSAGE, sessionHasEnded } from '../sessions/session-lifetime.ts';
@@ -12,7 +13,8 @@ import { SESSION_ENDED_MESSAGE, sessionHasEnded } from '../sessions/session-life
  * so forgetting authorization is impossible rather than silently public.
  * - public: anyone; a bearer token, when sent, must still be valid and allowlisted
  * - user: an allowlisted account
- * - admin: an allowlisted admin whose sign-in confirmed its passkey recently (ADMIN_STEP_UP_MAX_AGE_SECONDS)
+ * - admin: an allowlisted admin whose sign-in confirmed its passkey recently (ADMIN_STEP_UP_MAX_AGE_SECONDS),
+ *   in the browser making the call (the step-up secret it carries)
  * - admin-or-service: such an admin, or a machine presenting the configured ingestion token
  * - admin-step-up: an allowlisted admin, confirmed or not: only the routes that set up and use the passkey
  */
@@ -120,9 +122,10 @@ export default fp<{ ingestToken?: string | undefined; ingestFrom?: ((ip: string)
             'You do not have permission to do this. Please contact the website administrator.',
           );
         }
-        // The password alone does not make an admin call: this very sign-in must have used its passkey lately.
+        // The password alone does not make an admin call: this very sign-in must have used its passkey lately,
+        // in the browser the request comes from (the secret its ceremony answered with).
         if (access === 'admin' || access === 'admin-or-service')
-          await app.domain.passkeys.requireStepUp(request.caller);
+          await app.domain.passkeys.requireStepUp({ ...request.caller, stepUpSecret: stepUpSecretOf(request) });
       } catch (error) {
         if (!(error instanceof DomainError)) throw error;
         const identity = request.refusedIdentity;

@@ -32,6 +32,17 @@ export function createRateLimits(
     address: createBatchedLimit(store, 'address', limits.lookupsPerMinute, MINUTE_MS, anonymousOptions),
     downloads: createBatchedLimit(store, 'downloads', limits.downloadsPerHour, HOUR_MS),
     unknownParcels: createBatchedLimit(store, 'unknown-parcels', limits.unknownParcelsPerHour, HOUR_MS),
+    /**
+     * Passkey ceremony calls per administrator (options and answers alike): a person needs a handful an hour,
+     * so a script hammering them with a stolen password is stopped here, before any challenge is written.
+     */
+    passkeyCeremonies: createBatchedLimit(
+      store,
+      'passkey-ceremonies',
+      limits.passkeyCeremoniesPerMinute,
+      MINUTE_MS,
+      anonymousOptions,
+    ),
   };
   const flushAll = () =>
     Promise.all(Object.values(all).map((limit) => limit.flush())).then(

@@ -4,6 +4,7 @@ import {
   activateUserBodySchema,
   allowedUserSchema,
   changeUserBodySchema,
+  changedUserSchema,
   emailParamsSchema,
   removedUserSchema,
   userLookupSchema,
@@ -113,13 +114,16 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['users'],
         params: emailParamsSchema,
         body: changeUserBodySchema,
-        response: { 200: allowedUserSchema, ...errorResponses },
+        response: { 200: changedUserSchema, ...errorResponses },
       },
     },
     async (request) => {
       const { email } = request.params;
-      const row = await app.domain.userAdmin.setAdmin({ email, admin: request.body.admin, actor: adminEmail(request) });
-      return toAllowedUser(row);
+      const actor = adminEmail(request);
+      const row = await app.domain.userAdmin.setAdmin({ email, admin: request.body.admin, actor });
+      // A new administrator sets up their first passkey with a code from the admin who promoted them.
+      const enrollment = row.admin ? await app.domain.passkeys.codeForNewAdmin({ email, actor }) : undefined;
+      return { ...toAllowedUser(row), ...(enrollment ? { enrollment } : {}) };
     },
   );
 

@@ -25,6 +25,10 @@ describe('admin user management', () => {
       assert.equal(response.headers['cache-control'], 'no-store');
       const [first, second] = response.json();
       assert.equal(first.email, 'admin@example.com');
+      // An administrator's row shows their passkeys: when each was set up and last used.
+      assert.equal(first.passkeys.length, 1);
+      assert.ok(Date.parse(first.passkeys[0].createdAt) <= Date.now());
+      assert.equal(first.passkeys[0].lastUsedAt, null, 'set up, never used to confirm since');
       assert.deepEqual(Object.keys(second).sort(), [
         'activated',
         'admin',
@@ -152,7 +156,9 @@ describe('admin user management', () => {
       const beforePasskey = await t.app.inject({ url: '/api/users', headers: t.bearer(user.idToken) });
       assert.equal(beforePasskey.statusCode, 403);
       assert.equal(beforePasskey.json().code, 'step-up-required');
-      await enrollPasskey(t.callAs(user.idToken), user.passkey);
+      // The promoting admin was given the code their first passkey needs, once.
+      const { enrollment } = on.json() as { enrollment: { code: string } };
+      await enrollPasskey(t.callAs(user.idToken), user.passkey, { enrollmentCode: enrollment.code });
       const list = await t.app.inject({ url: '/api/users', headers: t.bearer(user.idToken) });
       assert.equal(list.statusCode, 200);
 

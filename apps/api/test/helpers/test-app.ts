@@ -5,6 +5,8 @@ import path from 'node:path';
 import {
   createSoftwareAuthenticator,
   enrollPasskey,
+  STEP_UP_HEADER,
+  stepUpSecretFrom,
   type PortalCall,
   type SoftwareAuthenticator,
 } from '@portal/dev-stack/passkeys';
@@ -51,9 +53,15 @@ export interface TestContext {
     email: string,
     options?: { admin?: boolean; allowlisted?: boolean; activated?: boolean; stepUp?: boolean },
   ): Promise<{ uid: string; idToken: string; refreshToken: string; passkey: SoftwareAuthenticator }>;
-  bearer(idToken: string): { authorization: string };
+  /**
+   * The headers of a call as the holder of `idToken`: the bearer token, and the step-up secret the last
+   * ceremony made through `callAs(idToken)` answered with (as the browser that did it would send its cookie).
+   */
+  bearer(idToken: string): Record<string, string>;
   /** Calls the app as the holder of `idToken`, for the passkey ceremonies in dev-stack. */
   callAs(idToken: string): PortalCall;
+  /** Issues a one-time enrollment code for an administrator's first passkey, as the CLI would. */
+  enrollmentCode(email: string): Promise<string>;
 }
 
 /** Where `app.inject` says requests come from (Host: localhost:80): the origin passkeys are used on in tests. */
@@ -76,6 +84,8 @@ export interface TestAppOptions {
 export function useTestApp(options: TestAppOptions = {}): TestContext {
   const context = {} as TestContext;
   let infrastructure: Infrastructure | undefined;
+  /** ID token → the step-up secret its last ceremony answered with: the test's stand-in for a cookie jar. */
+  const stepUpSecrets = new Map<string, string>();
 
   before(async () => {
     context.dataDir = await mkdtemp(path.join(os.tmpdir(), 'portal-api-test-'));
@@ -118,10 +128,11 @@ export function useTestApp(options: TestAppOptions = {}): TestContext {
     const { downloads, unknownParcels } = context.app.domain.rateLimits;
     await Promise.all([downloads.flush(), unknownParcels.flush()]).catch(() => undefined);
     await context.database.db.execute(
-      sql`truncate table users, invoices, invoice_versions, invoice_warnings, audit_log, rate_limit_windows, admin_passkeys, admin_step_ups, webauthn_challenges, account_cleanups restart identity`,
+      sql`truncate table users, invoices, invoice_versions, invoice_warnings, audit_log, rate_limit_windows, admin_passkeys, admin_step_ups, admin_confirmations, admin_enrollment_codes, webauthn_challenges, account_cleanups restart identity`,
     );
     // The limits count in memory too (batched-limit.ts): emptied with the table they feed.
     context.app.domain.rateLimits.reset();
+    stepUpSecrets.clear();
     await emulator().clearAccounts(TEST_PROJECT_ID);
   });
 
@@ -142,10 +153,18 @@ export function useTestApp(options: TestAppOptions = {}): TestContext {
     if (allowlisted) {
       await context.app.domain.users.insert({ email, admin, activated, registered: true, firebaseUid: account.uid });
     }
-    if (allowlisted && admin && stepUp) await enrollPasskey(context.callAs(account.idToken), passkey);
+    if (allowlisted && admin && stepUp) {
+      const enrollmentCode = await context.enrollmentCode(email);
+      await enrollPasskey(context.callAs(account.idToken), passkey, { enrollmentCode });
+    }
     return { ...account, passkey };
   };
-  context.bearer = (idToken) => ({ authorization: `Bearer ${idToken}` });
+  context.enrollmentCode = async (email) =>
+    (await context.domain.passkeys.issueEnrollmentCode({ email, actor: 'cli:test' })).code;
+  context.bearer = (idToken) => {
+    const secret = stepUpSecrets.get(idToken);
+    return { authorization: `Bearer ${idToken}`, ...(secret === undefined ? {} : { [STEP_UP_HEADER]: secret }) };
+  };
   context.callAs = (idToken) => async (method, url, body) => {
     const response = await context.app.inject({
       method,
@@ -153,6 +172,9 @@ export function useTestApp(options: TestAppOptions = {}): TestContext {
       headers: context.bearer(idToken),
       ...(body === undefined ? {} : { payload: body as object }),
     });
+    const setCookie = response.headers['set-cookie'];
+    const secret = stepUpSecretFrom(setCookie === undefined ? [] : [setCookie].flat());
+    if (secret !== undefined) stepUpSecrets.set(idToken, secret);
     return { status: response.statusCode, body: response.body ? (response.json() as unknown) : undefined };
   };
   return context;

@@ -102,6 +102,8 @@ export function createApiClient(
     }
     if (options.json !== undefined) headers.set('content-type', 'application/json');
     try {
+      // Credentials stay the default, same-origin: the step-up cookie a passkey ceremony set (HttpOnly, for
+      // /api) goes with every API call of this origin without script ever seeing it.
       return await fetch(`${baseUrl}${path}`, {
         method: options.method ?? 'GET',
         headers,

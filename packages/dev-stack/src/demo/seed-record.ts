@@ -14,7 +14,15 @@ const RECORD_FILE = 'demo-seed.json';
 interface SeedRecord {
   /** e-mail → uid of each demo account when it was seeded. */
   accounts: Record<string, string>;
+  /**
+   * The demo admin's enrollment code, issued by that seed (demo data only: the code of a published demo
+   * password), so a later start that does not seed can print it again while it lasts.
+   */
+  adminEnrollment?: { code: string; expiresAt: string } | undefined;
 }
+
+/** A recorded code this close to running out is issued again: the banner never shows one about to expire. */
+const CODE_MARGIN_MS = 60 * 60_000;
 
 /** The emulator's export (firebase-tools' format): one entry per account. */
 interface EmulatorExport {
@@ -28,6 +36,10 @@ interface EmulatorExport {
 export async function missingDemoData(dataDir: string, accountsDir: string): Promise<string[]> {
   const record = await readJson<SeedRecord>(path.join(dataDir, RECORD_FILE));
   if (!record) return ['no demo data yet'];
+  const enrollment = record.adminEnrollment;
+  if (enrollment && Date.parse(enrollment.expiresAt) - Date.now() < CODE_MARGIN_MS) {
+    return ["the demo admin's enrollment code runs out"];
+  }
   if (!existsSync(path.join(dataDir, 'db', 'PG_VERSION'))) return ['no database'];
   const saved = await readJson<EmulatorExport>(path.join(accountsDir, 'auth_export', 'accounts.json'));
   const uids = new Set((saved?.users ?? []).map((user) => `${user.email}\0${user.localId}`));
@@ -37,8 +49,14 @@ export async function missingDemoData(dataDir: string, accountsDir: string): Pro
   );
 }
 
-export async function recordDemoSeed(dataDir: string, accounts: Record<string, string>): Promise<void> {
-  await writeFile(path.join(dataDir, RECORD_FILE), `${JSON.stringify({ accounts } satisfies SeedRecord, null, 2)}\n`);
+export async function recordDemoSeed(dataDir: string, seed: SeedRecord): Promise<void> {
+  await writeFile(path.join(dataDir, RECORD_FILE), `${JSON.stringify(seed satisfies SeedRecord, null, 2)}\n`);
+}
+
+/** The demo admin's enrollment code the last seed recorded, when there is one still valid. */
+export async function recordedAdminEnrollment(dataDir: string): Promise<SeedRecord['adminEnrollment']> {
+  const enrollment = (await readJson<SeedRecord>(path.join(dataDir, RECORD_FILE)))?.adminEnrollment;
+  return enrollment && Date.parse(enrollment.expiresAt) > Date.now() ? enrollment : undefined;
 }
 
 /** Before a seed: a seed cut short must not leave the record of an earlier, complete one. */

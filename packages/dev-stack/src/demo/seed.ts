@@ -73,21 +73,33 @@ export async function seedDemoInvoices(blobStore: BlobStore, invoicesRepository:
   return outcomes;
 }
 
+/** What a seed made: the demo accounts' uids, and the demo admin's enrollment code while they have no passkey. */
+export interface DemoSeed {
+  accounts: Record<string, string>;
+  adminEnrollment?: { code: string; expiresAt: string } | undefined;
+}
+
 /**
  * The demo data `npm start` shows, through a domain built on the Auth emulator; the invoices first, so the
- * database's part can go on while the emulator is still starting (`emulatorReady`). Resolves to the demo
- * accounts' uids.
+ * database's part can go on while the emulator is still starting (`emulatorReady`). The demo admin's first
+ * passkey needs an enrollment code like anyone's: the seed issues one, as the CLI would at go-live, for the
+ * banner to print.
  */
 export async function seedDemoData(
-  domain: Pick<Domain, 'config' | 'identity' | 'users' | 'invoices' | 'blobStore'>,
+  domain: Pick<Domain, 'config' | 'identity' | 'users' | 'invoices' | 'blobStore' | 'passkeys'>,
   emulatorReady?: Promise<unknown>,
-) {
+): Promise<DemoSeed> {
   const emulatorHost = domain.config.firebase.emulatorHost;
   // Demo accounts have published passwords: never against a real identity provider.
   if (!emulatorHost) throw new Error('Demo data is seeded only with the Auth emulator (FIREBASE_AUTH_EMULATOR_HOST)');
   await seedDemoInvoices(domain.blobStore, domain.invoices);
   await emulatorReady;
-  return seedDemoUsers(domain.identity, domain.users, identityToolkit(`http://${emulatorHost}`));
+  const accounts = await seedDemoUsers(domain.identity, domain.users, identityToolkit(`http://${emulatorHost}`));
+  const admin = DEMO_ACCOUNTS.find((account) => account.admin && account.allowlisted);
+  const adminEnrollment = admin
+    ? await domain.passkeys.codeForNewAdmin({ email: admin.email, actor: 'demo seed' })
+    : undefined;
+  return { accounts, adminEnrollment };
 }
 
 /**

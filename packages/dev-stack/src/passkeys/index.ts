@@ -10,6 +10,10 @@ export {
   enrollOrStepUp,
   enrollPasskey,
   httpPortalCall,
+  httpPortalSession,
+  STEP_UP_COOKIE,
+  STEP_UP_HEADER,
+  stepUpSecretFrom,
   stepUpWithPasskey,
   type PortalCall,
 } from './ceremony-client.ts';

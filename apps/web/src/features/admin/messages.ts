@@ -118,6 +118,10 @@ export const PASSKEY_SETUP_WHY =
   'Administrators confirm who they are with a passkey as well as their password: the fingerprint, face or screen lock of this device, or a security key.';
 export const passkeySetupHow = (seconds: number) =>
   `You set it up once. After that, the portal asks for it when you open this page, and again when you act after ${confirmationLength(seconds)}.`;
+export const ENROLLMENT_CODE_LABEL = 'Enrollment code';
+export const ENROLLMENT_CODE_HINT =
+  'The one-time code from the administrator who made you an administrator or reset your passkeys (XXXX-XXXX-XXXX-XXXX).';
+export const MISSING_CODE_MESSAGE = 'Please enter your enrollment code.';
 export const PASSWORD_AGAIN_HINT = 'You signed in a while ago: enter your password again to set up your passkey.';
 export const STEP_UP_TITLE = "Confirm it's you";
 export const stepUpHow = (seconds: number) =>
@@ -132,6 +136,19 @@ export const END_SESSIONS_BUTTON = 'End sessions';
 export const sessionsEndedNotice = (email: string) => `${email} was signed out everywhere.`;
 export const RESET_PASSKEYS_TITLE = 'Reset passkeys?';
 export const resetPasskeysMessage = (email: string) =>
-  `${email} can no longer confirm with their passkeys, and sets up a new one on their next visit to the admin page, after entering their password. Do this only once you are sure it is them who asked.`;
+  `${email} is signed out everywhere, can no longer confirm with their passkeys, and sets up a new one with the enrollment code you are shown next. Do this only once you are sure it is them who asked.`;
 export const RESET_PASSKEYS_BUTTON = 'Reset passkeys';
-export const passkeysResetNotice = (email: string) => `The passkeys of ${email} were reset.`;
+export const passkeysResetNotice = (email: string) =>
+  `The passkeys of ${email} were reset and they were signed out everywhere.`;
+/** The enrollment code, shown once, under the notice of the promotion or reset that issued it. */
+export const enrollmentCodeDetails = (email: string, enrollment: { code: string; expiresAt: string }) => [
+  `Enrollment code for ${email}'s first passkey: ${enrollment.code}`,
+  `Give it to them in person or by phone, not by e-mail. It works once, until ${new Date(enrollment.expiresAt).toLocaleString()}, and is not shown again.`,
+];
+/** An administrator's passkeys on their row. */
+export const passkeyCount = (count: number) =>
+  count === 0 ? 'No passkey yet' : count === 1 ? '1 passkey' : `${count} passkeys`;
+export const passkeyDates = (passkey: { createdAt: string; lastUsedAt: string | null }) =>
+  `set up ${new Date(passkey.createdAt).toLocaleDateString()}, ${
+    passkey.lastUsedAt ? `last used ${new Date(passkey.lastUsedAt).toLocaleString()}` : 'never used since'
+  }`;

@@ -1,18 +1,22 @@
-import { allowedUserSchema } from '@portal/contract';
+import { changedUserSchema, type ChangedUser } from '@portal/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useApiClient, type ApiClient } from '@/lib/api-client';
 import { useAuth, type AuthClient } from '@/lib/auth';
 import { resetContinueUrl } from '@/lib/paths';
 import { adminKeys } from './query-keys';
 
-/** PATCH /users/<email> { admin }: make someone an administrator, or stop them being one. */
-export async function setAdmin(api: ApiClient, email: string, admin: boolean): Promise<void> {
-  await api.request(`/users/${encodeURIComponent(email)}`, {
+/**
+ * PATCH /users/<email> { admin }: make someone an administrator, or stop them being one; a new administrator
+ * without a passkey comes back with the enrollment code their first passkey needs.
+ */
+export async function setAdmin(api: ApiClient, email: string, admin: boolean): Promise<ChangedUser> {
+  const { data } = await api.request(`/users/${encodeURIComponent(email)}`, {
     method: 'PATCH',
     auth: true,
     json: { admin },
-    schema: allowedUserSchema,
+    schema: changedUserSchema,
   });
+  return data;
 }
 
 /** Changes a role; settles once the list shows it. */

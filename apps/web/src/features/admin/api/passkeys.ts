@@ -4,6 +4,7 @@ import {
   passkeysResetSchema,
   stepUpDoneSchema,
   stepUpStatusSchema,
+  type PasskeysReset,
   type StepUpStatus,
 } from '@portal/contract';
 import type {
@@ -50,18 +51,24 @@ async function webauthnBrowser() {
   return browser;
 }
 
-/** Makes a passkey on this device (the browser asks for a fingerprint, face, PIN or key) and stores it. */
-export async function setUpPasskey(api: ApiClient): Promise<void> {
+/**
+ * Makes a passkey on this device (the browser asks for a fingerprint, face, PIN or key) and stores it; a
+ * first passkey goes with the one-time enrollment code the admin was given. The answer sets the step-up
+ * cookie that confirms this browser.
+ */
+export async function setUpPasskey(api: ApiClient, enrollmentCode?: string): Promise<void> {
   const { startRegistration } = await webauthnBrowser();
+  const code = enrollmentCode ? { enrollmentCode } : {};
   const { data: optionsJSON } = await api.request('/me/passkeys/options', {
     ...ceremonyCall,
+    json: code,
     schema: passkeyCreationOptionsSchema,
   });
   // The server's options are WebAuthn's JSON as the library made it; the schema checked the parts relied on.
   const registration = await startRegistration({
     optionsJSON: optionsJSON as unknown as PublicKeyCredentialCreationOptionsJSON,
   });
-  await api.request('/me/passkeys', { ...ceremonyCall, json: registration, schema: stepUpDoneSchema });
+  await api.request('/me/passkeys', { ...ceremonyCall, json: { ...registration, ...code }, schema: stepUpDoneSchema });
 }
 
 /** Signs this sign-in's challenge with the admin's passkey: the confirmation admin calls need. */
@@ -77,13 +84,17 @@ export async function confirmWithPasskey(api: ApiClient): Promise<void> {
   await api.request('/me/step-up', { ...ceremonyCall, json: assertion, schema: stepUpDoneSchema });
 }
 
-/** DELETE /users/<email>/passkeys: recovery for an admin who lost their passkey (another admin does it). */
-export async function resetPasskeys(api: ApiClient, email: string): Promise<void> {
-  await api.request(`/users/${encodeURIComponent(email)}/passkeys`, {
+/**
+ * DELETE /users/<email>/passkeys: recovery for an admin who lost their passkey (another admin does it); it
+ * signs them out everywhere and answers the enrollment code they set up a new passkey with.
+ */
+export async function resetPasskeys(api: ApiClient, email: string): Promise<PasskeysReset> {
+  const { data } = await api.request(`/users/${encodeURIComponent(email)}/passkeys`, {
     method: 'DELETE',
     auth: true,
     schema: passkeysResetSchema,
   });
+  return data;
 }
 
 /** Resets another administrator's passkeys; settles once the audit log it extended has been reloaded. */

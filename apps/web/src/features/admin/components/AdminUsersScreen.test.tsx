@@ -8,7 +8,7 @@ import { renderApp } from '@/testing/render-app';
 import { MANY_ROWS_TEST_TIMEOUT_MS } from '@/testing/time-limits';
 import { formatDateTime } from '@/lib/format-date';
 import { RELOAD_AFTER_REGISTER_MS } from '../api/add-user';
-import { createFakeAdminApi, makeUser } from '../testing/fake-admin-api';
+import { createFakeAdminApi, FAKE_ENROLLMENT_CODE, makeUser } from '../testing/fake-admin-api';
 import { SEARCH_DEBOUNCE_MS } from './SearchField';
 
 const ADMIN = 'admin@example.com';
@@ -471,7 +471,9 @@ describe('the list for thousands', () => {
     expect(confirm).toHaveTextContent('Make user@example.com an administrator?');
     expect(fake.calls.some((call) => call.method === 'PATCH')).toBe(false);
     await user.click(within(confirm).getByRole('button', { name: 'Make admin' }));
-    expect(await screen.findByText('user@example.com is now an administrator.')).toBeInTheDocument();
+    const notice = (await screen.findByText('user@example.com is now an administrator.')).closest('[role="status"]');
+    // The new administrator's enrollment code, shown this once to the admin who promoted them.
+    expect(notice).toHaveTextContent(`Enrollment code for user@example.com's first passkey: ${FAKE_ENROLLMENT_CODE}`);
     const patch = fake.calls.find((call) => call.method === 'PATCH');
     expect(patch).toMatchObject({
       path: '/users/user%40example.com',

@@ -5,7 +5,7 @@ import { createFakeAuthClient } from '@/testing/fake-auth-client';
 import { accountLookup } from '@/testing/handlers';
 import { server } from '@/testing/msw-server';
 import { renderApp } from '@/testing/render-app';
-import { createFakeAdminApi, makeUser } from '../testing/fake-admin-api';
+import { createFakeAdminApi, FAKE_ENROLLMENT_CODE, makeUser } from '../testing/fake-admin-api';
 
 const ADMIN = 'admin@example.com';
 const OTHER_ADMIN = 'second-admin@example.com';
@@ -47,12 +47,26 @@ describe('the passkey step of the admin page', () => {
     expect(fake.stepUp.asked).toBe(1);
   });
 
+  it('a first passkey asks for the enrollment code: the password alone sets up nothing', async () => {
+    setup({ passkeys: 0, steppedUpUntil: null, maxAgeSeconds: 600, recentSignIn: true });
+    const { user } = openAdminPage();
+    const card = await screen.findByRole('region', { name: 'Set up a passkey' });
+    const code = within(card).getByLabelText('Enrollment code');
+    expect(code).toHaveAccessibleDescription(/one-time code from the administrator who made you an administrator/);
+    await user.click(within(card).getByRole('button', { name: 'Set up a passkey' }));
+    expect(within(card).getByRole('alert')).toHaveTextContent('Please enter your enrollment code.');
+    await user.type(code, 'ABCD-EFGH-JKMN-PQRS');
+    await user.click(within(card).getByRole('button', { name: 'Set up a passkey' }));
+    await waitFor(() => expect(within(card).getByRole('alert')).toHaveTextContent(NO_BROWSER_SUPPORT));
+  });
+
   it('asks for the password again first when the sign-in is not recent, and says which is wrong', async () => {
     setup({ passkeys: 0, steppedUpUntil: null, maxAgeSeconds: 600, recentSignIn: false });
     const { user, auth } = openAdminPage();
     const card = await screen.findByRole('region', { name: 'Set up a passkey' });
     const password = within(card).getByLabelText('Password');
     expect(password).toHaveAccessibleDescription(/enter your password again/);
+    await user.type(within(card).getByLabelText('Enrollment code'), 'ABCD-EFGH-JKMN-PQRS');
     await user.click(within(card).getByRole('button', { name: 'Set up a passkey' }));
     expect(within(card).getByRole('alert')).toHaveTextContent('Please enter your password.');
     await user.type(password, 'wrong');
@@ -132,7 +146,8 @@ describe('ending sessions and resetting passkeys from the user list', () => {
     await user.click(within(other).getByRole('button', { name: `More actions for ${OTHER_ADMIN}` }));
     await user.click(await within(other).findByRole('button', { name: 'Reset passkeys' }));
     const confirm = await screen.findByRole('dialog', { name: 'Reset passkeys?' });
-    expect(confirm).toHaveTextContent('sets up a new one on their next visit');
+    expect(confirm).toHaveTextContent('is signed out everywhere');
+    expect(confirm).toHaveTextContent('sets up a new one with the enrollment code you are shown next');
     await user.click(within(confirm).getByRole('button', { name: 'Reset passkeys' }));
     expect(await screen.findByRole('dialog', { name: 'Error' })).toHaveTextContent('cannot reach its database');
     await user.click(screen.getByRole('button', { name: 'Continue' }));
@@ -143,6 +158,14 @@ describe('ending sessions and resetting passkeys from the user list', () => {
         name: 'Reset passkeys',
       }),
     );
-    expect(await screen.findByText(`The passkeys of ${OTHER_ADMIN} were reset.`)).toBeInTheDocument();
+    const notice = await screen.findByRole('status');
+    await waitFor(() =>
+      expect(notice).toHaveTextContent(
+        `The passkeys of ${OTHER_ADMIN} were reset and they were signed out everywhere.`,
+      ),
+    );
+    // The code the reset issued, shown this once, with how to hand it over.
+    expect(notice).toHaveTextContent(`Enrollment code for ${OTHER_ADMIN}'s first passkey: ${FAKE_ENROLLMENT_CODE}`);
+    expect(notice).toHaveTextContent('in person or by phone');
   });
 });

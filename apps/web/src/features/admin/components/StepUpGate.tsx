@@ -12,7 +12,10 @@ import { useAuth } from '@/lib/auth';
 import { ceremonyFailureMessage, confirmWithPasskey, setUpPasskey, useStepUpStatus } from '../api/passkeys';
 import { adminKeys } from '../api/query-keys';
 import {
+  ENROLLMENT_CODE_HINT,
+  ENROLLMENT_CODE_LABEL,
   LOST_PASSKEY_HINT,
+  MISSING_CODE_MESSAGE,
   PASSKEY_SETUP_TITLE,
   PASSKEY_SETUP_WHY,
   passkeySetupHow,
@@ -44,10 +47,14 @@ function CeremonyError({ message }: { message: string | null }) {
   );
 }
 
-/** First visit: explains the passkey and makes one (asking for the password again if it is not recent). */
+/**
+ * First visit: explains the passkey and makes one with the one-time enrollment code the admin was given
+ * (asking for the password again too if it is not recent): a password alone never sets up a passkey.
+ */
 function PasskeySetupCard({ status, onDone }: { status: StepUpStatus; onDone: () => Promise<void> }) {
   const api = useApiClient();
   const { client } = useAuth();
+  const [code, setCode] = useState('');
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [working, setWorking] = useState(false);
@@ -55,6 +62,10 @@ function PasskeySetupCard({ status, onDone }: { status: StepUpStatus; onDone: ()
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
+    if (!code.trim()) {
+      setError(MISSING_CODE_MESSAGE);
+      return;
+    }
     if (needsPassword && !password) {
       setError(MISSING_PASSWORD_MESSAGE);
       return;
@@ -70,7 +81,7 @@ function PasskeySetupCard({ status, onDone }: { status: StepUpStatus; onDone: ()
           return;
         }
       }
-      await setUpPasskey(api);
+      await setUpPasskey(api, code.trim());
       await onDone();
     } catch (ceremonyError) {
       setError(ceremonyFailureMessage(ceremonyError));
@@ -88,6 +99,20 @@ function PasskeySetupCard({ status, onDone }: { status: StepUpStatus; onDone: ()
         <p>{PASSKEY_SETUP_WHY}</p>
         <p>{passkeySetupHow(status.maxAgeSeconds)}</p>
         <Form noValidate onSubmit={(event) => void onSubmit(event)}>
+          <Form.Group controlId="passkey-setup-code" className="mb-3">
+            <Form.Label>{ENROLLMENT_CODE_LABEL}</Form.Label>
+            <Form.Control
+              type="text"
+              autoComplete="one-time-code"
+              autoCapitalize="characters"
+              spellCheck={false}
+              required
+              value={code}
+              aria-describedby="passkey-setup-code-hint"
+              onChange={(event) => setCode(event.target.value)}
+            />
+            <Form.Text id="passkey-setup-code-hint">{ENROLLMENT_CODE_HINT}</Form.Text>
+          </Form.Group>
           {needsPassword && (
             <Form.Group controlId="passkey-setup-password" className="mb-3">
               <Form.Label>Password</Form.Label>
@@ -156,11 +181,16 @@ export function StepUpGate({ children }: { children: ReactNode }) {
   const status = useStepUpStatus();
   const failure = useQueryFailure(status.error, serverMessageOf);
   const onDone = () => queryClient.invalidateQueries({ queryKey: adminKeys.stepUp });
+  // Once open, the page stays open: a confirmation that runs out later is asked for by the prompt over the
+  // refused call, not by swapping the screen for the card (which would drop the form or notice on it).
+  const [opened, setOpened] = useState(false);
+  const confirmed = status.data?.steppedUpUntil != null;
+  if (confirmed && !opened) setOpened(true);
 
   if (status.isPending) return <LoadingOverlay show />;
   if (status.isError)
     return <ErrorModal message={failure.message} reference={failure.reference} onClose={failure.dismiss} />;
-  if (status.data.steppedUpUntil) return children;
+  if (confirmed || opened) return children;
   return status.data.passkeys === 0 ? (
     <PasskeySetupCard status={status.data} onDone={onDone} />
   ) : (

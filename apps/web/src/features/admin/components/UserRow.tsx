@@ -1,7 +1,7 @@
 import type { AllowedUser } from '@portal/contract';
 import Button from 'react-bootstrap/Button';
 import { formatDateTime } from '@/lib/format-date';
-import { OWN_ACCOUNT_DELETE_REASON } from '../messages';
+import { OWN_ACCOUNT_DELETE_REASON, passkeyCount, passkeyDates } from '../messages';
 import { UserRowMenu } from './UserRowMenu';
 
 export interface UserActions {
@@ -24,7 +24,21 @@ function StatusBadges({ user, own }: { user: AllowedUser; own: boolean }) {
       )}
       {user.admin && <span className="badge status-badge status-admin">Admin</span>}
       {own && <span className="badge status-badge status-neutral">You</span>}
+      {user.passkeys && <PasskeysNote passkeys={user.passkeys} />}
     </div>
+  );
+}
+
+/**
+ * An administrator's passkeys, each with when it was set up and last used: a passkey nobody remembers setting
+ * up, or an admin still without one, shows here.
+ */
+function PasskeysNote({ passkeys }: { passkeys: NonNullable<AllowedUser['passkeys']> }) {
+  return (
+    <span className="small admin-note passkeys-note">
+      {passkeyCount(passkeys.length)}
+      {passkeys.length > 0 && `: ${passkeys.map(passkeyDates).join('; ')}`}
+    </span>
   );
 }
 

@@ -6,6 +6,7 @@ import { useResetPasskeys } from '../api/passkeys';
 import {
   adminNotice,
   confirmDeleteMessage,
+  enrollmentCodeDetails,
   deletedCleanupPendingNotice,
   deletedNotice,
   END_SESSIONS_BUTTON,
@@ -22,7 +23,7 @@ import {
   sessionsEndedNotice,
 } from '../messages';
 import type { UserActions } from '../components/UserRow';
-import type { ActionFeedback } from './use-action-feedback';
+import type { ActionFeedback, Notice } from './use-action-feedback';
 
 type Pending =
   | { kind: 'delete'; email: string }
@@ -97,21 +98,27 @@ export function useUserActions(feedback: ActionFeedback) {
       }),
   };
 
-  const run = async (action: Pending): Promise<string> => {
+  // A promotion or a reset issues the enrollment code the person's first passkey needs: shown here, once.
+  const run = async (action: Pending): Promise<Notice> => {
     switch (action.kind) {
       case 'delete': {
         const { accountCleanup } = await deleteUser.mutateAsync(action.email);
-        return accountCleanup === 'pending' ? deletedCleanupPendingNotice(action.email) : deletedNotice(action.email);
+        return {
+          text: accountCleanup === 'pending' ? deletedCleanupPendingNotice(action.email) : deletedNotice(action.email),
+        };
       }
-      case 'role':
-        await setAdmin.mutateAsync(action);
-        return adminNotice(action.email, action.admin);
+      case 'role': {
+        const { enrollment } = await setAdmin.mutateAsync(action);
+        const text = adminNotice(action.email, action.admin);
+        return enrollment ? { text, details: enrollmentCodeDetails(action.email, enrollment) } : { text };
+      }
       case 'end-sessions':
         await endSessions.mutateAsync(action.email);
-        return sessionsEndedNotice(action.email);
-      case 'reset-passkeys':
-        await resetPasskeys.mutateAsync(action.email);
-        return passkeysResetNotice(action.email);
+        return { text: sessionsEndedNotice(action.email) };
+      case 'reset-passkeys': {
+        const { enrollment } = await resetPasskeys.mutateAsync(action.email);
+        return { text: passkeysResetNotice(action.email), details: enrollmentCodeDetails(action.email, enrollment) };
+      }
     }
   };
 
@@ -120,7 +127,7 @@ export function useUserActions(feedback: ActionFeedback) {
     setPending({ open: false, action });
     if (!action) return;
     try {
-      feedback.succeed({ text: await run(action) });
+      feedback.succeed(await run(action));
     } catch (error) {
       feedback.fail(serverMessageOf(error), error, trigger.current);
     }

@@ -10,6 +10,10 @@ import {
 import { delay, http, HttpResponse } from 'msw';
 import { API } from '@/testing/msw-server';
 
+/** The enrollment code a promotion or reset answers with here. */
+export const FAKE_ENROLLMENT_CODE = '7K3M-QX9P-2RTV-8HWD';
+const FAKE_CODE_EXPIRY = '2030-01-02T03:04:05.000Z';
+
 export interface RecordedCall {
   method: string;
   /** Path and query after the API base, e.g. `/users?limit=50&offset=0`. */
@@ -218,7 +222,10 @@ export function createFakeAdminApi(
       if (!user) return HttpResponse.json({ message: `${email} is not on the list.` }, { status: 404 });
       const changed = { ...user, admin: ((await request.json()) as { admin: boolean }).admin };
       users.set(email, changed);
-      return HttpResponse.json(changed);
+      // A new administrator comes back with the enrollment code of their first passkey.
+      const enrollment =
+        changed.admin && !user.admin ? { code: FAKE_ENROLLMENT_CODE, expiresAt: FAKE_CODE_EXPIRY } : undefined;
+      return HttpResponse.json({ ...changed, ...(enrollment ? { enrollment } : {}) });
     }),
     http.delete(`${API}/users/:email`, async ({ request, params }) => {
       const call = await record(request);
@@ -259,7 +266,14 @@ export function createFakeAdminApi(
       const call = await record(request);
       const failure = takeFailure('reset-passkeys');
       if (failure) return fail(failure);
-      return refuseWithoutBearer(call) ?? HttpResponse.json({ email: String(params.email), removed: 1 });
+      return (
+        refuseWithoutBearer(call) ??
+        HttpResponse.json({
+          email: String(params.email),
+          removed: 1,
+          enrollment: { code: FAKE_ENROLLMENT_CODE, expiresAt: FAKE_CODE_EXPIRY },
+        })
+      );
     }),
     http.get(`${API}/audit`, async ({ request }) => {
       const call = await record(request);
