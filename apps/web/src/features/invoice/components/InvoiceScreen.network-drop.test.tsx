@@ -45,7 +45,8 @@ describe('the invoice screen when the network drops after its first paint', () =
         return HttpResponse.error();
       }),
     );
-    const { renderApp } = await import('@/testing/render-app');
+    // Without render-app.tsx's warm-up, which would load the modal's code before the screen asks for it.
+    const { renderApp } = await import('@/testing/render-app-cold');
     const { user } = renderApp('/invoice?parcelCode=DEMO000001', {
       auth: createFakeAuthClient({
         accounts: { 'user@example.com': { uid: 'uid-user', password: 'user-pass' } },
