@@ -21,7 +21,7 @@ export function InvoicePages({ pdf, parcelCode }: InvoicePagesProps) {
     if (!element) return;
     const controller = new AbortController();
     const { signal } = controller;
-    import('../pdf/render-pdf')
+    import('../pdf/draw-pdf')
       .then(({ drawPdf }) =>
         drawPdf(pdf, element, {
           cssWidth: element.clientWidth,

@@ -3,11 +3,11 @@ import { http, HttpResponse } from 'msw';
 import { createFakeAuthClient } from '@/testing/fake-auth-client';
 import { accountLookup, plainPdfFacts } from '@/testing/handlers';
 import { API, server } from '@/testing/msw-server';
-import type * as RenderPdf from '../pdf/render-pdf';
+import type * as DrawPdf from '../pdf/draw-pdf';
 
 // PDF.js needs a real canvas and a worker, which jsdom lacks: the drawing is an edge here (e2e draws for real).
-const { drawPdf } = vi.hoisted(() => ({ drawPdf: vi.fn<typeof RenderPdf.drawPdf>() }));
-vi.mock('../pdf/render-pdf', () => ({ drawPdf }));
+const { drawPdf } = vi.hoisted(() => ({ drawPdf: vi.fn<typeof DrawPdf.drawPdf>() }));
+vi.mock('../pdf/draw-pdf', () => ({ drawPdf }));
 
 const APPLICATION_ERROR = 'Application error. Please contact the UK IT team.';
 

@@ -5,11 +5,11 @@ import { createFakeAuthClient } from '@/testing/fake-auth-client';
 import { accountLookup, plainPdfFacts } from '@/testing/handlers';
 import { API, server } from '@/testing/msw-server';
 import { renderApp } from '@/testing/render-app';
-import type * as RenderPdf from '../pdf/render-pdf';
+import type * as DrawPdf from '../pdf/draw-pdf';
 
 // PDF.js needs a real canvas and a worker, which jsdom lacks: the drawing is an edge here (e2e draws for real).
-const { drawPdf } = vi.hoisted(() => ({ drawPdf: vi.fn<typeof RenderPdf.drawPdf>() }));
-vi.mock('../pdf/render-pdf', () => ({ drawPdf }));
+const { drawPdf } = vi.hoisted(() => ({ drawPdf: vi.fn<typeof DrawPdf.drawPdf>() }));
+vi.mock('../pdf/draw-pdf', () => ({ drawPdf }));
 
 const PDF = new TextEncoder().encode('%PDF-1.7\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
 const NOT_AUTHORIZED = 'You are not authorized to see the invoice. Please contact the UK IT team.';
