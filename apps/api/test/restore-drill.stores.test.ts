@@ -152,7 +152,7 @@ describe(`restore drill (${invoiceStoreKind()} store)`, () => {
     assert.ok(countsBefore.audit_log! > 5, 'the audit log has entries to restore');
     assert.ok(countsBefore.admin_passkeys! > 0, "the admin's passkey is kept");
     assert.ok(
-      countsBefore.rate_limit_windows! > 0 && countsBefore.admin_step_ups! > 0,
+      countsBefore.rate_limit_windows! > 0 && countsBefore.admin_confirmations! > 0,
       'short-lived state to leave out',
     );
     const keptCounts = Object.fromEntries(

@@ -16,7 +16,7 @@ describe('GET /api/audit', () => {
 
     const response = await t.app.inject({ url: '/api/audit', headers: admin });
     assert.equal(response.statusCode, 200);
-    assert.equal(response.headers[TOTAL_COUNT_HEADER], '5');
+    assert.equal(response.headers[TOTAL_COUNT_HEADER], '6');
     const entries = response.json();
     for (const entry of entries) auditEntrySchema.parse(entry);
     assert.deepEqual(
@@ -31,8 +31,10 @@ describe('GET /api/audit', () => {
         ['admin@example.com', 'users.account-cleanup', 'new@example.com', 'ok'],
         ['admin@example.com', 'users.remove', 'new@example.com', 'ok'],
         ['admin@example.com', 'users.add', 'new@example.com', 'ok'],
-        // The test admin's passkey, set up when the account was made (admin calls need one).
+        // The test admin's passkey, set up when the account was made (admin calls need one), with the
+        // enrollment code issued for it as the CLI issues one at go-live.
         ['admin@example.com', 'passkeys.enroll', 'admin@example.com', 'ok'],
+        ['cli:test', 'passkeys.enrollment-code', 'admin@example.com', 'ok'],
       ],
     );
     assert.ok(Date.now() - Date.parse(entries[0].at) < 60_000);
@@ -48,8 +50,8 @@ describe('GET /api/audit', () => {
         outcome: 'ok',
       });
     const response = await t.app.inject({ url: '/api/audit?limit=3&offset=2', headers: admin });
-    // The seven, and the test admin's passkey set-up before them.
-    assert.equal(response.headers[TOTAL_COUNT_HEADER], '8');
+    // The seven, and the test admin's enrollment code and passkey set-up before them.
+    assert.equal(response.headers[TOTAL_COUNT_HEADER], '9');
     assert.deepEqual(
       response.json().map((entry: { target: string }) => entry.target),
       ['u4@example.com', 'u3@example.com', 'u2@example.com'],

@@ -40,7 +40,7 @@ describe(`a crash in the middle of a folder import (${invoiceStoreKind()} store)
     if (env.DATABASE_URL) {
       const infrastructure = await openInfrastructure(loadConfig(env));
       await infrastructure.database.db.execute(
-        sql`truncate table invoices, invoice_versions, audit_log restart identity`,
+        sql`truncate table invoices, invoice_versions, invoice_warnings, audit_log restart identity`,
       );
       await infrastructure.close();
     }
