@@ -1,4 +1,5 @@
-import { createAuditRepository, type AuditEvent } from './audit/repository.ts';
+import { createAuditRepository } from './audit/repository.ts';
+import { createAuditTrail } from './audit/audit-trail.ts';
 import { createAuditWriter } from './audit/audit-writer.ts';
 import type { Config } from './config.ts';
 import type { ChannelListener } from './db/notifications.ts';
@@ -70,31 +71,35 @@ export function buildDomain(infrastructure: Omit<Infrastructure, 'close'>, optio
     instances: config.instances,
   });
   const forgetSessions = (uid: string) => tokenCache.evictUid(uid);
-  // The audit trail must never turn a finished change into an error, nor hide the error that stopped one.
-  const recordAudit = (event: AuditEvent) =>
-    audit.record(event).catch((error: unknown) => log.error({ err: error, event }, 'could not write the audit log'));
+  const auditTrail = createAuditTrail({ repository: audit, writer: auditWriter, log });
   const accountCleanups = createAccountCleanupsRepository(db);
   const accountCleaner = createAccountCleaner({
     cleanups: accountCleanups,
     users,
     identity,
-    audit: recordAudit,
+    audit: auditTrail,
     forgetSessions,
     log,
   });
-  const userAdmin = createUserAdmin({ users, audit, identity, cleaner: accountCleaner, forgetSessions, log });
+  const userAdmin = createUserAdmin({
+    users,
+    audit: auditTrail,
+    identity,
+    cleaner: accountCleaner,
+    forgetSessions,
+    log,
+  });
   const sessions = createSessionEnder({
     identity,
     findUser: (email) => users.findByEmail(email),
-    audit: recordAudit,
+    audit: auditTrail,
     forgetSessions,
   });
   const passkeys = createPasskeyCeremonies({
     passkeys: createPasskeyRepository(db),
     store: createSessionBoundStore(db),
     enrollmentCodes: createEnrollmentCodes(db),
-    audit: recordAudit,
-    auditRefusal: (event) => auditWriter.add(event),
+    audit: auditTrail,
     findUser: (email) => users.findByEmail(email),
     endSessions: (input) => sessions.endSessionsOf(input),
     stepUpMaxAgeMs: config.adminStepUpMaxAgeMs,
@@ -106,12 +111,12 @@ export function buildDomain(infrastructure: Omit<Infrastructure, 'close'>, optio
     invoices,
     blobStore,
     rateLimits,
-    auditWriter,
+    audit: auditTrail,
     metrics,
     warnings: invoiceWarnings,
     delivery: config.invoiceDelivery,
   });
-  const acknowledgeInvoiceWarning = createWarningAcknowledger({ warnings: invoiceWarnings, audit: recordAudit });
+  const acknowledgeInvoiceWarning = createWarningAcknowledger({ warnings: invoiceWarnings, audit: auditTrail });
   // One reader worker per upload slot: a slot never waits for a worker, and no more are ever started.
   const invoiceReaders = createInvoiceReaderPool({
     ...DEFAULT_READER_POOL_OPTIONS,
@@ -124,7 +129,7 @@ export function buildDomain(infrastructure: Omit<Infrastructure, 'close'>, optio
       {
         blobStore,
         invoicesRepository: invoices,
-        auditRepository: audit,
+        audit: auditTrail,
         maxBytes: config.maxInvoiceBytes,
         readInvoice: invoiceReaders.read,
         ingestSlots,
@@ -153,6 +158,7 @@ export function buildDomain(infrastructure: Omit<Infrastructure, 'close'>, optio
     users,
     audit,
     auditWriter,
+    auditTrail,
     invoices,
     invoiceWarnings,
     acknowledgeInvoiceWarning,

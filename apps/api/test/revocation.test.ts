@@ -49,13 +49,13 @@ describe('a removed user is refused on the next call, with an unexpired token', 
     // Another process: no access to this server's token cache, only to the database and the provider.
     const cli = createUserAdmin({
       users: t.app.domain.users,
-      audit: t.app.domain.audit,
+      audit: t.app.domain.auditTrail,
       identity: t.identity,
       cleaner: createAccountCleaner({
         cleanups: t.app.domain.accountCleanups,
         users: t.app.domain.users,
         identity: t.identity,
-        audit: (event) => t.app.domain.audit.record(event),
+        audit: t.app.domain.auditTrail,
         log: t.app.log,
       }),
       log: t.app.log,

@@ -13,17 +13,8 @@ import { DEFAULT_ORPHAN_MIN_AGE_MS, runVerify } from '../backup/verify.ts';
 import { loadConfig, type Config } from '../config.ts';
 import { databaseTargetFor, migrateDatabase } from '../db/client.ts';
 import { openInfrastructure, type Infrastructure } from '../infrastructure.ts';
-import { USAGE } from './storage-usage.ts';
-
-export interface CliOutput {
-  out: (line: string) => void;
-  err: (line: string) => void;
-}
-
-const stdio: CliOutput = {
-  out: (line) => void process.stdout.write(`${line}\n`),
-  err: (line) => void process.stderr.write(`${line}\n`),
-};
+import { EXIT, stdio, type CliOutput } from './cli-io.ts';
+import { STORAGE_USAGE, usageOf } from './usage.ts';
 
 type Sources = Pick<Infrastructure, 'database' | 'blobStore'>;
 export type StorageCommand = 'migrate' | 'backup' | 'restore' | 'verify' | 'backup-keys';
@@ -50,7 +41,7 @@ export interface CommandContext {
   sources?: Sources;
 }
 
-/** Each command: 0 done, 1 done with problems found (or refused), 64 usage. */
+/** Each command: ok when done, refused when done with problems found (or refused), usage (cli-io.ts). */
 export async function runCommand(command: StorageCommand, args: string[], context: CommandContext = {}) {
   const { output = stdio, env = process.env, config = () => loadConfig(), sources } = context;
   let parsed;
@@ -64,8 +55,8 @@ export async function runCommand(command: StorageCommand, args: string[], contex
       },
     });
   } catch (error) {
-    output.err(`${(error as Error).message}\nUsage:\n${USAGE}`);
-    return 64;
+    output.err(`${(error as Error).message}\n${usageOf(STORAGE_USAGE)}`);
+    return EXIT.usage;
   }
   const [dir, ...extra] = parsed.positionals;
   const dirArgument = {
@@ -84,8 +75,8 @@ export async function runCommand(command: StorageCommand, args: string[], contex
     (!liveVerify && (parsed.values['delete-orphans'] || minAge !== undefined)) ||
     (minAge !== undefined && !/^\d+$/.test(minAge));
   if (usageError) {
-    output.err(`Usage:\n${USAGE}`);
-    return 64;
+    output.err(usageOf(STORAGE_USAGE));
+    return EXIT.usage;
   }
   const run = <T>(migrate: boolean | undefined, work: (sources: Sources) => Promise<T>) =>
     sources ? work(sources) : withInfrastructure(config(), migrate, work);
@@ -99,7 +90,7 @@ export async function runCommand(command: StorageCommand, args: string[], contex
             ? `the database schema is current (${after.applied} migrations applied)`
             : `applied ${after.applied - before.applied} migrations (${before.applied} → ${after.applied})`,
         );
-        return 0;
+        return EXIT.ok;
       }
       case 'backup-keys': {
         const paths = await writeBackupKeys(dir!);
@@ -110,7 +101,7 @@ export async function runCommand(command: StorageCommand, args: string[], contex
         output.out(
           'Keep a copy of backup-identity.txt offline: without it no backup made with these keys can be read.',
         );
-        return 0;
+        return EXIT.ok;
       }
       case 'backup': {
         // The keys before the database: a key problem is reported before anything is read or written.
@@ -120,19 +111,19 @@ export async function runCommand(command: StorageCommand, args: string[], contex
           `backup written to ${dir} (${manifest.blobs.count} invoice files, ${manifest.tables.length} tables), encrypted and signed`,
         );
         if (problems.length) output.err(`${problems.length} problems: run \`portal verify\` to see the store's state`);
-        return problems.length ? 1 : 0;
+        return problems.length ? EXIT.refused : EXIT.ok;
       }
       case 'restore': {
         const keys = backupReadKeys(env);
         const { seconds } = await run(true, (into) => runRestore(into, dir!, keys, output.out));
         output.out(`restored from ${dir} in ${seconds.toFixed(1)} s; now checking it:`);
         const report = await run(true, (into) => runVerify(into, { log: output.out }));
-        return report.missing.length || report.damaged.length ? 1 : 0;
+        return report.missing.length || report.damaged.length ? EXIT.refused : EXIT.ok;
       }
       case 'verify': {
         if (dir) {
           const report = await checkBackup(dir, backupReadKeys(env), output.out);
-          return report.problems.length ? 1 : 0;
+          return report.problems.length ? EXIT.refused : EXIT.ok;
         }
         const report = await run(undefined, (from) =>
           runVerify(from, {
@@ -141,13 +132,13 @@ export async function runCommand(command: StorageCommand, args: string[], contex
             orphanMinAgeMs: minAge === undefined ? DEFAULT_ORPHAN_MIN_AGE_MS : Number(minAge) * 60_000,
           }),
         );
-        return report.missing.length || report.damaged.length ? 1 : 0;
+        return report.missing.length || report.damaged.length ? EXIT.refused : EXIT.ok;
       }
     }
   } catch (error) {
     if (error instanceof BackupTamperedError || error instanceof BackupFormatError) {
       output.err(`Refused: ${error.message}${command === 'restore' ? ' Nothing was restored.' : ''}`);
-      return 1;
+      return EXIT.refused;
     }
     if (
       error instanceof BackupRefusedError ||
@@ -155,7 +146,7 @@ export async function runCommand(command: StorageCommand, args: string[], contex
       error instanceof KeyFolderInUseError
     ) {
       output.err(error.message);
-      return 1;
+      return EXIT.refused;
     }
     throw error;
   }

@@ -4,14 +4,18 @@ import { describe, it } from 'node:test';
 import { enrollPasskey, createSoftwareAuthenticator } from '@portal/dev-stack/passkeys';
 import { INJECT_ORIGIN, useTestApp } from '../../test/helpers/test-app.ts';
 import { signIn } from '../../test/helpers/tokens.ts';
-import { EXIT, parseUsersArgs, runUsersCommand, type Io } from './users.ts';
+import { EXIT, type CliOutput } from './cli-io.ts';
+import { parseUsersArgs, runUsersCommand } from './users.ts';
 
 describe('npm run portal -- users reset-passkeys | end-sessions', () => {
   const t = useTestApp();
 
   async function cli(...args: string[]) {
     const output = { out: '', err: '' };
-    const io: Io = { out: (text) => void (output.out += text), err: (text) => void (output.err += text) };
+    const io: CliOutput = {
+      out: (line) => void (output.out += `${line}\n`),
+      err: (line) => void (output.err += `${line}\n`),
+    };
     const command = parseUsersArgs(args);
     if ('error' in command) return { code: EXIT.usage, ...output, err: command.error };
     return { code: await runUsersCommand(command, t.domain, io), ...output };

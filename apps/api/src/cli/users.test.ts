@@ -4,7 +4,8 @@ import { enrollPasskey } from '@portal/dev-stack/passkeys';
 import { failingIdentity } from '../../test/helpers/failing-identity.ts';
 import { useTestApp } from '../../test/helpers/test-app.ts';
 import { signIn, signUp } from '../../test/helpers/tokens.ts';
-import { EXIT, parseUsersArgs, runUsersCommand, type Io } from './users.ts';
+import { EXIT, type CliOutput } from './cli-io.ts';
+import { parseUsersArgs, runUsersCommand } from './users.ts';
 
 describe('npm run portal -- users', () => {
   const identity = failingIdentity();
@@ -12,7 +13,10 @@ describe('npm run portal -- users', () => {
 
   async function cli(...args: string[]) {
     const output = { out: '', err: '' };
-    const io: Io = { out: (text) => void (output.out += text), err: (text) => void (output.err += text) };
+    const io: CliOutput = {
+      out: (line) => void (output.out += `${line}\n`),
+      err: (line) => void (output.err += `${line}\n`),
+    };
     const command = parseUsersArgs(args);
     if ('error' in command) return { code: EXIT.usage, ...output, err: command.error };
     const code = await runUsersCommand(command, t.domain, io);

@@ -1,12 +1,12 @@
 import type { InvoiceWarningAcknowledged } from '@portal/contract';
-import type { AuditEvent } from '../audit/repository.ts';
+import type { AuditTrail } from '../audit/audit-trail.ts';
 import { DomainError } from '../domain-error.ts';
 import type { InvoiceWarningsRepository } from './warnings-repository.ts';
 
 export interface AcknowledgeWarningDeps {
   warnings: InvoiceWarningsRepository;
   /** Writes one entry; never throws (the domain's recordAudit). */
-  audit: (event: AuditEvent) => Promise<void>;
+  audit: Pick<AuditTrail, 'bestEffort'>;
 }
 
 /**
@@ -23,7 +23,7 @@ export function createWarningAcknowledger(deps: AcknowledgeWarningDeps) {
     const base = { actor: input.by, action: 'invoice.warning-acknowledged', target: input.parcelCode } as const;
     try {
       const acknowledged = await deps.warnings.acknowledge(input);
-      await deps.audit({
+      await deps.audit.bestEffort({
         ...base,
         outcome: 'ok',
         detail: `${acknowledged.kind}: ${acknowledged.detail} (warning ${acknowledged.id})`,
@@ -31,7 +31,11 @@ export function createWarningAcknowledger(deps: AcknowledgeWarningDeps) {
       return acknowledged;
     } catch (error) {
       if (error instanceof DomainError) {
-        await deps.audit({ ...base, outcome: 'refused', detail: `warning ${input.warningId}: ${error.reason}` });
+        await deps.audit.bestEffort({
+          ...base,
+          outcome: 'refused',
+          detail: `warning ${input.warningId}: ${error.reason}`,
+        });
       }
       throw error;
     }

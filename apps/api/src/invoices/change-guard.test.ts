@@ -2,32 +2,12 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { warningsFor, type GuardedVersion } from './change-guard.ts';
 import type { StoredInvoiceFacts } from './e-invoice/stored-facts.ts';
+import { storedFacts } from '../../test/helpers/stored-facts.ts';
 
 const A = 'DE02120300000000202051';
 const B = 'GB33BUKB20201555555555';
 
-const facts = (overrides: Partial<StoredInvoiceFacts> = {}): StoredInvoiceFacts => ({
-  syntax: 'cii',
-  profileName: null,
-  profile: null,
-  invoiceNumber: 'INV-1',
-  typeCode: '380',
-  issueDate: '2025-01-01',
-  dueDate: null,
-  currency: 'EUR',
-  sellerName: 'Seller',
-  sellerVatId: null,
-  buyerName: 'Buyer',
-  buyerReference: null,
-  totalNet: '100.00',
-  totalTax: '19.00',
-  totalGross: '119.00',
-  amountDue: '119.00',
-  iban: A,
-  paymentAccounts: [A],
-  lineCount: 1,
-  ...overrides,
-});
+const facts = (overrides: Partial<StoredInvoiceFacts> = {}) => storedFacts(A, overrides);
 const withAccounts = (...accounts: string[]) => facts({ iban: accounts[0] ?? null, paymentAccounts: accounts });
 const eInvoice = (value: StoredInvoiceFacts): GuardedVersion => ({ format: 'ubl', facts: value });
 const plainPdf: GuardedVersion = { format: 'pdf', facts: null };

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import { parcelCodeSchema, type InvoiceStored } from '@portal/contract';
-import type { AuditRepository } from '../audit/repository.ts';
+import type { AuditTrail } from '../audit/audit-trail.ts';
 import { DomainError } from '../domain-error.ts';
 import type { BlobStore, StoredBlob } from '../blob-store/blob-store.ts';
 import {
@@ -32,7 +32,7 @@ const refusal = (reason: IngestRefusalReason, message: string) =>
 export interface IngestDeps {
   blobStore: BlobStore;
   invoicesRepository: InvoicesRepository;
-  auditRepository: AuditRepository;
+  audit: Pick<AuditTrail, 'required'>;
   maxBytes: number;
   /** Reads untrusted bytes under a memory and time budget: the reader pool (e-invoice/reader-pool.ts). */
   readInvoice: (bytes: Uint8Array, limits: ReadInvoiceLimits) => Promise<ReadInvoice>;
@@ -90,7 +90,7 @@ export async function ingestInvoice(deps: IngestDeps, input: IngestInput): Promi
     };
   } catch (error) {
     if (error instanceof DomainError) {
-      await deps.auditRepository.record({
+      await deps.audit.required({
         actor: uploadedBy,
         action: 'invoice.ingest',
         // A refused code may be anything a client sent; keep the log readable and bounded.
@@ -229,7 +229,7 @@ async function auditIngest(
 ) {
   const { parcelCode, uploadedBy, read, recorded, blob } = entry;
   const warned = read.warnings.length > 0 ? ` warnings=${read.warnings.length}` : '';
-  await deps.auditRepository.record({
+  await deps.audit.required({
     actor: uploadedBy,
     action: 'invoice.ingest',
     target: parcelCode,
@@ -237,7 +237,7 @@ async function auditIngest(
     detail: `${recorded.status} format=${read.format} sha256=${blob.sha256} size=${blob.size}${warned}`,
   });
   for (const warning of recorded.warnings) {
-    await deps.auditRepository.record({
+    await deps.audit.required({
       actor: uploadedBy,
       action: WARNING_AUDIT_ACTION[warning.kind],
       target: parcelCode,

@@ -1,5 +1,5 @@
 import type { InvoiceFacts } from '@portal/contract';
-import type { AuditWriter } from '../audit/audit-writer.ts';
+import type { AuditTrail } from '../audit/audit-trail.ts';
 import type { BlobStore } from '../blob-store/blob-store.ts';
 import { DomainError } from '../domain-error.ts';
 import type { Metrics } from '../observability/metrics.ts';
@@ -44,7 +44,7 @@ export interface InvoiceAccessDeps {
   warnings: Pick<InvoiceWarningsRepository, 'pending'>;
   blobStore: BlobStore;
   rateLimits: Pick<RateLimits, 'downloads' | 'unknownParcels'>;
-  auditWriter: Pick<AuditWriter, 'add'>;
+  audit: Pick<AuditTrail, 'queued'>;
   metrics: Pick<Metrics, 'invoiceDownloads' | 'invoiceDownloadBytes'>;
   /** `x-accel-redirect`: nginx sends the bytes from the shared store, so only the row is read here. */
   delivery: 'direct' | 'x-accel-redirect';
@@ -63,7 +63,7 @@ export interface InvoiceAccessDeps {
  *   found, so a mistyped code in a link costs one, not two.
  */
 export function createInvoiceAccess(deps: InvoiceAccessDeps) {
-  const { rateLimits, auditWriter, metrics } = deps;
+  const { rateLimits, audit, metrics } = deps;
   const reader = createInvoiceReader(deps.blobStore, READER_LIMITS);
 
   async function findCurrent(parcelCode: string): Promise<InvoiceRow> {
@@ -116,19 +116,19 @@ export function createInvoiceAccess(deps: InvoiceAccessDeps) {
         guess.settle(notFound === UNKNOWN_PARCEL);
         if (notFound) {
           const detail = notFound === UNKNOWN_PARCEL ? 'unknown parcel code' : 'no XML';
-          auditWriter.add({ actor: user, action, target: parcelCode, outcome: 'refused', detail });
+          audit.queued({ actor: user, action, target: parcelCode, outcome: 'refused', detail });
         }
         throw error;
       }
       guess.settle(false);
       // Queued, written in batches: the answer never waits for the audit log.
       if ('sha256' in opened) {
-        auditWriter.add({ actor: user, action, target: parcelCode, outcome: 'ok', detail: `sha256 ${opened.sha256}` });
+        audit.queued({ actor: user, action, target: parcelCode, outcome: 'ok', detail: `sha256 ${opened.sha256}` });
         // Counted here, not from the answer: behind nginx the answer has no body and nginx sends the bytes.
         metrics.invoiceDownloads.inc();
         metrics.invoiceDownloadBytes.inc(opened.size);
       } else {
-        auditWriter.add({ actor: user, action, target: parcelCode, outcome: 'ok', detail: null });
+        audit.queued({ actor: user, action, target: parcelCode, outcome: 'ok', detail: null });
       }
       return opened as OpenedPart<P>;
     },

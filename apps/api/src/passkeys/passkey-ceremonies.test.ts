@@ -68,8 +68,10 @@ describe('the passkey ceremonies', () => {
       passkeys: createPasskeyRepository(database.db),
       store: createSessionBoundStore(database.db),
       enrollmentCodes: codes,
-      audit: async (event) => void audit.push(event),
-      auditRefusal: (event) => void refusals.push(event),
+      audit: {
+        bestEffort: async (event) => void audit.push(event),
+        queued: (event) => void refusals.push(event),
+      },
       endSessions: async ({ email }) => void endedSessions.push(email),
       findUser: (email) => users.findByEmail(email),
       stepUpMaxAgeMs: MAX_AGE_MS,

@@ -15,6 +15,7 @@ import {
   type AuthenticationResponseJSON,
   type RegistrationResponseJSON,
 } from '@simplewebauthn/server';
+import type { AuditTrail } from '../audit/audit-trail.ts';
 import type { AuditEvent } from '../audit/repository.ts';
 import { DomainError, type RefusalKind } from '../domain-error.ts';
 import type { EnrollmentCodes } from './enrollment-codes.ts';
@@ -49,13 +50,8 @@ export interface PasskeyCeremoniesDeps {
   passkeys: PasskeyRepository;
   store: SessionBoundStore;
   enrollmentCodes: EnrollmentCodes;
-  /** Writes an audit entry; never throws (a finished ceremony must not fail on the audit log). */
-  audit(event: AuditEvent): Promise<void>;
-  /**
-   * Queues a refusal for the audit log, folded with the identical ones of its minute and written in batches:
-   * a flood of bad answers costs no insert each.
-   */
-  auditRefusal(event: AuditEvent): void;
+  /** A finished ceremony is audited best-effort; its refusals are queued, so a flood of them costs little. */
+  audit: Pick<AuditTrail, 'bestEffort' | 'queued'>;
   /** The allowlist row of an address: its account's uid (whose confirmations a reset ends) and its role. */
   findUser(email: string): Promise<{ firebaseUid: string | null; admin: boolean } | undefined>;
   /** Ends every session of an address (a reset): throws, having changed nothing, when that cannot be done. */
@@ -133,7 +129,7 @@ export function createPasskeyCeremonies(deps: PasskeyCeremoniesDeps) {
   const { passkeys, store, enrollmentCodes, stepUpMaxAgeMs } = deps;
 
   function refuse(event: Omit<AuditEvent, 'outcome'>, kind: RefusalKind, message: string, reason: string): never {
-    deps.auditRefusal({ ...event, outcome: 'refused', detail: reason });
+    deps.audit.queued({ ...event, outcome: 'refused', detail: reason });
     throw new DomainError(kind, message, reason);
   }
 
@@ -169,7 +165,7 @@ export function createPasskeyCeremonies(deps: PasskeyCeremoniesDeps) {
       try {
         await requireStepUp(session);
       } catch (error) {
-        if (error instanceof DomainError) deps.auditRefusal({ ...event, outcome: 'refused', detail: error.reason });
+        if (error instanceof DomainError) deps.audit.queued({ ...event, outcome: 'refused', detail: error.reason });
         throw error;
       }
       return { first: false };
@@ -206,7 +202,13 @@ export function createPasskeyCeremonies(deps: PasskeyCeremoniesDeps) {
   /** A new one-time code for an administrator without a passkey; any earlier code stops working. */
   async function issueCode(email: string, actor: string) {
     const issued = await enrollmentCodes.issue(email, actor);
-    await deps.audit({ actor, action: 'passkeys.enrollment-code', target: email, outcome: 'ok', detail: null });
+    await deps.audit.bestEffort({
+      actor,
+      action: 'passkeys.enrollment-code',
+      target: email,
+      outcome: 'ok',
+      detail: null,
+    });
     return { code: issued.code, expiresAt: issued.expiresAt.toISOString() };
   }
 
@@ -292,7 +294,7 @@ export function createPasskeyCeremonies(deps: PasskeyCeremoniesDeps) {
       });
       if (!added) return refuse(event, 'conflict', ALREADY_SET_UP_MESSAGE, 'credential id already registered');
       const done = await confirm(session);
-      await deps.audit({
+      await deps.audit.bestEffort({
         ...event,
         outcome: 'ok',
         detail: `${first ? 'first ' : ''}${info.credentialDeviceType} passkey`,
@@ -341,7 +343,7 @@ export function createPasskeyCeremonies(deps: PasskeyCeremoniesDeps) {
       const counted = await passkeys.recordUse(passkey.credentialId, verification.authenticationInfo.newCounter);
       if (!counted) return refuse(event, 'invalid', NOT_VERIFIED_MESSAGE, 'signature counter did not move forward');
       const done = await confirm(session);
-      await deps.audit({ ...event, outcome: 'ok', detail: null });
+      await deps.audit.bestEffort({ ...event, outcome: 'ok', detail: null });
       return done;
     },
 
@@ -360,7 +362,7 @@ export function createPasskeyCeremonies(deps: PasskeyCeremoniesDeps) {
       await deps.endSessions({ email, actor });
       const removed = await passkeys.removeAllFor(email);
       if (row.firebaseUid) await store.forgetConfirmations(row.firebaseUid);
-      await deps.audit({
+      await deps.audit.bestEffort({
         ...event,
         outcome: 'ok',
         detail: removed === 1 ? '1 passkey removed' : `${removed} passkeys removed`,

@@ -37,11 +37,11 @@ function adminSession(request: FastifyRequest): AdminSession {
 async function limitCeremonies(request: FastifyRequest) {
   const caller = request.caller;
   if (!caller) return;
-  const { rateLimits, auditWriter } = request.server.domain;
+  const { rateLimits, auditTrail } = request.server.domain;
   const waitMs = rateLimits.passkeyCeremonies.hitNow(caller.uid);
   if (waitMs === undefined) return;
   const refusal = rateLimited(waitMs);
-  auditWriter.refuse({
+  auditTrail.refusal({
     client: clientKey(request.ip),
     actor: caller.email,
     action: `${request.method} ${request.routeOptions.url}`,

@@ -130,7 +130,7 @@ export default fp<{ ingestToken?: string | undefined; ingestFrom?: ((ip: string)
         if (!(error instanceof DomainError)) throw error;
         const identity = request.refusedIdentity;
         // Queued and folded per client, reason and minute: a flood of refusals costs a bounded number of rows.
-        app.domain.auditWriter.refuse({
+        app.domain.auditTrail.refusal({
           client: clientKey(request.ip),
           actor: request.caller?.email ?? identity?.email ?? null,
           action: `${request.method} ${request.routeOptions.url}`,

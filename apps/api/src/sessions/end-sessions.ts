@@ -1,3 +1,4 @@
+import type { AuditTrail } from '../audit/audit-trail.ts';
 import type { AuditEvent } from '../audit/repository.ts';
 import type { IdentityProvider } from '../identity/identity-provider.ts';
 import { DomainError } from '../domain-error.ts';
@@ -6,8 +7,7 @@ export interface SessionEnderDeps {
   identity: Pick<IdentityProvider, 'revokeSessions'>;
   /** The allowlist row of an address: the account it is bound to. */
   findUser(email: string): Promise<{ firebaseUid: string | null } | undefined>;
-  /** Writes an audit entry; never throws. */
-  audit(event: AuditEvent): Promise<void>;
+  audit: Pick<AuditTrail, 'bestEffort'>;
   /** Makes this process forget the account's verified tokens, so the end is seen here on the next call. */
   forgetSessions(uid: string): void;
 }
@@ -29,11 +29,11 @@ export function createSessionEnder(deps: SessionEnderDeps) {
     try {
       await deps.identity.revokeSessions(uid);
     } catch (error) {
-      await deps.audit({ ...event, outcome: 'failed', detail: `sessions not ended: ${describe(error)}` });
+      await deps.audit.bestEffort({ ...event, outcome: 'failed', detail: `sessions not ended: ${describe(error)}` });
       throw error;
     }
     deps.forgetSessions(uid);
-    await deps.audit({ ...event, outcome: 'ok' });
+    await deps.audit.bestEffort({ ...event, outcome: 'ok' });
   }
 
   return {
@@ -49,13 +49,14 @@ export function createSessionEnder(deps: SessionEnderDeps) {
       const event = { actor, action: 'sessions.end', target: email, detail: null };
       const row = await deps.findUser(email);
       if (!row) {
-        await deps.audit({ ...event, outcome: 'refused', detail: 'not on the list' });
+        await deps.audit.bestEffort({ ...event, outcome: 'refused', detail: 'not on the list' });
         throw new DomainError('not-found', notOnListMessage(email));
       }
       // Only the account the row is bound to is the row's. A row without one admits nobody, so no session
       // of this portal exists to end; the account holding the address now may be someone else's (an
       // address changed at the provider) and is left alone. Done, and said so in the log.
-      if (!row.firebaseUid) await deps.audit({ ...event, outcome: 'ok', detail: UNBOUND_ROW_SESSIONS_DETAIL });
+      if (!row.firebaseUid)
+        await deps.audit.bestEffort({ ...event, outcome: 'ok', detail: UNBOUND_ROW_SESSIONS_DETAIL });
       else await end(row.firebaseUid, event);
       return { email, ended: true as const };
     },

@@ -1,4 +1,4 @@
-import type { AuditEvent } from '../audit/repository.ts';
+import type { AuditTrail } from '../audit/audit-trail.ts';
 import type { IdentityProvider } from '../identity/identity-provider.ts';
 import type { AccountCleanup, AccountCleanupsRepository } from './account-cleanups.ts';
 import type { UsersRepository } from './repository.ts';
@@ -14,7 +14,7 @@ export interface AccountCleanerDeps {
   cleanups: AccountCleanupsRepository;
   users: Pick<UsersRepository, 'findByFirebaseUid'>;
   identity: Pick<IdentityProvider, 'revokeSessions' | 'deleteUser'>;
-  audit: (event: AuditEvent) => Promise<void>;
+  audit: Pick<AuditTrail, 'bestEffort'>;
   /** Makes this process forget the account's cached tokens. */
   forgetSessions?: (uid: string) => void;
   log: { warn(details: object, message: string): void };
@@ -52,14 +52,18 @@ export function createAccountCleaner(deps: AccountCleanerDeps) {
     const uid = job.firebaseUid ?? undefined;
     if (!uid) {
       await cleanups.complete(job.id);
-      await deps.audit({ ...event, outcome: 'ok', detail: UNBOUND_ROW_DETAIL });
+      await deps.audit.bestEffort({ ...event, outcome: 'ok', detail: UNBOUND_ROW_DETAIL });
       return 'done';
     }
     try {
       if (await deps.users.findByFirebaseUid(uid)) {
         // Listed again with this very account meanwhile: it is someone's sign-in again, not a leftover.
         await cleanups.complete(job.id);
-        await deps.audit({ ...event, outcome: 'ok', detail: `kept the sign-in account (uid ${uid}): listed again` });
+        await deps.audit.bestEffort({
+          ...event,
+          outcome: 'ok',
+          detail: `kept the sign-in account (uid ${uid}): listed again`,
+        });
         return 'done';
       }
       // Sessions first: should the deletion then fail, the account is at least signed out everywhere.
@@ -75,7 +79,7 @@ export function createAccountCleaner(deps: AccountCleanerDeps) {
         deps.log.warn({ err: retryError }, 'could not reschedule an account clean-up');
       });
       if (auditsFailure(job.attempts)) {
-        await deps.audit({
+        await deps.audit.bestEffort({
           ...event,
           outcome: 'failed',
           detail: `the sign-in account is not deleted yet${tries}: ${message}; retried in ${Math.round(delayMs / 1000)} s and until done`,
@@ -83,7 +87,7 @@ export function createAccountCleaner(deps: AccountCleanerDeps) {
       }
       return 'pending';
     }
-    await deps.audit({
+    await deps.audit.bestEffort({
       ...event,
       outcome: 'ok',
       detail: `sessions ended and sign-in account deleted (uid ${uid})${tries}`,

@@ -1,13 +1,13 @@
 import { ForeignAccountError, type IdentityProvider } from '../identity/identity-provider.ts';
 import { DomainError, type RefusalKind } from '../domain-error.ts';
-import type { AuditEvent, AuditRepository } from '../audit/repository.ts';
+import type { AuditTrail } from '../audit/audit-trail.ts';
 import type { AccountCleaner } from './account-cleaner.ts';
 import type { AccountCleanup } from './account-cleanups.ts';
 import type { UserRow, UsersRepository } from './repository.ts';
 
 export interface UserAdminDeps {
   users: UsersRepository;
-  audit: AuditRepository;
+  audit: Pick<AuditTrail, 'required' | 'bestEffort'>;
   identity: IdentityProvider;
   /** Finishes removals at the identity provider (account-cleaner.ts). */
   cleaner: Pick<AccountCleaner, 'attempt' | 'finishFor'>;
@@ -52,14 +52,7 @@ function isAccountAlreadyBound(error: unknown): boolean {
 export function createUserAdmin(deps: UserAdminDeps) {
   const { users, identity } = deps;
 
-  // The audit trail must never turn a finished change into an error, nor hide the error that stopped one.
-  async function audit(event: AuditEvent) {
-    try {
-      await deps.audit.record(event);
-    } catch (error) {
-      deps.log.error({ err: error, event }, 'could not write the audit log');
-    }
-  }
+  const audit = deps.audit.bestEffort;
 
   /** Removes an account this call created, when its row could not be written; the row never existed. */
   async function undoAccount(email: string, account: { uid: string; created: boolean }) {
@@ -103,7 +96,7 @@ export function createUserAdmin(deps: UserAdminDeps) {
       }
       const foreign = error.uid;
       // Written before the deletion, and not best-effort: a deletion that cannot be audited does not happen.
-      await deps.audit.record({
+      await deps.audit.required({
         actor,
         action: 'users.take-over-account',
         target: email,

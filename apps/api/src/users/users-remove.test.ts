@@ -16,13 +16,13 @@ describe('DELETE /api/users/:email', () => {
   const userAdmin = () =>
     createUserAdmin({
       users: t.app.domain.users,
-      audit: t.app.domain.audit,
+      audit: t.app.domain.auditTrail,
       identity: t.identity,
       cleaner: createAccountCleaner({
         cleanups: t.app.domain.accountCleanups,
         users: t.app.domain.users,
         identity: t.identity,
-        audit: (event) => t.app.domain.audit.record(event),
+        audit: t.app.domain.auditTrail,
         log: t.app.log,
       }),
       log: t.app.log,

@@ -209,10 +209,21 @@ export async function renderEInvoicePdf(
   document.setCreator('Parcel Invoice Portal');
   document.setProducer('pdf-lib');
 
-  // The label first: whoever reads or prints this must not take it for the original.
+  drawLabel(layout, syntax, options.profileName);
+  drawTitle(layout, kind, facts);
+  drawParties(layout, content);
+  drawLines(layout, content);
+  drawAmounts(layout, content);
+  drawPayment(layout, content);
+  drawFooters(layout, regular, facts, options.parcelCode);
+  return document.save({ useObjectStreams: true });
+}
+
+/** The label first: whoever reads or prints this must not take it for the original. */
+function drawLabel(layout: Layout, syntax: string, profileName: string | null): void {
   layout.band(34);
   layout.text(
-    `Rendering of an XML e-invoice (${syntax}${options.profileName ? `, ${options.profileName}` : ''})`,
+    `Rendering of an XML e-invoice (${syntax}${profileName ? `, ${profileName}` : ''})`,
     MARGIN + 10,
     {
       bold: true,
@@ -226,7 +237,10 @@ export async function renderEInvoicePdf(
     layout.cursor + 19,
   );
   layout.advance(52);
+}
 
+/** The document type and number, then the dates, the currency and the buyer's reference in a row. */
+function drawTitle(layout: Layout, kind: string, facts: EInvoiceContent['facts']): void {
   layout.text(kind, MARGIN, { bold: true, size: 20 });
   layout.text(facts.invoiceNumber ?? '—', RIGHT, { bold: true, size: 12, align: 'right' }, layout.cursor + 4);
   layout.advance(30);
@@ -242,7 +256,10 @@ export async function renderEInvoicePdf(
     layout.text(value, x, { size: 9.5 }, layout.cursor + 11);
   });
   layout.advance(34);
+}
 
+/** Seller and buyer side by side. */
+function drawParties(layout: Layout, content: EInvoiceContent): void {
   const columnWidth = (RIGHT - MARGIN) / 2 - 12;
   const sellerEnd = partyBlock(layout, 'From (seller)', content.seller, MARGIN, columnWidth, layout.cursor);
   const buyerEnd = partyBlock(
@@ -254,7 +271,10 @@ export async function renderEInvoicePdf(
     layout.cursor,
   );
   layout.advance(Math.max(sellerEnd, buyerEnd) - layout.cursor + 6);
+}
 
+/** The invoice lines as a table, its header again on every page it runs onto. */
+function drawLines(layout: Layout, content: EInvoiceContent): void {
   if (content.lines.length > 0) {
     heading(layout, `Lines (${content.lines.length})`);
     const columns = { id: MARGIN, name: MARGIN + 34, quantity: RIGHT - 200, price: RIGHT - 90, amount: RIGHT };
@@ -282,7 +302,11 @@ export async function renderEInvoicePdf(
       layout.advance(height);
     }
   }
+}
 
+/** Allowances and charges, the VAT breakdown and the totals, the amount due last and strongest. */
+function drawAmounts(layout: Layout, content: EInvoiceContent): void {
+  const { facts } = content;
   if (content.allowancesCharges.length > 0) {
     heading(layout, 'Allowances and charges');
     keyValues(
@@ -318,7 +342,11 @@ export async function renderEInvoicePdf(
   if (content.prepaid !== null) totals.push(['Paid in advance', money(content.prepaid, facts.currency)]);
   totals.push(['Amount due', money(facts.amountDue, facts.currency), true]);
   keyValues(layout, totals, MARGIN);
+}
 
+/** How to pay: the means, the account, the reference, the due date and the terms; then the notes. */
+function drawPayment(layout: Layout, content: EInvoiceContent): void {
+  const { facts } = content;
   heading(layout, 'Payment');
   const payment: [string, string][] = [];
   const means = content.payment.meansCode;
@@ -335,9 +363,12 @@ export async function renderEInvoicePdf(
     heading(layout, 'Notes');
     for (const note of content.notes) paragraph(layout, note);
   }
+}
 
+/** On every page: what this is, for which parcel, and the page number. */
+function drawFooters(layout: Layout, regular: PDFFont, facts: EInvoiceContent['facts'], parcelCode: string): void {
   layout.pages.forEach((page, index) => {
-    const footer = `Rendering of the XML e-invoice ${facts.invoiceNumber ?? ''} for parcel ${options.parcelCode}  \u00b7  page ${index + 1} of ${layout.pages.length}`;
+    const footer = `Rendering of the XML e-invoice ${facts.invoiceNumber ?? ''} for parcel ${parcelCode}  \u00b7  page ${index + 1} of ${layout.pages.length}`;
     const text = layout.safe(footer, { size: 7.5 });
     page.drawText(text, {
       x: (A4.width - regular.widthOfTextAtSize(text, 7.5)) / 2,
@@ -347,7 +378,6 @@ export async function renderEInvoicePdf(
       color: MUTED,
     });
   });
-  return document.save({ useObjectStreams: true });
 }
 
 function paragraph(layout: Layout, text: string): void {

@@ -1,29 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { accountSetOf, normalAmount, type StoredInvoiceFacts } from './stored-facts.ts';
+import { storedFacts } from '../../../test/helpers/stored-facts.ts';
 
-const facts = (overrides: Partial<StoredInvoiceFacts> = {}): StoredInvoiceFacts => ({
-  syntax: 'cii',
-  profileName: null,
-  profile: null,
-  invoiceNumber: 'INV-1',
-  typeCode: '380',
-  issueDate: '2025-01-01',
-  dueDate: null,
-  currency: 'EUR',
-  sellerName: 'Seller',
-  sellerVatId: null,
-  buyerName: 'Buyer',
-  buyerReference: null,
-  totalNet: '100.00',
-  totalTax: '19.00',
-  totalGross: '119.00',
-  amountDue: '119.00',
-  iban: 'DE02 1203 0000 0000 2020 51',
-  paymentAccounts: ['DE02 1203 0000 0000 2020 51'],
-  lineCount: 1,
-  ...overrides,
-});
+const facts = (overrides: Partial<StoredInvoiceFacts> = {}) => storedFacts('DE02 1203 0000 0000 2020 51', overrides);
 
 describe('accountSetOf', () => {
   it('compares the set: order, spacing, case and repeats do not count', () => {
