@@ -93,7 +93,7 @@ const envSchema = z
       .int()
       .min(1024)
       .default(10 * 1024 * 1024),
-    // Each upload being read holds its body and a reader worker (up to 128 MB of heap): this bounds the memory.
+    // Each upload being read holds its body and a reader worker (up to 256 MB of heap): this bounds the memory.
     MAX_CONCURRENT_INGESTS: z.coerce.number().int().min(1).max(32).default(2),
     INVOICE_READ_TIMEOUT_MS: milliseconds(10_000),
     INGEST_TOKEN: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),

@@ -32,7 +32,7 @@ export interface InvoiceReaderPoolOptions {
  */
 export const DEFAULT_READER_POOL_OPTIONS: Omit<InvoiceReaderPoolOptions, 'size'> = {
   timeoutMs: 10_000,
-  maxHeapMb: 128,
+  maxHeapMb: 256,
   filesPerWorker: 200,
 };
 
