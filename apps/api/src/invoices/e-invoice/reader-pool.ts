@@ -68,6 +68,9 @@ export function createInvoiceReaderPool(options: InvoiceReaderPoolOptions) {
     started += 1;
     const worker = new Worker(WORKER_URL, {
       resourceLimits: { maxOldGenerationSizeMb: options.maxHeapMb },
+      // Without source maps: formatting an error's stack would load the maps of the modules it passes through
+      // (PDF.js's run to megabytes) into the worker's limited heap, for nothing anyone reads.
+      execArgv: process.execArgv.filter((arg) => arg !== '--enable-source-maps'),
       // The worker reads bytes and answers messages; it has no business with the parent's environment.
       env: {},
     });
