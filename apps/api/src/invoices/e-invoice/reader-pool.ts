@@ -70,7 +70,10 @@ export function createInvoiceReaderPool(options: InvoiceReaderPoolOptions) {
       resourceLimits: { maxOldGenerationSizeMb: options.maxHeapMb },
       // Without source maps: formatting an error's stack would load the maps of the modules it passes through
       // (PDF.js's run to megabytes) into the worker's limited heap, for nothing anyone reads.
-      execArgv: process.execArgv.filter((arg) => arg !== '--enable-source-maps'),
+      // (Given only then: an explicit list is checked against what a worker may take, the inherited one is not.)
+      ...(process.execArgv.includes('--enable-source-maps')
+        ? { execArgv: process.execArgv.filter((arg) => arg !== '--enable-source-maps') }
+        : {}),
       // The worker reads bytes and answers messages; it has no business with the parent's environment.
       env: {},
     });
