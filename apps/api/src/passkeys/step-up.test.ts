@@ -307,6 +307,9 @@ describe('every admin call needs a recent passkey confirmation of the very sign-
         payload: { enrollmentCode: 'AAAA-BBBB-CCCC-DDDD' },
       });
     const statuses: number[] = [];
+    // Rows fold per minute: a flood that crosses a minute's end is two rows, however few the refusals.
+    const minuteOf = () => Math.floor(Date.now() / 60_000);
+    const firstMinute = minuteOf();
     for (let call = 0; call < CEREMONY_LIMIT + 15; call++) statuses.push((await options(admin.idToken)).statusCode);
     assert.deepEqual(statuses.slice(0, CEREMONY_LIMIT), Array(CEREMONY_LIMIT).fill(400), 'a wrong code, refused');
     assert.deepEqual(statuses.slice(CEREMONY_LIMIT), Array(15).fill(429));
@@ -316,15 +319,17 @@ describe('every admin call needs a recent passkey confirmation of the very sign-
     // Per administrator: another one is not held up.
     assert.equal((await options(other.idToken)).statusCode, 400);
 
+    const minutes = minuteOf() - firstMinute + 1;
+
     await t.app.domain.auditWriter.flush();
     const rows = await t.app.domain.audit.list({ limit: 100, offset: 0 });
+    const countOf = (entries: typeof rows) => entries.reduce((sum, row) => sum + row.count, 0);
     const throttled = rows.filter((row) => row.detail?.includes('passkey ceremonies'));
-    assert.equal(throttled.length, 1, 'one folded row for the minute');
-    assert.equal(throttled[0]?.count, 16);
+    assert.ok(throttled.length >= 1 && throttled.length <= minutes, 'one folded row a minute');
+    assert.equal(countOf(throttled), 16);
     const wrongCodes = rows.filter((row) => row.action === 'passkeys.enroll' && row.outcome === 'refused');
-    assert.deepEqual(wrongCodes.map((row) => [row.actor, row.count]).sort(), [
-      [ADMIN, CEREMONY_LIMIT],
-      [OTHER_ADMIN, 1],
-    ]);
+    assert.equal(countOf(wrongCodes.filter((row) => row.actor === ADMIN)), CEREMONY_LIMIT);
+    assert.equal(countOf(wrongCodes.filter((row) => row.actor === OTHER_ADMIN)), 1);
+    assert.ok(wrongCodes.length <= minutes + 1, 'folded, not one row a refusal');
   });
 });
