@@ -26,13 +26,12 @@ import {
 } from '../src/backup/manifest.ts';
 import { runRestore } from '../src/backup/restore.ts';
 import { runCommand } from '../src/cli/storage.ts';
-import { loadConfig } from '../src/config.ts';
-import { openInfrastructure, type Infrastructure } from '../src/infrastructure.ts';
+import type { Infrastructure } from '../src/infrastructure.ts';
 import { testBackupKeys } from './helpers/backup-keys.ts';
 import { fakePdf } from './helpers/fixtures.ts';
-import { invoiceStoreKind, openTestInvoiceStore, type TestInvoiceStore } from './helpers/invoice-stores.ts';
-import { testPgliteTarget } from './helpers/pglite-template.ts';
-import { TEST_PROJECT_ID, useTestApp } from './helpers/test-app.ts';
+import { invoiceStoreKind, type TestInvoiceStore } from './helpers/invoice-stores.ts';
+import { openRestoreTarget } from './helpers/restore-target.ts';
+import { useTestApp } from './helpers/test-app.ts';
 
 const INGEST_TOKEN = 'test-ingest-token-0123456789abcdefghijklmnop';
 const SIGNING_CONTEXT = 'parcel-invoice-portal-backup manifest v2\n';
@@ -53,15 +52,7 @@ describe(`a backup someone changed (${invoiceStoreKind()} store)`, () => {
   before(async () => {
     work = await mkdtemp(path.join(os.tmpdir(), 'portal-tamper-'));
     keys = await testBackupKeys();
-    store = await openTestInvoiceStore(invoiceStoreKind(), path.join(work, 'restored'));
-    const config = loadConfig({
-      FIREBASE_PROJECT_ID: TEST_PROJECT_ID,
-      FIREBASE_AUTH_EMULATOR_HOST: process.env.FIREBASE_AUTH_EMULATOR_HOST ?? '',
-      DATA_DIR: path.join(work, 'restored'),
-      LOG_LEVEL: 'silent',
-      ...store.env,
-    });
-    target = await openInfrastructure(config, { databaseTarget: await testPgliteTarget() });
+    ({ store, infrastructure: target } = await openRestoreTarget(path.join(work, 'restored')));
   });
   after(async () => {
     await target?.close();

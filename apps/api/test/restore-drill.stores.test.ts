@@ -19,16 +19,14 @@ import { checkBackup } from '../src/backup/backup-check.ts';
 import { readSignedManifest } from '../src/backup/manifest.ts';
 import { RestoreRefusedError, runRestore } from '../src/backup/restore.ts';
 import { runVerify } from '../src/backup/verify.ts';
-import { loadConfig } from '../src/config.ts';
 import { buildDomain } from '../src/domain.ts';
-import { openInfrastructure } from '../src/infrastructure.ts';
 import { createLogger } from '../src/observability/logging.ts';
 import { EPHEMERAL_TABLE_NAMES } from '../src/db/ephemeral-tables.ts';
 import { testBackupKeys } from './helpers/backup-keys.ts';
 import { fakePdf, sha256Of } from './helpers/fixtures.ts';
-import { invoiceStoreKind, openTestInvoiceStore } from './helpers/invoice-stores.ts';
-import { testPgliteTarget } from './helpers/pglite-template.ts';
-import { TEST_PROJECT_ID, useTestApp } from './helpers/test-app.ts';
+import { invoiceStoreKind } from './helpers/invoice-stores.ts';
+import { openRestoreTarget } from './helpers/restore-target.ts';
+import { useTestApp } from './helpers/test-app.ts';
 import { signUp } from './helpers/tokens.ts';
 
 const INGEST_TOKEN = 'test-ingest-token-0123456789abcdefghijklmnop';
@@ -204,23 +202,14 @@ describe(`restore drill (${invoiceStoreKind()} store)`, () => {
     assert.equal(checked.files, manifest.tables.length + 8);
 
     // --- Restore into a new database and a new, empty store --------------------------------------------
-    const store = await openTestInvoiceStore(invoiceStoreKind(), path.join(work, 'restored'));
-    cleanups.push(() => store.close());
     const databaseUrl = process.env.DATABASE_URL
       ? await freshDatabaseBeside(process.env.DATABASE_URL, 'restore_drill')
       : '';
-    const config = loadConfig({
-      FIREBASE_PROJECT_ID: TEST_PROJECT_ID,
-      FIREBASE_AUTH_EMULATOR_HOST: process.env.FIREBASE_AUTH_EMULATOR_HOST ?? '',
-      DATA_DIR: path.join(work, 'restored'),
-      DATABASE_URL: databaseUrl,
-      LOG_LEVEL: 'silent',
-      WEB_DIST_DIR: path.join(work, 'no-web-build'),
-      ...store.env,
+    const { store, infrastructure } = await openRestoreTarget(path.join(work, 'restored'), {
+      databaseUrl,
+      env: { WEB_DIST_DIR: path.join(work, 'no-web-build') },
     });
-    const infrastructure = await openInfrastructure(config, {
-      ...(databaseUrl ? {} : { databaseTarget: await testPgliteTarget() }),
-    });
+    cleanups.push(() => store.close());
     cleanups.push(() => infrastructure.close());
     started = performance.now();
     const restored = await runRestore(infrastructure, backupDir, keys.read);
@@ -290,16 +279,8 @@ describe(`restore drill (${invoiceStoreKind()} store)`, () => {
       runRestore({ database: t.database, blobStore: t.blobStore }, backupDir, keys.read),
       /not empty/,
     );
-    const store = await openTestInvoiceStore(invoiceStoreKind(), path.join(work, 'restored'));
+    const { store, infrastructure } = await openRestoreTarget(path.join(work, 'restored'));
     cleanups.push(() => store.close());
-    const config = loadConfig({
-      FIREBASE_PROJECT_ID: TEST_PROJECT_ID,
-      FIREBASE_AUTH_EMULATOR_HOST: process.env.FIREBASE_AUTH_EMULATOR_HOST ?? '',
-      DATA_DIR: path.join(work, 'restored'),
-      LOG_LEVEL: 'silent',
-      ...store.env,
-    });
-    const infrastructure = await openInfrastructure(config, { databaseTarget: await testPgliteTarget() });
     cleanups.push(() => infrastructure.close());
     await infrastructure.blobStore.put(fakePdf('already here'), { maxBytes: 1_000_000 });
     await assert.rejects(runRestore(infrastructure, backupDir, keys.read), /store .* is not empty/);
