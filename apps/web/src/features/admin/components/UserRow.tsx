@@ -14,18 +14,21 @@ export interface UserActions {
 
 function StatusBadges({ user, own }: { user: AllowedUser; own: boolean }) {
   return (
-    <div className="status-badges">
-      {user.activated ? (
-        <span className="badge status-badge status-activated">Activated</span>
-      ) : (
-        <span className="badge status-badge status-invited" title="Has not set a password yet">
-          Invited
-        </span>
-      )}
-      {user.admin && <span className="badge status-badge status-admin">Admin</span>}
-      {own && <span className="badge status-badge status-neutral">You</span>}
+    <>
+      <div className="status-badges">
+        {user.activated ? (
+          <span className="badge status-badge status-activated">Activated</span>
+        ) : (
+          <span className="badge status-badge status-invited" title="Has not set a password yet">
+            Invited
+          </span>
+        )}
+        {user.admin && <span className="badge status-badge status-admin">Admin</span>}
+        {own && <span className="badge status-badge status-neutral">You</span>}
+      </div>
+      {/* Below the badges, not among them: the badges keep one line, the dates wrap under them. */}
       {user.passkeys && <PasskeysNote passkeys={user.passkeys} />}
-    </div>
+    </>
   );
 }
 
