@@ -1,4 +1,5 @@
 import { ApiError } from '@/lib/api-client';
+import { formatDate, formatDateTime } from '@/lib/format-date';
 
 /** Every sentence the admin screen shows an admin, kept together; the spec's are word for word. */
 
@@ -143,12 +144,12 @@ export const passkeysResetNotice = (email: string) =>
 /** The enrollment code, shown once, under the notice of the promotion or reset that issued it. */
 export const enrollmentCodeDetails = (email: string, enrollment: { code: string; expiresAt: string }) => [
   `Enrollment code for ${email}'s first passkey: ${enrollment.code}`,
-  `Give it to them in person or by phone, not by e-mail. It works once, until ${new Date(enrollment.expiresAt).toLocaleString()}, and is not shown again.`,
+  `Give it to them in person or by phone, not by e-mail. It works once, until ${formatDateTime(enrollment.expiresAt)}, and is not shown again.`,
 ];
 /** An administrator's passkeys on their row. */
 export const passkeyCount = (count: number) =>
   count === 0 ? 'No passkey yet' : count === 1 ? '1 passkey' : `${count} passkeys`;
 export const passkeyDates = (passkey: { createdAt: string; lastUsedAt: string | null }) =>
-  `set up ${new Date(passkey.createdAt).toLocaleDateString()}, ${
-    passkey.lastUsedAt ? `last used ${new Date(passkey.lastUsedAt).toLocaleString()}` : 'never used since'
+  `set up ${formatDate(passkey.createdAt)}, ${
+    passkey.lastUsedAt ? `last used ${formatDateTime(passkey.lastUsedAt)}` : 'never used since'
   }`;
