@@ -7,8 +7,9 @@ const fixture = (name: string) => readFile(new URL(`../../apps/api/test/fixtures
 /** Stored through the real ingestion call, as the carrier's ingestion service (or an admin) sends them. */
 async function ingest(portal: Portal, parcelCode: string, body: Buffer, type: string) {
   const response = await portal.adminUpload('PUT', `/api/invoices/${parcelCode}`, new Uint8Array(body), type);
-  expect([200, 201]).toContain(response.status);
-  return (await response.json()) as { format: string; status: string };
+  const answer = await response.text();
+  expect([200, 201], `the upload's answer: ${answer}`).toContain(response.status);
+  return JSON.parse(answer) as { format: string; status: string };
 }
 
 const FACTUR_X = 'EINV-FX-0001';

@@ -93,7 +93,7 @@ const envSchema = z
       .int()
       .min(1024)
       .default(10 * 1024 * 1024),
-    // Each upload being read holds its body and a reader worker (up to 256 MB of heap): this bounds the memory.
+    // Each upload being read holds its body and a reader process (up to 256 MB of heap): this bounds the memory.
     MAX_CONCURRENT_INGESTS: z.coerce.number().int().min(1).max(32).default(2),
     INVOICE_READ_TIMEOUT_MS: milliseconds(10_000),
     INGEST_TOKEN: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
@@ -353,7 +353,7 @@ function toConfig(env: z.infer<typeof envSchema>) {
     maxInvoiceBytes: env.MAX_INVOICE_BYTES,
     /** Uploads taken in at once by this instance; one more is refused with 503 and Retry-After. */
     maxConcurrentIngests: env.MAX_CONCURRENT_INGESTS,
-    /** Wall-clock time reading one upload may take before its reader worker is stopped and it is refused. */
+    /** Wall-clock time reading one upload may take before its reader process is killed and it is refused. */
     invoiceReadTimeoutMs: env.INVOICE_READ_TIMEOUT_MS,
     ingestToken: env.INGEST_TOKEN,
     /** Where the ingestion token is accepted from; undefined: anywhere. */

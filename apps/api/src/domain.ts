@@ -117,7 +117,7 @@ export function buildDomain(infrastructure: Omit<Infrastructure, 'close'>, optio
     delivery: config.invoiceDelivery,
   });
   const acknowledgeInvoiceWarning = createWarningAcknowledger({ warnings: invoiceWarnings, audit: auditTrail });
-  // One reader worker per upload slot: a slot never waits for a worker, and no more are ever started.
+  // One reader process per upload slot: a slot never waits for a reader, and no more are ever started.
   const invoiceReaders = createInvoiceReaderPool({
     ...DEFAULT_READER_POOL_OPTIONS,
     size: config.maxConcurrentIngests,

@@ -61,8 +61,8 @@ export async function compileApi(
     entryPoints: {
       server: path.join(apiDir, 'src/server.ts'),
       cli: path.join(apiDir, 'src/cli/index.ts'),
-      // The reader pool's worker thread, a module of its own (apps/api/src/invoices/e-invoice/reader-pool.ts).
-      'invoice-reader': path.join(apiDir, 'src/invoices/e-invoice/read-worker.ts'),
+      // The reader pool's child process, a module of its own (apps/api/src/invoices/e-invoice/reader-pool.ts).
+      'invoice-reader': path.join(apiDir, 'src/invoices/e-invoice/reader-process.ts'),
     },
     outdir: outDir,
     bundle: true,

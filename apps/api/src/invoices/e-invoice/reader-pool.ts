@@ -1,29 +1,39 @@
-import { Worker } from 'node:worker_threads';
+import { type ChildProcess, fork } from 'node:child_process';
+import type { Socket } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import { InvoiceRefusedError, type ReadInvoice, type ReadInvoiceLimits } from './read-invoice.ts';
 import { ReadingBudgetError } from './reading-budget.ts';
 
-/** What the pool sends a worker (read-worker.ts): one upload and the limits to read it with. */
+/** What the pool sends a reader process (reader-process.ts): one upload and the limits to read it with. */
 export interface ReaderRequest {
   bytes: Uint8Array;
   limits: ReadInvoiceLimits;
 }
 
-/** What a worker answers: 'ready' once, then one reply per request. */
+/** What a reader process answers: 'ready' once, then one reply per request. */
 export type ReaderReply =
   | 'ready'
   | { ok: true; read: ReadInvoice }
   | { ok: false; kind: 'refused' | 'over-budget' | 'failed'; message: string };
 
 export interface InvoiceReaderPoolOptions {
-  /** Workers at most, each reading one file at a time: the ingest limit (MAX_CONCURRENT_INGESTS). */
+  /** Reader processes at most, each reading one file at a time: the ingest limit (MAX_CONCURRENT_INGESTS). */
   size: number;
-  /** Wall-clock time one file may take; the worker is then stopped and the file refused. */
+  /** Wall-clock time one file may take; the reader is then killed and the file refused. */
   timeoutMs: number;
-  /** A worker's JavaScript heap (V8's old generation); past it the worker is stopped and the file refused. */
+  /** A reader's JavaScript heap (V8's old generation); past it the reader dies and the file is refused. */
   maxHeapMb: number;
-  /** A worker is replaced after this many files, so nothing one file left behind (pdf-lib's name cache) grows. */
-  filesPerWorker: number;
+  /** A reader is replaced after this many files, so nothing one file left behind (pdf-lib's name cache) grows. */
+  filesPerProcess: number;
+  /**
+   * Load PDF.js (a hybrid's visible-text check) before taking a file, so its loading time — seconds on a busy
+   * machine — is not spent from the file's deadline. Off only in tests that need a reader smaller than PDF.js.
+   */
+  loadPdfJsAtStart: boolean;
 }
+
+/** The reader's argument that asks it to load PDF.js before it says it is ready. */
+export const LOAD_PDF_JS_AT_START = '--load-pdf-js';
 
 /**
  * Measured: a 10 MB UBL invoice of 7,500 lines (the largest the default upload limit lets in) reads in
@@ -33,96 +43,125 @@ export interface InvoiceReaderPoolOptions {
 export const DEFAULT_READER_POOL_OPTIONS: Omit<InvoiceReaderPoolOptions, 'size'> = {
   timeoutMs: 10_000,
   maxHeapMb: 256,
-  filesPerWorker: 200,
+  filesPerProcess: 200,
+  loadPdfJsAtStart: true,
 };
 
-// From source the worker is the .ts file beside this one; the build bundles it as invoice-reader.js beside
+// From source the reader is the .ts file beside this one; the build bundles it as invoice-reader.js beside
 // server.js and cli.js (packages/dev-stack/src/builds.ts), where this module's own code then lives.
-const WORKER_URL = import.meta.url.endsWith('.ts')
-  ? new URL('./read-worker.ts', import.meta.url)
-  : new URL('./invoice-reader.js', import.meta.url);
+const READER_PATH = fileURLToPath(
+  import.meta.url.endsWith('.ts')
+    ? new URL('./reader-process.ts', import.meta.url)
+    : new URL('./invoice-reader.js', import.meta.url),
+);
 
-interface PooledWorker {
-  worker: Worker;
+/** How V8 says it ran out of heap, on the reader's stderr just before it aborts. */
+const OUT_OF_HEAP = /heap limit|heap out of memory/i;
+
+interface PooledReader {
+  child: ChildProcess;
   ready: Promise<void>;
   files: number;
+  /** The start of what the reader wrote to stderr: V8's headline when it runs out of heap, before its stacks. */
+  stderr: string;
 }
 
 /**
- * Reads untrusted uploads in worker threads: pdf-lib and saxes work synchronously, so a hostile file read on
- * the main thread would stop every other request for as long as it takes, and could take the process's
- * memory with it. Each worker has a heap limit and each file a deadline; a worker that overruns either is
- * terminated (which stops even a synchronous loop) and the file refused with ReadingBudgetError. Workers
- * are kept between files (starting one costs about a tenth to a third of a second; reading a typical invoice
- * a few milliseconds) and replaced after a failure or `filesPerWorker` files. An idle worker does not keep
- * the process alive.
+ * Reads untrusted uploads in child processes: pdf-lib, PDF.js and saxes work synchronously, so a hostile file
+ * read on the main thread would stop every other request for as long as it takes, and could take the
+ * process's memory with it. Worker threads were tried first and are not enough: a worker that reaches its
+ * heap limit inside some allocations aborts the whole process ("FATAL ERROR: Reached heap limit", seen with
+ * a genuine Factur-X file under PDF.js), which is a known limit of V8 isolates sharing one process. A reader
+ * process that runs out of heap dies alone. Each reader has a heap limit (--max-old-space-size) and each file
+ * a deadline; a reader that overruns either is killed and the file refused with ReadingBudgetError. Readers
+ * are kept between files (starting one costs about a tenth of a second; reading a typical invoice a few
+ * milliseconds) and replaced after a failure or `filesPerProcess` files. An idle reader does not keep the
+ * process alive, and a reader whose parent is gone exits (reader-process.ts).
  */
 export function createInvoiceReaderPool(options: InvoiceReaderPoolOptions) {
-  const idle: PooledWorker[] = [];
-  const all = new Set<PooledWorker>();
-  const waiting: ((pooled: PooledWorker) => void)[] = [];
+  const idle: PooledReader[] = [];
+  const all = new Set<PooledReader>();
+  const waiting: ((pooled: PooledReader) => void)[] = [];
   let closed = false;
   let started = 0;
 
-  function spawn(): PooledWorker {
+  function spawn(): PooledReader {
     started += 1;
-    const worker = new Worker(WORKER_URL, {
-      resourceLimits: { maxOldGenerationSizeMb: options.maxHeapMb },
-      // Without source maps: formatting an error's stack would load the maps of the modules it passes through
-      // (PDF.js's run to megabytes) into the worker's limited heap, for nothing anyone reads.
-      // (Given only then: an explicit list is checked against what a worker may take, the inherited one is not.)
-      ...(process.execArgv.includes('--enable-source-maps')
-        ? { execArgv: process.execArgv.filter((arg) => arg !== '--enable-source-maps') }
-        : {}),
-      // The worker reads bytes and answers messages; it has no business with the parent's environment.
-      env: {},
+    const child = fork(READER_PATH, options.loadPdfJsAtStart ? [LOAD_PDF_JS_AT_START] : [], {
+      execArgv: [
+        // The parent's loaders (tsx from source) stay; its heap size and source maps do not: formatting an
+        // error's stack would load the maps of the modules it passes through (PDF.js's run to megabytes) into
+        // the reader's limited heap, for nothing anyone reads.
+        ...process.execArgv.filter((arg) => arg !== '--enable-source-maps' && !arg.startsWith('--max-old-space-size')),
+        `--max-old-space-size=${options.maxHeapMb}`,
+      ],
+      // Typed arrays cross as they are (structured clone), not as JSON.
+      serialization: 'advanced',
+      // The reader reads bytes and answers messages; it has no business with the parent's secrets.
+      env: { PATH: process.env.PATH ?? '' },
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     });
-    const ready = new Promise<void>((resolve, reject) => {
+    const pooled: PooledReader = { child, ready: Promise.resolve(), files: 0, stderr: '' };
+    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+      if (pooled.stderr.length < 4000) pooled.stderr = (pooled.stderr + chunk).slice(0, 4000);
+    });
+    // A reader that cannot be reached any more (it died) answers through 'exit'; the write error is not news.
+    child.on('error', () => undefined);
+    pooled.ready = new Promise<void>((resolve, reject) => {
       const onMessage = (reply: ReaderReply) => {
         if (reply !== 'ready') return;
-        worker.off('error', reject).off('exit', onExit);
+        child.off('exit', onExit);
         resolve();
       };
-      const onExit = (code: number) =>
-        reject(new Error(`The invoice reader stopped while starting (exit code ${code})`));
-      worker.once('message', onMessage).once('error', reject).once('exit', onExit);
+      const onExit = (code: number | null, signal: NodeJS.Signals | null) =>
+        reject(
+          new Error(`The invoice reader stopped while starting (${code ?? signal}): ${pooled.stderr.slice(0, 1000)}`),
+        );
+      child.once('message', onMessage).once('exit', onExit);
     });
-    const pooled = { worker, ready, files: 0 };
     all.add(pooled);
     // Awaited by whoever takes it; until then a failed start must not be an unhandled rejection.
-    ready.catch(() => retire(pooled));
+    pooled.ready.catch(() => retire(pooled));
     return pooled;
   }
 
-  function retire(pooled: PooledWorker) {
+  function retire(pooled: PooledReader) {
     if (!all.delete(pooled)) return;
     const idleAt = idle.indexOf(pooled);
     if (idleAt !== -1) idle.splice(idleAt, 1);
-    void pooled.worker.terminate();
-    // A slot is free: someone waiting gets a new worker.
+    pooled.child.kill('SIGKILL');
+    // A slot is free: someone waiting gets a new reader.
     const next = waiting.shift();
     if (next) next(spawn());
   }
 
-  function acquire(): Promise<PooledWorker> {
+  function acquire(): Promise<PooledReader> {
     const pooled = idle.pop();
     if (pooled) return Promise.resolve(pooled);
     if (all.size < options.size) return Promise.resolve(spawn());
     return new Promise((resolve) => waiting.push(resolve));
   }
 
-  function giveBack(pooled: PooledWorker) {
-    if (closed || pooled.files >= options.filesPerWorker) return retire(pooled);
+  const keepAlive = ({ child }: PooledReader, on: boolean) => {
+    // The process, its IPC channel and the stderr pipe (a socket) each hold the event loop while referenced.
+    for (const handle of [child, child.channel, child.stderr as Socket | null]) {
+      if (on) handle?.ref();
+      else handle?.unref();
+    }
+  };
+
+  function giveBack(pooled: PooledReader) {
+    if (closed || pooled.files >= options.filesPerProcess) return retire(pooled);
     const next = waiting.shift();
     if (next) return next(pooled);
-    pooled.worker.unref();
+    keepAlive(pooled, false);
     idle.push(pooled);
   }
 
   async function read(bytes: Uint8Array, limits: ReadInvoiceLimits): Promise<ReadInvoice> {
     if (closed) throw new Error('The invoice reader pool is closed');
     const pooled = await acquire();
-    pooled.worker.ref();
+    keepAlive(pooled, true);
     try {
       await pooled.ready;
     } catch (error) {
@@ -130,11 +169,11 @@ export function createInvoiceReaderPool(options: InvoiceReaderPoolOptions) {
       throw error;
     }
     pooled.files += 1;
-    const { worker } = pooled;
+    const { child } = pooled;
     return new Promise<ReadInvoice>((resolve, reject) => {
       const finish = (reusable: boolean, outcome: ReadInvoice | Error) => {
         clearTimeout(timer);
-        worker.off('message', onMessage).off('error', onError).off('exit', onExit);
+        child.off('message', onMessage).off('exit', onExit);
         if (reusable) giveBack(pooled);
         else retire(pooled);
         if (outcome instanceof Error) reject(outcome);
@@ -148,18 +187,20 @@ export function createInvoiceReaderPool(options: InvoiceReaderPoolOptions) {
         // A bug in the reading code: kept out of the answer by the error handler, in the log with its stack.
         finish(false, new Error(`The invoice reader failed: ${reply.message}`));
       };
-      const onError = (error: Error & { code?: string }) => {
-        if (error.code === 'ERR_WORKER_OUT_OF_MEMORY') {
-          return finish(
-            false,
-            new ReadingBudgetError(
-              `The invoice is refused: reading it needs more than the ${options.maxHeapMb} MB of memory one file may use.`,
-            ),
-          );
-        }
-        finish(false, error);
+      const onExit = (code: number | null, signal: NodeJS.Signals | null) => {
+        // stderr may still hold V8's last words when 'exit' comes; 'close' waits for it.
+        child.once('close', () => {
+          if (OUT_OF_HEAP.test(pooled.stderr)) {
+            return finish(
+              false,
+              new ReadingBudgetError(
+                `The invoice is refused: reading it needs more than the ${options.maxHeapMb} MB of memory one file may use.`,
+              ),
+            );
+          }
+          finish(false, new Error(`The invoice reader stopped (${code ?? signal}): ${pooled.stderr.slice(0, 1000)}`));
+        });
       };
-      const onExit = (code: number) => finish(false, new Error(`The invoice reader stopped (exit code ${code})`));
       const timer = setTimeout(
         () =>
           finish(
@@ -170,27 +211,36 @@ export function createInvoiceReaderPool(options: InvoiceReaderPoolOptions) {
           ),
         options.timeoutMs,
       );
-      worker.on('message', onMessage).on('error', onError).on('exit', onExit);
-      worker.postMessage({ bytes, limits } satisfies ReaderRequest);
+      child.on('message', onMessage).once('exit', onExit);
+      child.send({ bytes, limits } satisfies ReaderRequest);
     });
   }
 
   return {
     read,
-    /** How many workers are running, for tests and metrics. */
-    get workers() {
+    /** How many reader processes are running, for tests and metrics. */
+    get processes() {
       return all.size;
     },
-    /** How many workers were ever started: one more after each failure and each `filesPerWorker` files. */
+    /** How many readers were ever started: one more after each failure and each `filesPerProcess` files. */
     get started() {
       return started;
     },
     async close() {
       closed = true;
-      const workers = [...all];
+      const readers = [...all];
       all.clear();
       idle.length = 0;
-      await Promise.all(workers.map(({ worker }) => worker.terminate()));
+      await Promise.all(
+        readers.map(
+          ({ child }) =>
+            new Promise<void>((resolve) => {
+              if (child.exitCode !== null || child.signalCode !== null) return resolve();
+              child.once('exit', () => resolve());
+              child.kill('SIGKILL');
+            }),
+        ),
+      );
     },
   };
 }

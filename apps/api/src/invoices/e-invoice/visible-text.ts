@@ -22,11 +22,12 @@ export const DEFAULT_VISIBLE_TEXT_LIMITS: VisibleTextLimits = { maxPages: 50, ma
 class BudgetExceeded extends Error {}
 
 /**
- * PDF.js, loaded once and on first use, so only hybrids pay for it (about 0.2 s on plain Node, seconds when
- * tsx compiles it in development). Loading is not part of an invoice's time budget.
+ * PDF.js, loaded once: about 0.2 s on an idle core, several seconds on a busy one. The reader processes load
+ * it before they take a file (reader-process.ts), so loading is not part of an invoice's time budget;
+ * elsewhere it loads on first use.
  */
 let pdfJs: Promise<typeof PdfJs> | undefined;
-const loadPdfJs = () => (pdfJs ??= import('pdfjs-dist/legacy/build/pdf.mjs'));
+export const loadPdfJs = () => (pdfJs ??= import('pdfjs-dist/legacy/build/pdf.mjs'));
 
 /**
  * Extracts the text with PDF.js (what the web app draws pages with) and finds the IBANs in it. Never throws:
