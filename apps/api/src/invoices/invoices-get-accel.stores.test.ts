@@ -45,8 +45,8 @@ describe('GET /api/invoice behind nginx (INVOICE_DELIVERY=x-accel-redirect)', ()
     assert.equal(response.rawPayload.length, 0);
     // nginx sends the bytes, but they are the portal's downloads all the same.
     const metrics = await t.app.inject({ url: '/metrics', headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
-    assert.match(metrics.body, /^invoice_downloads_total 1$/m);
-    assert.match(metrics.body, new RegExp(`^invoice_download_bytes_total ${pdf.length}$`, 'm'));
+    assert.match(metrics.body, /^portal_invoice_downloads_total 1$/m);
+    assert.match(metrics.body, new RegExp(`^portal_invoice_download_bytes_total ${pdf.length}$`, 'm'));
   });
 
   it('still refuses without a session and still answers 404 for an unknown code', async () => {

@@ -35,7 +35,10 @@ export function loggerOptions(
         ...(error.statusCode === undefined ? {} : { statusCode: error.statusCode }),
       }),
     },
-    formatters: { log: (fields) => maskPersonalDataDeep(fields) },
+    // Level names and ISO 8601 times: what log pipelines (Loki, Elasticsearch, Cloud Logging) read without a
+    // mapping of pino's numbers and epoch milliseconds.
+    timestamp: pino.stdTimeFunctions.isoTime,
+    formatters: { level: (label) => ({ level: label }), log: (fields) => maskPersonalDataDeep(fields) },
     hooks: {
       logMethod(args, method) {
         method.apply(

@@ -44,7 +44,7 @@ describe('request ids and logs', () => {
     assert.match(String(malformed.headers['x-request-id']), /^[0-9a-f-]{36}$/);
   });
 
-  it('logs an answered request in one line: method, URL, status and time, with its id', async () => {
+  it('logs an answered request in one line: method, URL, status and time, with its id, level name and ISO time', async () => {
     lines.length = 0;
     const response = await t.app.inject({ url: '/api/healthz' });
     const logged = lines.map(
@@ -55,6 +55,8 @@ describe('request ids and logs', () => {
           req?: { method: string; url: string };
           res?: { statusCode: number };
           responseTime?: number;
+          level?: unknown;
+          time?: unknown;
         },
     );
     assert.equal(logged.length, 1, lines.join('\n'));
@@ -65,6 +67,9 @@ describe('request ids and logs', () => {
       ['GET', '/api/healthz', 200],
     );
     assert.equal(typeof logged[0]?.responseTime, 'number');
+    // What a log pipeline reads without a mapping: the level's name, a time it parses as a date.
+    assert.equal(logged[0]?.level, 'info');
+    assert.match(String(logged[0]?.time), /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
   });
 
   it('ignores X-Request-Id from a client that is not a trusted proxy', async () => {
