@@ -3,6 +3,7 @@
  * command that installs it, before lint and the earlier suites have spent minutes. Each suite checks
  * its own part again when run alone.
  */
+import { spawnSync } from 'node:child_process';
 import { chromiumExecutable, checkTestDatabase, nginxProblem, SETUP_COMMAND, testDatabaseUrl } from '@portal/dev-stack';
 
 const problems: string[] = [];
@@ -10,6 +11,9 @@ try {
   chromiumExecutable();
 } catch (error) {
   problems.push((error as Error).message);
+}
+if (spawnSync('promtool', ['--version']).error) {
+  problems.push("promtool is not installed (Debian's prometheus package; needed by test:alerts)");
 }
 const nginx = nginxProblem();
 if (nginx) problems.push(`${nginx} (needed by test:topology)`);

@@ -6,6 +6,7 @@
 #   - nginx-light with libnginx-mod-http-brotli-static (the production topology suite)
 #   - openssl (npm run test:deploy's throwaway TLS certificate)
 #   - poppler-utils (pdftotext: the demo invoice's text read back by a real extractor)
+#   - prometheus (promtool: the alert rules' unit tests, npm run test:alerts)
 #   - PostgreSQL 15, started with pg_ctlcluster, and the role portal_test (LOGIN CREATEDB) with its
 #     database: the one `npm test` uses when DATABASE_URL is not set
 # Runs as root (apt-get, pg_ctlcluster). Safe to run again: every step checks first. `.ci/run` calls it too.
@@ -67,6 +68,7 @@ command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || missing+=(nginx-light)
 # npm run test:deploy makes a throwaway certificate to test the proxy image's TLS configuration.
 command -v openssl >/dev/null || missing+=(openssl)
 command -v pdftotext >/dev/null || missing+=(poppler-utils)
+command -v promtool >/dev/null || missing+=(prometheus)
 command -v pg_ctlcluster >/dev/null && [ -x /usr/lib/postgresql/15/bin/postgres ] || missing+=(postgresql-15)
 if [ ${#missing[@]} -gt 0 ]; then
   say "installing from Debian: ${missing[*]}"
@@ -76,8 +78,13 @@ if [ ${#missing[@]} -gt 0 ]; then
   if [[ " ${missing[*]} " == *" nginx-light "* ]] && command -v service >/dev/null; then
     service nginx stop >/dev/null 2>&1 || true
   fi
+  # The same for Prometheus (and its node exporter) where a service manager runs: the tests need promtool only.
+  if [[ " ${missing[*]} " == *" prometheus "* ]] && command -v service >/dev/null; then
+    service prometheus stop >/dev/null 2>&1 || true
+    service prometheus-node-exporter stop >/dev/null 2>&1 || true
+  fi
 else
-  say "Chromium, fonts, nginx with brotli and PostgreSQL 15: installed"
+  say "Chromium, fonts, nginx with brotli, promtool and PostgreSQL 15: installed"
 fi
 
 # --- PostgreSQL -------------------------------------------------------------------------------------

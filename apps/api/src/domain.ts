@@ -51,13 +51,13 @@ export function buildDomain(infrastructure: Omit<Infrastructure, 'close'>, optio
   const { log } = options;
   const { db } = database;
 
-  const metrics = createMetrics(database);
+  const allowlist = createAllowlistCache(createFindUserByEmail(db));
+  const metrics = createMetrics({ poolUse: database.poolUse, allowlistLive: allowlist.isLive });
   const tokenCache = createTokenCache({
     recheckMs: config.tokenRecheckMs,
     outageGraceMs: config.tokenOutageGraceMs,
     onLookup: (outcome) => metrics.tokenCacheLookups.inc({ outcome }),
   });
-  const allowlist = createAllowlistCache(createFindUserByEmail(db));
   // Writes through this process are forgotten by its cache at once, before the database's notice comes back.
   const users = createUsersRepository(db, { onChanged: allowlist.onNotify });
   const audit = createAuditRepository(db, { onWritten: (seconds) => metrics.auditWriteSeconds.observe(seconds) });

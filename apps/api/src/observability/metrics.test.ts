@@ -58,6 +58,7 @@ describe('metrics', () => {
       'the three states, each a count',
     );
     assert.ok(pool('active') + pool('idle') >= 1, "the connection that answered the scrape's own pool read is open");
+    assert.match(text, /^portal_allowlist_notifications_live 1$/m, 'the started domain hears allowlist changes');
     const { version, revision } = currentRelease();
     assert.match(text, new RegExp(`^portal_build_info\\{version="${version}",revision="${revision}"\\} 1$`, 'm'));
     assert.match(text, /portal_audit_write_seconds_count [1-9]/);

@@ -8,7 +8,11 @@ import { currentRelease } from '../release.ts';
  * The portal's own metrics are named `portal_…` in base units (seconds, bytes), so they cannot clash with
  * another exporter's in a shared Prometheus; Node's process metrics keep their standard names.
  */
-export function createMetrics(database: Pick<DatabaseHandle, 'poolUse'>) {
+export function createMetrics(sources: {
+  poolUse: DatabaseHandle['poolUse'];
+  /** Whether the allowlist cache trusts its change notices (users/allowlist-cache.ts). */
+  allowlistLive: () => boolean;
+}) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const registers = [registry];
@@ -28,10 +32,20 @@ export function createMetrics(database: Pick<DatabaseHandle, 'poolUse'>) {
     labelNames: ['state'] as const,
     registers,
     collect() {
-      const use = database.poolUse();
+      const use = sources.poolUse();
       this.set({ state: 'active' }, use.total - use.idle);
       this.set({ state: 'idle' }, use.idle);
       this.set({ state: 'waiting' }, use.waiting);
+    },
+  });
+  // The LISTEN channel for allowlist changes: 0 while it is down or unproven (PostgreSQL restarting, a silent
+  // connection), when every signed-in request reads its row from the database: correct, but slower.
+  new Gauge({
+    name: 'portal_allowlist_notifications_live',
+    help: 'Whether allowlist change notices are known to arrive (1) or the allowlist cache has stepped aside (0)',
+    registers,
+    collect() {
+      this.set(sources.allowlistLive() ? 1 : 0);
     },
   });
 

@@ -1,0 +1,43 @@
+/**
+ * `npm run test:alerts`: the Prometheus alert rules (deploy/monitoring/alert-rules.yaml) checked and unit
+ * tested with promtool, the tool Prometheus itself ships: each rule must be valid PromQL, and each alert must
+ * have a test in alert-rules.test.yaml that expects it to fire (and, where it matters, not to fire before its
+ * `for`). Needs promtool (Debian's `prometheus` package; the set-up line installs it).
+ */
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parse } from 'yaml';
+import { REPO_ROOT, SETUP_COMMAND } from '@portal/dev-stack';
+
+const dir = path.join(REPO_ROOT, 'deploy/monitoring');
+const RULES = 'alert-rules.yaml';
+const TESTS = 'alert-rules.test.yaml';
+
+function promtool(...args: string[]) {
+  const run = spawnSync('promtool', args, { cwd: dir, encoding: 'utf8' });
+  if (run.error) throw new Error(`promtool is missing (Debian's prometheus package): run \`${SETUP_COMMAND}\``);
+  process.stdout.write(run.stdout);
+  if (run.status !== 0) throw new Error(`promtool ${args.join(' ')} failed:\n${run.stderr}${run.stdout}`);
+}
+
+promtool('check', 'rules', RULES);
+promtool('test', 'rules', TESTS);
+
+interface RuleFile {
+  groups: { rules: { alert?: string }[] }[];
+}
+interface TestFile {
+  tests: { alert_rule_test?: { alertname: string; exp_alerts: unknown[] }[] }[];
+}
+const alerts = (parse(readFileSync(path.join(dir, RULES), 'utf8')) as RuleFile).groups.flatMap((group) =>
+  group.rules.flatMap((rule) => (rule.alert ? [rule.alert] : [])),
+);
+const firing = new Set(
+  (parse(readFileSync(path.join(dir, TESTS), 'utf8')) as TestFile).tests.flatMap((test) =>
+    (test.alert_rule_test ?? []).filter((check) => check.exp_alerts.length > 0).map((check) => check.alertname),
+  ),
+);
+const untested = alerts.filter((alert) => !firing.has(alert));
+if (untested.length > 0) throw new Error(`alerts without a test that makes them fire: ${untested.join(', ')}`);
+console.log(`ok  ${alerts.length} alerts, each with a test that makes it fire`);
