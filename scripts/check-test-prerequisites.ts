@@ -13,7 +13,9 @@ try {
   problems.push((error as Error).message);
 }
 if (spawnSync('promtool', ['--version']).error) {
-  problems.push("promtool is not installed (Debian's prometheus package; needed by test:alerts)");
+  problems.push(
+    "promtool is not installed (Debian's prometheus package; needed by test:alerts and the API tests' Prometheus check)",
+  );
 }
 const nginx = nginxProblem();
 if (nginx) problems.push(`${nginx} (needed by test:topology)`);

@@ -1,0 +1,140 @@
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { findFreePort } from '@portal/dev-stack';
+import { currentRelease } from '../../src/release.ts';
+import { startTcpProxy } from '../helpers/tcp-proxy.ts';
+import { useTestApp } from '../helpers/test-app.ts';
+
+// Why a process of its own (.own-process): it makes the database unreachable under the app for a minute.
+
+const METRICS_TOKEN = 'prometheus-test-metrics-token-0123456789';
+const RULES = new URL('../../../../deploy/monitoring/alert-rules.yaml', import.meta.url);
+/** Prometheus scrapes and evaluates every second here; the shipped rules wait minutes (`for:`), this test seconds. */
+const FOR_IN_TEST = '5s';
+/** Scrape, a missed heartbeat (about 3 s), `for`, evaluation: on a busy machine well within this. */
+const FIRES_WITHIN_MS = 90_000;
+
+// The API reaches PostgreSQL through a proxy this test controls; the shared cluster itself is never touched.
+const realUrl = new URL(process.env.DATABASE_URL ?? '');
+const proxy = await startTcpProxy({ host: realUrl.hostname, port: Number(realUrl.port || 5432) });
+const proxiedUrl = new URL(realUrl);
+proxiedUrl.host = `127.0.0.1:${proxy.port}`;
+
+interface PrometheusAlert {
+  labels: Record<string, string>;
+  state: 'pending' | 'firing';
+}
+
+describe('a real Prometheus scraping an instance with the shipped alert rules', () => {
+  const t = useTestApp({ env: { DATABASE_URL: proxiedUrl.href, METRICS_TOKEN } });
+  let prometheus: ChildProcess | undefined;
+  let prometheusUrl = '';
+  let workDir = '';
+  let prometheusLog = '';
+
+  before(async () => {
+    await t.app.listen({ host: '127.0.0.1', port: 0 });
+    const target = `127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    workDir = await mkdtemp(path.join(os.tmpdir(), 'portal-prometheus-'));
+    const rules = (await readFile(RULES, 'utf8')).replace(/^(\s+for:) .+$/gm, `$1 ${FOR_IN_TEST}`);
+    await writeFile(path.join(workDir, 'alert-rules.yaml'), rules);
+    await writeFile(
+      path.join(workDir, 'prometheus.yml'),
+      [
+        'global: { scrape_interval: 1s, evaluation_interval: 1s }',
+        'rule_files: [alert-rules.yaml]',
+        'scrape_configs:',
+        '  - job_name: portal',
+        `    authorization: { credentials: ${METRICS_TOKEN} }`,
+        `    static_configs: [{ targets: ['${target}'] }]`,
+        '',
+      ].join('\n'),
+    );
+    const port = await findFreePort();
+    prometheusUrl = `http://127.0.0.1:${port}`;
+    prometheus = spawn(
+      'prometheus',
+      [
+        `--config.file=${path.join(workDir, 'prometheus.yml')}`,
+        `--storage.tsdb.path=${path.join(workDir, 'data')}`,
+        `--web.listen-address=127.0.0.1:${port}`,
+      ],
+      { cwd: workDir, stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    prometheus.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+      prometheusLog = (prometheusLog + chunk).slice(-4000);
+    });
+    await waitFor('Prometheus to start', 60_000, async () => (await fetch(`${prometheusUrl}/-/ready`)).ok);
+  });
+
+  after(async () => {
+    if (prometheus && prometheus.exitCode === null) {
+      prometheus.kill('SIGTERM');
+      await once(prometheus, 'exit');
+    }
+    await proxy.close();
+    await rm(workDir, { recursive: true, force: true });
+  });
+
+  async function waitFor(what: string, withinMs: number, check: () => Promise<boolean>) {
+    const deadline = Date.now() + withinMs;
+    for (;;) {
+      if (await check().catch(() => false)) return;
+      if (Date.now() > deadline)
+        assert.fail(`${what}: not within ${withinMs / 1000} s. Prometheus said:\n${prometheusLog}`);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
+
+  const query = async (promql: string) => {
+    const answer = (await (
+      await fetch(`${prometheusUrl}/api/v1/query?query=${encodeURIComponent(promql)}`)
+    ).json()) as {
+      data: { result: { metric: Record<string, string>; value: [number, string] }[] };
+    };
+    return answer.data.result;
+  };
+  const alerts = async () =>
+    ((await (await fetch(`${prometheusUrl}/api/v1/alerts`)).json()) as { data: { alerts: PrometheusAlert[] } }).data
+      .alerts;
+  const firing = async (name: string) =>
+    (await alerts()).some((alert) => alert.labels.alertname === name && alert.state === 'firing');
+
+  it('scrapes the instance with its token and names the build; no alert fires while all is well', async () => {
+    await waitFor('a successful scrape', 60_000, async () => (await query('up{job="portal"}'))[0]?.value[1] === '1');
+    await waitFor('allowlist notices live', 60_000, async () => {
+      const [live] = await query('portal_allowlist_notifications_live{job="portal"}');
+      return live?.value[1] === '1';
+    });
+    const [build] = await query('portal_build_info{job="portal"}');
+    assert.deepEqual(
+      [build?.metric.version, build?.metric.revision],
+      [currentRelease().version, currentRelease().revision],
+    );
+    // Long enough for any rule with a 5 s `for` to have fired on a healthy instance.
+    await new Promise((resolve) => setTimeout(resolve, 8_000));
+    assert.deepEqual(
+      (await alerts()).filter((alert) => alert.state === 'firing').map((alert) => alert.labels.alertname),
+      [],
+    );
+  });
+
+  it('fires PortalAllowlistNotificationsDown when PostgreSQL cannot be reached, and resolves when it is back', async () => {
+    await proxy.refuse();
+    await waitFor('PortalAllowlistNotificationsDown firing', FIRES_WITHIN_MS, () =>
+      firing('PortalAllowlistNotificationsDown'),
+    );
+    await proxy.restore();
+    await waitFor(
+      'the alert resolved',
+      FIRES_WITHIN_MS,
+      async () => !(await firing('PortalAllowlistNotificationsDown')),
+    );
+  });
+});
