@@ -15,6 +15,7 @@ import { useTestApp } from '../helpers/test-app.ts';
 
 const METRICS_TOKEN = 'prometheus-test-metrics-token-0123456789';
 const RULES = new URL('../../../../deploy/monitoring/alert-rules.yaml', import.meta.url);
+const DASHBOARD = new URL('../../../../deploy/monitoring/grafana-dashboard.json', import.meta.url);
 /** Prometheus scrapes and evaluates every second here; the shipped rules wait minutes (`for:`), this test seconds. */
 const FOR_IN_TEST = '5s';
 /** Scrape, a missed heartbeat (about 3 s), `for`, evaluation: on a busy machine well within this. */
@@ -32,15 +33,16 @@ interface PrometheusAlert {
 }
 
 describe('a real Prometheus scraping an instance with the shipped alert rules', () => {
-  const t = useTestApp({ env: { DATABASE_URL: proxiedUrl.href, METRICS_TOKEN } });
+  const t = useTestApp({ env: { DATABASE_URL: proxiedUrl.href, METRICS_TOKEN, RATE_LIMIT_LOOKUPS_PER_MINUTE: '1' } });
   let prometheus: ChildProcess | undefined;
   let prometheusUrl = '';
   let workDir = '';
   let prometheusLog = '';
+  let target = '';
 
   before(async () => {
     await t.app.listen({ host: '127.0.0.1', port: 0 });
-    const target = `127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    target = `127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
     workDir = await mkdtemp(path.join(os.tmpdir(), 'portal-prometheus-'));
     const rules = (await readFile(RULES, 'utf8')).replace(/^(\s+for:) .+$/gm, `$1 ${FOR_IN_TEST}`);
     await writeFile(path.join(workDir, 'alert-rules.yaml'), rules);
@@ -123,6 +125,34 @@ describe('a real Prometheus scraping an instance with the shipped alert rules', 
       (await alerts()).filter((alert) => alert.state === 'firing').map((alert) => alert.labels.alertname),
       [],
     );
+  });
+
+  it('evaluates every query of the shipped Grafana dashboard, each on series the instance really exports', async () => {
+    // Traffic of every kind a panel shows: labelled counters exist only once counted.
+    for (let i = 0; i < 5; i += 1) await fetch(`http://${target}/api/healthz`);
+    for (let i = 0; i < 2; i += 1) await fetch(`http://${target}/api/users/someone@example.com`);
+    const { idToken } = await t.createAccount('reader@example.com');
+    await fetch(`http://${target}/api/invoice?parcelCode=NOSUCH1`, { headers: t.bearer(idToken) });
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    const dashboard = JSON.parse(await readFile(DASHBOARD, 'utf8')) as {
+      panels: { title: string; targets: { expr: string }[] }[];
+    };
+    const empty: string[] = [];
+    for (const panel of dashboard.panels) {
+      for (const { expr } of panel.targets) {
+        const answer = (await (
+          await fetch(`${prometheusUrl}/api/v1/query?query=${encodeURIComponent(expr)}`)
+        ).json()) as { status: string; error?: string; data?: { result: unknown[] } };
+        assert.equal(answer.status, 'success', `${panel.title}: ${answer.error}`);
+        // Every metric the query names must exist: a renamed metric leaves a panel silently empty.
+        for (const metric of new Set(expr.match(/\b(portal|process|nodejs)_[a-z0-9_]+/g) ?? [])) {
+          const series = metric.replace(/_(bucket|count|sum)$/, '');
+          const known = await query(`count({__name__=~"${series}(_bucket|_count|_sum)?",job="portal"})`);
+          if (known.length === 0) empty.push(`${panel.title}: ${metric}`);
+        }
+      }
+    }
+    assert.deepEqual(empty, [], 'every metric a panel reads is exported');
   });
 
   it('fires PortalAllowlistNotificationsDown when PostgreSQL cannot be reached, and resolves when it is back', async () => {
