@@ -44,7 +44,8 @@ export function resourceTypes(base: string) {
     {
       schemas: [RESOURCE_TYPE_SCHEMA],
       id: 'User',
-      name: 'User',
+      // The name is free (RFC 7643 §6: "e.g."); the endpoint's, as SCIM Verify and several clients look it up.
+      name: 'Users',
       endpoint: '/Users',
       description: 'A person allowed into the portal (the allowlist); userName is their e-mail address.',
       schema: USER_SCHEMA,
@@ -54,7 +55,7 @@ export function resourceTypes(base: string) {
     {
       schemas: [RESOURCE_TYPE_SCHEMA],
       id: 'Group',
-      name: 'Group',
+      name: 'Groups',
       endpoint: '/Groups',
       description: "The portal's roles (fixed: their members are set, the groups are not made or deleted).",
       schema: GROUP_SCHEMA,
