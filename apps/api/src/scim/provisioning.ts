@@ -137,9 +137,18 @@ export function createProvisioning(deps: ProvisioningDeps) {
     getUser: userById,
 
     async listUsers(query: ListQuery) {
-      const filter = query.filter?.trim() ? userFilterOf(query.filter) : undefined;
+      const parsed = query.filter?.trim() ? parseFilter(query.filter) : undefined;
       const startIndex = Math.max(1, query.startIndex ?? 1);
       const count = query.count ?? 100;
+      // What a directory asks before every create: one address, read by its key alone (the allowlist's
+      // prepared lookup), with no count query and no page.
+      const address = parsed && singleUserName(parsed);
+      if (address !== undefined) {
+        const row = await users.findByEmail(address);
+        const rows = row && startIndex === 1 ? [row] : [];
+        return { rows: count === 0 ? [] : rows, total: row ? 1 : 0, startIndex };
+      }
+      const filter = parsed && userFilterSql(parsed);
       const sortBy = query.sortBy ? stripSchema(query.sortBy).toLowerCase() : 'username';
       const descending = query.sortOrder === 'descending';
       const sort =
@@ -241,8 +250,10 @@ export function createProvisioning(deps: ProvisioningDeps) {
 
 export type Provisioning = ReturnType<typeof createProvisioning>;
 
-function userFilterOf(text: string) {
-  return userFilterSql(parseFilter(text));
+/** The address of a `userName eq "…"` filter, lower-cased as addresses are kept; undefined for any other. */
+function singleUserName(filter: Filter): string | undefined {
+  if (filter.kind !== 'compare' || filter.op !== 'eq' || typeof filter.value !== 'string') return undefined;
+  return stripSchema(filter.attr).toLowerCase() === 'username' ? filter.value.trim().toLowerCase() : undefined;
 }
 
 function mentionsMembers(filter: Filter): boolean {

@@ -73,7 +73,7 @@ describe('SCIM Verify, a public SCIM 2.0 conformance suite, against /scim/v2', (
     }
     const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
     // The suite is a node:test program of its own: not a child of this file's test run.
-    const env = { ...process.env, BASE_URL: `${address}/scim/v2`, TOKEN };
+    const env: NodeJS.ProcessEnv = { ...process.env, BASE_URL: `${address}/scim/v2`, TOKEN };
     delete env.NODE_TEST_CONTEXT;
     delete env.NODE_OPTIONS;
     const child = spawn(process.execPath, ['--test', '--test-reporter=tap', 'scim.test.js'], { cwd: SUITE, env });
