@@ -14,6 +14,9 @@ const port = Number(process.env.PORT ?? 8080);
 const emulatorPort = Number(process.env.AUTH_EMULATOR_PORT ?? 9099);
 const dataDir = path.resolve(process.env.DATA_DIR ?? path.join(REPO_ROOT, '.data'));
 const verbose = process.argv.includes('--verbose');
+// The demo's SCIM token, so a directory's calls can be tried with curl (docs/product/scim.md); a real
+// deployment makes its own (openssl rand -hex 32).
+const scimToken = process.env.SCIM_TOKEN ?? 'demo-scim-token-for-npm-start-only-0123456789';
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 const stack = await startStack({
@@ -34,7 +37,11 @@ const stack = await startStack({
   },
   log: (line) => process.stdout.write(`${line}\n`),
   // Ctrl-C on a laptop: no load balancer to drain for.
-  env: { LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn', SHUTDOWN_GRACE_MS: process.env.SHUTDOWN_GRACE_MS ?? '0' },
+  env: {
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+    SHUTDOWN_GRACE_MS: process.env.SHUTDOWN_GRACE_MS ?? '0',
+    SCIM_TOKEN: scimToken,
+  },
 }).catch((error: unknown) => {
   // What failed says what to do (a port in use, a build error above); its stack trace would not.
   process.stderr.write(`\n  npm start failed: ${error instanceof Error ? error.message : String(error)}\n`);
@@ -66,6 +73,8 @@ process.stdout.write(`
 ${accounts}
 ${adminEnrollment}
   Demo invoices: ${stack.url}/invoice?parcelCode=${DEMO_PARCEL_CODES[0]}  (also ${DEMO_PARCEL_CODES.slice(1).join(', ')})
+  SCIM provisioning (what Entra ID or Okta would call), token ${scimToken}:
+    curl -H 'Authorization: Bearer ${scimToken}' '${stack.url}/scim/v2/Users?filter=userName%20eq%20%22user@example.com%22'
   Data folder: ${dataDir}
   Press Ctrl-C to stop.
 `);

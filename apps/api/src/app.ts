@@ -28,6 +28,7 @@ import userBulkRoutes from './users/user-bulk.routes.ts';
 import userByEmailRoutes from './users/user-by-email.routes.ts';
 import userListRoutes from './users/user-list.routes.ts';
 import { networkMatcher } from './lib/networks.ts';
+import scimRoutes, { SCIM_PREFIX } from './scim/routes.ts';
 
 export function runtimeConfigFor(config: Config): RuntimeConfig {
   return {
@@ -90,6 +91,13 @@ async function portalAppPlugin(app: FastifyInstance, { domain }: { domain: Domai
     },
     { prefix: '/api' },
   );
+  // No SCIM_TOKEN, no SCIM: the paths answer 404 like any unknown one.
+  if (config.scim)
+    await app.register(scimRoutes, {
+      prefix: SCIM_PREFIX,
+      tokens: config.scim.tokens,
+      provisioning: domain.provisioning,
+    });
   await app.register(runtimeConfigRoute, { runtimeConfig });
   await app.register(spa, { distDir: config.webDistDir });
 }

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, it } from 'node:test';
 import { ConfigError, loadConfig } from './config.ts';
 
@@ -153,6 +155,25 @@ describe('loadConfig', () => {
     );
   });
 
+  it('serves SCIM only with a token, from the variable or a file, with the previous token accepted beside it', () => {
+    assert.equal(loadConfig(valid).scim, undefined);
+    const token = 'a'.repeat(40);
+    const previous = 'b'.repeat(40);
+    assert.deepEqual(loadConfig({ ...valid, SCIM_TOKEN: token }).scim, { tokens: [token] });
+    assert.deepEqual(loadConfig({ ...valid, SCIM_TOKEN: token, SCIM_TOKEN_PREVIOUS: previous }).scim, {
+      tokens: [token, previous],
+    });
+    const folder = mkdtempSync(path.join(os.tmpdir(), 'scim-token-'));
+    const file = path.join(folder, 'token');
+    writeFileSync(file, `${token}\n`);
+    assert.deepEqual(loadConfig({ ...valid, SCIM_TOKEN_FILE: file }).scim, { tokens: [token] });
+    assert.match(problemsOf({ ...valid, SCIM_TOKEN_FILE: file, SCIM_TOKEN: token }).join('\n'), /both set/);
+    assert.match(problemsOf({ ...valid, SCIM_TOKEN_FILE: path.join(folder, 'missing') }).join('\n'), /ENOENT/);
+    assert.match(problemsOf({ ...valid, SCIM_TOKEN: 'short' }).join('\n'), /SCIM_TOKEN must be at least 32/);
+    assert.match(problemsOf({ ...valid, SCIM_TOKEN_PREVIOUS: previous }).join('\n'), /only beside SCIM_TOKEN/);
+    rmSync(folder, { recursive: true, force: true });
+  });
+
   it('keeps audit entries 400 days unless told otherwise, and has generous per-user download limits', () => {
     const config = loadConfig(valid);
     assert.equal(config.auditRetentionDays, 400);
@@ -163,6 +184,7 @@ describe('loadConfig', () => {
       anonymousPerSecond: 20,
       anonymousConcurrency: 4,
       passkeyCeremoniesPerMinute: 30,
+      scimPerMinute: 6000,
     });
     assert.equal(loadConfig({ ...valid, AUDIT_RETENTION_DAYS: '30' }).auditRetentionDays, 30);
   });

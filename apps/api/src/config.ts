@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -117,6 +118,10 @@ const envSchema = z
         return networks;
       }),
     METRICS_TOKEN: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
+    // The company directory's bearer token for /scim/v2 (or SCIM_TOKEN_FILE, read at start-up); unset: no SCIM.
+    SCIM_TOKEN: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
+    // The token being replaced, accepted beside SCIM_TOKEN while the directory is switched to the new one.
+    SCIM_TOKEN_PREVIOUS: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
     FIREBASE_PROJECT_ID: z.string().regex(/^[a-z0-9-]{4,40}$/, 'must be a Firebase project id'),
     FIREBASE_API_KEY: optionalString,
     FIREBASE_AUTH_DOMAIN: optionalString,
@@ -177,6 +182,8 @@ const envSchema = z
     RATE_LIMIT_ANONYMOUS_PER_SECOND: z.coerce.number().int().min(1).max(10_000).default(20),
     RATE_LIMIT_ANONYMOUS_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(4),
     RATE_LIMIT_PASSKEY_CEREMONIES_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+    // The directory's own allowance (all instances together): a first sync of 10,000 people fits in minutes.
+    RATE_LIMIT_SCIM_PER_MINUTE: z.coerce.number().int().min(1).default(6000),
     AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).default(400),
     TOKEN_OUTAGE_GRACE_SECONDS: z.coerce.number().int().min(0).max(3600).default(900),
     IDENTITY_TIMEOUT_MS: milliseconds(3000),
@@ -227,7 +234,14 @@ const envSchema = z
           'is needed with the other: WEBAUTHN_RP_ID names the host passkeys belong to, WEBAUTHN_ORIGINS the pages they are used on',
       });
     }
-    for (const name of ['INGEST_TOKEN', 'METRICS_TOKEN'] as const) {
+    if (env.SCIM_TOKEN_PREVIOUS && !env.SCIM_TOKEN) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SCIM_TOKEN_PREVIOUS'],
+        message: 'is accepted only beside SCIM_TOKEN (the new token): set SCIM_TOKEN, or unset both to turn SCIM off',
+      });
+    }
+    for (const name of ['INGEST_TOKEN', 'METRICS_TOKEN', 'SCIM_TOKEN', 'SCIM_TOKEN_PREVIOUS'] as const) {
       const shippedIn = exampleTokenOrigin(env[name]);
       if (shippedIn) {
         ctx.addIssue({
@@ -309,10 +323,16 @@ export class ConfigError extends Error {
  * ConfigMap) has every name, most of them empty, and `WEB_DIST_DIR=` must not mean the current folder.
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
-  const result = envSchema.safeParse(Object.fromEntries(Object.entries(env).filter(([, value]) => value !== '')));
+  const fromFiles = readSecretFiles(env);
+  const result = envSchema.safeParse(
+    Object.fromEntries(Object.entries({ ...env, ...fromFiles.values }).filter(([, value]) => value !== '')),
+  );
   const problems = result.success
-    ? []
-    : result.error.issues.map((issue) => `${issue.path.join('.') || 'environment'} ${issue.message}`);
+    ? [...fromFiles.problems]
+    : [
+        ...fromFiles.problems,
+        ...result.error.issues.map((issue) => `${issue.path.join('.') || 'environment'} ${issue.message}`),
+      ];
   const emulatorHost = env.FIREBASE_AUTH_EMULATOR_HOST;
   if (emulatorHost && emulatorHost.trim() === '') {
     // firebase-admin reads the variable itself and takes any non-empty value as "emulator: skip signatures".
@@ -322,6 +342,29 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
   }
   if (!result.success || problems.length > 0) throw new ConfigError(problems);
   return toConfig(result.data);
+}
+
+/**
+ * `<NAME>_FILE` names a file holding the secret (a mounted Kubernetes or Docker secret), read once here; the
+ * file's content is then checked like the variable itself. Both set is a mistake: which one wins is a guess.
+ */
+function readSecretFiles(env: NodeJS.ProcessEnv) {
+  const values: Record<string, string> = {};
+  const problems: string[] = [];
+  for (const name of ['SCIM_TOKEN'] as const) {
+    const file = env[`${name}_FILE`]?.trim();
+    if (!file) continue;
+    if (env[name]?.trim()) {
+      problems.push(`${name}_FILE and ${name} are both set: give the token one way only`);
+      continue;
+    }
+    try {
+      values[name] = readFileSync(file, 'utf8').trim();
+    } catch (error) {
+      problems.push(`${name}_FILE cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'}): ${file}`);
+    }
+  }
+  return { values, problems };
 }
 
 function toConfig(env: z.infer<typeof envSchema>) {
@@ -359,6 +402,10 @@ function toConfig(env: z.infer<typeof envSchema>) {
     /** Where the ingestion token is accepted from; undefined: anywhere. */
     ingestNetworks: env.INGEST_TOKEN_NETWORKS,
     metricsToken: env.METRICS_TOKEN,
+    /** The SCIM service provider at /scim/v2; undefined: not served at all. The current token comes first. */
+    scim: env.SCIM_TOKEN
+      ? { tokens: [env.SCIM_TOKEN, ...(env.SCIM_TOKEN_PREVIOUS ? [env.SCIM_TOKEN_PREVIOUS] : [])] }
+      : undefined,
     firebase: {
       projectId: env.FIREBASE_PROJECT_ID,
       apiKey: env.FIREBASE_API_KEY ?? 'demo-api-key',
@@ -387,6 +434,7 @@ function toConfig(env: z.infer<typeof envSchema>) {
       anonymousPerSecond: env.RATE_LIMIT_ANONYMOUS_PER_SECOND,
       anonymousConcurrency: env.RATE_LIMIT_ANONYMOUS_CONCURRENCY,
       passkeyCeremoniesPerMinute: env.RATE_LIMIT_PASSKEY_CEREMONIES_PER_MINUTE,
+      scimPerMinute: env.RATE_LIMIT_SCIM_PER_MINUTE,
     },
     auditRetentionDays: env.AUDIT_RETENTION_DAYS,
     tokenOutageGraceMs: env.TOKEN_OUTAGE_GRACE_SECONDS * 1000,

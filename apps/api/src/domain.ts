@@ -27,6 +27,7 @@ import { createAccountCleaner } from './users/account-cleaner.ts';
 import { createAccountCleanupsRepository } from './users/account-cleanups.ts';
 import { createBulkUserAdmin } from './users/bulk-user-admin.ts';
 import { createUserAdmin } from './users/user-admin.ts';
+import { createProvisioning } from './scim/provisioning.ts';
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 24 * 60 * MINUTE_MS;
@@ -105,6 +106,8 @@ export function buildDomain(infrastructure: Omit<Infrastructure, 'close'>, optio
     stepUpMaxAgeMs: config.adminStepUpMaxAgeMs,
     adminSessionMaxAgeMs: config.sessionLifetimes.adminMs,
   });
+  // The company directory's SCIM calls, through the same user admin and session ender as the admin screen.
+  const provisioning = createProvisioning({ users, userAdmin, sessions, log });
   // Many addresses at once through the same user admin: one way to add or remove a user.
   const bulkUserAdmin = createBulkUserAdmin({ userAdmin, log });
   const invoiceAccess = createInvoiceAccess({
@@ -169,6 +172,7 @@ export function buildDomain(infrastructure: Omit<Infrastructure, 'close'>, optio
     passkeys,
     sessions,
     bulkUserAdmin,
+    provisioning,
     invoiceAccess,
     invoiceReaders,
     ingestSlots,

@@ -8,6 +8,11 @@
 export const EXAMPLE_TOKENS: readonly { value: string; shippedIn: string }[] = [
   { value: 'example-ingest-token-of-at-least-32-characters', shippedIn: 'deploy/kubernetes/secret.example.yaml' },
   { value: 'example-metrics-token-of-at-least-32-characters', shippedIn: 'deploy/kubernetes/secret.example.yaml' },
+  { value: 'example-scim-token-of-at-least-32-characters', shippedIn: 'deploy/kubernetes/secret.example.yaml' },
+  {
+    value: 'example-previous-scim-token-of-at-least-32-characters',
+    shippedIn: 'deploy/kubernetes/secret.example.yaml',
+  },
 ];
 
 /** Database passwords of the examples: in DATABASE_URL directly, or through compose's POSTGRES_PASSWORD. */

@@ -16,6 +16,8 @@ export const STATUS_OF_CODE = {
   conflict: 409,
   /** A sign-in account the portal did not make holds the address: an add can offer to take it over. */
   'foreign-account': 409,
+  /** The company directory keeps this user (SCIM): change or remove them there, not on the admin screen. */
+  'managed-by-directory': 409,
   'too-large': 413,
   'unsupported-media-type': 415,
   'rate-limited': 429,

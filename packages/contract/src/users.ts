@@ -17,6 +17,13 @@ export const allowedUserSchema = z.object({
   registered: z.boolean(),
   createdAt: z.string(),
   createdBy: z.string().nullable(),
+  /**
+   * 'directory' when the company directory provisions this user (SCIM): the admin screen marks the row and
+   * refuses local changes (code managed-by-directory). Null for users the portal's administrators added.
+   */
+  managedBy: z.enum(['directory']).nullable().optional(),
+  /** The directory deactivated this user (SCIM active=false): the row stays, the person is refused. */
+  suspended: z.boolean().optional(),
   /** An administrator's passkeys, oldest first (the admin list only; absent for everyone else). */
   passkeys: z.array(passkeySummarySchema).optional(),
 });

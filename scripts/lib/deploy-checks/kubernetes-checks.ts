@@ -192,6 +192,8 @@ export async function kubernetesChecks(check: Check) {
       DATABASE_URL: 'postgres://portal:a-password-of-your-own@postgres.example.internal:5432/portal',
       INGEST_TOKEN: 'an-ingest-token-of-your-own-0123456789abcdef',
       METRICS_TOKEN: 'a-metrics-token-of-your-own-0123456789abcdef',
+      SCIM_TOKEN: 'a-scim-token-of-your-own-0123456789abcdef',
+      SCIM_TOKEN_PREVIOUS: 'a-previous-scim-token-of-your-own-0123456789',
     };
     const secrets = Object.fromEntries(
       fromSecret.map((name) => [name, ownSecrets[name] ?? secret?.stringData?.[name]]),

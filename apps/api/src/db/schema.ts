@@ -11,6 +11,7 @@ import {
   text,
   timestamp,
   uniqueIndex,
+  uuid,
 } from 'drizzle-orm/pg-core';
 import type { StoredInvoiceFacts } from '../invoices/e-invoice/stored-facts.ts';
 
@@ -24,6 +25,15 @@ export const users = pgTable(
     firebaseUid: text('firebase_uid'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     createdBy: text('created_by'),
+    /** The row's id in /scim/v2/Users/<id>: stable and opaque (migration 0014). */
+    scimId: uuid('scim_id').notNull().defaultRandom(),
+    /** The directory's own id of the person (SCIM externalId), as it sent it. */
+    scimExternalId: text('scim_external_id'),
+    /** Who keeps the row: null, the portal's administrators; 'scim', the company directory. */
+    managedBy: text('managed_by'),
+    /** Set by the directory (SCIM active=false): the row stays, the person is refused. */
+    suspended: boolean('suspended').notNull().default(false),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
     // Lets a prefix search (`LIKE 'abc%'`) use an index regardless of the database's collation.
@@ -39,6 +49,8 @@ export const users = pgTable(
     index('users_created_at_idx').on(table.createdAt, table.email),
     // One sign-in account admits one row: two rows bound to it would both let its holder in.
     uniqueIndex('users_firebase_uid_idx').on(table.firebaseUid),
+    uniqueIndex('users_scim_id_idx').on(table.scimId),
+    index('users_scim_external_id_idx').on(table.scimExternalId),
   ],
 );
 

@@ -85,6 +85,8 @@ export default fp<{ ingestToken?: string | undefined; ingestFrom?: ((ip: string)
       }
       const row = verified.email ? await app.domain.allowlist.find(verified.email.toLowerCase()) : undefined;
       if (!row) throw new DomainError('unauthenticated', NOT_ALLOWED_MESSAGE, 'not on the list');
+      // Deactivated by the company directory (SCIM active=false): listed, and refused like someone who is not.
+      if (row.suspended) throw new DomainError('unauthenticated', NOT_ALLOWED_MESSAGE, 'deactivated by the directory');
       // The row belongs to the account the portal created or took over for it, not to whoever holds the address.
       if (row.firebaseUid !== verified.uid) {
         throw new DomainError('unauthenticated', NOT_ALLOWED_MESSAGE, 'another account than the listed one');

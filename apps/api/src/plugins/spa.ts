@@ -42,7 +42,9 @@ export default fp<{ distDir: string }>(
     app.get('/', { config: { access: 'public' } }, sendIndex);
     app.get('/*', { config: { access: 'public' } }, (request, reply) => {
       const requested = (request.params as { '*': string })['*'];
-      if (requested.startsWith('api/')) return sendError(request, reply, 404, `No such endpoint: GET /${requested}`);
+      // /scim/ too: with SCIM off (no SCIM_TOKEN) a directory's call is told there is no such endpoint.
+      if (requested.startsWith('api/') || requested.startsWith('scim/'))
+        return sendError(request, reply, 404, `No such endpoint: GET /${requested}`);
       if (
         /^[\w.-]+\.(ico|png|svg|txt|webmanifest)$/.test(requested) &&
         existsSync(path.join(options.distDir, requested))

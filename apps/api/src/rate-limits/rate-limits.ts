@@ -43,6 +43,11 @@ export function createRateLimits(
       MINUTE_MS,
       anonymousOptions,
     ),
+    /**
+     * The company directory's SCIM calls, one allowance for the token (all instances): its own, so a first
+     * sync spends nothing of what people who are not signed in may use, and a runaway sync stops here.
+     */
+    scim: createBatchedLimit(store, 'scim', limits.scimPerMinute, MINUTE_MS, anonymousOptions),
   };
   const flushAll = () =>
     Promise.all(Object.values(all).map((limit) => limit.flush())).then(

@@ -9,4 +9,6 @@ export const toAllowedUser = (row: UserRow): AllowedUser => ({
   registered: row.registered,
   createdAt: row.createdAt.toISOString(),
   createdBy: row.createdBy,
+  managedBy: row.managedBy ? 'directory' : null,
+  suspended: row.suspended,
 });

@@ -9,6 +9,8 @@ export interface UserListOptions {
   offset?: number | undefined;
   sort?: UserSort | undefined;
   status?: UserStatus | undefined;
+  /** A condition of the caller's own on top (SCIM's filter, compiled to SQL in scim/filter-sql.ts). */
+  where?: SQL | undefined;
 }
 
 const statusFilter: Record<UserStatus, SQL> = {
@@ -43,6 +45,7 @@ export async function listUsers(db: Database, options: UserListOptions = {}, tun
   const where = and(
     search ? like(users.email, `%${escapeLike(search)}%`) : undefined,
     options.status ? statusFilter[options.status] : undefined,
+    options.where,
   );
   const offset = options.offset ?? 0;
   if (options.sort && options.sort !== 'email') return listInOrder(db, where, orderBy[options.sort], options);

@@ -6,6 +6,11 @@ import { listUsers, type UserListOptions } from './list-query.ts';
 
 export type UserRow = typeof users.$inferSelect;
 
+/** What the company directory keeps on a row it provisions (scim/). */
+export type DirectoryFields = Pick<UserRow, 'scimExternalId' | 'managedBy' | 'suspended'>;
+
+const UUID = /^[\da-f]{8}-[\da-f]{4}-[\da-f]{4}-[\da-f]{4}-[\da-f]{12}$/i;
+
 /**
  * The allowlist row of an address. Every authenticated request runs this: prepared once, it skips rebuilding
  * the SQL each time. Apart from the repository so the allowlist cache can load through it without depending
@@ -43,6 +48,13 @@ export function createUsersRepository(
 
     list(options = {}) {
       return listUsers(db, options);
+    },
+
+    async findByScimId(id) {
+      // Not a uuid: no such row (the column's type would refuse the comparison).
+      if (!UUID.test(id)) return undefined;
+      const [row] = await db.select().from(users).where(eq(users.scimId, id.toLowerCase())).limit(1);
+      return row;
     },
 
     async findByFirebaseUid(uid) {
@@ -83,7 +95,11 @@ export function createUsersRepository(
     },
 
     async update(email, changes) {
-      const [updated] = await db.update(users).set(changes).where(eq(users.email, email)).returning();
+      const [updated] = await db
+        .update(users)
+        .set({ ...changes, updatedAt: sql`now()` })
+        .where(eq(users.email, email))
+        .returning();
       return changed(email, updated);
     },
 
@@ -106,12 +122,13 @@ export function createUsersRepository(
      */
     async lockAdmins(): Promise<string[]> {
       const rows = await db
-        .select({ email: users.email })
+        .select({ email: users.email, suspended: users.suspended })
         .from(users)
         .where(eq(users.admin, true))
         .orderBy(asc(users.email))
         .for('update');
-      return rows.map((row) => row.email);
+      // A suspended administrator signs in nowhere: they do not count as one who remains.
+      return rows.filter((row) => !row.suspended).map((row) => row.email);
     },
   };
 }
@@ -127,7 +144,9 @@ export interface UsersRepository {
     registered?: boolean;
     firebaseUid?: string | null;
     createdBy?: string | null;
-  }): Promise<UserRow | undefined>;
+  } & Partial<DirectoryFields>): Promise<UserRow | undefined>;
+  /** The row behind /scim/v2/Users/<id>. */
+  findByScimId(id: string): Promise<UserRow | undefined>;
   findByFirebaseUid(uid: string): Promise<UserRow | undefined>;
   /**
    * Deletes the row and queues the clean-up of its sign-in account (account-cleanups.ts), leased to the
@@ -140,7 +159,7 @@ export interface UsersRepository {
   remove(email: string): Promise<UserRow | undefined>;
   update(
     email: string,
-    changes: Partial<Pick<UserRow, 'activated' | 'registered' | 'firebaseUid' | 'admin'>>,
+    changes: Partial<Pick<UserRow, 'activated' | 'registered' | 'firebaseUid' | 'admin'> & DirectoryFields>,
   ): Promise<UserRow | undefined>;
   transaction<T>(work: (inTransaction: UsersRepository) => Promise<T>): Promise<T>;
   lockAdmins(): Promise<string[]>;

@@ -3,7 +3,7 @@ import { DomainError, type RefusalKind } from '../domain-error.ts';
 import type { AuditTrail } from '../audit/audit-trail.ts';
 import type { AccountCleaner } from './account-cleaner.ts';
 import type { AccountCleanup } from './account-cleanups.ts';
-import type { UserRow, UsersRepository } from './repository.ts';
+import type { DirectoryFields, UserRow, UsersRepository } from './repository.ts';
 
 export interface UserAdminDeps {
   users: UsersRepository;
@@ -34,6 +34,21 @@ export const cleanupPendingMessage = (email: string) =>
 export const accountTakenMessage = (email: string, holder: string) =>
   `The sign-in account of ${email} is already the account of ${holder}, who is on the list (its address was ` +
   `changed at the identity provider). Remove ${holder} first, or change the account's address back.`;
+
+export const managedByDirectoryMessage = (email: string) =>
+  `${email} is kept by your company directory (SCIM provisioning). Change or remove them in the directory ` +
+  '(Microsoft Entra ID, Okta, …) instead: a change made here would be undone by its next sync.';
+export const LAST_ADMIN_SUSPEND_MESSAGE =
+  'The directory cannot deactivate the last administrator. Make someone else an administrator first.';
+
+/** The value of users.managed_by for rows the company directory keeps. */
+export const DIRECTORY = 'scim';
+
+/** What the directory sets on a row it keeps: its own id for the person, and whether it is deactivated. */
+export interface DirectoryState {
+  externalId: string | null;
+  suspended: boolean;
+}
 
 /** A sign-in account bound to a row already: the unique index on users.firebase_uid said no. */
 function isAccountAlreadyBound(error: unknown): boolean {
@@ -127,7 +142,14 @@ export function createUserAdmin(deps: UserAdminDeps) {
      * of the same address whose account clean-up is still pending is finished first, or the add is refused:
      * otherwise the new row would adopt the old account, which the clean-up then deletes.
      */
-    async addUser(input: { email: string; admin?: boolean; actor: string; takeOver?: boolean }): Promise<UserRow> {
+    async addUser(input: {
+      email: string;
+      admin?: boolean;
+      actor: string;
+      takeOver?: boolean;
+      /** Provisioned by the company directory (SCIM): the row is marked as kept by it. */
+      directory?: DirectoryState;
+    }): Promise<UserRow> {
       const { email, actor } = input;
       const admin = input.admin ?? false;
       const event = { actor, action: 'users.add', target: email };
@@ -148,7 +170,14 @@ export function createUserAdmin(deps: UserAdminDeps) {
       }
       let row: UserRow | undefined;
       try {
-        row = await users.insert({ email, admin, registered: true, firebaseUid: account.uid, createdBy: actor });
+        row = await users.insert({
+          email,
+          admin,
+          registered: true,
+          firebaseUid: account.uid,
+          createdBy: actor,
+          ...(input.directory ? directoryFields(input.directory) : {}),
+        });
       } catch (error) {
         const fate = await undoAccount(email, account);
         await audit({ ...event, outcome: 'failed', detail: `the database refused the row; the account was ${fate}` });
@@ -163,6 +192,8 @@ export function createUserAdmin(deps: UserAdminDeps) {
       const details = [
         admin && 'as administrator',
         account.replaced && `took over an account the portal had not made (uid ${account.replaced})`,
+        input.directory && 'kept by the company directory',
+        input.directory?.suspended && 'deactivated',
       ].filter(Boolean);
       await audit({ ...event, outcome: 'ok', detail: details.length > 0 ? details.join('; ') : null });
       return row;
@@ -178,6 +209,8 @@ export function createUserAdmin(deps: UserAdminDeps) {
     async removeUser(input: {
       email: string;
       actor: string;
+      /** The company directory itself asks (SCIM): the only one who may remove a row it keeps. */
+      byDirectory?: boolean;
     }): Promise<{ row: UserRow; accountCleanup: 'done' | 'pending' }> {
       const { email, actor } = input;
       const event = { actor, action: 'users.remove', target: email };
@@ -194,6 +227,8 @@ export function createUserAdmin(deps: UserAdminDeps) {
           const done = await txUsers.removeQueuingCleanup(email, actor);
           // Throwing rolls the removal back, and its queued clean-up with it.
           if (!done) throw new DomainError('not-found', notOnListMessage(email));
+          if (done.row.managedBy && !input.byDirectory)
+            throw new DomainError('managed-by-directory', managedByDirectoryMessage(email));
           if (done.row.admin && admins.every((other) => other === email))
             throw new DomainError('conflict', LAST_ADMIN_MESSAGE);
           return done;
@@ -213,7 +248,7 @@ export function createUserAdmin(deps: UserAdminDeps) {
      * Makes someone an administrator or stops them being one; refused for the last administrator, checked
      * under the same lock as a removal so two admins demoting each other cannot leave none.
      */
-    async setAdmin(input: { email: string; admin: boolean; actor: string }): Promise<UserRow> {
+    async setAdmin(input: { email: string; admin: boolean; actor: string; byDirectory?: boolean }): Promise<UserRow> {
       const { email, admin, actor } = input;
       const event = { actor, action: admin ? 'users.make-admin' : 'users.remove-admin', target: email };
       let changed: UserRow;
@@ -224,6 +259,9 @@ export function createUserAdmin(deps: UserAdminDeps) {
             throw new DomainError('conflict', LAST_ADMIN_ROLE_MESSAGE);
           const row = await txUsers.update(email, { admin });
           if (!row) throw new DomainError('not-found', notOnListMessage(email));
+          // Rolled back with the throw: a role the directory assigns is changed in the directory.
+          if (row.managedBy && !input.byDirectory)
+            throw new DomainError('managed-by-directory', managedByDirectoryMessage(email));
           return row;
         });
       } catch (error) {
@@ -239,10 +277,71 @@ export function createUserAdmin(deps: UserAdminDeps) {
       await audit({ ...event, outcome: 'ok', detail: null });
       return changed;
     },
+
+    /**
+     * What the company directory sets on a row (SCIM PUT and PATCH): its id for the person and whether it is
+     * deactivated; the row is kept by the directory from then on, a row the admins had added included.
+     * Deactivating the last active administrator is refused under the same lock as a removal. Ending the
+     * deactivated person's sessions is the caller's next step (sessions/end-sessions.ts); the row alone
+     * refuses them from the moment this commits, on every instance (the allowlist change notice).
+     */
+    async setDirectoryState(input: {
+      email: string;
+      actor: string;
+      state: DirectoryState;
+    }): Promise<{ row: UserRow; before: UserRow }> {
+      const { email, actor, state } = input;
+      const event = { actor, action: 'users.directory-update', target: email };
+      let changed: { row: UserRow; before: UserRow };
+      try {
+        changed = await users.transaction(async (txUsers) => {
+          const admins = await txUsers.lockAdmins();
+          const before = await txUsers.findByEmail(email);
+          if (!before) throw new DomainError('not-found', notOnListMessage(email));
+          if (state.suspended && before.admin && admins.every((other) => other === email))
+            throw new DomainError('conflict', LAST_ADMIN_SUSPEND_MESSAGE);
+          // A directory repeats what it sent (Entra ID every 40 minutes): an unchanged row is not written.
+          const fields = directoryFields(state);
+          if (
+            before.managedBy === fields.managedBy &&
+            before.suspended === fields.suspended &&
+            before.scimExternalId === fields.scimExternalId
+          )
+            return { row: before, before };
+          const row = await txUsers.update(email, fields);
+          if (!row) throw new DomainError('not-found', notOnListMessage(email));
+          return { row, before };
+        });
+      } catch (error) {
+        if (error instanceof DomainError) {
+          await audit({ ...event, outcome: 'refused', detail: error.message });
+          throw error;
+        }
+        await audit({ ...event, outcome: 'failed', detail: `nothing was changed: ${describe(error)}` });
+        throw error;
+      }
+      const { row, before } = changed;
+      const details = [
+        !before.managedBy && 'now kept by the company directory',
+        row.suspended !== before.suspended && (row.suspended ? 'deactivated' : 'reactivated'),
+        row.scimExternalId !== before.scimExternalId && 'its directory id changed',
+      ].filter(Boolean);
+      if (details.length > 0) {
+        if (row.suspended && row.firebaseUid) deps.forgetSessions?.(row.firebaseUid);
+        await audit({ ...event, outcome: 'ok', detail: details.join('; ') });
+      }
+      return changed;
+    },
   };
 }
 
 export type UserAdmin = ReturnType<typeof createUserAdmin>;
+
+const directoryFields = (state: DirectoryState): DirectoryFields => ({
+  managedBy: DIRECTORY,
+  scimExternalId: state.externalId,
+  suspended: state.suspended,
+});
 
 function describe(error: unknown) {
   return error instanceof Error ? error.message : String(error);

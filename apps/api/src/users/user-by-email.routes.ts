@@ -41,7 +41,8 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const { email } = request.params;
       const row = await app.domain.users.findByEmail(email);
-      if (!row) throw new DomainError('not-found', NO_ACCOUNT_MESSAGE);
+      // A person the directory deactivated is answered like one who is not listed: the login screen says so.
+      if (!row || row.suspended) throw new DomainError('not-found', NO_ACCOUNT_MESSAGE);
       const caller = request.caller;
       const mayKnowRole = caller !== null && (caller.admin || caller.email === row.email);
       return mayKnowRole

@@ -153,3 +153,9 @@ export const passkeyDates = (passkey: { createdAt: string; lastUsedAt: string | 
   `set up ${formatDate(passkey.createdAt)}, ${
     passkey.lastUsedAt ? `last used ${formatDateTime(passkey.lastUsedAt)}` : 'never used since'
   }`;
+
+/** The row of someone the company directory provisions (SCIM): changed there, not here. */
+export const DIRECTORY_TITLE =
+  'Kept by your company directory (SCIM provisioning): add, remove or change this person in the directory.';
+/** The directory deactivated this person: listed, and refused at sign-in. */
+export const DEACTIVATED_TITLE = 'Deactivated in your company directory: cannot sign in';

@@ -1,7 +1,7 @@
 import type { AllowedUser } from '@portal/contract';
 import Button from 'react-bootstrap/Button';
 import { formatDateTime } from '@/lib/format-date';
-import { OWN_ACCOUNT_DELETE_REASON, passkeyCount, passkeyDates } from '../messages';
+import { DEACTIVATED_TITLE, DIRECTORY_TITLE, OWN_ACCOUNT_DELETE_REASON, passkeyCount, passkeyDates } from '../messages';
 import { UserRowMenu } from './UserRowMenu';
 
 export interface UserActions {
@@ -16,7 +16,11 @@ function StatusBadges({ user, own }: { user: AllowedUser; own: boolean }) {
   return (
     <>
       <div className="status-badges">
-        {user.activated ? (
+        {user.suspended ? (
+          <span className="badge status-badge status-deactivated" title={DEACTIVATED_TITLE}>
+            Deactivated
+          </span>
+        ) : user.activated ? (
           <span className="badge status-badge status-activated">Activated</span>
         ) : (
           <span className="badge status-badge status-invited" title="Has not set a password yet">
@@ -94,9 +98,16 @@ export function UserRow({
         </time>
       </td>
       <td className="by-cell">
-        <span className="cell-text admin-note" title={user.createdBy ?? undefined}>
-          {user.createdBy ?? '–'}
-        </span>
+        {user.managedBy === 'directory' ? (
+          // Kept by the company directory (SCIM): the admin screen refuses changes to it, so it says so here.
+          <span className="badge status-badge status-directory" title={DIRECTORY_TITLE}>
+            Directory
+          </span>
+        ) : (
+          <span className="cell-text admin-note" title={user.createdBy ?? undefined}>
+            {user.createdBy ?? '–'}
+          </span>
+        )}
       </td>
       <td className="actions-cell">
         <div className="row-actions">
