@@ -58,13 +58,16 @@ export function UsersPanel() {
   const { confirmation } = userActions;
   return (
     <section aria-label="User list" className="users-panel">
+      {/* One row on a laptop (search, the list's controls, then the actions), so ten rows show on arrival. */}
       <div className="users-toolbar">
         <SearchField
           search={params.search}
           onSearch={(search) => update({ search }, { replace: true })}
           searching={list.isFetching && !list.isPending}
         />
-        <div className="d-flex gap-2">
+        <ListControls params={params} onChange={update} />
+        <div className="users-toolbar-actions">
+          <ExportButton query={usersQuery} feedback={feedback} />
           <Button variant="primary" onClick={() => setAddOpen(true)}>
             Add User
           </Button>
@@ -72,10 +75,6 @@ export function UsersPanel() {
             Bulk add
           </Button>
         </div>
-      </div>
-      <div className="users-view-bar">
-        <ListControls params={params} onChange={update} />
-        <ExportButton query={usersQuery} feedback={feedback} />
       </div>
       <ActionNotice
         notice={feedback.notice}
