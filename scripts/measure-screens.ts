@@ -228,7 +228,9 @@ try {
       const m = (await menu.boundingBox())!;
       openings.push({
         rightEdgeOffset: Math.round(m.x + m.width - (t.x + t.width)),
-        topBelowButton: Math.round(m.y - (t.y + t.height)),
+        // Below the button (Popper's 2 px offset), or above it where there is no room below.
+        gapBelowButton: Math.round(m.y - (t.y + t.height)),
+        gapAboveButton: Math.round(t.y - (m.y + m.height)),
         menuTop: Math.round(m.y),
       });
       if (i === 0) await page.screenshot({ path: path.join(outDir, 'laptop-row-menu.png') });

@@ -596,6 +596,10 @@ test.describe('the admin users screen', () => {
       expect(itemBox.y + itemBox.height).toBeLessThanOrEqual(headerBox.y + headerBox.height);
       sizes[name] = await box(item);
     }
+    // Side by side in the spec's order, none over another (only the address is cut).
+    const boxes = await Promise.all(Object.values(items).map(async (item) => (await item.boundingBox())!));
+    for (let i = 1; i < boxes.length; i++)
+      expect(boxes[i]!.x).toBeGreaterThanOrEqual(boxes[i - 1]!.x + boxes[i - 1]!.width - 0.5);
     await report('phone-header', { height: Math.round(headerBox.height), items: sizes });
     expect(headerBox.height).toBeLessThanOrEqual(64);
     for (const name of ['logo', 'adminPage', 'email', 'signOut'])

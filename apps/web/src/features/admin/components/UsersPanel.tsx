@@ -68,10 +68,10 @@ export function UsersPanel() {
         <ListControls params={params} onChange={update} />
         <div className="users-toolbar-actions">
           <ExportButton query={usersQuery} feedback={feedback} />
-          <Button variant="primary" onClick={() => setAddOpen(true)}>
+          <Button variant="primary" size="sm" onClick={() => setAddOpen(true)}>
             Add User
           </Button>
-          <Button variant="outline-primary" onClick={() => setBulkAddOpen(true)}>
+          <Button variant="outline-primary" size="sm" onClick={() => setBulkAddOpen(true)}>
             Bulk add
           </Button>
         </div>
