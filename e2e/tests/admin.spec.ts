@@ -479,6 +479,8 @@ test.describe('the admin users screen', () => {
     page,
     portal,
   }) => {
+    // Ten page loads, each with the list and the passkey check: three times the suite's limit.
+    test.slow();
     const email = DEMO.user.email;
     await openAdminAs(page, portal, DEMO.admin, `?q=${encodeURIComponent(email)}`);
     const openings: { rightEdge: number; belowButton: number }[] = [];
