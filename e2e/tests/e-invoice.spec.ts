@@ -72,6 +72,11 @@ test.describe('an e-invoice on the invoice screen', () => {
     await portal.expectAccessible(page);
     await page.screenshot({ path: testInfo.outputPath(`facturx-${testInfo.project.name}.png`), fullPage: true });
 
+    if (isMobile) {
+      // A 44 px target on a phone, like every control on a person's path.
+      const xmlButton = (await panel.getByRole('button', { name: 'Download XML' }).boundingBox())!;
+      expect(xmlButton.height).toBeGreaterThanOrEqual(44);
+    }
     const saved = page.waitForEvent('download');
     await panel.getByRole('button', { name: 'Download XML' }).click();
     const download = await saved;
@@ -110,7 +115,13 @@ test.describe('an e-invoice on the invoice screen', () => {
     const today = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric' }).format(
       new Date(),
     );
-    await expect(panel.getByText(`Bank details changed on ${today}.`)).toBeVisible();
+    const warning = panel.getByRole('alert').filter({ hasText: `Bank details changed on ${today}.` });
+    await expect(warning).toBeVisible();
+    // The old account and the new one, whole, the amount, and what to do before paying.
+    await expect(warning).toContainText(/Was IBAN3242\s?3940/);
+    await expect(warning).toContainText('Now GB33 BUKB 2020 1555 5555 55');
+    await expect(warning).toContainText(/Amount\s*€1,656\.25 \(unchanged\)/);
+    await expect(warning).toContainText('call the seller on a phone number you already know');
     await expect(panel.getByText(/Amount changed/)).toHaveCount(0);
     await portal.expectAccessible(page);
     await page.screenshot({ path: testInfo.outputPath(`bank-details-${testInfo.project.name}.png`), fullPage: true });

@@ -161,6 +161,43 @@ test.describe('the invoice screen', () => {
     await expect(page.getByRole('link', { name: 'Download' })).toHaveAttribute('href', /^blob:/);
   });
 
+  test('every control on the way to an invoice is at least 44 px on a phone, focus back in the field after an error @phone', async ({
+    page,
+    portal,
+  }) => {
+    // Buttons, fields and button-like links; a link inside a sentence is sized by its text (WCAG's exception).
+    const controls = 'button, input:not([type=hidden]), select, a.btn, nav a';
+    const sizes: { where: string; name: string; width: number; height: number }[] = [];
+    const measure = async (where: string) => {
+      for (const control of await page.locator(controls).all()) {
+        if (!(await control.isVisible())) continue;
+        const { width, height } = (await control.boundingBox())!;
+        const name = (await control.getAttribute('aria-label')) ?? (await control.innerText()).trim();
+        sizes.push({ where, name: name || (await control.evaluate((element) => element.id)), width, height });
+      }
+    };
+    await page.goto('/invoice?parcelCode=DEMO000001');
+    await expect(page.getByLabel('Email address')).toBeVisible();
+    await measure('login');
+    await portal.signIn(page, DEMO.user);
+    await expect(page.getByRole('link', { name: 'Download' })).toHaveAttribute('href', /^blob:/);
+    await measure('invoice');
+    await page.goto('/invoice?parcelCode=NOPE0000');
+    const dialog = await expectErrorModal(page, DOUBLE_CHECK);
+    await measure('error modal');
+    await dialog.getByRole('button', { name: 'Continue' }).click();
+    await expect(dialog).toBeHidden();
+    // The way on is another code: focus is in its field, not on the page's body.
+    await expect(page.getByLabel('Parcel code')).toBeFocused();
+    await measure('parcel-code form');
+    const smallest = [...sizes].sort((a, b) => Math.min(a.width, a.height) - Math.min(b.width, b.height));
+    process.stdout.write(`phone path, smallest controls: ${JSON.stringify(smallest.slice(0, 3))}\n`);
+    for (const size of sizes) {
+      expect(size.height, `${size.where}: ${size.name}`).toBeGreaterThanOrEqual(44);
+      expect(size.width, `${size.where}: ${size.name}`).toBeGreaterThanOrEqual(44);
+    }
+  });
+
   test('a link without a parcel code asks to double-check it and calls nothing', async ({ page, portal }) => {
     const invoiceCalls: string[] = [];
     page.on('request', (request) => {

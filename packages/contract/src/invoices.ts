@@ -46,6 +46,14 @@ export type InvoiceStored = z.infer<typeof invoiceStoredSchema>;
 export const invoiceWarningKindSchema = z.enum(INVOICE_WARNING_KINDS);
 export type InvoiceWarningKind = z.infer<typeof invoiceWarningKindSchema>;
 
+/** A version's payment accounts (BT-84, whole) and amount due (BT-115) with its currency. */
+export const invoiceGuardedTermsSchema = z.object({
+  accounts: z.array(z.string()),
+  amount: z.string().nullable(),
+  currency: z.string().nullable(),
+});
+export type InvoiceGuardedTerms = z.infer<typeof invoiceGuardedTermsSchema>;
+
 /** A warning not yet acknowledged: it stays on the invoice, whatever later versions say, until it is. */
 export const invoiceWarningSchema = z.object({
   id: z.number().int(),
@@ -54,6 +62,12 @@ export const invoiceWarningSchema = z.object({
   raisedAt: z.string(),
   /** What changed, accounts shortened to their last four characters: `payment account …2051 -> …5555`. */
   detail: z.string(),
+  /**
+   * `bank-details` and `amount` only: what was compared, whole, so a reader can check the old and the new
+   * account and amount before paying. `before` is the last account and the last amount any earlier version
+   * named; `after` the version's that raised the warning.
+   */
+  change: z.object({ before: invoiceGuardedTermsSchema, after: invoiceGuardedTermsSchema }).optional(),
 });
 export type InvoiceWarning = z.infer<typeof invoiceWarningSchema>;
 

@@ -1,4 +1,5 @@
-import { and, count, desc, eq, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
+import type { AuditEventGroup } from '@portal/contract';
+import { and, count, desc, eq, inArray, like, lt, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { auditLog } from '../db/schema.ts';
 
@@ -32,7 +33,19 @@ export interface AuditFilter {
   parcelCode?: string | undefined;
   /** Entries made by, or about, this e-mail address. */
   user?: string | undefined;
+  /** One group of events (the contract's `AUDIT_EVENT_GROUPS`); all of them when left out. */
+  events?: AuditEventGroup | undefined;
 }
+
+/** The condition each group of events is; `all` has none. */
+const EVENT_GROUPS: Record<AuditEventGroup, () => SQL | undefined> = {
+  all: () => undefined,
+  'no-confirmations': () => ne(auditLog.action, 'passkeys.step-up'),
+  users: () => or(like(auditLog.action, 'users.%'), like(auditLog.action, 'sessions.%')),
+  invoices: () => like(auditLog.action, 'invoice.%'),
+  passkeys: () => like(auditLog.action, 'passkeys.%'),
+  refused: () => eq(auditLog.outcome, 'refused'),
+};
 
 const DELETE_BATCH = 5_000;
 
@@ -43,6 +56,8 @@ function whereOf(filter: AuditFilter): SQL | undefined {
     const either = or(eq(auditLog.actor, filter.user), eq(auditLog.target, filter.user));
     if (either) conditions.push(either);
   }
+  const group = EVENT_GROUPS[filter.events ?? 'all']();
+  if (group) conditions.push(group);
   return conditions.length > 0 ? and(...conditions) : undefined;
 }
 

@@ -58,7 +58,50 @@ describe('GET /api/audit', () => {
     );
   });
 
-  for (const query of ['limit=0', 'limit=501', 'offset=-1', 'limit=x', 'actor=me']) {
+  it('lists one group of events, counting only that group for the pager', async () => {
+    const admin = t.bearer((await t.createAccount('admin@example.com', { admin: true })).idToken);
+    const events = [
+      { action: 'passkeys.step-up', outcome: 'ok' },
+      { action: 'passkeys.step-up', outcome: 'ok' },
+      { action: 'passkeys.reset', outcome: 'ok' },
+      { action: 'users.add', outcome: 'ok' },
+      { action: 'sessions.end', outcome: 'ok' },
+      { action: 'invoice.download', outcome: 'refused' },
+      { action: 'DELETE /api/users/:email', outcome: 'refused' },
+    ] as const;
+    for (const event of events)
+      await t.app.domain.audit.record({ actor: 'cli:test', target: 'x@example.com', ...event });
+    const listed = async (group: string) => {
+      const response = await t.app.inject({ url: `/api/audit?events=${group}&limit=100`, headers: admin });
+      assert.equal(response.statusCode, 200, response.body);
+      const actions = response.json().map((entry: { action: string }) => entry.action);
+      assert.equal(response.headers[TOTAL_COUNT_HEADER], String(actions.length));
+      return actions;
+    };
+    // The test admin's enrollment code and passkey set-up are in the log too (see the first test).
+    assert.deepEqual(await listed('no-confirmations'), [
+      'DELETE /api/users/:email',
+      'invoice.download',
+      'sessions.end',
+      'users.add',
+      'passkeys.reset',
+      'passkeys.enroll',
+      'passkeys.enrollment-code',
+    ]);
+    assert.deepEqual(await listed('users'), ['sessions.end', 'users.add']);
+    assert.deepEqual(await listed('invoices'), ['invoice.download']);
+    assert.deepEqual(await listed('passkeys'), [
+      'passkeys.reset',
+      'passkeys.step-up',
+      'passkeys.step-up',
+      'passkeys.enroll',
+      'passkeys.enrollment-code',
+    ]);
+    assert.deepEqual(await listed('refused'), ['DELETE /api/users/:email', 'invoice.download']);
+    assert.equal((await listed('all')).length, events.length + 2);
+  });
+
+  for (const query of ['limit=0', 'limit=501', 'offset=-1', 'limit=x', 'actor=me', 'events=logins']) {
     it(`answers 400 with a message for ${query}`, async () => {
       const admin = t.bearer((await t.createAccount('admin@example.com', { admin: true })).idToken);
       const response = await t.app.inject({ url: `/api/audit?${query}`, headers: admin });

@@ -24,6 +24,43 @@ const amountText = (facts: StoredInvoiceFacts) =>
 const amountKey = (facts: StoredInvoiceFacts) =>
   facts.amountDue === null ? null : `${normalAmount(facts.amountDue)} ${facts.currency ?? ''}`;
 
+/** The version a new one's accounts are compared with: the latest that named any (`earlier` newest first). */
+const lastWithAccounts = (earlier: StoredInvoiceFacts[]) => earlier.find((version) => accountSetOf(version).length > 0);
+/** The version a new one's amount is compared with: the latest that had one. */
+const lastWithAmount = (earlier: StoredInvoiceFacts[]) => earlier.find((version) => version.amountDue !== null);
+
+/** A version's payment accounts and amount, whole, as a warning's reader compares them. */
+export interface GuardedTerms {
+  accounts: string[];
+  amount: string | null;
+  currency: string | null;
+}
+
+/**
+ * What a stored `bank-details` or `amount` warning compared, whole (its detail masks the accounts): the terms
+ * the guard read from the earlier versions (`history`, newest first) and those of the version that raised it.
+ */
+export function changeOf(
+  history: (StoredInvoiceFacts | null)[],
+  raisedBy: StoredInvoiceFacts | null,
+): { before: GuardedTerms; after: GuardedTerms } {
+  const earlier = history.filter((facts) => facts !== null);
+  const accounts = lastWithAccounts(earlier);
+  const amount = lastWithAmount(earlier);
+  return {
+    before: {
+      accounts: accounts ? paymentAccountsOf(accounts) : [],
+      amount: amount?.amountDue ?? null,
+      currency: amount?.currency ?? null,
+    },
+    after: {
+      accounts: raisedBy ? paymentAccountsOf(raisedBy) : [],
+      amount: raisedBy?.amountDue ?? null,
+      currency: raisedBy?.currency ?? null,
+    },
+  };
+}
+
 /**
  * The warnings `next` raises against `history` (the earlier versions, newest first). Each term is compared
  * with the last value it ever had, however many versions ago, so no version in between resets the guard:
@@ -51,14 +88,14 @@ export function warningsFor(
     return warnings;
   }
 
-  const lastAccounts = earlier.find((version) => accountSetOf(version).length > 0);
+  const lastAccounts = lastWithAccounts(earlier);
   if (lastAccounts && accountSetOf(lastAccounts).join(' ') !== accountSetOf(facts).join(' ')) {
     const [before, after] = [paymentAccountsOf(lastAccounts), paymentAccountsOf(facts)];
     const label = before.length > 1 || after.length > 1 ? 'payment accounts' : 'payment account';
     warnings.push({ kind: 'bank-details', detail: `${label} ${accountsText(before)} -> ${accountsText(after)}` });
   }
 
-  const lastAmount = earlier.find((version) => version.amountDue !== null);
+  const lastAmount = lastWithAmount(earlier);
   if (lastAmount && amountKey(lastAmount) !== amountKey(facts)) {
     warnings.push({ kind: 'amount', detail: `amount due ${amountText(lastAmount)} -> ${amountText(facts)}` });
   }

@@ -85,6 +85,15 @@ describe('the change guard: warnings that cannot be laundered, cleared by a seco
       'bank-details: payment account …2051 -> …5555',
     ]);
     const facts = await factsOf('LAUNDER1', idToken);
+    // Whole, for the reader to compare before paying: the detail masks them for the audit log.
+    const amount = { amount: '1656.25', currency: 'EUR' };
+    assert.deepEqual(
+      facts.warnings.map((warning) => warning.change),
+      [
+        { before: { accounts: [A], ...amount }, after: { accounts: [], ...amount } },
+        { before: { accounts: [A], ...amount }, after: { accounts: [B], ...amount } },
+      ],
+    );
     assert.ok(facts.bankDetailsChangedAt);
     assert.equal(facts.amountChangedAt, null);
     assert.deepEqual(await auditedWarnings('LAUNDER1'), [
@@ -116,6 +125,14 @@ describe('the change guard: warnings that cannot be laundered, cleared by a seco
         'bank-details: payment account …5555 -> …2051',
       ],
     );
+    // The amount's warning says both amounts; the plain PDF's has nothing to compare.
+    assert.deepEqual(facts.warnings[1]?.change, {
+      before: { accounts: [A], amount: '1656.25', currency: 'EUR' },
+      after: { accounts: [B], amount: '1956.25', currency: 'EUR' },
+    });
+    assert.equal(facts.warnings[2]?.change, undefined);
+    assert.deepEqual(facts.warnings[3]?.change?.before.accounts, [B]);
+    assert.deepEqual(facts.warnings[3]?.change?.after.accounts, [A]);
   });
 
   it('reads every payment means: a second account beside the first is a change of the set', async () => {
@@ -178,9 +195,11 @@ describe('the change guard: warnings that cannot be laundered, cleared by a seco
     const byReviewer = await acknowledge(reviewer.idToken);
     assert.equal(byReviewer.statusCode, 200, byReviewer.body);
     const acknowledged = byReviewer.json<Record<string, unknown>>();
+    // The answer says which warning was cleared; the whole old and new values are the facts' to show.
+    const { change: _change, ...cleared } = warning;
     assert.deepEqual(
       { ...acknowledged, acknowledgedAt: typeof acknowledged.acknowledgedAt },
-      { ...warning, acknowledgedAt: 'string', acknowledgedBy: 'reviewer@example.com' },
+      { ...cleared, acknowledgedAt: 'string', acknowledgedBy: 'reviewer@example.com' },
     );
     const after = await factsOf('ACK1', user.idToken);
     assert.deepEqual([after.warnings, after.bankDetailsChangedAt], [[], null]);

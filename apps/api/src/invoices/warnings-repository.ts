@@ -1,11 +1,17 @@
 import type { InvoiceWarningAcknowledged } from '@portal/contract';
-import { and, asc, eq, inArray, isNull, max } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, max } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
-import { invoices, invoiceWarnings } from '../db/schema.ts';
+import { invoices, invoiceVersions, invoiceWarnings } from '../db/schema.ts';
 import { DomainError } from '../domain-error.ts';
-import { AMOUNT_KINDS, BANK_DETAILS_KINDS, type RaisedWarning } from './change-guard.ts';
+import { AMOUNT_KINDS, BANK_DETAILS_KINDS, changeOf, type GuardedTerms, type RaisedWarning } from './change-guard.ts';
 
-export type InvoiceWarningRow = typeof invoiceWarnings.$inferSelect;
+export type InvoiceWarningRow = typeof invoiceWarnings.$inferSelect & {
+  /** For a change of payment accounts or amount: the values before and after, whole, read from the versions. */
+  change?: { before: GuardedTerms; after: GuardedTerms };
+};
+
+/** The warnings whose reader compares two values (old and new account, old and new amount). */
+const COMPARED_KINDS: readonly InvoiceWarningRow['kind'][] = ['bank-details', 'amount'];
 
 export const NO_WARNING_MESSAGE = 'This invoice has no such warning.';
 export const ALREADY_ACKNOWLEDGED_MESSAGE = 'This warning has already been acknowledged.';
@@ -57,12 +63,26 @@ export async function pendingMarks(tx: Database, parcelCode: string) {
 export function createInvoiceWarningsRepository(db: Database, options: { onChanged: (parcelCode: string) => void }) {
   return {
     /** The warnings on an invoice that no second person has acknowledged yet, oldest first. */
-    pending(parcelCode: string): Promise<InvoiceWarningRow[]> {
-      return db
+    async pending(parcelCode: string): Promise<InvoiceWarningRow[]> {
+      const rows = await db
         .select()
         .from(invoiceWarnings)
         .where(and(eq(invoiceWarnings.parcelCode, parcelCode), isNull(invoiceWarnings.acknowledgedAt)))
         .orderBy(asc(invoiceWarnings.id));
+      if (!rows.some((row) => COMPARED_KINDS.includes(row.kind))) return rows;
+      // The versions are read again rather than the whole values stored with the warning: its detail masks
+      // accounts for the audit log, and every version is kept, so what the guard compared can be said again.
+      const versions = await db
+        .select({ id: invoiceVersions.id, facts: invoiceVersions.facts })
+        .from(invoiceVersions)
+        .where(eq(invoiceVersions.parcelCode, parcelCode))
+        .orderBy(desc(invoiceVersions.id));
+      return rows.map((row) => {
+        if (!COMPARED_KINDS.includes(row.kind)) return row;
+        const raisedBy = versions.find((version) => version.id === row.versionId);
+        const history = versions.filter((version) => version.id < row.versionId).map((version) => version.facts);
+        return { ...row, change: changeOf(history, raisedBy?.facts ?? null) };
+      });
     },
 
     /**
@@ -115,4 +135,5 @@ export const warningOf = (row: InvoiceWarningRow) => ({
   kind: row.kind,
   raisedAt: row.raisedAt.toISOString(),
   detail: row.detail,
+  ...(row.change ? { change: row.change } : {}),
 });

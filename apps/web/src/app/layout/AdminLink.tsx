@@ -8,7 +8,7 @@ export default function AdminLink({ email }: { email: string }) {
   if (account.data?.admin !== true) return null;
   return (
     <>
-      <Link to={paths.admin} className="link-light text-nowrap">
+      <Link to={paths.admin} className="header-admin-link link-light text-nowrap">
         Admin Page
       </Link>
       <span className="text-white-50" aria-hidden="true">

@@ -72,6 +72,44 @@ function AccountMenu({ onSignOutEverywhere }: { onSignOutEverywhere: () => void 
   );
 }
 
+/** Focus a keyboard brought (a click's focus is the click's to handle); false where the browser cannot tell. */
+function focusedByKeyboard(element: Element) {
+  try {
+    return element.matches(':focus-visible');
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The signed-in address: on a phone it shares one line with the logo, Admin Page and Sign Out, so a long one
+ * is cut with an ellipsis. A tap (or keyboard focus) shows it whole under the header, a mouse its title.
+ */
+function HeaderEmail({ email }: { email: string }) {
+  const [whole, setWhole] = useState(false);
+  return (
+    <button
+      type="button"
+      className="header-email"
+      title={email}
+      aria-expanded={whole}
+      onClick={() => setWhole(!whole)}
+      onFocus={(event) => {
+        if (focusedByKeyboard(event.currentTarget)) setWhole(true);
+      }}
+      onBlur={() => setWhole(false)}
+    >
+      <span className="header-email-text">{email}</span>
+      {/* The button's own text is the whole address for a screen reader: this copy is for the eye only. */}
+      {whole && (
+        <span className="header-email-whole" aria-hidden="true">
+          {email}
+        </span>
+      )}
+    </button>
+  );
+}
+
 function SignedInUser({ email }: { email: string }) {
   const { signOut } = useAuth();
   const navigate = useNavigate();
@@ -83,13 +121,11 @@ function SignedInUser({ email }: { email: string }) {
   };
 
   return (
-    <div className="d-flex flex-wrap align-items-center column-gap-2 column-gap-sm-3 row-gap-1 justify-content-end min-w-0">
+    <div className="header-user d-flex align-items-center column-gap-2 column-gap-sm-3 justify-content-end min-w-0">
       <QueryBoundary>
         <AdminLink email={email} />
       </QueryBoundary>
-      <span className="text-white header-email" title={email}>
-        {email}
-      </span>
+      <HeaderEmail email={email} />
       <AccountMenu onSignOutEverywhere={() => setAskEverywhere(true)} />
       {/* Bootstrap's markup without react-bootstrap: every page starts with the header. */}
       <button type="button" className="btn btn-outline-light btn-sm text-nowrap" onClick={onSignOut}>
@@ -111,12 +147,12 @@ export function Header() {
   const signedIn = state.status === 'signed-in' && storedUser() !== null;
   return (
     <header className="app-header">
-      <nav className="container d-flex align-items-center justify-content-between py-2 gap-2" aria-label="Main">
+      <nav className="container d-flex align-items-center justify-content-between gap-2" aria-label="Main">
         {/* Signed in on a phone, only the logo shows, so the user's part of the header keeps one line. */}
         <Link
           to={paths.invoice}
           aria-label={theme.productName}
-          className="d-flex align-items-center gap-2 text-white text-decoration-none flex-shrink-0"
+          className="header-logo-link d-flex align-items-center gap-2 text-white text-decoration-none flex-shrink-0"
         >
           <img src={theme.logoUrl ?? logo} alt="" height={32} className="header-logo" />
           <span className={signedIn ? 'fw-semibold d-none d-md-inline' : 'fw-semibold'}>{theme.productName}</span>

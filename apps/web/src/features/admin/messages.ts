@@ -11,6 +11,8 @@ export const confirmDeleteMessage = (email: string) => `Are you sure you want to
 export const noUsersMessage = (search: string) => (search ? `No users match "${search}".` : 'No users yet.');
 
 export const OWN_ACCOUNT_DELETE_REASON = 'You cannot delete your own account.';
+/** Why the only administrator's "Remove admin" is disabled, said under it in the row's menu. */
+export const LAST_ADMIN_ROLE_REASON = 'You are the only admin. Make someone else an admin first.';
 export const BACK_TO_INVOICES = 'Back to the invoices';
 export const addedNotice = (email: string) => `${email} was added.`;
 export const deletedNotice = (email: string) => `${email} was deleted.`;

@@ -1,4 +1,4 @@
-import { auditEntryListSchema, type AuditEntry } from '@portal/contract';
+import { auditEntryListSchema, type AuditEntry, type AuditEventGroup } from '@portal/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { useApiClient, type ApiClient } from '@/lib/api-client';
 import { pageParams, totalOf } from './paging';
@@ -9,10 +9,14 @@ export interface AuditPage {
   total: number;
 }
 
-/** Narrows the log to one parcel code and/or one user (what they did, or what was done to them). */
+/**
+ * Narrows the log to one parcel code and/or one user (what they did, or what was done to them), and to one
+ * group of events (the server lists every event without one).
+ */
 export interface AuditFilter {
   parcelCode?: string;
   user?: string;
+  events?: AuditEventGroup;
 }
 
 /** GET /audit: newest first, one page at a time, optionally filtered. */
@@ -25,6 +29,7 @@ export async function getAuditPage(
   const params = pageParams(page);
   if (filter.parcelCode) params.set('parcelCode', filter.parcelCode);
   if (filter.user) params.set('user', filter.user);
+  if (filter.events) params.set('events', filter.events);
   const { data, headers } = await api.request(`/audit?${params}`, {
     auth: true,
     schema: auditEntryListSchema,

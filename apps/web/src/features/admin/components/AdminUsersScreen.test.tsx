@@ -14,9 +14,12 @@ import { SEARCH_DEBOUNCE_MS } from './SearchField';
 const ADMIN = 'admin@example.com';
 const NO_PERMISSION = 'You do not have permissions to view this page. Please contact the website administrator.';
 
-function setup(options: { users?: string[]; accounts?: Record<string, { admin?: boolean }> } = {}) {
+function setup(options: { users?: string[]; admins?: string[]; accounts?: Record<string, { admin?: boolean }> } = {}) {
+  const admins = options.admins ?? [ADMIN];
   const fake = createFakeAdminApi({
-    users: (options.users ?? [ADMIN, 'user@example.com']).map((email) => makeUser(email, { admin: email === ADMIN })),
+    users: (options.users ?? [ADMIN, 'user@example.com']).map((email) =>
+      makeUser(email, { admin: admins.includes(email) }),
+    ),
   });
   server.use(accountLookup(options.accounts ?? { [ADMIN]: { admin: true }, 'user@example.com': {} }), ...fake.handlers);
   return fake;
@@ -484,8 +487,35 @@ describe('the list for thousands', () => {
     await waitFor(() => expect(bodyRows(screen.getByRole('table'))[1]).toHaveTextContent('Admin'));
   });
 
-  it('changes no role when the confirmation is answered "No"', async () => {
+  it('disables "Remove admin" for the only administrator, with the reason in the menu, and asks nothing', async () => {
     const fake = setup();
+    const { user } = openAs();
+    await usersTable();
+    await user.click(screen.getByRole('button', { name: `More actions for ${ADMIN}` }));
+    const remove = await screen.findByRole('button', { name: /^Remove admin/ });
+    await waitFor(() => expect(remove).toHaveAttribute('aria-disabled', 'true'));
+    expect(remove).toHaveAccessibleDescription('You are the only admin. Make someone else an admin first.');
+    expect(screen.getByText('You are the only admin. Make someone else an admin first.')).toBeVisible();
+    expect(fake.summary()).toContain('GET /users?limit=25&offset=0&status=admin');
+    await user.click(remove);
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(fake.calls.some((call) => call.method === 'PATCH')).toBe(false);
+  });
+
+  it('shows why one cannot delete oneself in the row, not only to a screen reader', async () => {
+    setup();
+    openAs();
+    const table = await usersTable();
+    const own = bodyRows(table).find((row) => within(row).queryByRole('button', { name: `Delete ${ADMIN}` }))!;
+    expect(within(own).getByText('You cannot delete your own account.')).toBeVisible();
+    expect(within(own).getByText('You cannot delete your own account.')).not.toHaveClass('visually-hidden');
+  });
+
+  it('changes no role when the confirmation is answered "No"', async () => {
+    const fake = setup({
+      users: [ADMIN, 'second-admin@example.com', 'user@example.com'],
+      admins: [ADMIN, 'second-admin@example.com'],
+    });
     const { user } = openAs();
     await usersTable();
     await user.click(screen.getByRole('button', { name: `More actions for ${ADMIN}` }));

@@ -1,5 +1,5 @@
 import type { AccountCleanupItem, AuditEntry } from '@portal/contract';
-import { screen, within } from '@testing-library/react';
+import { act, screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { createFakeAuthClient } from '@/testing/fake-auth-client';
 import { accountLookup } from '@/testing/handlers';
@@ -22,10 +22,10 @@ const entry = (id: number, overrides: Partial<AuditEntry> = {}): AuditEntry => (
   ...overrides,
 });
 
-function openAuditLog(audit: AuditEntry[], cleanups: AccountCleanupItem[] = []) {
+function openAuditLog(audit: AuditEntry[], cleanups: AccountCleanupItem[] = [], path = '/admin') {
   const fake = createFakeAdminApi({ users: [makeUser(ADMIN, { admin: true })], audit, cleanups });
   server.use(accountLookup({ [ADMIN]: { admin: true } }), ...fake.handlers);
-  return { ...renderApp('/admin', { auth: createFakeAuthClient({ signedInAs: ADMIN }) }), fake };
+  return { ...renderApp(path, { auth: createFakeAuthClient({ signedInAs: ADMIN }) }), fake };
 }
 
 describe('the audit log tab', () => {
@@ -47,14 +47,17 @@ describe('the audit log tab', () => {
     await user.click(screen.getByRole('tab', { name: 'Audit log' }));
     const table = await screen.findByRole('table', { name: 'Audit entries' });
     const call = fake.calls.find((recorded) => recorded.path.startsWith('/audit'));
-    expect(call).toMatchObject({ path: '/audit?limit=50&offset=0', authorization: `Bearer token-of-${ADMIN}` });
+    expect(call).toMatchObject({
+      path: '/audit?limit=50&offset=0&events=no-confirmations',
+      authorization: `Bearer token-of-${ADMIN}`,
+    });
     const rows = within(table).getAllByRole('row').slice(1);
-    expect(rows[0]).toHaveTextContent(/Delete user\s*gone@example.com\s*by admin@example.com\s*Done/);
+    expect(rows[0]).toHaveTextContent(/Deleted user\s*gone@example.com\s*by admin@example.com\s*Done/);
     expect(rows[1]).toHaveTextContent('user@example.com');
-    expect(rows[1]).toHaveTextContent('GET /api/users');
+    expect(rows[1]).toHaveTextContent('List users');
     expect(rows[1]).toHaveTextContent('Refused');
     expect(rows[1]).toHaveTextContent('not an administrator');
-    expect(rows[2]).toHaveTextContent(/Add user\s*user1@example.com/);
+    expect(rows[2]).toHaveTextContent(/Added user\s*user1@example.com/);
     expect(
       within(table)
         .getAllByRole('columnheader')
@@ -74,9 +77,93 @@ describe('the audit log tab', () => {
     expect(scrollTo).toHaveBeenLastCalledWith({ top: 0 });
     scrollTo.mockRestore();
     expect(fake.summary().filter((call) => call.includes('/audit'))).toEqual([
-      'GET /audit?limit=50&offset=0',
-      'GET /audit?limit=50&offset=50',
+      'GET /audit?limit=50&offset=0&events=no-confirmations',
+      'GET /audit?limit=50&offset=50&events=no-confirmations',
     ]);
+  });
+
+  it('leaves passkey confirmations out until asked for, and lists one group of events on choosing it', async () => {
+    const { user, fake } = openAuditLog([
+      entry(4, { action: 'passkeys.step-up', target: ADMIN }),
+      entry(3, { action: 'passkeys.step-up', target: ADMIN }),
+      entry(2, { action: 'invoice.download', target: 'ABC123', actor: 'user@example.com' }),
+      entry(1),
+    ]);
+    await user.click(await screen.findByRole('tab', { name: 'Audit log' }));
+    await screen.findByText('1–2 of 2 entries');
+    const events = screen.getByRole('combobox', { name: 'Events' });
+    expect(events).toHaveDisplayValue('All but passkey confirmations');
+
+    await user.selectOptions(events, 'Passkeys');
+    await screen.findByText('1–2 of 2 entries');
+    const rows = within(screen.getByRole('table', { name: 'Audit entries' }))
+      .getAllByRole('row')
+      .slice(1);
+    // The admin's own confirmation names the admin once, as who did it.
+    expect(rows[0]).toHaveTextContent(/^.*Confirmed with a passkey\s*by admin@example.com\s*Done$/);
+    await user.selectOptions(events, 'Everything');
+    await screen.findByText('1–4 of 4 entries');
+    expect(
+      fake
+        .summary()
+        .filter((call) => call.includes('/audit'))
+        .map((call) => new URL(call.split(' ')[1]!, 'http://x').searchParams.get('events')),
+    ).toEqual(['no-confirmations', 'passkeys', 'all']);
+  });
+
+  it('names people and calls as people read them, without internal ids', async () => {
+    const { user } = openAuditLog([
+      entry(3, {
+        actor: null,
+        action: 'DELETE /api/users/:email',
+        target: null,
+        outcome: 'refused',
+        detail: '401 Please sign in to continue.; expired; uid Xy12abcDEF',
+        client: '203.0.113.0',
+        count: 4,
+      }),
+      entry(2, {
+        actor: 'cli:jane',
+        action: 'users.account-cleanup',
+        target: 'gone@example.com',
+        detail: 'sessions ended and sign-in account deleted (uid Ab34)',
+      }),
+      entry(1, {
+        actor: 'service',
+        action: 'invoice.ingest',
+        target: 'ABC123',
+        detail: `created format=ubl sha256=${'a'.repeat(64)} size=12345`,
+      }),
+    ]);
+    await user.click(await screen.findByRole('tab', { name: 'Audit log' }));
+    const table = await screen.findByRole('table', { name: 'Audit entries' });
+    const rows = within(table).getAllByRole('row').slice(1);
+    expect(rows[0]).toHaveTextContent(
+      /Delete a user\s*by an anonymous caller from 203.0.113.0 · Please sign in to continue.; expired · 4 times/,
+    );
+    expect(rows[1]).toHaveTextContent(
+      /Deleted the sign-in account of gone@example.com\s*by jane \(command line\) · sessions ended and sign-in account deleted/,
+    );
+    expect(rows[2]).toHaveTextContent(
+      /Stored invoice ABC123\s*by the invoice import service · created as ubl 12,345 bytes/,
+    );
+    expect(table).not.toHaveTextContent(/uid|sha256|Xy12|Ab34|\/api\//);
+  });
+
+  it('keeps the open tab in the address: a reload shows it again, Back returns to the user list', async () => {
+    const { user, router } = openAuditLog([entry(1)]);
+    await user.click(await screen.findByRole('tab', { name: 'Audit log' }));
+    await screen.findByRole('table', { name: 'Audit entries' });
+    expect(router.state.location.search).toBe('?tab=audit');
+    await act(() => router.navigate(-1));
+    expect(await screen.findByRole('tab', { name: 'User list', selected: true })).toBeInTheDocument();
+    expect(router.state.location.search).toBe('');
+  });
+
+  it('opens on the audit log when the address names it, as after a reload', async () => {
+    openAuditLog([entry(1)], [], '/admin?tab=audit');
+    expect(await screen.findByRole('table', { name: 'Audit entries' })).toBeInTheDocument();
+    expect(screen.getByRole('tab', { name: 'Audit log', selected: true })).toBeInTheDocument();
   });
 
   it("shows the server's message when the log cannot be read", async () => {
@@ -101,13 +188,13 @@ describe('the audit log tab', () => {
     const rows = within(screen.getByRole('table', { name: 'Audit entries' }))
       .getAllByRole('row')
       .slice(1);
-    expect(rows[0]).toHaveTextContent(/Open invoice\s*ABC123\s*by user@example.com · sha256 aa/);
+    expect(rows[0]).toHaveTextContent(/Opened invoice\s*ABC123\s*by user@example.com\s*Done$/);
     expect(
       fake
         .summary()
         .filter((call) => call.includes('/audit'))
         .at(-1),
-    ).toBe('GET /audit?limit=50&offset=0&parcelCode=ABC123&user=user%40example.com');
+    ).toBe('GET /audit?limit=50&offset=0&parcelCode=ABC123&user=user%40example.com&events=no-confirmations');
   });
 
   it('lists deleted users whose sign-in account is still to be deleted, and nothing when there are none', async () => {
@@ -130,7 +217,7 @@ describe('the audit log tab', () => {
     expect(pending).toHaveTextContent(/gone@example.com, deleted by admin@example.com on .*; 3 attempts/);
     expect(pending).toHaveTextContent('did not answer within 3000 ms');
     const rows = within(await screen.findByRole('table', { name: 'Audit entries' })).getAllByRole('row');
-    expect(rows[1]).toHaveTextContent(/Delete sign-in account of\s*gone@example.com.*Failed/);
+    expect(rows[1]).toHaveTextContent(/Deleted the sign-in account of\s*gone@example.com.*Failed/);
   });
 
   it('shows no pending clean-ups when there are none', async () => {

@@ -38,7 +38,13 @@ export function SearchField({
     <Form.Group controlId="admin-users-search" className="flex-grow-1 admin-search">
       <Form.Label className="small mb-1">Search by email</Form.Label>
       <div className="position-relative">
-        <Form.Control type="search" value={input} onChange={(event) => type(event.target.value)} autoComplete="off" />
+        <Form.Control
+          size="sm"
+          type="search"
+          value={input}
+          onChange={(event) => type(event.target.value)}
+          autoComplete="off"
+        />
         {searching && (
           <Spinner animation="border" size="sm" className="search-spinner" role="status">
             <span className="visually-hidden">Searching</span>

@@ -12,7 +12,7 @@ export interface UserActions {
   onResend: (email: string) => void;
 }
 
-function StatusBadges({ user, own }: { user: AllowedUser; own: boolean }) {
+function StatusBadges({ user, own, reasonId }: { user: AllowedUser; own: boolean; reasonId: string | undefined }) {
   return (
     <>
       <div className="status-badges">
@@ -32,6 +32,12 @@ function StatusBadges({ user, own }: { user: AllowedUser; own: boolean }) {
       </div>
       {/* Below the badges, not among them: the badges keep one line, the dates wrap under them. */}
       {user.passkeys && <PasskeysNote passkeys={user.passkeys} />}
+      {/* Said where everyone sees it, and read with the disabled checkbox and Delete (aria-describedby). */}
+      {reasonId && (
+        <span id={reasonId} className="small admin-note own-account-note">
+          {OWN_ACCOUNT_DELETE_REASON}
+        </span>
+      )}
     </>
   );
 }
@@ -41,10 +47,11 @@ function StatusBadges({ user, own }: { user: AllowedUser; own: boolean }) {
  * up, or an admin still without one, shows here.
  */
 function PasskeysNote({ passkeys }: { passkeys: NonNullable<AllowedUser['passkeys']> }) {
+  const dates = passkeys.length > 0 ? `: ${passkeys.map(passkeyDates).join('; ')}` : '';
+  const text = `${passkeyCount(passkeys.length)}${dates}`;
   return (
-    <span className="small admin-note passkeys-note">
-      {passkeyCount(passkeys.length)}
-      {passkeys.length > 0 && `: ${passkeys.map(passkeyDates).join('; ')}`}
+    <span className="small admin-note passkeys-note" title={text}>
+      {text}
     </span>
   );
 }
@@ -71,7 +78,7 @@ export function UserRow({
   return (
     <tr>
       <td className="select-cell">
-        {/* The label around the box is the target: 44 px square on a phone, the box itself stays small. */}
+        {/* The label around the box fills the cell: a click anywhere in it ticks the box (44 px square on a phone). */}
         <label className="select-target">
           <input
             type="checkbox"
@@ -90,7 +97,7 @@ export function UserRow({
         </span>
       </td>
       <td className="status-cell">
-        <StatusBadges user={user} own={own} />
+        <StatusBadges user={user} own={own} reasonId={reasonId} />
       </td>
       <td className="added-cell">
         <time className="cell-text" dateTime={user.createdAt} title={formatDateTime(user.createdAt)}>
@@ -111,23 +118,21 @@ export function UserRow({
       </td>
       <td className="actions-cell">
         <div className="row-actions">
-          <Button
-            variant="outline-danger"
-            size="sm"
-            aria-label={`Delete ${email}`}
-            disabled={own}
-            aria-describedby={reasonId}
-            onClick={(event) => actions.onDelete(email, event.currentTarget)}
-          >
-            Delete
-          </Button>
+          {/* A disabled button takes no hover: the wrapper carries the reason's tooltip for a mouse. */}
+          <span title={own ? OWN_ACCOUNT_DELETE_REASON : undefined}>
+            <Button
+              variant="outline-danger"
+              size="sm"
+              aria-label={`Delete ${email}`}
+              disabled={own}
+              aria-describedby={reasonId}
+              onClick={(event) => actions.onDelete(email, event.currentTarget)}
+            >
+              Delete
+            </Button>
+          </span>
           <UserRowMenu user={user} own={own} actions={actions} />
         </div>
-        {reasonId && (
-          <span id={reasonId} className="visually-hidden">
-            {OWN_ACCOUNT_DELETE_REASON}
-          </span>
-        )}
       </td>
     </tr>
   );

@@ -1,8 +1,24 @@
 import type { AllowedUser } from '@portal/contract';
-import { useRef } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useRef, useState } from 'react';
 import Dropdown from 'react-bootstrap/Dropdown';
-import { roleChangeButton, rowMenuLabel } from '../messages';
+import { useApiClient } from '@/lib/api-client';
+import { usersPageQueryOptions } from '../api/get-users-page';
+import { LAST_ADMIN_ROLE_REASON, roleChangeButton, rowMenuLabel } from '../messages';
 import type { UserActions } from './UserRow';
+
+/** The administrators, counted (a page of one is enough: its total is the count). */
+const ADMINS_QUERY = { search: '', status: 'admin', page: 0, pageSize: 25 } as const;
+
+/**
+ * Whether the signed-in admin is the only one, asked when their own row's menu opens (not with every list):
+ * undefined until known. Another admin's row never is: the signed-in admin is a second one.
+ */
+function useOnlyAdmin(asked: boolean): boolean | undefined {
+  const api = useApiClient();
+  const admins = useQuery({ ...usersPageQueryOptions(api, ADMINS_QUERY), enabled: asked });
+  return admins.data === undefined ? undefined : admins.data.total <= 1;
+}
 
 /**
  * The row's rarer actions behind one "⋯" button, so a page shows one quiet control per row instead of three.
@@ -10,9 +26,14 @@ import type { UserActions } from './UserRow';
  */
 export function UserRowMenu({ user, own, actions }: { user: AllowedUser; own: boolean; actions: UserActions }) {
   const toggle = useRef<HTMLButtonElement>(null);
+  const [open, setOpen] = useState(false);
   const { email } = user;
+  const onlyAdmin = useOnlyAdmin(open && own && user.admin);
+  // Until the count is known, "Remove admin" on one's own row waits rather than offer what may be refused.
+  const roleLocked = own && user.admin && onlyAdmin !== false;
+  const reasonId = `last-admin-${email}`;
   return (
-    <Dropdown align="end" className="row-menu">
+    <Dropdown align="end" className="row-menu" onToggle={setOpen}>
       <Dropdown.Toggle
         ref={toggle}
         variant="outline-secondary"
@@ -22,10 +43,24 @@ export function UserRowMenu({ user, own, actions }: { user: AllowedUser; own: bo
       >
         <span aria-hidden="true">⋯</span>
       </Dropdown.Toggle>
-      {/* Fixed, so a menu on the last rows is not cut off by the end of the card. */}
-      <Dropdown.Menu popperConfig={{ strategy: 'fixed' }}>
-        <Dropdown.Item as="button" onClick={() => actions.onSetAdmin(email, !user.admin, toggle.current!)}>
+      {/*
+       * Popper places the menu against its toggle as it opens (absolute, inside the row's cell), and flips it
+       * above the toggle when there is no room below. Fixed positioning put the first opening after a page
+       * load at the window's top right: the menu showed before Popper had measured.
+       */}
+      <Dropdown.Menu>
+        <Dropdown.Item
+          as="button"
+          disabled={roleLocked}
+          aria-describedby={roleLocked && onlyAdmin ? reasonId : undefined}
+          onClick={() => actions.onSetAdmin(email, !user.admin, toggle.current!)}
+        >
           {roleChangeButton(!user.admin)}
+          {roleLocked && onlyAdmin && (
+            <span id={reasonId} className="d-block small row-menu-reason">
+              {LAST_ADMIN_ROLE_REASON}
+            </span>
+          )}
         </Dropdown.Item>
         <Dropdown.Item as="button" onClick={() => actions.onEndSessions(email, toggle.current!)}>
           End sessions

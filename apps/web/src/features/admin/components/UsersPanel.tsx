@@ -58,24 +58,23 @@ export function UsersPanel() {
   const { confirmation } = userActions;
   return (
     <section aria-label="User list" className="users-panel">
+      {/* One row on a laptop (search, the list's controls, then the actions), so ten rows show on arrival. */}
       <div className="users-toolbar">
         <SearchField
           search={params.search}
           onSearch={(search) => update({ search }, { replace: true })}
           searching={list.isFetching && !list.isPending}
         />
-        <div className="d-flex gap-2">
-          <Button variant="primary" onClick={() => setAddOpen(true)}>
+        <ListControls params={params} onChange={update} />
+        <div className="users-toolbar-actions">
+          <ExportButton query={usersQuery} feedback={feedback} />
+          <Button variant="primary" size="sm" onClick={() => setAddOpen(true)}>
             Add User
           </Button>
-          <Button variant="outline-primary" onClick={() => setBulkAddOpen(true)}>
+          <Button variant="outline-primary" size="sm" onClick={() => setBulkAddOpen(true)}>
             Bulk add
           </Button>
         </div>
-      </div>
-      <div className="users-view-bar">
-        <ListControls params={params} onChange={update} />
-        <ExportButton query={usersQuery} feedback={feedback} />
       </div>
       <ActionNotice
         notice={feedback.notice}

@@ -15,6 +15,7 @@ export interface UsersListParams {
 
 /** The names in the address: short, so a shared link stays readable (`/admin?q=smith&status=invited&page=2`). */
 const NAMES = { search: 'q', status: 'status', sort: 'sort', page: 'page', pageSize: 'size' } as const;
+const LIST_NAMES = new Set<string>(Object.values(NAMES));
 const DEFAULT_SORT: UserSort = 'email';
 
 const oneOf = <T extends string>(values: readonly T[], value: string | null): T | undefined =>
@@ -59,7 +60,10 @@ export function useUsersListParams() {
 
   const update = (change: Partial<UsersListParams>, options: { replace?: boolean } = {}) => {
     const next = { ...params, ...change, page: change.page ?? 0 };
-    setQuery(writeListParams(next, defaultPageSize), { replace: options.replace ?? false });
+    const written = writeListParams(next, defaultPageSize);
+    // Names that are not the list's (the admin page's open tab) stay as they are.
+    for (const [name, value] of query) if (!LIST_NAMES.has(name)) written.append(name, value);
+    setQuery(written, { replace: options.replace ?? false });
   };
 
   const usersQuery: UsersQuery = { ...params };

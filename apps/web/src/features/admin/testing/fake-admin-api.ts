@@ -130,8 +130,10 @@ export function createFakeAdminApi(
       if (failure) return fail(failure);
       const params = new URL(request.url).searchParams;
       const search = params.get('search')?.toLowerCase() ?? '';
+      // Only the admins are told apart: the row menu counts them (the tests of the other filters read the call).
+      const inStatus = (user: AllowedUser) => params.get('status') !== 'admin' || user.admin;
       const matching = [...users.values()]
-        .filter((user) => user.email.includes(search))
+        .filter((user) => user.email.includes(search) && inStatus(user))
         .sort((a, b) => a.email.localeCompare(b.email));
       const offset = Number(params.get('offset') ?? 0);
       const limit = Number(params.get('limit') ?? matching.length);
@@ -287,9 +289,22 @@ export function createFakeAdminApi(
       const limit = Number(params.get('limit') ?? 50);
       const parcelCode = params.get('parcelCode');
       const user = params.get('user');
+      // The server's event groups (audit/repository.ts), for the entries a test gives.
+      const inGroup: Record<string, (entry: AuditEntry) => boolean> = {
+        all: () => true,
+        'no-confirmations': (entry) => entry.action !== 'passkeys.step-up',
+        users: (entry) => entry.action.startsWith('users.') || entry.action.startsWith('sessions.'),
+        invoices: (entry) => entry.action.startsWith('invoice.'),
+        passkeys: (entry) => entry.action.startsWith('passkeys.'),
+        refused: (entry) => entry.outcome === 'refused',
+      };
+      const group = inGroup[params.get('events') ?? 'all'];
+      if (!group) return HttpResponse.json({ message: 'Invalid events' }, { status: 400 });
       const matching = audit.filter(
         (entry) =>
-          (!parcelCode || entry.target === parcelCode) && (!user || entry.actor === user || entry.target === user),
+          (!parcelCode || entry.target === parcelCode) &&
+          (!user || entry.actor === user || entry.target === user) &&
+          group(entry),
       );
       return HttpResponse.json(matching.slice(offset, offset + limit), {
         headers: { 'x-total-count': String(matching.length) },

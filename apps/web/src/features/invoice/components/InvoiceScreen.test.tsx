@@ -220,6 +220,8 @@ describe('the invoice screen: a way on from an error', () => {
     expect(screen.queryByRole('button', { name: 'Reload' })).not.toBeInTheDocument();
     const field = screen.getByLabelText('Parcel code');
     expect(field).toHaveValue('WRONG1');
+    // Focus comes back to the field that is the way on, not to the page's body.
+    await waitFor(() => expect(field).toHaveFocus());
     await user.clear(field);
     // As typed on a phone: lower case, with the space a paste brings.
     await user.type(field, ' demo000002 ');

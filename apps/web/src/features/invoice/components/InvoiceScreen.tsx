@@ -41,6 +41,7 @@ export default function InvoiceScreen() {
   usePageTitle(parcelCode ? `Invoice ${parcelCode}` : 'Invoice');
   const url = useObjectUrl(invoice.data);
   const frameRef = useRef<HTMLIFrameElement>(null);
+  const codeField = useRef<HTMLInputElement>(null);
   const [view] = useState(chooseInvoiceView);
   // "Continue" clears the flag for the error on screen; a new error (e.g. after Reload) raises it again.
   const [dismissed, setDismissed] = useState<unknown>(null);
@@ -61,7 +62,7 @@ export default function InvoiceScreen() {
     body = (
       <div className="invoice-help">
         <p>{NO_PARCEL_CODE_HINT}</p>
-        <ParcelCodeForm />
+        <ParcelCodeForm inputRef={codeField} />
       </div>
     );
   } else if (invoice.isError && !invoice.isFetching && isAccountRefused(invoice.error)) {
@@ -78,7 +79,7 @@ export default function InvoiceScreen() {
         </Alert>
         {needsSupport(invoice.error) && <SupportLinks />}
         <p className="mb-2">{TRY_ANOTHER_CODE_HINT}</p>
-        <ParcelCodeForm key={parcelCode} initialCode={parcelCode} />
+        <ParcelCodeForm key={parcelCode} initialCode={parcelCode} inputRef={codeField} />
       </div>
     );
   } else if (invoice.data?.size === 0) {
@@ -134,7 +135,13 @@ export default function InvoiceScreen() {
         )}
       </div>
       {body}
-      <ErrorModal message={message} reference={requestIdOf(error)} onClose={() => setDismissed(error)} />
+      {/* The way on after "Continue" is another code: focus goes to its field, not back to the page's body. */}
+      <ErrorModal
+        message={message}
+        reference={requestIdOf(error)}
+        onClose={() => setDismissed(error)}
+        onExited={() => codeField.current?.focus()}
+      />
     </main>
   );
 }

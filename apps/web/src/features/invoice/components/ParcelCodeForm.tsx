@@ -1,11 +1,18 @@
-import { useState } from 'react';
+import { useState, type Ref } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import { useNavigate } from 'react-router';
 import { invoicePathFor, normalizeTypedParcelCode } from '../parcel-code';
 
 /** A way on from a missing or wrong parcel code: type one and open its invoice. */
-export function ParcelCodeForm({ initialCode = '' }: { initialCode?: string }) {
+export function ParcelCodeForm({
+  initialCode = '',
+  inputRef,
+}: {
+  initialCode?: string;
+  /** The field, for the screen to put focus in once its error modal has closed. */
+  inputRef?: Ref<HTMLInputElement>;
+}) {
   const navigate = useNavigate();
   const [code, setCode] = useState(initialCode);
   return (
@@ -20,6 +27,7 @@ export function ParcelCodeForm({ initialCode = '' }: { initialCode?: string }) {
       <Form.Group controlId="parcel-code-input" className="flex-grow-1">
         <Form.Label className="mb-1">Parcel code</Form.Label>
         <Form.Control
+          ref={inputRef}
           value={code}
           onChange={(event) => setCode(event.target.value)}
           autoComplete="off"

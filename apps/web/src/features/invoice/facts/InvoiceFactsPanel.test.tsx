@@ -234,6 +234,52 @@ describe('the facts panel of an e-invoice', () => {
     expect(await screen.findByRole('complementary', { name: 'Self-billed credit note details' })).toBeInTheDocument();
   });
 
+  for (const typeCode of ['381', '261', '396']) {
+    it(`labels a credit note's total (type ${typeCode}) as the amount credited, not due`, async () => {
+      api({ ...facturX, typeCode });
+      open();
+      const panel = await screen.findByRole('complementary', { name: /details$/ });
+      expect(within(panel).getByText('Amount credited').nextElementSibling).toHaveTextContent(/529\.87/);
+      expect(within(panel).queryByText('Amount due')).not.toBeInTheDocument();
+    });
+  }
+
+  it('shows a changed account whole, old and new, with the amount, the day and the advice to call the seller', async () => {
+    const terms = (accounts: string[], amount: string) => ({ accounts, amount, currency: 'EUR' });
+    api({
+      ...facturX,
+      warnings: [
+        {
+          ...bankDetailsChanged,
+          change: {
+            before: terms(['DE02120300000000202051'], '1453.76'),
+            after: terms(['GB33BUKB20201555555555'], '1453.76'),
+          },
+        },
+        {
+          id: 8,
+          kind: 'amount',
+          raisedAt: '2025-03-04T10:00:00.000Z',
+          detail: 'amount due 1453.76 EUR -> 1953.76 EUR',
+          change: {
+            before: terms(['GB33BUKB20201555555555'], '1453.76'),
+            after: terms(['GB33BUKB20201555555555'], '1953.76'),
+          },
+        },
+      ],
+    });
+    open();
+    const panel = await screen.findByRole('complementary', { name: 'Invoice details' });
+    const [bank, amount] = within(panel).getAllByRole('alert');
+    expect(bank).toHaveTextContent('Bank details changed on 1 Feb 2025.');
+    expect(bank).toHaveTextContent(/Account\s*Was DE02 1203 0000 0000 2020 51\s*Now GB33 BUKB 2020 1555 5555 55/);
+    expect(bank).toHaveTextContent(/Amount\s*€\s?1,453\.76 \(unchanged\)/);
+    expect(bank).toHaveTextContent(/call the seller on a phone number you already know/);
+    expect(amount).toHaveTextContent('Amount changed on 4 Mar 2025.');
+    expect(amount).toHaveTextContent(/Amount\s*Was €\s?1,453\.76\s*Now €\s?1,953\.76/);
+    expect(amount).toHaveTextContent('Check the new amount with the seller before paying.');
+  });
+
   it('shows no panel for a plain PDF, nor when the facts cannot be had', async () => {
     api({ ...facturX, format: 'pdf', hasXml: false });
     open();

@@ -4,7 +4,7 @@ import Button from 'react-bootstrap/Button';
 import Spinner from 'react-bootstrap/Spinner';
 import { useApiClient } from '@/lib/api-client';
 import { downloadInvoiceXml } from '../api/get-invoice-facts';
-import { documentTypeName } from '@portal/contract/invoice-codes';
+import { documentTypeName, isCreditNote } from '@portal/contract/invoice-codes';
 import { britishDate, formatMoney, groupedAccount } from './format';
 import { InvoiceWarnings } from './InvoiceWarnings';
 
@@ -41,7 +41,8 @@ export function InvoiceFactsPanel({ facts }: InvoiceFactsPanelProps) {
     ['Number', facts.invoiceNumber],
     ['Issued', britishDate(facts.issueDate)],
     ['Due', britishDate(facts.dueDate)],
-    ['Amount due', formatMoney(facts.amountDue, facts.currency)],
+    // A credit note's amount is owed to the buyer: "due" would read as a bill to pay.
+    [isCreditNote(facts.typeCode) ? 'Amount credited' : 'Amount due', formatMoney(facts.amountDue, facts.currency)],
     ['Seller \u2192 buyer', `${facts.sellerName ?? DASH} \u2192 ${facts.buyerName ?? DASH}`],
     ['IBAN', groupedAccount(facts.iban)],
   ];
@@ -72,7 +73,13 @@ export function InvoiceFactsPanel({ facts }: InvoiceFactsPanelProps) {
           </p>
         )}
         {facts.hasXml && (
-          <Button variant="outline-primary" size="sm" onClick={() => void downloadXml()} disabled={downloading}>
+          <Button
+            variant="outline-primary"
+            size="sm"
+            className="invoice-xml-button"
+            onClick={() => void downloadXml()}
+            disabled={downloading}
+          >
             {downloading && <Spinner as="span" animation="border" size="sm" className="me-2" aria-hidden="true" />}
             Download XML
           </Button>
