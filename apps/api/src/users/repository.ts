@@ -123,6 +123,7 @@ export interface UsersRepository {
   insert(row: {
     email: string;
     admin?: boolean;
+    finance?: boolean;
     activated?: boolean;
     registered?: boolean;
     firebaseUid?: string | null;
@@ -140,7 +141,7 @@ export interface UsersRepository {
   remove(email: string): Promise<UserRow | undefined>;
   update(
     email: string,
-    changes: Partial<Pick<UserRow, 'activated' | 'registered' | 'firebaseUid' | 'admin'>>,
+    changes: Partial<Pick<UserRow, 'activated' | 'registered' | 'firebaseUid' | 'admin' | 'finance'>>,
   ): Promise<UserRow | undefined>;
   transaction<T>(work: (inTransaction: UsersRepository) => Promise<T>): Promise<T>;
   lockAdmins(): Promise<string[]>;

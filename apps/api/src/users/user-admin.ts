@@ -127,9 +127,16 @@ export function createUserAdmin(deps: UserAdminDeps) {
      * of the same address whose account clean-up is still pending is finished first, or the add is refused:
      * otherwise the new row would adopt the old account, which the clean-up then deletes.
      */
-    async addUser(input: { email: string; admin?: boolean; actor: string; takeOver?: boolean }): Promise<UserRow> {
+    async addUser(input: {
+      email: string;
+      admin?: boolean;
+      finance?: boolean;
+      actor: string;
+      takeOver?: boolean;
+    }): Promise<UserRow> {
       const { email, actor } = input;
       const admin = input.admin ?? false;
+      const finance = input.finance ?? false;
       const event = { actor, action: 'users.add', target: email };
       // Checked first so a duplicate costs no identity-provider call; the insert below still decides races.
       if (await users.findByEmail(email)) {
@@ -148,7 +155,7 @@ export function createUserAdmin(deps: UserAdminDeps) {
       }
       let row: UserRow | undefined;
       try {
-        row = await users.insert({ email, admin, registered: true, firebaseUid: account.uid, createdBy: actor });
+        row = await users.insert({ email, admin, finance, registered: true, firebaseUid: account.uid, createdBy: actor });
       } catch (error) {
         const fate = await undoAccount(email, account);
         await audit({ ...event, outcome: 'failed', detail: `the database refused the row; the account was ${fate}` });
@@ -162,6 +169,7 @@ export function createUserAdmin(deps: UserAdminDeps) {
       }
       const details = [
         admin && 'as administrator',
+        finance && 'with the finance role',
         account.replaced && `took over an account the portal had not made (uid ${account.replaced})`,
       ].filter(Boolean);
       await audit({ ...event, outcome: 'ok', detail: details.length > 0 ? details.join('; ') : null });
@@ -235,6 +243,31 @@ export function createUserAdmin(deps: UserAdminDeps) {
         throw error;
       }
       // The caller's cached token verification carries the old role: forget it so the change holds at once.
+      if (changed.firebaseUid) deps.forgetSessions?.(changed.firebaseUid);
+      await audit({ ...event, outcome: 'ok', detail: null });
+      return changed;
+    },
+
+    /**
+     * Gives or takes the finance role. Unlike the admin role there is no last-holder rule: a portal without
+     * finance users is what every portal was before the role existed.
+     */
+    async setFinance(input: { email: string; finance: boolean; actor: string }): Promise<UserRow> {
+      const { email, finance, actor } = input;
+      const event = { actor, action: finance ? 'users.grant-finance' : 'users.remove-finance', target: email };
+      let changed: UserRow | undefined;
+      try {
+        changed = await users.update(email, { finance });
+      } catch (error) {
+        await audit({ ...event, outcome: 'failed', detail: `nothing was changed: ${describe(error)}` });
+        throw error;
+      }
+      if (!changed) {
+        const message = notOnListMessage(email);
+        await audit({ ...event, outcome: 'refused', detail: message });
+        throw new DomainError('not-found', message);
+      }
+      // The cached token verification carries the old roles: forget it so the change holds at once.
       if (changed.firebaseUid) deps.forgetSessions?.(changed.firebaseUid);
       await audit({ ...event, outcome: 'ok', detail: null });
       return changed;
