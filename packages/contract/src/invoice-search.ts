@@ -125,17 +125,20 @@ export type InvoiceSearchResult = z.infer<typeof invoiceSearchResultSchema>;
  * POST /invoices/zip: the invoices chosen one by one, or every result of a search (at most MAX_ZIP_INVOICES,
  * in the search's order). Exactly one of the two.
  */
-export const invoiceZipBodySchema = z.union([
-  z
-    .object({
-      parcelCodes: z
-        .array(parcelCodeSchema)
-        .min(1, 'Choose at least one invoice')
-        .max(MAX_ZIP_INVOICES, `Choose at most ${MAX_ZIP_INVOICES} invoices`),
-    })
-    .strict(),
-  z.object({ search: invoiceFilterSchema, sort: z.enum(INVOICE_SORTS).optional() }).strict(),
-]);
+export const invoiceZipBodySchema = z
+  .object({
+    parcelCodes: z
+      .array(parcelCodeSchema)
+      .min(1, 'Choose at least one invoice')
+      .max(MAX_ZIP_INVOICES, `Choose at most ${MAX_ZIP_INVOICES} invoices`)
+      .optional(),
+    search: invoiceFilterSchema.optional(),
+    sort: z.enum(INVOICE_SORTS).optional(),
+  })
+  .strict()
+  .refine((body) => (body.parcelCodes === undefined) !== (body.search === undefined), {
+    message: 'Send either parcelCodes or search',
+  });
 export type InvoiceZipBody = z.infer<typeof invoiceZipBodySchema>;
 /** The ZIP's answer names how many invoices it holds and about how many bytes it will be, for a progress bar. */
 export const ZIP_COUNT_HEADER = 'x-invoice-count';

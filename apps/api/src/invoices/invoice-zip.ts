@@ -80,9 +80,10 @@ export interface PreparedZip {
  */
 export function createInvoiceZip(deps: InvoiceZipDeps) {
   async function codesFor(body: InvoiceZipBody): Promise<string[]> {
-    if ('parcelCodes' in body) return [...new Set(body.parcelCodes)];
+    if (body.parcelCodes) return [...new Set(body.parcelCodes)];
     const sort: InvoiceSort = body.sort ?? '-received';
-    return deps.search.codesOf(body.search satisfies InvoiceFilter, sort, MAX_ZIP_INVOICES);
+    const filter: InvoiceFilter = body.search ?? {};
+    return deps.search.codesOf(filter, sort, MAX_ZIP_INVOICES);
   }
 
   return {
