@@ -4,6 +4,7 @@ import { parcelCodeSchema } from './invoices.ts';
 
 /** Received newest first (the default), oldest first; issued; amount (invoices without one last, either way). */
 export const INVOICE_SORTS = ['-received', 'received', '-issued', 'issued', '-amount', 'amount'] as const;
+export { INVOICE_FORMATS } from './invoice-terms.ts';
 export type InvoiceSort = (typeof INVOICE_SORTS)[number];
 
 /** Rows a page may ask for, and how deep paging goes: past that, a narrower search finds it faster. */

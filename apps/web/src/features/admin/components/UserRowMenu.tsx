@@ -1,7 +1,7 @@
 import type { AllowedUser } from '@portal/contract';
 import { useRef } from 'react';
 import Dropdown from 'react-bootstrap/Dropdown';
-import { roleChangeButton, rowMenuLabel } from '../messages';
+import { financeChangeButton, roleChangeButton, rowMenuLabel } from '../messages';
 import type { UserActions } from './UserRow';
 
 /**
@@ -26,6 +26,9 @@ export function UserRowMenu({ user, own, actions }: { user: AllowedUser; own: bo
       <Dropdown.Menu popperConfig={{ strategy: 'fixed' }}>
         <Dropdown.Item as="button" onClick={() => actions.onSetAdmin(email, !user.admin, toggle.current!)}>
           {roleChangeButton(!user.admin)}
+        </Dropdown.Item>
+        <Dropdown.Item as="button" onClick={() => actions.onSetFinance(email, !user.finance, toggle.current!)}>
+          {financeChangeButton(!user.finance)}
         </Dropdown.Item>
         <Dropdown.Item as="button" onClick={() => actions.onEndSessions(email, toggle.current!)}>
           End sessions

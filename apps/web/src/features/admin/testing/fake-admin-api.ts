@@ -30,6 +30,7 @@ type Failure = { status: number; statusText?: string; message?: string; code?: s
 export const makeUser = (email: string, overrides: Partial<AllowedUser> = {}): AllowedUser => ({
   email,
   admin: false,
+  finance: false,
   activated: true,
   registered: true,
   createdAt: '2025-01-01T00:00:00.000Z',
