@@ -10,8 +10,11 @@ export type InvoiceSort = (typeof INVOICE_SORTS)[number];
 /** Rows a page may ask for, and how deep paging goes: past that, a narrower search finds it faster. */
 export const INVOICE_PAGE_SIZES = [25, 50, 100] as const;
 export const MAX_INVOICE_OFFSET = 10_000;
-/** Counted exactly up to this; beyond, the answer says "more than" (a count of millions is no use, and slow). */
-export const INVOICE_COUNT_LIMIT = 10_000;
+/**
+ * Counted exactly up to this (or to the end of the page asked for, when deeper); beyond, the answer says "more
+ * than": a count of millions is no use to a person, and counting 10,000 matches of a wide search cost 60 ms.
+ */
+export const INVOICE_COUNT_LIMIT = 1_000;
 /** The most invoices one ZIP holds. */
 export const MAX_ZIP_INVOICES = 500;
 /** The shortest seller or buyer text searched for: two letters match half the list and use no index. */
@@ -116,7 +119,7 @@ export type InvoiceSummary = z.infer<typeof invoiceSummarySchema>;
 
 export const invoiceSearchResultSchema = z.object({
   items: z.array(invoiceSummarySchema),
-  /** How many match, exact up to INVOICE_COUNT_LIMIT; `totalIsAtLeast` when there are more. */
+  /** How many match, exact up to INVOICE_COUNT_LIMIT or the page's end; `totalIsAtLeast` when there are more. */
   total: z.number().int(),
   totalIsAtLeast: z.boolean(),
 });

@@ -10,7 +10,11 @@ const escapeLike = (value: string) => value.replace(/[\\%_]/g, (match) => `\\${m
  * Each order ends on the parcel code, so a page boundary never falls between equal values differently twice;
  * each has an index of its own (both directions, invoices without the term last), migration 0011.
  */
-const ORDER: Record<InvoiceSort, SQL[]> = {
+/** The orders a page is read in: the search's, and the parcel code's (see pageOrderOf). */
+type PageOrder = InvoiceSort | 'code' | '-code';
+const ORDER: Record<PageOrder, SQL[]> = {
+  code: [asc(invoices.parcelCode)],
+  '-code': [desc(invoices.parcelCode)],
   '-received': [desc(invoices.uploadedAt), desc(invoices.parcelCode)],
   received: [asc(invoices.uploadedAt), asc(invoices.parcelCode)],
   '-issued': [sql`${invoices.issueDate} desc nulls last`, desc(invoices.parcelCode)],
@@ -19,7 +23,9 @@ const ORDER: Record<InvoiceSort, SQL[]> = {
   amount: [sql`${invoices.totalGross} asc nulls last`, asc(invoices.parcelCode)],
 };
 /** The same orders by the names of a materialized set of matches (see FEW_MATCHES). */
-const ORDER_OF_MATCHES: Record<InvoiceSort, SQL> = {
+const ORDER_OF_MATCHES: Record<PageOrder, SQL> = {
+  code: sql`parcel_code asc`,
+  '-code': sql`parcel_code desc`,
   '-received': sql`uploaded_at desc, parcel_code desc`,
   received: sql`uploaded_at asc, parcel_code asc`,
   '-issued': sql`issue_date desc nulls last, parcel_code desc`,
@@ -83,6 +89,15 @@ export function filterCondition(filter: InvoiceFilter): SQL | undefined {
   );
 }
 
+/**
+ * Plain PDFs have no issue date or amount, so among them those orders are the parcel code's: said so, a
+ * search of plain PDFs walks the primary key instead of an index of 9 in 10 other invoices' dates.
+ */
+function pageOrderOf(search: InvoiceSearch): PageOrder {
+  if (search.filter.format !== 'pdf' || search.sort === 'received' || search.sort === '-received') return search.sort;
+  return search.sort.startsWith('-') ? '-code' : 'code';
+}
+
 export interface InvoiceSearch {
   filter: InvoiceFilter;
   sort: InvoiceSort;
@@ -95,24 +110,29 @@ export interface InvoiceSearch {
  * for a narrow search, "more than 10,000" for a wide one, never a scan of millions to say how many.
  */
 export function createInvoiceSearchRepository(db: Database) {
-  async function boundedCount(where: SQL | undefined): Promise<number> {
+  async function boundedCount(where: SQL | undefined, bound: number): Promise<number> {
     const matches = db
       .select({ one: sql`1` })
       .from(invoices)
       .where(where)
-      .limit(INVOICE_COUNT_LIMIT + 1)
+      .limit(bound + 1)
       .as('matches');
     const [row] = await db.select({ total: sql<number>`count(*)::int` }).from(matches);
     return row?.total ?? 0;
   }
 
-  async function page(search: InvoiceSearch, where: SQL | undefined, fewMatches: boolean): Promise<SummaryRow[]> {
+  async function page(
+    search: InvoiceSearch,
+    order: PageOrder,
+    where: SQL | undefined,
+    fewMatches: boolean,
+  ): Promise<SummaryRow[]> {
     if (!fewMatches) {
       return db
         .select(summaryColumns)
         .from(invoices)
         .where(where)
-        .orderBy(...ORDER[search.sort])
+        .orderBy(...ORDER[order])
         .limit(search.limit)
         .offset(search.offset);
     }
@@ -122,7 +142,7 @@ export function createInvoiceSearchRepository(db: Database) {
       with matches as materialized (
         select parcel_code, uploaded_at, issue_date, total_gross from ${invoices} where ${where ?? sql`true`}
       )
-      select parcel_code from matches order by ${ORDER_OF_MATCHES[search.sort]}
+      select parcel_code from matches order by ${ORDER_OF_MATCHES[order]}
       limit ${search.limit} offset ${search.offset}`)) as unknown as { rows: { parcel_code: string }[] };
     const codes = result.rows.map((row) => row.parcel_code);
     if (codes.length === 0) return [];
@@ -134,12 +154,14 @@ export function createInvoiceSearchRepository(db: Database) {
   return {
     async search(search: InvoiceSearch): Promise<{ items: InvoiceSummary[]; total: number; totalIsAtLeast: boolean }> {
       const where = filterCondition(search.filter);
-      const counted = await boundedCount(where);
-      const total = Math.min(counted, INVOICE_COUNT_LIMIT);
-      const totalIsAtLeast = counted > INVOICE_COUNT_LIMIT;
+      // Deep pages count as far as they go: what is past the page is "more", whatever its number.
+      const bound = Math.max(INVOICE_COUNT_LIMIT, search.offset + search.limit);
+      const counted = await boundedCount(where, bound);
+      const total = Math.min(counted, bound);
+      const totalIsAtLeast = counted > bound;
       if (search.offset >= counted) return { items: [], total, totalIsAtLeast };
       const byName = Boolean(search.filter.seller || search.filter.buyer);
-      const rows = await page(search, where, byName && counted <= FEW_MATCHES);
+      const rows = await page(search, pageOrderOf(search), where, byName && counted <= FEW_MATCHES);
       return { items: rows.map(toSummary), total, totalIsAtLeast };
     },
 

@@ -92,6 +92,8 @@ export function InvoicesPanel() {
   const atLeast = search.data?.totalIsAtLeast ?? false;
   const reachable = Math.min(total, MAX_INVOICE_OFFSET + params.pageSize);
   const lastPage = Math.max(0, Math.ceil(reachable / params.pageSize) - 1);
+  // Past the count ("more than 1,000") there are more pages, as deep as the server pages.
+  const hasNext = params.page < lastPage || (atLeast && (params.page + 1) * params.pageSize <= MAX_INVOICE_OFFSET);
   const toggle = (code: string, on: boolean) =>
     setSelected((current) => {
       const next = new Set(current);
@@ -368,7 +370,7 @@ export function InvoicesPanel() {
           </table>
         </div>
       )}
-      {lastPage > 0 && (
+      {(lastPage > 0 || hasNext) && (
         <nav className="d-flex align-items-center justify-content-end gap-2 mt-3" aria-label="Invoice pages">
           <Button
             variant="outline-secondary"
@@ -385,7 +387,7 @@ export function InvoicesPanel() {
           <Button
             variant="outline-secondary"
             size="sm"
-            disabled={params.page >= lastPage}
+            disabled={!hasNext}
             onClick={() => update({ page: params.page + 1 })}
           >
             Next
