@@ -155,7 +155,14 @@ export function createUserAdmin(deps: UserAdminDeps) {
       }
       let row: UserRow | undefined;
       try {
-        row = await users.insert({ email, admin, finance, registered: true, firebaseUid: account.uid, createdBy: actor });
+        row = await users.insert({
+          email,
+          admin,
+          finance,
+          registered: true,
+          firebaseUid: account.uid,
+          createdBy: actor,
+        });
       } catch (error) {
         const fate = await undoAccount(email, account);
         await audit({ ...event, outcome: 'failed', detail: `the database refused the row; the account was ${fate}` });
