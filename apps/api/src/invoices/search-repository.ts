@@ -22,7 +22,7 @@ const ORDER: Record<PageOrder, SQL[]> = {
   '-amount': [sql`${invoices.totalGross} desc nulls last`, desc(invoices.parcelCode)],
   amount: [sql`${invoices.totalGross} asc nulls last`, asc(invoices.parcelCode)],
 };
-/** The same orders by the names of a materialized set of matches (see FEW_MATCHES). */
+/** The same orders by the names of a materialized set of matches (a name with few matches). */
 const ORDER_OF_MATCHES: Record<PageOrder, SQL> = {
   code: sql`parcel_code asc`,
   '-code': sql`parcel_code desc`,
@@ -34,11 +34,6 @@ const ORDER_OF_MATCHES: Record<PageOrder, SQL> = {
   amount: sql`total_gross asc nulls last, parcel_code asc`,
 };
 
-/**
- * With at most this many matches for a name, its page is read from the trigram index and sorted: a planner
- * left alone walks an order's whole index for a rare name it thinks is common (seconds at 10 million).
- */
-const FEW_MATCHES = 5_000;
 
 const summaryColumns = {
   parcelCode: invoices.parcelCode,
@@ -161,7 +156,10 @@ export function createInvoiceSearchRepository(db: Database) {
       const totalIsAtLeast = counted > bound;
       if (search.offset >= counted) return { items: [], total, totalIsAtLeast };
       const byName = Boolean(search.filter.seller || search.filter.buyer);
-      const rows = await page(search, pageOrderOf(search), where, byName && counted <= FEW_MATCHES);
+      // A name with few matches (the count is exact): its page is read from the trigram index and sorted, as a
+      // planner left alone walks an order's whole index for a rare name it thinks is common (seconds at 10
+      // million). With more, the matches are dense enough that walking the order finds a page at once.
+      const rows = await page(search, pageOrderOf(search), where, byName && !totalIsAtLeast);
       return { items: rows.map(toSummary), total, totalIsAtLeast };
     },
 
