@@ -221,7 +221,8 @@ export function createFakeAdminApi(
       const email = decodeURIComponent(String(params.email));
       const user = users.get(email);
       if (!user) return HttpResponse.json({ message: `${email} is not on the list.` }, { status: 404 });
-      const changed = { ...user, admin: ((await request.json()) as { admin: boolean }).admin };
+      const body = (await request.json()) as { admin?: boolean; finance?: boolean };
+      const changed = { ...user, admin: body.admin ?? user.admin, finance: body.finance ?? user.finance };
       users.set(email, changed);
       // A new administrator comes back with the enrollment code of their first passkey.
       const enrollment =
