@@ -24,6 +24,8 @@ export const zipProgressText = (received: number, expected: number | null, invoi
 export const zipDoneText = (invoices: number | null) =>
   `The ZIP with ${invoices === null ? 'the' : count.format(invoices)} invoices is in your downloads.`;
 export const FORMAT_NAMES = { pdf: 'PDF', facturx: 'Factur-X / ZUGFeRD', cii: 'XML (CII)', ubl: 'XML (UBL)' } as const;
+/** The same, short enough for the list's badge (the full name is its title). */
+export const FORMAT_BADGES = { pdf: 'PDF', facturx: 'Factur-X', cii: 'CII', ubl: 'UBL' } as const;
 export const SORT_NAMES = {
   '-received': 'Received, newest first',
   received: 'Received, oldest first',

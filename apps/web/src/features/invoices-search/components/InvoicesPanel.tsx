@@ -19,6 +19,7 @@ import { downloadInvoicesZip, type ZipProgress } from '../api/download-zip';
 import { useInvoiceSearch } from '../api/search-invoices';
 import { useInvoiceSearchParams } from '../hooks/use-invoice-search-params';
 import {
+  FORMAT_BADGES,
   FORMAT_NAMES,
   SORT_NAMES,
   allResultsButton,
@@ -62,13 +63,15 @@ function SelectBox({ code, checked, onChange }: { code: string; checked: boolean
 function Badges({ invoice }: { invoice: InvoiceSummary }) {
   return (
     <>
-      <span className="badge status-badge status-neutral">{FORMAT_NAMES[invoice.format]}</span>
+      <span className="badge status-badge status-neutral" title={FORMAT_NAMES[invoice.format]}>
+        {FORMAT_BADGES[invoice.format]}
+      </span>
       {invoice.bankDetailsChanged && (
         <span
           className="badge status-badge status-invited"
           title="Its payment accounts changed and nobody has checked yet"
         >
-          Bank details changed
+          Bank changed
         </span>
       )}
     </>

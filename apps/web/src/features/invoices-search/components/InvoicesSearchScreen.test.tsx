@@ -94,7 +94,10 @@ describe('the Invoices page', () => {
     await user.click(screen.getByRole('button', { name: 'Search' }));
     await within(table).findByRole('link', { name: 'PC3' });
     expect(screen.getByText('3 invoices')).toBeInTheDocument();
-    expect(within(table).getByText('Bank details changed')).toBeInTheDocument();
+    expect(within(table).getByText('Bank changed')).toHaveAttribute(
+      'title',
+      'Its payment accounts changed and nobody has checked yet',
+    );
 
     await user.click(within(table).getByRole('checkbox', { name: 'Select PC1' }));
     await user.click(within(table).getByRole('checkbox', { name: 'Select PC3' }));

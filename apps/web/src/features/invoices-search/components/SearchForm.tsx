@@ -65,7 +65,7 @@ export function SearchForm({ filter, onSearch }: { filter: InvoiceFilter; onSear
           />
         </div>
       ))}
-      <fieldset className="search-field search-range">
+      <fieldset className="search-field search-range search-dates">
         <legend className="form-label">Issued</legend>
         <label className="visually-hidden" htmlFor="search-issuedFrom">
           Issued from
