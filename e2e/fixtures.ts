@@ -19,6 +19,7 @@ export { expect };
 export const DEMO = {
   admin: demoAccount('admin@example.com'),
   user: demoAccount('user@example.com'),
+  finance: demoAccount('finance@example.com'),
   invited: demoAccount('invited@example.com'),
   outsider: demoAccount('outsider@example.com'),
 };

@@ -22,10 +22,10 @@ export default defineConfig({
   },
   projects: [
     { name: 'desktop', grepInvert: /@phone/, use: { ...devices['Desktop Chrome'] } },
-    // The invoice, e-invoice and admin screens as a phone shows them: narrow, touch, PDF.js drawing the pages.
+    // The invoice, e-invoice, admin and Invoices screens as a phone shows them: narrow, touch, PDF.js drawing the pages.
     {
       name: 'phone',
-      testMatch: ['invoice.spec.ts', 'e-invoice.spec.ts', 'admin.spec.ts'],
+      testMatch: ['invoice.spec.ts', 'e-invoice.spec.ts', 'admin.spec.ts', 'invoices-search.spec.ts'],
       grepInvert: /@desktop/,
       use: {
         ...devices['Desktop Chrome'],

@@ -146,6 +146,19 @@ async function shoot(browser: Browser, size: keyof typeof sizes) {
   await snap('invoice-not-authorized');
   await signOut(page);
 
+  // The finance role's Invoices page: every invoice stored above, then a search with two of them ticked.
+  await page.goto(`${stack.url}/invoices`);
+  await signIn(page, 'finance@example.com');
+  await page.getByRole('link', { name: 'SHOT-FX-1' }).waitFor();
+  await snap('invoices');
+  await page.getByLabel(/^Parcel code/).fill('shot');
+  await page.getByRole('button', { name: 'Search' }).click();
+  await page.waitForURL(/parcel=shot/);
+  await page.getByRole('link', { name: 'DEMO000001' }).waitFor({ state: 'detached' });
+  for (const code of ['SHOT-FX-1', 'SHOT-XML-1']) await page.getByRole('checkbox', { name: `Select ${code}` }).check();
+  await snap('invoices-searched-selected');
+  await signOut(page);
+
   await fingerprintReader(page);
   await page.goto(`${stack.url}/admin`);
   await signIn(page, 'admin@example.com');

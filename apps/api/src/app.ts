@@ -13,6 +13,7 @@ import requestId, { requestIdGenerator } from './observability/request-id.ts';
 import eInvoiceRoutes from './invoices/e-invoice-routes.ts';
 import warningRoutes from './invoices/warning-routes.ts';
 import invoiceRoutes from './invoices/routes.ts';
+import invoiceSearchRoutes from './invoices/search-routes.ts';
 import healthRoutes, { readinessPlugin } from './platform/health.ts';
 import passkeyRoutes from './passkeys/routes.ts';
 import openapi from './platform/openapi.ts';
@@ -88,6 +89,7 @@ async function portalAppPlugin(app: FastifyInstance, { domain }: { domain: Domai
       await api.register(invoiceRoutes, { maxInvoiceBytes: config.maxInvoiceBytes });
       await api.register(eInvoiceRoutes);
       await api.register(warningRoutes);
+      await api.register(invoiceSearchRoutes);
     },
     { prefix: '/api' },
   );

@@ -18,6 +18,8 @@ import { createPasskeyRepository } from './passkeys/passkey-repository.ts';
 import { createSessionBoundStore } from './passkeys/session-bound-store.ts';
 import { createSessionEnder } from './sessions/end-sessions.ts';
 import { createInvoicesRepository } from './invoices/repository.ts';
+import { createInvoiceSearchRepository } from './invoices/search-repository.ts';
+import { createInvoiceZip } from './invoices/invoice-zip.ts';
 import { createMetrics } from './observability/metrics.ts';
 import { createRateLimits } from './rate-limits/rate-limits.ts';
 import { createRateLimitStore } from './rate-limits/rate-limit-store.ts';
@@ -119,6 +121,16 @@ export function buildDomain(infrastructure: Omit<Infrastructure, 'close'>, optio
     warnings: invoiceWarnings,
     delivery: config.invoiceDelivery,
   });
+  // The Invoices page (finance role): search the current invoices, and download many at once.
+  const invoiceSearch = createInvoiceSearchRepository(db);
+  const invoiceZip = createInvoiceZip({
+    search: invoiceSearch,
+    blobStore,
+    rateLimits,
+    audit: auditTrail,
+    metrics,
+    log,
+  });
   const acknowledgeInvoiceWarning = createWarningAcknowledger({ warnings: invoiceWarnings, audit: auditTrail });
   // One reader process per upload slot: a slot never waits for a reader, and no more are ever started.
   const invoiceReaders = createInvoiceReaderPool({
@@ -174,6 +186,8 @@ export function buildDomain(infrastructure: Omit<Infrastructure, 'close'>, optio
     bulkUserAdmin,
     provisioning,
     invoiceAccess,
+    invoiceSearch,
+    invoiceZip,
     invoiceReaders,
     ingestSlots,
     ingestInvoice: ingest,

@@ -2,17 +2,29 @@ import { z } from 'zod';
 import { emailSchema } from './email.ts';
 import { enrollmentCodeIssuedSchema, passkeySummarySchema } from './passkeys.ts';
 
+/**
+ * The roles an allowlisted person may hold beside being a user, named once: the admin screen, the CLI, the
+ * authorization of routes and any directory mapping (groups to roles) read this list.
+ * - admin: keeps the allowlist (behind a passkey);
+ * - finance: finds invoices without a mail's link, and downloads many at once (the Invoices page).
+ */
+export const USER_ROLES = ['admin', 'finance'] as const;
+export type UserRole = (typeof USER_ROLES)[number];
+
 export const userLookupSchema = z.object({
   email: z.string(),
   activated: z.boolean(),
   /** Present only when the caller is that user or an admin. */
   admin: z.boolean().optional(),
+  /** Present only when the caller is that user or an admin. */
+  finance: z.boolean().optional(),
 });
 export type UserLookup = z.infer<typeof userLookupSchema>;
 
 export const allowedUserSchema = z.object({
   email: z.string(),
   admin: z.boolean(),
+  finance: z.boolean(),
   activated: z.boolean(),
   registered: z.boolean(),
   createdAt: z.string(),
@@ -90,8 +102,16 @@ export const registerUserBodySchema = z.object({ userId: emailSchema }).strict()
 export const activateUserBodySchema = z.object({ activated: z.literal(true) }).strict();
 export const emailParamsSchema = z.object({ email: emailSchema });
 
-/** PATCH /users/:email: make someone an administrator, or stop them being one. */
-export const changeUserBodySchema = z.object({ admin: z.boolean() }).strict();
+/**
+ * PATCH /users/:email: give or take a role (one of USER_ROLES): make someone an administrator or stop them
+ * being one, and the same for finance. At least one; both in one call are changed one after the other.
+ */
+export const changeUserBodySchema = z
+  .object({ admin: z.boolean().optional(), finance: z.boolean().optional() } satisfies Record<UserRole, unknown>)
+  .strict()
+  .refine((body) => USER_ROLES.some((role) => body[role] !== undefined), {
+    message: `Send at least one of ${USER_ROLES.join(', ')}`,
+  });
 export type ChangeUserBody = z.infer<typeof changeUserBodySchema>;
 /**
  * PATCH /users/:email: the row as it is now; `enrollment` when it made an administrator who has no passkey
@@ -116,6 +136,9 @@ export const bulkUsersBodySchema = z
   })
   .strict();
 export type BulkUsersBody = z.infer<typeof bulkUsersBodySchema>;
+/** POST /users/bulk-add: the same, and `finance: true` gives every address it adds the finance role too. */
+export const bulkAddBodySchema = bulkUsersBodySchema.extend({ finance: z.boolean().optional() }).strict();
+export type BulkAddBody = z.infer<typeof bulkAddBodySchema>;
 
 /** What became of one address of a bulk add: the single add's outcomes, in the order they were sent. */
 export const BULK_ADD_OUTCOMES = ['added', 'exists', 'invalid', 'failed'] as const;

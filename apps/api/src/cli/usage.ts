@@ -12,6 +12,9 @@ export const USERS_USAGE = `  users add <email> [--admin --operator <name>] [--t
   users admin <email> --on|--off --operator <name>
                                      make an address an administrator (printing their enrollment code),
                                      or stop it being one
+  users finance <email> --on|--off --operator <name>
+                                     give an address the finance role (the Invoices page: search every
+                                     invoice, download many at once), or take it away
   users enrollment-code <email> --operator <name>
                                      a new one-time code for an administrator's first passkey (the first
                                      administrator at go-live); valid 24 hours

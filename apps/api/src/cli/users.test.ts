@@ -158,6 +158,34 @@ describe('npm run portal -- users', () => {
     });
   });
 
+  it('gives and takes the finance role, audited under the operator, and lists it', async () => {
+    await cli('add', 'user@example.com');
+    const on = await cli('finance', 'user@example.com', '--on', '--operator', 'Jane Doe');
+    assert.equal(on.code, EXIT.ok, on.err);
+    assert.equal(on.out, 'user@example.com now has the finance role.\n');
+    assert.equal((await t.app.domain.users.findByEmail('user@example.com'))?.finance, true);
+    assert.match((await cli('list')).out, /user@example\.com {2}user, finance, /);
+    const off = await cli('finance', 'user@example.com', '--off', '--operator', 'Jane Doe');
+    assert.equal(off.out, 'user@example.com no longer has the finance role.\n');
+    const unknown = await cli('finance', 'nobody@example.com', '--on', '--operator', 'Jane Doe');
+    assert.equal(unknown.code, EXIT.refused);
+    const entries = await t.app.domain.audit.list({ limit: 3, offset: 0 });
+    assert.deepEqual(
+      entries.map((entry) => [entry.action, entry.outcome, entry.actor]),
+      [
+        ['users.grant-finance', 'refused', 'cli:Jane Doe'],
+        ['users.remove-finance', 'ok', 'cli:Jane Doe'],
+        ['users.grant-finance', 'ok', 'cli:Jane Doe'],
+      ],
+    );
+    assert.deepEqual(parseUsersArgs(['finance', 'a@example.com', '--on']), {
+      error: '"users finance" needs --operator <your name>, for the audit log.',
+    });
+    assert.deepEqual(parseUsersArgs(['finance', 'a@example.com', '--operator', 'Jane Doe']), {
+      error: '"users finance" takes exactly one of --on or --off.',
+    });
+  });
+
   it('exits 69 and changes nothing when the identity provider is down', async () => {
     identity.fail('createUser');
     try {

@@ -17,11 +17,20 @@ export type UsersCommand =
   | { name: 'cleanups' }
   | { name: 'remove'; email: string; operator?: string | undefined }
   | { name: 'admin'; email: string; admin: boolean; operator: string }
+  | { name: 'finance'; email: string; finance: boolean; operator: string }
   | { name: 'enrollment-code'; email: string; operator: string }
   | { name: 'reset-passkeys'; email: string; operator: string }
   | { name: 'end-sessions'; email: string; operator?: string | undefined };
 
-const ONE_ADDRESS_COMMANDS = ['add', 'remove', 'admin', 'enrollment-code', 'reset-passkeys', 'end-sessions'] as const;
+const ONE_ADDRESS_COMMANDS = [
+  'add',
+  'remove',
+  'admin',
+  'finance',
+  'enrollment-code',
+  'reset-passkeys',
+  'end-sessions',
+] as const;
 const takesOneAddress = (name: string | undefined): name is (typeof ONE_ADDRESS_COMMANDS)[number] =>
   (ONE_ADDRESS_COMMANDS as readonly (string | undefined)[]).includes(name);
 
@@ -33,9 +42,13 @@ const OPTIONS = {
   off: { type: 'boolean' },
   operator: { type: 'string' },
 } as const;
-const FLAGS: Record<string, (keyof typeof OPTIONS)[]> = { add: ['admin', 'take-over'], admin: ['on', 'off'] };
-/** What changes who may administer, or how they prove it, names a person in the audit log, not a login. */
-const NEEDS_OPERATOR = ['admin', 'enrollment-code', 'reset-passkeys'];
+const FLAGS: Record<string, (keyof typeof OPTIONS)[]> = {
+  add: ['admin', 'take-over'],
+  admin: ['on', 'off'],
+  finance: ['on', 'off'],
+};
+/** What changes a role, or how an administrator proves theirs, names a person in the audit log, not a login. */
+const NEEDS_OPERATOR = ['admin', 'finance', 'enrollment-code', 'reset-passkeys'];
 const OPERATOR_SHAPE = /^[\p{L}\p{N} .@_'-]{2,80}$/u;
 const OPERATOR_MISSING = '--operator needs a name, e.g. --operator "Jane Doe".';
 
@@ -79,6 +92,10 @@ export function parseUsersArgs(args: string[]): UsersCommand | { error: string }
     if (flags.length !== 1) return { error: '"users admin" takes exactly one of --on or --off.' };
     return { name, email: email.data, admin: flags[0] === 'on', operator: operator ?? '' };
   }
+  if (name === 'finance') {
+    if (flags.length !== 1) return { error: '"users finance" takes exactly one of --on or --off.' };
+    return { name, email: email.data, finance: flags[0] === 'on', operator: operator ?? '' };
+  }
   if (name === 'enrollment-code' || name === 'reset-passkeys')
     return { name, email: email.data, operator: operator ?? '' };
   if (name === 'add') return { name, email: email.data, admin, takeOver: values['take-over'] === true, operator };
@@ -86,7 +103,12 @@ export function parseUsersArgs(args: string[]): UsersCommand | { error: string }
 }
 
 const describeRow = (row: UserRow) =>
-  [row.admin ? 'admin' : 'user', row.activated ? 'activated' : 'invited', row.registered ? null : 'not registered']
+  [
+    row.admin ? 'admin' : 'user',
+    row.finance ? 'finance' : null,
+    row.activated ? 'activated' : 'invited',
+    row.registered ? null : 'not registered',
+  ]
     .filter(Boolean)
     .join(', ');
 
@@ -137,6 +159,9 @@ export async function runUsersCommand(
     } else if (command.name === 'end-sessions') {
       await sessions.endSessionsOf({ email: command.email, actor });
       output.out(`${command.email} is signed out on every device and must sign in again.`);
+    } else if (command.name === 'finance') {
+      await userAdmin.setFinance({ email: command.email, finance: command.finance, actor });
+      output.out(`${command.email} ${command.finance ? 'now has' : 'no longer has'} the finance role.`);
     } else if (command.name === 'admin') {
       await userAdmin.setAdmin({ email: command.email, admin: command.admin, actor });
       output.out(`${command.email} is ${command.admin ? 'now' : 'no longer'} an administrator.`);

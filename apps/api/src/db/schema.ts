@@ -3,9 +3,11 @@ import {
   bigint,
   bigserial,
   boolean,
+  date,
   index,
   integer,
   jsonb,
+  numeric,
   pgTable,
   primaryKey,
   text,
@@ -20,6 +22,8 @@ export const users = pgTable(
   {
     email: text('email').primaryKey(),
     admin: boolean('admin').notNull().default(false),
+    /** May search every invoice and download many at once (the Invoices page); granted like `admin`. */
+    finance: boolean('finance').notNull().default(false),
     activated: boolean('activated').notNull().default(false),
     registered: boolean('registered').notNull().default(false),
     firebaseUid: text('firebase_uid'),
@@ -77,14 +81,47 @@ const eInvoiceColumns = {
   amountChangedAt: timestamp('amount_changed_at', { withTimezone: true }),
 };
 
-export const invoices = pgTable('invoices', {
-  parcelCode: text('parcel_code').primaryKey(),
-  sha256: text('sha256').notNull(),
-  size: integer('size').notNull(),
-  uploadedAt: timestamp('uploaded_at', { withTimezone: true }).notNull().defaultNow(),
-  uploadedBy: text('uploaded_by').notNull(),
-  ...eInvoiceColumns,
-});
+export const invoices = pgTable(
+  'invoices',
+  {
+    parcelCode: text('parcel_code').primaryKey(),
+    sha256: text('sha256').notNull(),
+    size: integer('size').notNull(),
+    uploadedAt: timestamp('uploaded_at', { withTimezone: true }).notNull().defaultNow(),
+    uploadedBy: text('uploaded_by').notNull(),
+    ...eInvoiceColumns,
+    /**
+     * What the Invoices page searches and sorts by, copied from `facts` when a version becomes current
+     * (invoices/search-terms.ts): typed and indexed, which jsonb paths are not. Null for a plain PDF.
+     */
+    invoiceNumber: text('invoice_number'),
+    sellerName: text('seller_name'),
+    buyerName: text('buyer_name'),
+    issueDate: date('issue_date', { mode: 'string' }),
+    totalGross: numeric('total_gross'),
+    currency: text('currency'),
+  },
+  (table) => [
+    // A searched page at 10 million invoices reads a page of one of these, never the table
+    // (docs/decisions/0074-invoice-search-at-ten-million.md has the plans).
+    index('invoices_uploaded_at_idx').on(table.uploadedAt, table.parcelCode),
+    index('invoices_issue_date_idx').on(table.issueDate, table.parcelCode),
+    index('invoices_issue_date_desc_idx').on(table.issueDate.desc().nullsLast(), table.parcelCode.desc()),
+    index('invoices_total_gross_idx').on(table.totalGross, table.parcelCode),
+    index('invoices_total_gross_desc_idx').on(table.totalGross.desc().nullsLast(), table.parcelCode.desc()),
+    index('invoices_parcel_code_prefix_idx').using('btree', sql`upper(${table.parcelCode}) text_pattern_ops`),
+    index('invoices_invoice_number_prefix_idx').using('btree', sql`upper(${table.invoiceNumber}) text_pattern_ops`),
+    index('invoices_seller_name_trgm_idx')
+      .using('gin', sql`${table.sellerName} gin_trgm_ops`)
+      .with({ gin_pending_list_limit: 256 }),
+    index('invoices_buyer_name_trgm_idx')
+      .using('gin', sql`${table.buyerName} gin_trgm_ops`)
+      .with({ gin_pending_list_limit: 256 }),
+    index('invoices_bank_details_changed_idx')
+      .on(table.uploadedAt, table.parcelCode)
+      .where(sql`${table.bankDetailsChangedAt} is not null`),
+  ],
+);
 
 /** Every version an invoice ever had, the current one included, so a replacement loses nothing. */
 export const invoiceVersions = pgTable(

@@ -5,6 +5,7 @@ import { createBoundedCache } from '../lib/bounded-cache.ts';
 import { AMOUNT_KINDS, BANK_DETAILS_KINDS, warningsFor, type RaisedWarning } from './change-guard.ts';
 import type { StoredInvoiceFacts } from './e-invoice/stored-facts.ts';
 import type { VisibleAccounts } from './e-invoice/visible-text.ts';
+import { searchTermsOf } from './search-terms.ts';
 import { insertWarnings, pendingMarks } from './warnings-repository.ts';
 
 export type InvoiceRow = typeof invoices.$inferSelect;
@@ -100,7 +101,7 @@ export function createInvoicesRepository(db: Database) {
         };
         const [inserted] = await tx
           .insert(invoices)
-          .values({ ...row, bankDetailsChangedAt: null, amountChangedAt: null })
+          .values({ ...row, ...searchTermsOf(row.facts), bankDetailsChangedAt: null, amountChangedAt: null })
           .onConflictDoNothing({ target: invoices.parcelCode })
           .returning({ parcelCode: invoices.parcelCode });
         if (!inserted) {
@@ -138,7 +139,7 @@ export function createInvoicesRepository(db: Database) {
         const marks = await pendingMarks(tx, version.parcelCode);
         await tx
           .update(invoices)
-          .set({ ...row, ...marks })
+          .set({ ...row, ...searchTermsOf(row.facts), ...marks })
           .where(eq(invoices.parcelCode, version.parcelCode));
         return { status: inserted ? 'created' : 'replaced', warnings };
       });

@@ -17,13 +17,16 @@ import { SESSION_ENDED_MESSAGE, sessionHasEnded } from '../sessions/session-life
  *   in the browser making the call (the step-up secret it carries)
  * - admin-or-service: such an admin, or a machine presenting the configured ingestion token
  * - admin-step-up: an allowlisted admin, confirmed or not: only the routes that set up and use the passkey
+ * - finance: an allowlisted account with the finance role (the admin role does not include it: an
+ *   administrator keeps the allowlist, and reads invoices across parcels only when also given finance)
  */
-export type Access = 'public' | 'user' | 'admin' | 'admin-or-service' | 'admin-step-up';
+export type Access = 'public' | 'user' | 'admin' | 'admin-or-service' | 'admin-step-up' | 'finance';
 
 export interface Caller {
   uid: string;
   email: string;
   admin: boolean;
+  finance: boolean;
   /** When this sign-in's password was entered (the token's auth_time): what step-ups and lifetimes bind to. */
   authTimeMs: number;
 }
@@ -97,7 +100,13 @@ export default fp<{ ingestToken?: string | undefined; ingestFrom?: ((ip: string)
         throw new DomainError('session-expired', SESSION_ENDED_MESSAGE, 'sign-in older than the session lifetime');
       }
       if (!row.activated) await app.domain.users.update(row.email, { activated: true });
-      return { uid: verified.uid, email: row.email, admin: row.admin, authTimeMs: verified.authTimeMs };
+      return {
+        uid: verified.uid,
+        email: row.email,
+        admin: row.admin,
+        finance: row.finance,
+        authTimeMs: verified.authTimeMs,
+      };
     }
 
     async function authorize(request: FastifyRequest) {
@@ -118,7 +127,8 @@ export default fp<{ ingestToken?: string | undefined; ingestFrom?: ((ip: string)
         if (token) request.caller = await resolveCaller(request, token);
         if (access === 'public') return;
         if (!request.caller) throw new DomainError('unauthenticated', 'Please sign in to continue.');
-        if (access !== 'user' && !request.caller.admin) {
+        const allowed = access === 'user' || (access === 'finance' ? request.caller.finance : request.caller.admin);
+        if (!allowed) {
           throw new DomainError(
             'forbidden',
             'You do not have permission to do this. Please contact the website administrator.',

@@ -129,10 +129,10 @@ export function createBatchedLimit(
     return tally;
   }
 
-  /** Counts one hit when it is within the allowance; the wait (ms) when it is not (and then counts nothing). */
-  function take(tally: Tally): number | undefined {
-    if (totalOf(tally) >= allowanceOf(tally)) return waitOf(tally);
-    tally.pending += 1;
+  /** Counts `count` hits when all are within the allowance; the wait (ms) when not (and then counts nothing). */
+  function take(tally: Tally, count = 1): number | undefined {
+    if (totalOf(tally) + count > allowanceOf(tally)) return waitOf(tally);
+    tally.pending += count;
     return undefined;
   }
 
@@ -179,6 +179,18 @@ export function createBatchedLimit(
     /** Counts one hit; the wait (ms) when it goes beyond the allowance (then nothing is counted). */
     async hit(key: string): Promise<number | undefined> {
       return take(await tallyOf(key));
+    },
+    /**
+     * Counts `count` hits at once, all or none: a ZIP of 40 invoices spends 40 downloads, and is refused
+     * whole (with the wait) when fewer are left, rather than cut short.
+     */
+    async hitMany(key: string, count: number): Promise<number | undefined> {
+      return take(await tallyOf(key), count);
+    },
+    /** What is left of the allowance in this window, as far as this instance knows. */
+    async leftFor(key: string): Promise<number> {
+      const tally = await tallyOf(key);
+      return Math.max(0, allowanceOf(tally) - totalOf(tally));
     },
     /**
      * The same, decided in memory there and then, for a limit made with `sharedBy` (which never reads the

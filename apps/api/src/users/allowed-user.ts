@@ -5,6 +5,7 @@ import type { UserRow } from './repository.ts';
 export const toAllowedUser = (row: UserRow): AllowedUser => ({
   email: row.email,
   admin: row.admin,
+  finance: row.finance,
   activated: row.activated,
   registered: row.registered,
   createdAt: row.createdAt.toISOString(),

@@ -89,10 +89,10 @@ export function createBulkUserAdmin(deps: BulkUserAdminDeps) {
 
   return {
     /** The single add for each address (it creates the account and the row, registered). */
-    async addUsers(input: BulkInput): Promise<BulkAddResult[]> {
+    async addUsers(input: BulkInput & { finance?: boolean }): Promise<BulkAddResult[]> {
       return run<BulkAddOutcome>(input, { invalid: 'invalid', failed: 'failed' }, async (email) => {
         try {
-          await userAdmin.addUser({ email, actor: input.actor });
+          await userAdmin.addUser({ email, actor: input.actor, finance: input.finance ?? false });
           return { outcome: 'added' };
         } catch (error) {
           const failure = failureOf(error, email);

@@ -137,14 +137,17 @@ export function createUsersRepository(
 export interface UsersRepository {
   findByEmail(email: string): Promise<UserRow | undefined>;
   list(options?: UserListOptions): ReturnType<typeof listUsers>;
-  insert(row: {
-    email: string;
-    admin?: boolean;
-    activated?: boolean;
-    registered?: boolean;
-    firebaseUid?: string | null;
-    createdBy?: string | null;
-  } & Partial<DirectoryFields>): Promise<UserRow | undefined>;
+  insert(
+    row: {
+      email: string;
+      admin?: boolean;
+      finance?: boolean;
+      activated?: boolean;
+      registered?: boolean;
+      firebaseUid?: string | null;
+      createdBy?: string | null;
+    } & Partial<DirectoryFields>,
+  ): Promise<UserRow | undefined>;
   /** The row behind /scim/v2/Users/<id>. */
   findByScimId(id: string): Promise<UserRow | undefined>;
   findByFirebaseUid(uid: string): Promise<UserRow | undefined>;
@@ -159,7 +162,7 @@ export interface UsersRepository {
   remove(email: string): Promise<UserRow | undefined>;
   update(
     email: string,
-    changes: Partial<Pick<UserRow, 'activated' | 'registered' | 'firebaseUid' | 'admin'> & DirectoryFields>,
+    changes: Partial<Pick<UserRow, 'activated' | 'registered' | 'firebaseUid' | 'admin' | 'finance'> & DirectoryFields>,
   ): Promise<UserRow | undefined>;
   transaction<T>(work: (inTransaction: UsersRepository) => Promise<T>): Promise<T>;
   lockAdmins(): Promise<string[]>;

@@ -145,6 +145,7 @@ export function createUserAdmin(deps: UserAdminDeps) {
     async addUser(input: {
       email: string;
       admin?: boolean;
+      finance?: boolean;
       actor: string;
       takeOver?: boolean;
       /** Provisioned by the company directory (SCIM): the row is marked as kept by it. */
@@ -152,6 +153,7 @@ export function createUserAdmin(deps: UserAdminDeps) {
     }): Promise<UserRow> {
       const { email, actor } = input;
       const admin = input.admin ?? false;
+      const finance = input.finance ?? false;
       const event = { actor, action: 'users.add', target: email };
       // Checked first so a duplicate costs no identity-provider call; the insert below still decides races.
       if (await users.findByEmail(email)) {
@@ -173,6 +175,7 @@ export function createUserAdmin(deps: UserAdminDeps) {
         row = await users.insert({
           email,
           admin,
+          finance,
           registered: true,
           firebaseUid: account.uid,
           createdBy: actor,
@@ -191,6 +194,7 @@ export function createUserAdmin(deps: UserAdminDeps) {
       }
       const details = [
         admin && 'as administrator',
+        finance && 'with the finance role',
         account.replaced && `took over an account the portal had not made (uid ${account.replaced})`,
         input.directory && 'kept by the company directory',
         input.directory?.suspended && 'deactivated',
@@ -330,6 +334,31 @@ export function createUserAdmin(deps: UserAdminDeps) {
         if (row.suspended && row.firebaseUid) deps.forgetSessions?.(row.firebaseUid);
         await audit({ ...event, outcome: 'ok', detail: details.join('; ') });
       }
+      return changed;
+    },
+
+    /**
+     * Gives or takes the finance role. Unlike the admin role there is no last-holder rule: a portal without
+     * finance users is what every portal was before the role existed.
+     */
+    async setFinance(input: { email: string; finance: boolean; actor: string }): Promise<UserRow> {
+      const { email, finance, actor } = input;
+      const event = { actor, action: finance ? 'users.grant-finance' : 'users.remove-finance', target: email };
+      let changed: UserRow | undefined;
+      try {
+        changed = await users.update(email, { finance });
+      } catch (error) {
+        await audit({ ...event, outcome: 'failed', detail: `nothing was changed: ${describe(error)}` });
+        throw error;
+      }
+      if (!changed) {
+        const message = notOnListMessage(email);
+        await audit({ ...event, outcome: 'refused', detail: message });
+        throw new DomainError('not-found', message);
+      }
+      // The cached token verification carries the old roles: forget it so the change holds at once.
+      if (changed.firebaseUid) deps.forgetSessions?.(changed.firebaseUid);
+      await audit({ ...event, outcome: 'ok', detail: null });
       return changed;
     },
   };

@@ -1,4 +1,9 @@
-import { bulkAddResponseSchema, bulkDeleteResponseSchema, bulkUsersBodySchema } from '@portal/contract';
+import {
+  bulkAddBodySchema,
+  bulkAddResponseSchema,
+  bulkDeleteResponseSchema,
+  bulkUsersBodySchema,
+} from '@portal/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorResponses } from '../http/error-responses.ts';
@@ -27,7 +32,7 @@ const userBulkRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         summary: 'Allow many addresses in, with a result per address',
         tags: ['users'],
-        body: bulkUsersBodySchema,
+        body: bulkAddBodySchema,
         response: { 200: bulkAddResponseSchema, ...errorResponses },
       },
     },
@@ -36,6 +41,7 @@ const userBulkRoutes: FastifyPluginAsyncZod = async (app) => {
         inputs: request.body.emails,
         actor: callerOf(request),
         signal: whileCallerWaits(reply),
+        finance: request.body.finance ?? false,
       }),
     }),
   );

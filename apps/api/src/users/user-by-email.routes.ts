@@ -46,7 +46,7 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
       const caller = request.caller;
       const mayKnowRole = caller !== null && (caller.admin || caller.email === row.email);
       return mayKnowRole
-        ? { email: row.email, activated: row.activated, admin: row.admin }
+        ? { email: row.email, activated: row.activated, admin: row.admin, finance: row.finance }
         : { email: row.email, activated: row.activated };
     },
   );
@@ -111,7 +111,7 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: { access: 'admin' },
       schema: {
-        summary: 'Make an address an administrator, or stop it being one',
+        summary: 'Give or take a role: administrator, finance',
         tags: ['users'],
         params: emailParamsSchema,
         body: changeUserBodySchema,
@@ -121,9 +121,12 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const { email } = request.params;
       const actor = adminEmail(request);
-      const row = await app.domain.userAdmin.setAdmin({ email, admin: request.body.admin, actor });
+      const { admin, finance } = request.body;
+      let row = admin === undefined ? undefined : await app.domain.userAdmin.setAdmin({ email, admin, actor });
+      if (finance !== undefined) row = await app.domain.userAdmin.setFinance({ email, finance, actor });
+      if (!row) throw new Error('the body schema lets no call through without a role');
       // A new administrator sets up their first passkey with a code from the admin who promoted them.
-      const enrollment = row.admin ? await app.domain.passkeys.codeForNewAdmin({ email, actor }) : undefined;
+      const enrollment = admin === true ? await app.domain.passkeys.codeForNewAdmin({ email, actor }) : undefined;
       return { ...toAllowedUser(row), ...(enrollment ? { enrollment } : {}) };
     },
   );

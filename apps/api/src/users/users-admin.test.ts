@@ -35,6 +35,7 @@ describe('admin user management', () => {
         'createdAt',
         'createdBy',
         'email',
+        'finance',
         'registered',
       ]);
       assert.deepEqual(
@@ -42,6 +43,7 @@ describe('admin user management', () => {
         {
           email: 'b@example.com',
           admin: false,
+          finance: false,
           activated: false,
           registered: false,
           createdAt: undefined,
@@ -205,6 +207,7 @@ describe('admin user management', () => {
         {
           email: 'new@example.com',
           admin: false,
+          finance: false,
           activated: false,
           registered: true,
           createdAt: undefined,

@@ -51,7 +51,7 @@ export interface TestContext {
    */
   createAccount(
     email: string,
-    options?: { admin?: boolean; allowlisted?: boolean; activated?: boolean; stepUp?: boolean },
+    options?: { admin?: boolean; finance?: boolean; allowlisted?: boolean; activated?: boolean; stepUp?: boolean },
   ): Promise<{ uid: string; idToken: string; refreshToken: string; passkey: SoftwareAuthenticator }>;
   /**
    * The headers of a call as the holder of `idToken`: the bearer token, and the step-up secret the last
@@ -146,12 +146,19 @@ export function useTestApp(options: TestAppOptions = {}): TestContext {
 
   context.createAccount = async (
     email,
-    { admin = false, allowlisted = true, activated = true, stepUp = true } = {},
+    { admin = false, finance = false, allowlisted = true, activated = true, stepUp = true } = {},
   ) => {
     const account = await signUp(email);
     const passkey = createSoftwareAuthenticator({ origin: INJECT_ORIGIN });
     if (allowlisted) {
-      await context.app.domain.users.insert({ email, admin, activated, registered: true, firebaseUid: account.uid });
+      await context.app.domain.users.insert({
+        email,
+        admin,
+        finance,
+        activated,
+        registered: true,
+        firebaseUid: account.uid,
+      });
     }
     if (allowlisted && admin && stepUp) {
       const enrollmentCode = await context.enrollmentCode(email);

@@ -17,6 +17,7 @@ import { PrivateRoute } from './routes/PrivateRoute';
  */
 const InvoiceScreen = lazyWithPreload(() => import('@/features/invoice/components/InvoiceScreen'));
 const AdminUsersScreen = lazyWithPreload(() => import('@/features/admin/components/AdminUsersScreen'));
+const InvoicesSearchScreen = lazy(() => import('@/features/invoices-search/components/InvoicesSearchScreen'));
 const NotFoundScreen = lazy(() =>
   import('./routes/NotFoundScreen').then((module) => ({ default: module.NotFoundScreen })),
 );
@@ -61,6 +62,7 @@ export function AppRoutes() {
           <Route path={paths.root} element={<InvoiceScreen />} />
           <Route path={paths.invoice} element={<InvoiceScreen />} />
           <Route path={paths.admin} element={<AdminUsersScreen />} />
+          <Route path={paths.invoices} element={<InvoicesSearchScreen />} />
         </Route>
         <Route path={paths.login} element={<LoginRoute />} />
         <Route path="*" element={<NotFoundScreen />} />

@@ -16,13 +16,15 @@ export async function getAccount(api: ApiClient, email: string, options: { auth:
 // Hand-written for the same reason as checkRuntimeConfig: this runs on the first page.
 const userLookupParser = {
   parse(value: unknown): UserLookup {
-    const body = value as (Partial<Omit<UserLookup, 'admin'>> & { admin?: unknown }) | null;
+    const body = value as
+      (Partial<Omit<UserLookup, 'admin' | 'finance'>> & { admin?: unknown; finance?: unknown }) | null;
     if (typeof body?.email !== 'string') throw new Error('Unexpected account lookup response');
     return {
       email: body.email,
       activated: body.activated === true,
       // The spec: any truthy admin value means admin.
       ...(body.admin === undefined ? {} : { admin: Boolean(body.admin) }),
+      ...(body.finance === undefined ? {} : { finance: body.finance === true }),
     };
   },
 };

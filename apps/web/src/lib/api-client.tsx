@@ -37,6 +37,8 @@ interface RequestOptions<T> {
   schema?: { parse(value: unknown): T };
   /** Read the response as binary. */
   blob?: boolean;
+  /** Hand over the response's body unread, to be read as it arrives (a ZIP's progress). */
+  stream?: boolean;
   /**
    * False for the passkey ceremonies themselves: a step-up refusal there is the answer to show, not a
    * reason to start another ceremony.
@@ -140,7 +142,8 @@ export function createApiClient(
         throw new ApiError(response.status, response.statusText, answer.message, requestId, answer.code);
       }
       let data: unknown = undefined;
-      if (options.blob) data = await response.blob();
+      if (options.stream) data = response.body;
+      else if (options.blob) data = await response.blob();
       else if (options.schema) data = options.schema.parse(await response.json());
       return { data: data as T, headers: response.headers };
     },

@@ -3,6 +3,8 @@ export const paths = {
   root: '/',
   invoice: '/invoice',
   admin: '/admin',
+  /** The finance role's search of every invoice. */
+  invoices: '/invoices',
   login: '/login',
 } as const;
 

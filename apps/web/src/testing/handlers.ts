@@ -2,7 +2,7 @@ import { http, HttpResponse } from 'msw';
 import { API } from './msw-server';
 
 /** The account lookup as the API answers it: the admin flag only for a bearer caller. */
-export const accountLookup = (accounts: Record<string, { admin?: boolean; activated?: boolean }>) =>
+export const accountLookup = (accounts: Record<string, { admin?: boolean; finance?: boolean; activated?: boolean }>) =>
   http.get(`${API}/users/:email`, ({ request, params }) => {
     const email = decodeURIComponent(String(params.email));
     const account = accounts[email];
@@ -12,7 +12,7 @@ export const accountLookup = (accounts: Record<string, { admin?: boolean; activa
     return HttpResponse.json({
       email,
       activated: account.activated ?? true,
-      ...(withRole ? { admin: account.admin ?? false } : {}),
+      ...(withRole ? { admin: account.admin ?? false, finance: account.finance ?? false } : {}),
     });
   });
 

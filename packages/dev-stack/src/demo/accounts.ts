@@ -1,12 +1,43 @@
 /** The demo accounts `npm start` seeds and e2e signs in with, written down here only (the README shows them). */
 export const DEMO_ACCOUNTS = [
-  { email: 'admin@example.com', password: 'demo-admin-password', admin: true, allowlisted: true, activated: true },
-  { email: 'user@example.com', password: 'demo-user-password', admin: false, allowlisted: true, activated: true },
-  { email: 'invited@example.com', password: undefined, admin: false, allowlisted: true, activated: false },
+  {
+    email: 'admin@example.com',
+    password: 'demo-admin-password',
+    admin: true,
+    finance: false,
+    allowlisted: true,
+    activated: true,
+  },
+  {
+    email: 'user@example.com',
+    password: 'demo-user-password',
+    admin: false,
+    finance: false,
+    allowlisted: true,
+    activated: true,
+  },
+  // The finance role: the Invoices page (search every invoice, download many at once).
+  {
+    email: 'finance@example.com',
+    password: 'demo-finance-password',
+    admin: false,
+    finance: true,
+    allowlisted: true,
+    activated: true,
+  },
+  {
+    email: 'invited@example.com',
+    password: undefined,
+    admin: false,
+    finance: false,
+    allowlisted: true,
+    activated: false,
+  },
   {
     email: 'outsider@example.com',
     password: 'demo-outsider-password',
     admin: false,
+    finance: false,
     allowlisted: false,
     activated: true,
   },

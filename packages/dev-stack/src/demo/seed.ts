@@ -36,6 +36,7 @@ export async function seedDemoUsers(
     await users.insert({
       email: account.email,
       admin: account.admin,
+      finance: account.finance,
       activated: account.activated,
       registered: true,
       firebaseUid: uid,

@@ -50,6 +50,13 @@ export const roleChangeMessage = (email: string, admin: boolean) =>
     ? `Make ${email} an administrator? They will be able to add and delete users and read the audit log.`
     : `Remove the administrator role from ${email}? They keep access to invoices.`;
 export const roleChangeButton = (admin: boolean) => (admin ? 'Make admin' : 'Remove admin');
+export const financeNotice = (email: string, finance: boolean) =>
+  finance ? `${email} now has the finance role.` : `${email} no longer has the finance role.`;
+export const financeChangeMessage = (email: string, finance: boolean) =>
+  finance
+    ? `Give ${email} the finance role? They will be able to search every invoice and download many at once.`
+    : `Remove the finance role from ${email}? They keep access to the invoices whose link they are sent.`;
+export const financeChangeButton = (finance: boolean) => (finance ? 'Give finance role' : 'Remove finance role');
 export const rowMenuLabel = (email: string) => `More actions for ${email}`;
 
 const count = new Intl.NumberFormat('en-GB');

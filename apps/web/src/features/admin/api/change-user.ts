@@ -30,6 +30,27 @@ export function useSetAdmin() {
   });
 }
 
+/** PATCH /users/<email> { finance }: give or take the finance role (the Invoices page). */
+export async function setFinance(api: ApiClient, email: string, finance: boolean): Promise<ChangedUser> {
+  const { data } = await api.request(`/users/${encodeURIComponent(email)}`, {
+    method: 'PATCH',
+    auth: true,
+    json: { finance },
+    schema: changedUserSchema,
+  });
+  return data;
+}
+
+export function useSetFinance() {
+  const api = useApiClient();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: adminKeys.change,
+    mutationFn: ({ email, finance }: { email: string; finance: boolean }) => setFinance(api, email, finance),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: adminKeys.all }),
+  });
+}
+
 /** Resends an invitation: the identity provider's password-reset mail, the same one "Forgot Password" sends. */
 export const resendInvitation = (auth: AuthClient, email: string) => auth.sendPasswordReset(email, resetContinueUrl());
 

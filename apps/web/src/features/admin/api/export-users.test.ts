@@ -25,6 +25,7 @@ describe('the users CSV export', () => {
         email: '=2+5@evil.example',
         activated: false,
         admin: false,
+        finance: false,
         registered: true,
         createdAt: '2025-01-02T03:04:05.000Z',
         createdBy: '+admin@example.com',

@@ -487,6 +487,23 @@ describe('the list for thousands', () => {
     await waitFor(() => expect(bodyRows(screen.getByRole('table'))[1]).toHaveTextContent('Admin'));
   });
 
+  it('gives someone the finance role from the row menu, after "Are you sure?", and shows the badge', async () => {
+    const fake = setup();
+    const { user } = openAs();
+    await usersTable();
+    await user.click(screen.getByRole('button', { name: 'More actions for user@example.com' }));
+    await user.click(await screen.findByRole('button', { name: 'Give finance role' }));
+    const confirm = await dialog('Are you sure?');
+    expect(confirm).toHaveTextContent('Give user@example.com the finance role?');
+    await user.click(within(confirm).getByRole('button', { name: 'Give finance role' }));
+    expect(await screen.findByText('user@example.com now has the finance role.')).toBeInTheDocument();
+    expect(fake.calls.find((call) => call.method === 'PATCH')).toMatchObject({
+      path: '/users/user%40example.com',
+      body: JSON.stringify({ finance: true }),
+    });
+    await waitFor(() => expect(bodyRows(screen.getByRole('table'))[1]).toHaveTextContent('Finance'));
+  });
+
   it('disables "Remove admin" for the only administrator, with the reason in the menu, and asks nothing', async () => {
     const fake = setup();
     const { user } = openAs();

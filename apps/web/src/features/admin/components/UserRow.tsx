@@ -7,6 +7,7 @@ import { UserRowMenu } from './UserRowMenu';
 export interface UserActions {
   onDelete: (email: string, trigger: HTMLButtonElement) => void;
   onSetAdmin: (email: string, admin: boolean, trigger: HTMLButtonElement) => void;
+  onSetFinance: (email: string, finance: boolean, trigger: HTMLButtonElement) => void;
   onEndSessions: (email: string, trigger: HTMLButtonElement) => void;
   onResetPasskeys: (email: string, trigger: HTMLButtonElement) => void;
   onResend: (email: string) => void;
@@ -28,6 +29,7 @@ function StatusBadges({ user, own, reasonId }: { user: AllowedUser; own: boolean
           </span>
         )}
         {user.admin && <span className="badge status-badge status-admin">Admin</span>}
+        {user.finance && <span className="badge status-badge status-finance">Finance</span>}
         {own && <span className="badge status-badge status-neutral">You</span>}
       </div>
       {/* Below the badges, not among them: the badges keep one line, the dates wrap under them. */}

@@ -4,7 +4,7 @@ import { useRef, useState } from 'react';
 import Dropdown from 'react-bootstrap/Dropdown';
 import { useApiClient } from '@/lib/api-client';
 import { usersPageQueryOptions } from '../api/get-users-page';
-import { LAST_ADMIN_ROLE_REASON, roleChangeButton, rowMenuLabel } from '../messages';
+import { financeChangeButton, LAST_ADMIN_ROLE_REASON, roleChangeButton, rowMenuLabel } from '../messages';
 import type { UserActions } from './UserRow';
 
 /** The administrators, counted (a page of one is enough: its total is the count). */
@@ -61,6 +61,9 @@ export function UserRowMenu({ user, own, actions }: { user: AllowedUser; own: bo
               {LAST_ADMIN_ROLE_REASON}
             </span>
           )}
+        </Dropdown.Item>
+        <Dropdown.Item as="button" onClick={() => actions.onSetFinance(email, !user.finance, toggle.current!)}>
+          {financeChangeButton(!user.finance)}
         </Dropdown.Item>
         <Dropdown.Item as="button" onClick={() => actions.onEndSessions(email, toggle.current!)}>
           End sessions

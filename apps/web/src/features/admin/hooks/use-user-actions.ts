@@ -1,10 +1,13 @@
 import { useRef, useState } from 'react';
-import { useSetAdmin, useResendInvitation } from '../api/change-user';
+import { useSetAdmin, useSetFinance, useResendInvitation } from '../api/change-user';
 import { useDeleteUser } from '../api/delete-user';
 import { useEndSessions } from '../api/end-sessions';
 import { useResetPasskeys } from '../api/passkeys';
 import {
   adminNotice,
+  financeChangeButton,
+  financeChangeMessage,
+  financeNotice,
   confirmDeleteMessage,
   enrollmentCodeDetails,
   deletedCleanupPendingNotice,
@@ -28,6 +31,7 @@ import type { ActionFeedback, Notice } from './use-action-feedback';
 type Pending =
   | { kind: 'delete'; email: string }
   | { kind: 'role'; email: string; admin: boolean }
+  | { kind: 'finance'; email: string; finance: boolean }
   | { kind: 'end-sessions'; email: string }
   | { kind: 'reset-passkeys'; email: string };
 
@@ -50,6 +54,12 @@ function confirmationOf(action: Pending | null): Omit<ConfirmationView, 'open'> 
         message: roleChangeMessage(action.email, action.admin),
         yesLabel: roleChangeButton(action.admin),
         yesVariant: action.admin ? 'primary' : 'danger',
+      };
+    case 'finance':
+      return {
+        message: financeChangeMessage(action.email, action.finance),
+        yesLabel: financeChangeButton(action.finance),
+        yesVariant: action.finance ? 'primary' : 'danger',
       };
     case 'end-sessions':
       return {
@@ -76,6 +86,7 @@ function confirmationOf(action: Pending | null): Omit<ConfirmationView, 'open'> 
 export function useUserActions(feedback: ActionFeedback) {
   const deleteUser = useDeleteUser();
   const setAdmin = useSetAdmin();
+  const setFinance = useSetFinance();
   const resend = useResendInvitation();
   const endSessions = useEndSessions();
   const resetPasskeys = useResetPasskeys();
@@ -89,6 +100,7 @@ export function useUserActions(feedback: ActionFeedback) {
   const rowActions: UserActions = {
     onDelete: (email, from) => ask({ kind: 'delete', email }, from),
     onSetAdmin: (email, admin, from) => ask({ kind: 'role', email, admin }, from),
+    onSetFinance: (email, finance, from) => ask({ kind: 'finance', email, finance }, from),
     onEndSessions: (email, from) => ask({ kind: 'end-sessions', email }, from),
     onResetPasskeys: (email, from) => ask({ kind: 'reset-passkeys', email }, from),
     onResend: (email) =>
@@ -112,6 +124,9 @@ export function useUserActions(feedback: ActionFeedback) {
         const text = adminNotice(action.email, action.admin);
         return enrollment ? { text, details: enrollmentCodeDetails(action.email, enrollment) } : { text };
       }
+      case 'finance':
+        await setFinance.mutateAsync(action);
+        return { text: financeNotice(action.email, action.finance) };
       case 'end-sessions':
         await endSessions.mutateAsync(action.email);
         return { text: sessionsEndedNotice(action.email) };

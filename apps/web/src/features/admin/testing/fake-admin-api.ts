@@ -30,6 +30,7 @@ type Failure = { status: number; statusText?: string; message?: string; code?: s
 export const makeUser = (email: string, overrides: Partial<AllowedUser> = {}): AllowedUser => ({
   email,
   admin: false,
+  finance: false,
   activated: true,
   registered: true,
   createdAt: '2025-01-01T00:00:00.000Z',
@@ -222,7 +223,8 @@ export function createFakeAdminApi(
       const email = decodeURIComponent(String(params.email));
       const user = users.get(email);
       if (!user) return HttpResponse.json({ message: `${email} is not on the list.` }, { status: 404 });
-      const changed = { ...user, admin: ((await request.json()) as { admin: boolean }).admin };
+      const body = (await request.json()) as { admin?: boolean; finance?: boolean };
+      const changed = { ...user, admin: body.admin ?? user.admin, finance: body.finance ?? user.finance };
       users.set(email, changed);
       // A new administrator comes back with the enrollment code of their first passkey.
       const enrollment =

@@ -1,0 +1,161 @@
+import { PassThrough, type Readable } from 'node:stream';
+import { MAX_ZIP_INVOICES, type InvoiceFilter, type InvoiceSort, type InvoiceZipBody } from '@portal/contract';
+import { ZipFile } from 'yazl';
+import type { AuditTrail } from '../audit/audit-trail.ts';
+import type { BlobStore } from '../blob-store/blob-store.ts';
+import { DomainError } from '../domain-error.ts';
+import type { Metrics } from '../observability/metrics.ts';
+import type { RateLimits } from '../rate-limits/rate-limits.ts';
+import type { InvoiceRow } from './repository.ts';
+import type { InvoiceSearchRepository } from './search-repository.ts';
+import { paymentAccountsOf } from './e-invoice/stored-facts.ts';
+
+export const NO_INVOICES_MESSAGE = 'None of the chosen invoices was found.';
+
+/** What a local header, data descriptor and central-directory entry cost beside the name (zip64 at worst). */
+const ENTRY_OVERHEAD = 30 + 24 + 46 + 28;
+
+/**
+ * A cell a spreadsheet would run as a formula (= + - @, or a tab or carriage return that some read past)
+ * starts with an apostrophe instead, so opening the CSV never executes what an invoice's sender wrote.
+ */
+export function csvCell(value: string | number | null | undefined): string {
+  let text = value === null || value === undefined ? '' : String(value);
+  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+const CSV_COLUMNS: [string, (row: InvoiceRow) => string | number | null | undefined][] = [
+  ['Parcel code', (row) => row.parcelCode],
+  ['Format', (row) => row.format],
+  ['Profile', (row) => row.facts?.profileName],
+  ['Invoice number', (row) => row.facts?.invoiceNumber],
+  ['Type code', (row) => row.facts?.typeCode],
+  ['Issue date', (row) => row.facts?.issueDate],
+  ['Due date', (row) => row.facts?.dueDate],
+  ['Seller', (row) => row.facts?.sellerName],
+  ['Seller VAT ID', (row) => row.facts?.sellerVatId],
+  ['Buyer', (row) => row.facts?.buyerName],
+  ['Buyer reference', (row) => row.facts?.buyerReference],
+  ['Currency', (row) => row.facts?.currency],
+  ['Total net', (row) => row.facts?.totalNet],
+  ['Total VAT', (row) => row.facts?.totalTax],
+  ['Total gross', (row) => row.facts?.totalGross],
+  ['Amount due', (row) => row.facts?.amountDue],
+  ['Payment accounts', (row) => (row.facts ? paymentAccountsOf(row.facts).join(' ') : null)],
+  ['Received at', (row) => row.uploadedAt.toISOString()],
+  ['Bank details changed', (row) => (row.bankDetailsChangedAt ? 'yes' : 'no')],
+  ['PDF', (row) => `${row.parcelCode}/${row.parcelCode}.pdf`],
+  ['XML', (row) => (row.xmlSha256 ? `${row.parcelCode}/${row.parcelCode}.xml` : null)],
+];
+
+/** The facts of every invoice in the ZIP, one line each, in the ZIP's order; UTF-8 with a BOM for Excel. */
+export function factsCsv(rows: InvoiceRow[]): string {
+  const lines = [CSV_COLUMNS.map(([name]) => csvCell(name)).join(',')];
+  for (const row of rows) lines.push(CSV_COLUMNS.map(([, value]) => csvCell(value(row))).join(','));
+  return `\uFEFF${lines.join('\r\n')}\r\n`;
+}
+
+export interface InvoiceZipDeps {
+  search: Pick<InvoiceSearchRepository, 'codesOf' | 'rowsOf'>;
+  blobStore: Pick<BlobStore, 'open'>;
+  rateLimits: Pick<RateLimits, 'downloads'>;
+  audit: Pick<AuditTrail, 'queued' | 'required'>;
+  metrics: Pick<Metrics, 'invoiceDownloads' | 'invoiceDownloadBytes'>;
+  log: { error(details: object, message: string): void };
+}
+
+export interface PreparedZip {
+  count: number;
+  /** About the ZIP's size (the PDFs are stored as they are, the XML and CSV compressed): for a progress bar. */
+  expectedBytes: number;
+  stream: Readable;
+}
+
+/**
+ * Many invoices in one ZIP, streamed as it is built: the first bytes leave before the second invoice is read,
+ * and one blob is open at a time. Each invoice spends one download of the person's allowance (the same one a
+ * single PDF spends), all at once before anything is sent: a ZIP of 500 is 500 downloads, and is refused
+ * whole when fewer are left. It is audited as one action naming every parcel code.
+ */
+export function createInvoiceZip(deps: InvoiceZipDeps) {
+  async function codesFor(body: InvoiceZipBody): Promise<string[]> {
+    if (body.parcelCodes) return [...new Set(body.parcelCodes)];
+    const sort: InvoiceSort = body.sort ?? '-received';
+    const filter: InvoiceFilter = body.search ?? {};
+    return deps.search.codesOf(filter, sort, MAX_ZIP_INVOICES);
+  }
+
+  return {
+    async prepare(request: { user: string; body: InvoiceZipBody }): Promise<PreparedZip> {
+      const { user } = request;
+      const codes = await codesFor(request.body);
+      const found = new Map((await deps.search.rowsOf(codes)).map((row) => [row.parcelCode, row]));
+      const rows = codes.flatMap((code) => found.get(code) ?? []);
+      const event = { actor: user, action: 'invoice.download-zip', target: `${rows.length} invoices` };
+      if (rows.length === 0) {
+        deps.audit.queued({ ...event, outcome: 'refused', detail: 'none of the chosen invoices exists' });
+        throw new DomainError('not-found', NO_INVOICES_MESSAGE);
+      }
+      const waitMs = await deps.rateLimits.downloads.hitMany(user, rows.length);
+      if (waitMs !== undefined) {
+        const left = await deps.rateLimits.downloads.leftFor(user);
+        const minutes = Math.max(1, Math.ceil(waitMs / 60_000));
+        deps.audit.queued({ ...event, outcome: 'refused', detail: `download allowance: ${left} left` });
+        throw new DomainError(
+          'rate-limited',
+          `This ZIP holds ${rows.length} invoices, and you may download ${left} more this hour. Choose fewer invoices, or try again in ${minutes} minutes.`,
+          undefined,
+          { retryAfterSeconds: Math.ceil(waitMs / 1000) },
+        );
+      }
+      // Before the first byte: a download nobody could account for does not happen.
+      await deps.audit.required({
+        ...event,
+        outcome: 'ok',
+        detail: rows.map((row) => row.parcelCode).join(' '),
+      });
+
+      const zip = new ZipFile();
+      const csv = Buffer.from(factsCsv(rows), 'utf8');
+      zip.addBuffer(csv, 'invoices.csv', { compress: true });
+      let expectedBytes = csv.length + ENTRY_OVERHEAD + 12 + 22;
+      for (const row of rows) {
+        const pdf = { sha256: row.renderingSha256 ?? row.sha256, size: row.renderingSize ?? row.size };
+        // PDFs are compressed already; XML shrinks to a fifth. For an XML-only invoice the PDF is the rendering.
+        const parts = [{ ...pdf, name: `${row.parcelCode}/${row.parcelCode}.pdf`, compress: false }];
+        if (row.xmlSha256) {
+          const xml = { sha256: row.xmlSha256, size: row.xmlSize ?? 0 };
+          parts.push({ ...xml, name: `${row.parcelCode}/${row.parcelCode}.xml`, compress: true });
+        }
+        for (const part of parts) {
+          expectedBytes += part.size + ENTRY_OVERHEAD + 2 * part.name.length;
+          zip.addReadStreamLazy(part.name, { compress: part.compress, mtime: row.uploadedAt }, (done) => {
+            deps.blobStore.open(part.sha256).then(
+              (blob) => {
+                if (!blob) done(new Error(`${row.parcelCode}: blob ${part.sha256} is missing`), null as never);
+                else {
+                  deps.metrics.invoiceDownloadBytes.inc(blob.size);
+                  done(null, blob.stream);
+                }
+              },
+              (error: unknown) => done(error as Error, null as never),
+            );
+          });
+        }
+      }
+      zip.end();
+      deps.metrics.invoiceDownloads.inc(rows.length);
+      // A failure half-way (a blob gone from the store) can only break the stream: the answer has begun.
+      const output = new PassThrough();
+      zip.on('error', (error: Error) => {
+        deps.log.error({ err: error }, 'an invoice ZIP failed while it was being sent');
+        output.destroy(error);
+      });
+      zip.outputStream.pipe(output);
+      return { count: rows.length, expectedBytes, stream: output };
+    },
+  };
+}
+
+export type InvoiceZip = ReturnType<typeof createInvoiceZip>;

@@ -1,0 +1,180 @@
+import { INVOICE_COUNT_LIMIT, type InvoiceFilter, type InvoiceSort, type InvoiceSummary } from '@portal/contract';
+import { and, asc, desc, eq, gte, ilike, inArray, isNotNull, lte, sql, type SQL } from 'drizzle-orm';
+import type { Database } from '../db/client.ts';
+import { invoices } from '../db/schema.ts';
+
+/** Escapes LIKE wildcards: a parcel code may hold "_", which must match itself, not any letter. */
+const escapeLike = (value: string) => value.replace(/[\\%_]/g, (match) => `\\${match}`);
+
+/**
+ * Each order ends on the parcel code, so a page boundary never falls between equal values differently twice;
+ * each has an index of its own (both directions, invoices without the term last), migration 0011.
+ */
+/** The orders a page is read in: the search's, and the parcel code's (see pageOrderOf). */
+type PageOrder = InvoiceSort | 'code' | '-code';
+const ORDER: Record<PageOrder, SQL[]> = {
+  code: [asc(invoices.parcelCode)],
+  '-code': [desc(invoices.parcelCode)],
+  '-received': [desc(invoices.uploadedAt), desc(invoices.parcelCode)],
+  received: [asc(invoices.uploadedAt), asc(invoices.parcelCode)],
+  '-issued': [sql`${invoices.issueDate} desc nulls last`, desc(invoices.parcelCode)],
+  issued: [sql`${invoices.issueDate} asc nulls last`, asc(invoices.parcelCode)],
+  '-amount': [sql`${invoices.totalGross} desc nulls last`, desc(invoices.parcelCode)],
+  amount: [sql`${invoices.totalGross} asc nulls last`, asc(invoices.parcelCode)],
+};
+/** The same orders by the names of a materialized set of matches (a name with few matches). */
+const ORDER_OF_MATCHES: Record<PageOrder, SQL> = {
+  code: sql`parcel_code asc`,
+  '-code': sql`parcel_code desc`,
+  '-received': sql`uploaded_at desc, parcel_code desc`,
+  received: sql`uploaded_at asc, parcel_code asc`,
+  '-issued': sql`issue_date desc nulls last, parcel_code desc`,
+  issued: sql`issue_date asc nulls last, parcel_code asc`,
+  '-amount': sql`total_gross desc nulls last, parcel_code desc`,
+  amount: sql`total_gross asc nulls last, parcel_code asc`,
+};
+
+
+const summaryColumns = {
+  parcelCode: invoices.parcelCode,
+  format: invoices.format,
+  invoiceNumber: invoices.invoiceNumber,
+  issueDate: invoices.issueDate,
+  sellerName: invoices.sellerName,
+  buyerName: invoices.buyerName,
+  totalGross: invoices.totalGross,
+  currency: invoices.currency,
+  uploadedAt: invoices.uploadedAt,
+  xmlSha256: invoices.xmlSha256,
+  bankDetailsChangedAt: invoices.bankDetailsChangedAt,
+};
+type SummaryRow = Pick<typeof invoices.$inferSelect, Exclude<keyof typeof summaryColumns, never>>;
+
+const toSummary = (row: SummaryRow): InvoiceSummary => ({
+  parcelCode: row.parcelCode,
+  format: row.format,
+  invoiceNumber: row.invoiceNumber,
+  issueDate: row.issueDate,
+  sellerName: row.sellerName,
+  buyerName: row.buyerName,
+  totalGross: row.totalGross,
+  currency: row.currency,
+  uploadedAt: row.uploadedAt.toISOString(),
+  hasXml: row.xmlSha256 !== null,
+  bankDetailsChanged: row.bankDetailsChangedAt !== null,
+});
+
+/** The filter as one condition; every part can be answered from one of migration 0011's indexes. */
+export function filterCondition(filter: InvoiceFilter): SQL | undefined {
+  const prefix = (column: SQL, value: string | undefined) =>
+    value ? sql`upper(${column}) like ${`${escapeLike(value.toUpperCase())}%`}` : undefined;
+  const contains = (column: typeof invoices.sellerName | typeof invoices.buyerName, value: string | undefined) =>
+    value ? ilike(column, `%${escapeLike(value)}%`) : undefined;
+  return and(
+    prefix(sql`${invoices.parcelCode}`, filter.parcelCode),
+    prefix(sql`${invoices.invoiceNumber}`, filter.invoiceNumber),
+    contains(invoices.sellerName, filter.seller),
+    contains(invoices.buyerName, filter.buyer),
+    filter.issuedFrom ? gte(invoices.issueDate, filter.issuedFrom) : undefined,
+    filter.issuedTo ? lte(invoices.issueDate, filter.issuedTo) : undefined,
+    filter.amountMin ? gte(invoices.totalGross, filter.amountMin) : undefined,
+    filter.amountMax ? lte(invoices.totalGross, filter.amountMax) : undefined,
+    filter.format ? eq(invoices.format, filter.format) : undefined,
+    filter.bankDetailsChanged ? isNotNull(invoices.bankDetailsChangedAt) : undefined,
+  );
+}
+
+/**
+ * Plain PDFs have no issue date or amount, so among them those orders are the parcel code's: said so, a
+ * search of plain PDFs walks the primary key instead of an index of 9 in 10 other invoices' dates.
+ */
+function pageOrderOf(search: InvoiceSearch): PageOrder {
+  if (search.filter.format !== 'pdf' || search.sort === 'received' || search.sort === '-received') return search.sort;
+  return search.sort.startsWith('-') ? '-code' : 'code';
+}
+
+export interface InvoiceSearch {
+  filter: InvoiceFilter;
+  sort: InvoiceSort;
+  limit: number;
+  offset: number;
+}
+
+/**
+ * The Invoices page's search over the current invoices. The count is bounded (INVOICE_COUNT_LIMIT): exact
+ * for a narrow search, "more than 10,000" for a wide one, never a scan of millions to say how many.
+ */
+export function createInvoiceSearchRepository(db: Database) {
+  async function boundedCount(where: SQL | undefined, bound: number): Promise<number> {
+    const matches = db
+      .select({ one: sql`1` })
+      .from(invoices)
+      .where(where)
+      .limit(bound + 1)
+      .as('matches');
+    const [row] = await db.select({ total: sql<number>`count(*)::int` }).from(matches);
+    return row?.total ?? 0;
+  }
+
+  async function page(
+    search: InvoiceSearch,
+    order: PageOrder,
+    where: SQL | undefined,
+    fewMatches: boolean,
+  ): Promise<SummaryRow[]> {
+    if (!fewMatches) {
+      return db
+        .select(summaryColumns)
+        .from(invoices)
+        .where(where)
+        .orderBy(...ORDER[order])
+        .limit(search.limit)
+        .offset(search.offset);
+    }
+    // MATERIALIZED keeps the planner from folding the matches back into an index walk in the page's order.
+    // Both drivers (node-postgres, PGlite) answer raw queries with { rows }.
+    const result = (await db.execute(sql`
+      with matches as materialized (
+        select parcel_code, uploaded_at, issue_date, total_gross from ${invoices} where ${where ?? sql`true`}
+      )
+      select parcel_code from matches order by ${ORDER_OF_MATCHES[order]}
+      limit ${search.limit} offset ${search.offset}`)) as unknown as { rows: { parcel_code: string }[] };
+    const codes = result.rows.map((row) => row.parcel_code);
+    if (codes.length === 0) return [];
+    const rows = await db.select(summaryColumns).from(invoices).where(inArray(invoices.parcelCode, codes));
+    const byCode = new Map(rows.map((row) => [row.parcelCode, row]));
+    return codes.flatMap((code) => byCode.get(code) ?? []);
+  }
+
+  return {
+    async search(search: InvoiceSearch): Promise<{ items: InvoiceSummary[]; total: number; totalIsAtLeast: boolean }> {
+      const where = filterCondition(search.filter);
+      // Deep pages count as far as they go: what is past the page is "more", whatever its number.
+      const bound = Math.max(INVOICE_COUNT_LIMIT, search.offset + search.limit);
+      const counted = await boundedCount(where, bound);
+      const total = Math.min(counted, bound);
+      const totalIsAtLeast = counted > bound;
+      if (search.offset >= counted) return { items: [], total, totalIsAtLeast };
+      const byName = Boolean(search.filter.seller || search.filter.buyer);
+      // A name with few matches (the count is exact): its page is read from the trigram index and sorted, as a
+      // planner left alone walks an order's whole index for a rare name it thinks is common (seconds at 10
+      // million). With more, the matches are dense enough that walking the order finds a page at once.
+      const rows = await page(search, pageOrderOf(search), where, byName && !totalIsAtLeast);
+      return { items: rows.map(toSummary), total, totalIsAtLeast };
+    },
+
+    /** The parcel codes of a search's first `limit` results, in its order: "all results" of a ZIP. */
+    async codesOf(filter: InvoiceFilter, sort: InvoiceSort, limit: number): Promise<string[]> {
+      const found = await this.search({ filter, sort, limit, offset: 0 });
+      return found.items.map((item) => item.parcelCode);
+    },
+
+    /** The current rows of these codes (those that exist), for a ZIP. */
+    async rowsOf(parcelCodes: string[]) {
+      if (parcelCodes.length === 0) return [];
+      return db.select().from(invoices).where(inArray(invoices.parcelCode, parcelCodes));
+    },
+  };
+}
+
+export type InvoiceSearchRepository = ReturnType<typeof createInvoiceSearchRepository>;

@@ -1,0 +1,27 @@
+import { useAccount } from '@/lib/account-query';
+import { useAuth } from '@/lib/auth';
+import { usePageTitle } from '@/hooks/use-page-title';
+import { Alert } from '@/components/Alert';
+import { LoadingOverlay } from '@/components/LoadingOverlay';
+import { NO_FINANCE_MESSAGE } from '../messages';
+import { InvoicesPanel } from './InvoicesPanel';
+
+/**
+ * The finance role's Invoices page: nothing but the title until the account lookup says finance (the server
+ * refuses the calls all the same), then the search, the results and the ZIP.
+ */
+export default function InvoicesSearchScreen() {
+  usePageTitle('Invoices');
+  const { state } = useAuth();
+  const email = state.status === 'signed-in' ? state.user.email : '';
+  const account = useAccount(email, { enabled: email !== '' });
+  return (
+    <main className="container py-3 py-md-4 invoices-screen">
+      <h1 className="h3 mb-3">Invoices</h1>
+      {account.data?.finance === true && <InvoicesPanel />}
+      {account.data && account.data.finance !== true && <Alert variant="warning">{NO_FINANCE_MESSAGE}</Alert>}
+      {account.isError && <Alert variant="danger">{NO_FINANCE_MESSAGE}</Alert>}
+      <LoadingOverlay show={account.isPending && email !== ''} />
+    </main>
+  );
+}

@@ -1,0 +1,86 @@
+import { readFile } from 'node:fs/promises';
+import { inflateRawSync } from 'node:zlib';
+import { DEMO, expect, test, type Portal } from '../fixtures.ts';
+
+const fixture = (name: string) => readFile(new URL(`../../apps/api/test/fixtures/e-invoices/${name}`, import.meta.url));
+
+async function ingest(portal: Portal, parcelCode: string, body: Buffer, type: string) {
+  const response = await portal.adminUpload('PUT', `/api/invoices/${parcelCode}`, new Uint8Array(body), type);
+  expect([200, 201]).toContain(response.status);
+}
+
+/** The names of a ZIP's entries and the CSV's text, from its central directory (a small, plain ZIP). */
+function readZip(zip: Buffer) {
+  const end = zip.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
+  let at = zip.readUInt32LE(end + 16);
+  const names: string[] = [];
+  let csv = '';
+  for (let index = 0; index < zip.readUInt16LE(end + 10); index++) {
+    const nameLength = zip.readUInt16LE(at + 28);
+    const name = zip.toString('utf8', at + 46, at + 46 + nameLength);
+    names.push(name);
+    if (name === 'invoices.csv') {
+      const local = zip.readUInt32LE(at + 42);
+      const data = local + 30 + zip.readUInt16LE(local + 26) + zip.readUInt16LE(local + 28);
+      const raw = zip.subarray(data, data + zip.readUInt32LE(at + 20));
+      csv = (zip.readUInt16LE(at + 10) === 8 ? inflateRawSync(raw) : raw).toString('utf8');
+    }
+    at += 46 + nameLength + zip.readUInt16LE(at + 30) + zip.readUInt16LE(at + 32);
+  }
+  return { names, csv };
+}
+
+test.describe('the Invoices page of a finance user', () => {
+  test.describe.configure({ timeout: 120_000 });
+  test.use({ locale: 'en-GB' });
+
+  test('searches by parcel code, opens an invoice, and downloads the results as one ZIP', async ({
+    page,
+    portal,
+    isMobile,
+  }, testInfo) => {
+    // Codes of this project and worker, so parallel runs search only their own.
+    const tag = `FIN${testInfo.project.name.replace(/\W/g, '').slice(0, 6).toUpperCase()}${testInfo.parallelIndex}`;
+    await ingest(portal, `${tag}-A`, await fixture('facturx-en16931.pdf'), 'application/pdf');
+    await ingest(portal, `${tag}-B`, await fixture('xrechnung-ubl.xml'), 'application/xml');
+
+    await page.goto('/invoices');
+    await portal.signIn(page, DEMO.finance);
+    await expect(page.getByRole('heading', { name: 'Invoices' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Invoices', exact: true })).toBeVisible();
+    await page.getByLabel(/^Parcel code/).fill(tag.toLowerCase());
+    await page.getByRole('button', { name: 'Search' }).click();
+    await expect(page).toHaveURL(new RegExp(`[?&]parcel=${tag.toLowerCase()}`));
+    const results = page.getByRole(isMobile ? 'list' : 'table', { name: 'Invoices found' });
+    await expect(results.getByRole('link', { name: `${tag}-A` })).toBeVisible();
+    await expect(results.getByRole('link', { name: `${tag}-B` })).toBeVisible();
+    await expect(page.getByText('2 invoices', { exact: true })).toBeVisible();
+    await portal.expectAccessible(page);
+
+    // Reload keeps the search: it lives in the address.
+    await page.reload();
+    await expect(results.getByRole('link', { name: `${tag}-B` })).toBeVisible();
+
+    const downloading = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Download all 2 results (ZIP)' }).click();
+    const download = await downloading;
+    expect(download.suggestedFilename()).toMatch(/^invoices-\d{4}-\d{2}-\d{2}\.zip$/);
+    const zip = readZip(await readFile((await download.path())!));
+    expect(zip.names.sort()).toEqual(
+      [
+        'invoices.csv',
+        `${tag}-A/${tag}-A.pdf`,
+        `${tag}-A/${tag}-A.xml`,
+        `${tag}-B/${tag}-B.pdf`,
+        `${tag}-B/${tag}-B.xml`,
+      ].sort(),
+    );
+    expect(zip.csv).toContain(`${tag}-A,facturx,`);
+    await expect(page.getByText('The ZIP with 2 invoices is in your downloads.')).toBeVisible();
+
+    // Each row opens the spec's invoice screen.
+    await results.getByRole('link', { name: `${tag}-A` }).click();
+    await expect(page).toHaveURL(new RegExp(`/invoice\\?parcelCode=${tag}-A$`));
+    await expect(page.getByRole('complementary', { name: 'Invoice details' })).toBeVisible();
+  });
+});
