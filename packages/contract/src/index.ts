@@ -7,3 +7,4 @@ export * from './errors.ts';
 export * from './passkeys.ts';
 export * from './sessions.ts';
 export * from './version.ts';
+export * from './invoice-records.ts';
