@@ -8,6 +8,7 @@ import path from 'node:path';
 // The stack's own module, not the package's index: that brings Playwright, pg and more, seconds of
 // loading on a busy machine that `npm start` does not use.
 import { DEMO_ACCOUNTS, DEMO_PARCEL_CODES } from '@portal/dev-stack/demo/accounts';
+import { startMailCatcher } from '@portal/dev-stack/mail-catcher';
 import { REPO_ROOT, startStack } from '@portal/dev-stack/stack';
 
 const port = Number(process.env.PORT ?? 8080);
@@ -15,6 +16,12 @@ const emulatorPort = Number(process.env.AUTH_EMULATOR_PORT ?? 9099);
 const dataDir = path.resolve(process.env.DATA_DIR ?? path.join(REPO_ROOT, '.data'));
 const verbose = process.argv.includes('--verbose');
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+// The demo's mail relay, as the emulator is its identity provider: it keeps the "invoice arrived" mail for
+// people to read. An SMTP_URL of the caller's own (a real relay) is used instead.
+const mailCatcher = process.env.SMTP_URL
+  ? undefined
+  : await startMailCatcher({ smtpPort: Number(process.env.MAIL_CATCHER_SMTP_PORT ?? 1025), httpPort: Number(process.env.MAIL_CATCHER_PORT ?? 1080) });
 
 const stack = await startStack({
   port,
@@ -34,7 +41,11 @@ const stack = await startStack({
   },
   log: (line) => process.stdout.write(`${line}\n`),
   // Ctrl-C on a laptop: no load balancer to drain for.
-  env: { LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn', SHUTDOWN_GRACE_MS: process.env.SHUTDOWN_GRACE_MS ?? '0' },
+  env: {
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+    SHUTDOWN_GRACE_MS: process.env.SHUTDOWN_GRACE_MS ?? '0',
+    ...(mailCatcher ? { SMTP_URL: mailCatcher.smtpUrl, MAIL_FROM: 'Parcel Invoice Portal <portal@localhost>' } : {}),
+  },
 }).catch((error: unknown) => {
   // What failed says what to do (a port in use, a build error above); its stack trace would not.
   process.stderr.write(`\n  npm start failed: ${error instanceof Error ? error.message : String(error)}\n`);
@@ -66,7 +77,7 @@ process.stdout.write(`
 ${accounts}
 ${adminEnrollment}
   Demo invoices: ${stack.url}/invoice?parcelCode=${DEMO_PARCEL_CODES[0]}  (also ${DEMO_PARCEL_CODES.slice(1).join(', ')})
-  Data folder: ${dataDir}
+${mailCatcher ? `  Mail the portal sent ("Tell me when it arrives"): ${mailCatcher.url}\n` : ''}  Data folder: ${dataDir}
   Press Ctrl-C to stop.
 `);
 
@@ -77,6 +88,7 @@ async function stop(exitCode = 0) {
   process.stdout.write('\n  Stopping...\n');
   try {
     await stack.stop();
+    await mailCatcher?.close();
   } catch (error) {
     // The emulator could not save its accounts: say so in one line, not as a crash.
     process.stderr.write(`  ${error instanceof Error ? error.message : String(error)}\n`);
