@@ -21,7 +21,10 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 // people to read. An SMTP_URL of the caller's own (a real relay) is used instead.
 const mailCatcher = process.env.SMTP_URL
   ? undefined
-  : await startMailCatcher({ smtpPort: Number(process.env.MAIL_CATCHER_SMTP_PORT ?? 1025), httpPort: Number(process.env.MAIL_CATCHER_PORT ?? 1080) });
+  : await startMailCatcher({
+      smtpPort: Number(process.env.MAIL_CATCHER_SMTP_PORT ?? 1025),
+      httpPort: Number(process.env.MAIL_CATCHER_PORT ?? 1080),
+    });
 
 const stack = await startStack({
   port,

@@ -3,7 +3,9 @@ import { DEMO, expect, test } from '../fixtures.ts';
 
 /** A tiny PDF, enough for the portal to take it in as a plain invoice. */
 const pdf = (label: string) =>
-  new Uint8Array(Buffer.from(`%PDF-1.4\n% ${label}\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n`));
+  new Uint8Array(
+    Buffer.from(`%PDF-1.4\n% ${label}\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n`),
+  );
 
 async function mailTo(address: string, subject: string): Promise<CaughtMail | undefined> {
   const url = `${process.env.MAIL_CATCHER_URL}/messages?to=${encodeURIComponent(address)}`;

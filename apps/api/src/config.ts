@@ -177,7 +177,10 @@ const envSchema = z
     SMTP_URL: optionalString.pipe(
       z
         .string()
-        .regex(/^smtps?:\/\/[^\s]+$/, 'must be an smtp:// or smtps:// URL, e.g. smtp://user:password@relay.example.com:587')
+        .regex(
+          /^smtps?:\/\/[^\s]+$/,
+          'must be an smtp:// or smtps:// URL, e.g. smtp://user:password@relay.example.com:587',
+        )
         .optional(),
     ),
     MAIL_FROM: z.string().trim().default('Parcel Invoice Portal <no-reply@localhost>'),
@@ -185,7 +188,10 @@ const envSchema = z
     PORTAL_URL: optionalString.pipe(
       z
         .string()
-        .regex(/^https?:\/\/[^/\s]+(\/[^\s]*)?$/, 'must be the address people open the portal at, e.g. https://portal.example.com')
+        .regex(
+          /^https?:\/\/[^/\s]+(\/[^\s]*)?$/,
+          'must be the address people open the portal at, e.g. https://portal.example.com',
+        )
         .transform((value) => value.replace(/\/+$/, ''))
         .optional(),
     ),

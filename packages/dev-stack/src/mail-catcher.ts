@@ -20,8 +20,7 @@ export interface StartMailCatcherOptions {
   httpPort?: number;
 }
 
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
 /**
  * A local SMTP server that keeps every mail it is given, for `npm start` and the tests, as the Auth emulator

@@ -150,13 +150,21 @@ export function createInvoiceAccess(deps: InvoiceAccessDeps) {
       }
       let opened;
       try {
-        opened = await read(part, await findCurrent(parcelCode), part === 'pdf' || part === 'xml' ? versionId : undefined);
+        opened = await read(
+          part,
+          await findCurrent(parcelCode),
+          part === 'pdf' || part === 'xml' ? versionId : undefined,
+        );
       } catch (error) {
         const notFound = error instanceof DomainError && error.kind === 'not-found' ? error.reason : undefined;
         guess.settle(notFound === UNKNOWN_PARCEL);
         if (notFound) {
           const detail =
-            notFound === UNKNOWN_PARCEL ? 'unknown parcel code' : notFound === NO_VERSION ? `no version ${versionId}` : 'no XML';
+            notFound === UNKNOWN_PARCEL
+              ? 'unknown parcel code'
+              : notFound === NO_VERSION
+                ? `no version ${versionId}`
+                : 'no XML';
           audit.queued({ actor: user, action, target: parcelCode, outcome: 'refused', detail });
         }
         throw error;
@@ -165,7 +173,13 @@ export function createInvoiceAccess(deps: InvoiceAccessDeps) {
       // Queued, written in batches: the answer never waits for the audit log.
       if ('sha256' in opened) {
         const version = versionId === undefined ? '' : `version ${versionId} `;
-        audit.queued({ actor: user, action, target: parcelCode, outcome: 'ok', detail: `${version}sha256 ${opened.sha256}` });
+        audit.queued({
+          actor: user,
+          action,
+          target: parcelCode,
+          outcome: 'ok',
+          detail: `${version}sha256 ${opened.sha256}`,
+        });
         if (part === 'pdf' && versionId === undefined) deps.onOpened?.(user, parcelCode);
         // Counted here, not from the answer: behind nginx the answer has no body and nginx sends the bytes.
         metrics.invoiceDownloads.inc();

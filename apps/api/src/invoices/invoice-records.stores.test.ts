@@ -88,7 +88,10 @@ describe('invoices as records: recently opened, history, arrival notices', () =>
     assert.deepEqual(list.slice(0, 4), ['R3', 'R23', 'R22', 'R21']);
     assert.ok(!list.includes('R4') && !list.includes('R1'), 'the oldest fell off');
     assert.equal(await t.app.domain.recentInvoices.countFor('user@example.com'), RECENT_INVOICES, 'bounded rows');
-    assert.deepEqual(await eventually(async () => ((await recent(other.idToken)).length ? recent(other.idToken) : undefined)), ['R5']);
+    assert.deepEqual(
+      await eventually(async () => ((await recent(other.idToken)).length ? recent(other.idToken) : undefined)),
+      ['R5'],
+    );
 
     // An invoice no longer there (removed under retention, say) is not offered.
     await t.database.db.execute(sql`delete from invoices where parcel_code = 'R22'`);
@@ -148,7 +151,11 @@ describe('invoices as records: recently opened, history, arrival notices', () =>
     assert.equal(pdf.statusCode, 200);
     assert.equal(pdf.headers['content-type'], 'application/pdf');
     assert.ok(pdf.rawPayload.subarray(0, 5).equals(Buffer.from('%PDF-')), 'the rendering of the XML-only version');
-    assert.equal((await get(`/invoices/H1/versions/${third!.id}/xml`, user.idToken)).statusCode, 404, 'a plain PDF has none');
+    assert.equal(
+      (await get(`/invoices/H1/versions/${third!.id}/xml`, user.idToken)).statusCode,
+      404,
+      'a plain PDF has none',
+    );
 
     // Another parcel's version id is not this parcel's.
     await put('H2', fakePdf('other'));
@@ -163,7 +170,11 @@ describe('invoices as records: recently opened, history, arrival notices', () =>
     const audited = (await t.app.domain.audit.list({ limit: 100, offset: 0 })).filter(
       (entry) => entry.actor === 'user@example.com' && entry.target === 'H1',
     );
-    assert.ok(audited.some((entry) => entry.action === 'invoice.download-xml' && entry.detail?.startsWith(`version ${first!.id} `)));
+    assert.ok(
+      audited.some(
+        (entry) => entry.action === 'invoice.download-xml' && entry.detail?.startsWith(`version ${first!.id} `),
+      ),
+    );
     assert.ok(audited.some((entry) => entry.action === 'invoice.history'));
     // A version download is not an "opened" invoice for the recent list; only the screen's PDF is.
     assert.deepEqual(await recent(user.idToken), []);
@@ -174,24 +185,41 @@ describe('invoices as records: recently opened, history, arrival notices', () =>
     const user = await t.createAccount('user@example.com');
     const other = await t.createAccount('other@example.com');
     const ask = (parcelCode: string, idToken: string) =>
-      t.app.inject({ method: 'POST', url: '/api/arrival-notices', headers: t.bearer(idToken), payload: { parcelCode } });
+      t.app.inject({
+        method: 'POST',
+        url: '/api/arrival-notices',
+        headers: t.bearer(idToken),
+        payload: { parcelCode },
+      });
 
     const created = await ask('ARRIVE1', user.idToken);
     assert.equal(created.statusCode, 201, created.body);
     assert.equal((await ask('ARRIVE1', user.idToken)).statusCode, 200, 'asking again renews the one request');
     const cancelMe = (await ask('ARRIVE2', user.idToken)).json<ArrivalNotice>();
     const listed = (await get('/arrival-notices', user.idToken)).json<{ notices: ArrivalNotice[] }>().notices;
-    assert.deepEqual(listed.map((notice) => notice.parcelCode), ['ARRIVE1', 'ARRIVE2']);
+    assert.deepEqual(
+      listed.map((notice) => notice.parcelCode),
+      ['ARRIVE1', 'ARRIVE2'],
+    );
     const days = (Date.parse(listed[0]!.expiresAt) - Date.now()) / 86_400_000;
     assert.ok(days > 29.9 && days <= 30, `expires in ${days} days`);
     assert.deepEqual((await get('/arrival-notices', other.idToken)).json().notices, [], 'only their own');
     assert.equal(
-      (await t.app.inject({ method: 'DELETE', url: `/api/arrival-notices/${cancelMe.id}`, headers: t.bearer(other.idToken) }))
-        .statusCode,
+      (
+        await t.app.inject({
+          method: 'DELETE',
+          url: `/api/arrival-notices/${cancelMe.id}`,
+          headers: t.bearer(other.idToken),
+        })
+      ).statusCode,
       404,
       'nobody cancels another person’s request',
     );
-    const cancelled = await t.app.inject({ method: 'DELETE', url: `/api/arrival-notices/${cancelMe.id}`, headers: t.bearer(user.idToken) });
+    const cancelled = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/arrival-notices/${cancelMe.id}`,
+      headers: t.bearer(user.idToken),
+    });
     assert.equal(cancelled.statusCode, 200);
 
     const started = Date.now();
@@ -209,7 +237,8 @@ describe('invoices as records: recently opened, history, arrival notices', () =>
     assert.equal(catcher.mails.length, 1);
     assert.deepEqual((await get('/arrival-notices', user.idToken)).json().notices, []);
 
-    for (let index = 0; index < 20; index += 1) assert.equal((await ask(`MANY${index}`, other.idToken)).statusCode, 201);
+    for (let index = 0; index < 20; index += 1)
+      assert.equal((await ask(`MANY${index}`, other.idToken)).statusCode, 201);
     const full = await ask('MANY20', other.idToken);
     assert.equal(full.statusCode, 409);
     assert.match(full.json().message, /cancel a request/);
@@ -236,7 +265,10 @@ describe('invoices as records: recently opened, history, arrival notices', () =>
     await put('GONE1', fakePdf('gone'));
     await eventually(() => (catcher.mails.length > 0 ? true : undefined));
     await t.app.domain.arrivalNotifier.runDue();
-    assert.deepEqual(catcher.mails.map((mail) => mail.to[0]), ['stayer@example.com']);
+    assert.deepEqual(
+      catcher.mails.map((mail) => mail.to[0]),
+      ['stayer@example.com'],
+    );
 
     // Checked again at send time: a due request whose invoice is gone (or person refused) is dropped unsent.
     const ask = await t.app.inject({

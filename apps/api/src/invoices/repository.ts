@@ -185,7 +185,11 @@ export function createInvoicesRepository(db: Database) {
         ...version,
         warnings: raised
           .filter((warning) => warning.versionId === version.id)
-          .map((warning) => ({ kind: warning.kind, detail: warning.detail, acknowledged: warning.acknowledgedAt !== null })),
+          .map((warning) => ({
+            kind: warning.kind,
+            detail: warning.detail,
+            acknowledged: warning.acknowledgedAt !== null,
+          })),
       }));
     },
 

@@ -120,7 +120,9 @@ export function createArrivalNotifier(deps: ArrivalNotifierDeps) {
   }
 
   const sweep = () =>
-    notices.deleteExpired().catch((error: unknown) => deps.log.warn({ err: error }, 'could not expire arrival notices'));
+    notices
+      .deleteExpired()
+      .catch((error: unknown) => deps.log.warn({ err: error }, 'could not expire arrival notices'));
 
   return {
     enabled: mailer !== undefined,

@@ -38,7 +38,9 @@ const arrivalNoticeRoutes: FastifyPluginAsyncZod<{ portalUrl: string | undefined
     async (request, reply) => {
       requireMail();
       const rows = await arrivalNotices.listFor(requireCaller(request).email);
-      return reply.header('cache-control', 'no-store').send({ notices: rows.map(noticeOf), limit: MAX_NOTICES_PER_PERSON });
+      return reply
+        .header('cache-control', 'no-store')
+        .send({ notices: rows.map(noticeOf), limit: MAX_NOTICES_PER_PERSON });
     },
   );
 
@@ -65,7 +67,13 @@ const arrivalNoticeRoutes: FastifyPluginAsyncZod<{ portalUrl: string | undefined
       const link = `${base}/invoice?parcelCode=${encodeURIComponent(parcelCode)}`;
       const outcome = await arrivalNotices.request({ userEmail: email, parcelCode, link });
       if (outcome.status === 'full') {
-        auditTrail.queued({ actor: email, action: 'invoice.arrival-notice-request', target: parcelCode, outcome: 'refused', detail: 'too many' });
+        auditTrail.queued({
+          actor: email,
+          action: 'invoice.arrival-notice-request',
+          target: parcelCode,
+          outcome: 'refused',
+          detail: 'too many',
+        });
         throw new DomainError('conflict', TOO_MANY_NOTICES_MESSAGE, 'too-many-notices');
       }
       auditTrail.queued({
@@ -94,7 +102,13 @@ const arrivalNoticeRoutes: FastifyPluginAsyncZod<{ portalUrl: string | undefined
       const { email } = requireCaller(request);
       const row = await arrivalNotices.cancel(email, request.params.id);
       if (!row) throw new DomainError('not-found', NO_NOTICE_MESSAGE, 'no-notice');
-      auditTrail.queued({ actor: email, action: 'invoice.arrival-notice-cancel', target: row.parcelCode, outcome: 'ok', detail: `notice ${row.id}` });
+      auditTrail.queued({
+        actor: email,
+        action: 'invoice.arrival-notice-cancel',
+        target: row.parcelCode,
+        outcome: 'ok',
+        detail: `notice ${row.id}`,
+      });
       return reply.send(noticeOf(row));
     },
   );
