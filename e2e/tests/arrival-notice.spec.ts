@@ -43,7 +43,7 @@ test.describe('tell me when it arrives', () => {
     expect(link).toContain(`/invoice?parcelCode=${parcelCode}`);
 
     await page.goto(link!);
-    await expect(page.getByTitle(parcelCode)).toBeVisible();
+    await expect(page.getByRole('button', { name: 'History' })).toBeVisible({ timeout: 30_000 });
     // The request is closed: the screen offers nothing more for it.
     await expect(page.getByRole('button', { name: 'Tell me when it arrives' })).toHaveCount(0);
   });
