@@ -19,12 +19,14 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 // The demo's mail relay, as the emulator is its identity provider: it keeps the "invoice arrived" mail for
 // people to read. An SMTP_URL of the caller's own (a real relay) is used instead.
+const mailCatcherPorts = {
+  smtpPort: Number(process.env.MAIL_CATCHER_SMTP_PORT ?? 1025),
+  httpPort: Number(process.env.MAIL_CATCHER_PORT ?? 1080),
+};
+// Taken ports (a second checkout's npm start) are no reason to fail: any free ones, printed below, do as well.
 const mailCatcher = process.env.SMTP_URL
   ? undefined
-  : await startMailCatcher({
-      smtpPort: Number(process.env.MAIL_CATCHER_SMTP_PORT ?? 1025),
-      httpPort: Number(process.env.MAIL_CATCHER_PORT ?? 1080),
-    });
+  : await startMailCatcher(mailCatcherPorts).catch(() => startMailCatcher());
 
 const stack = await startStack({
   port,

@@ -92,7 +92,16 @@ export async function startMailCatcher(options: StartMailCatcherOptions = {}) {
     }
     response.writeHead(404).end();
   });
-  await new Promise<void>((resolve) => web.listen(options.httpPort ?? 0, '127.0.0.1', resolve));
+  try {
+    await new Promise<void>((resolve, reject) => {
+      web.once('error', reject);
+      web.listen(options.httpPort ?? 0, '127.0.0.1', resolve);
+    });
+  } catch (error) {
+    // Its page's port is taken: give the SMTP port back too, so the caller may try others.
+    await new Promise<void>((resolve) => smtp.close(() => resolve()));
+    throw error;
+  }
   const { port: httpPort } = web.address() as AddressInfo;
   let smtpRunning = true;
 
