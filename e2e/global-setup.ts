@@ -8,6 +8,7 @@ import {
   findFreePort,
   identityToolkit,
   startSentryReceiver,
+  startMailCatcher,
   startStack,
 } from '@portal/dev-stack';
 import {
@@ -75,6 +76,7 @@ export default async function globalSetup(config: FullConfig) {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'portal-e2e-'));
   if (!process.env.SKIP_BUILD) await buildWeb();
   const sentry = await startSentryReceiver();
+  const mailCatcher = await startMailCatcher();
   const apiLog: string[] = [];
   const stack = await startStack({
     port: await findFreePort(),
@@ -82,6 +84,8 @@ export default async function globalSetup(config: FullConfig) {
     dataDir,
     env: {
       SENTRY_DSN: sentry.dsn,
+      SMTP_URL: mailCatcher.smtpUrl,
+      MAIL_FROM: 'Parcel Invoice Portal <portal@localhost>',
       RATE_LIMIT_LOOKUPS_PER_MINUTE: String(E2E_LOOKUP_LIMIT),
       // The browser tests call lookups from one machine on several workers at once, and one of them spends a
       // client's whole allowance in a burst: the instance's anonymous budget (tested by the API tests) would
@@ -98,6 +102,7 @@ export default async function globalSetup(config: FullConfig) {
   process.env.EMULATOR_URL = stack.emulator.url;
   process.env.EMULATOR_PROJECT_ID = stack.emulator.projectId;
   process.env.SENTRY_RECEIVER_URL = sentry.url;
+  process.env.MAIL_CATCHER_URL = mailCatcher.url;
   process.env[E2E_ADMIN_PASSKEYS_ENV] = await givePasskeysToDemoAdmin(
     stack.url,
     stack.emulator.url,
@@ -108,6 +113,7 @@ export default async function globalSetup(config: FullConfig) {
   return async () => {
     await stack.stop();
     await sentry.close();
+    await mailCatcher.close();
     if (process.env.E2E_SHOW_API_LOG) process.stdout.write(`${apiLog.join('\n')}\n`);
     await rm(dataDir, { recursive: true, force: true });
   };

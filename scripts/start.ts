@@ -8,6 +8,7 @@ import path from 'node:path';
 // The stack's own module, not the package's index: that brings Playwright, pg and more, seconds of
 // loading on a busy machine that `npm start` does not use.
 import { DEMO_ACCOUNTS, DEMO_PARCEL_CODES } from '@portal/dev-stack/demo/accounts';
+import { startMailCatcher } from '@portal/dev-stack/mail-catcher';
 import { REPO_ROOT, startStack } from '@portal/dev-stack/stack';
 
 const port = Number(process.env.PORT ?? 8080);
@@ -18,6 +19,17 @@ const verbose = process.argv.includes('--verbose');
 // deployment makes its own (openssl rand -hex 32).
 const scimToken = process.env.SCIM_TOKEN ?? 'demo-scim-token-for-npm-start-only-0123456789';
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+// The demo's mail relay, as the emulator is its identity provider: it keeps the "invoice arrived" mail for
+// people to read. An SMTP_URL of the caller's own (a real relay) is used instead.
+const mailCatcherPorts = {
+  smtpPort: Number(process.env.MAIL_CATCHER_SMTP_PORT ?? 1025),
+  httpPort: Number(process.env.MAIL_CATCHER_PORT ?? 1080),
+};
+// Taken ports (a second checkout's npm start) are no reason to fail: any free ones, printed below, do as well.
+const mailCatcher = process.env.SMTP_URL
+  ? undefined
+  : await startMailCatcher(mailCatcherPorts).catch(() => startMailCatcher());
 
 const stack = await startStack({
   port,
@@ -41,6 +53,7 @@ const stack = await startStack({
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
     SHUTDOWN_GRACE_MS: process.env.SHUTDOWN_GRACE_MS ?? '0',
     SCIM_TOKEN: scimToken,
+    ...(mailCatcher ? { SMTP_URL: mailCatcher.smtpUrl, MAIL_FROM: 'Parcel Invoice Portal <portal@localhost>' } : {}),
   },
 }).catch((error: unknown) => {
   // What failed says what to do (a port in use, a build error above); its stack trace would not.
@@ -75,7 +88,7 @@ ${adminEnrollment}
   Demo invoices: ${stack.url}/invoice?parcelCode=${DEMO_PARCEL_CODES[0]}  (also ${DEMO_PARCEL_CODES.slice(1).join(', ')})
   SCIM provisioning (what Entra ID or Okta would call), token ${scimToken}:
     curl -H 'Authorization: Bearer ${scimToken}' '${stack.url}/scim/v2/Users?filter=userName%20eq%20%22user@example.com%22'
-  Data folder: ${dataDir}
+${mailCatcher ? `  Mail the portal sent ("Tell me when it arrives"): ${mailCatcher.url}\n` : ''}  Data folder: ${dataDir}
   Press Ctrl-C to stop.
 `);
 
@@ -86,6 +99,7 @@ async function stop(exitCode = 0) {
   process.stdout.write('\n  Stopping...\n');
   try {
     await stack.stop();
+    await mailCatcher?.close();
   } catch (error) {
     // The emulator could not save its accounts: say so in one line, not as a crash.
     process.stderr.write(`  ${error instanceof Error ? error.message : String(error)}\n`);

@@ -12,6 +12,8 @@ import metrics from './observability/metrics-route.ts';
 import requestId, { requestIdGenerator } from './observability/request-id.ts';
 import eInvoiceRoutes from './invoices/e-invoice-routes.ts';
 import warningRoutes from './invoices/warning-routes.ts';
+import historyRoutes from './invoices/history-routes.ts';
+import arrivalNoticeRoutes from './notifications/routes.ts';
 import invoiceRoutes from './invoices/routes.ts';
 import invoiceSearchRoutes from './invoices/search-routes.ts';
 import healthRoutes, { readinessPlugin } from './platform/health.ts';
@@ -42,6 +44,7 @@ export function runtimeConfigFor(config: Config): RuntimeConfig {
     ...(config.firebase.emulatorHost ? { authEmulatorUrl: `http://${config.firebase.emulatorHost}` } : {}),
     ...(config.sentry ? { sentry: config.sentry } : {}),
     supportContact: config.supportContact,
+    arrivalNotices: config.mail !== undefined,
     support: withoutUndefined(config.support),
     theme: withoutUndefined(config.theme),
   };
@@ -90,6 +93,8 @@ async function portalAppPlugin(app: FastifyInstance, { domain }: { domain: Domai
       await api.register(eInvoiceRoutes);
       await api.register(warningRoutes);
       await api.register(invoiceSearchRoutes);
+      await api.register(historyRoutes);
+      await api.register(arrivalNoticeRoutes, { portalUrl: config.portalUrl });
     },
     { prefix: '/api' },
   );

@@ -178,6 +178,28 @@ const envSchema = z
     RATE_LIMIT_LOOKUPS_PER_MINUTE: z.coerce.number().int().min(1).default(20),
     RATE_LIMIT_DOWNLOADS_PER_HOUR: z.coerce.number().int().min(1).default(600),
     RATE_LIMIT_UNKNOWN_PARCELS_PER_HOUR: z.coerce.number().int().min(1).default(60),
+    /** The SMTP relay for "tell me when it arrives" mail; unset: the feature is off and its button hidden. */
+    SMTP_URL: optionalString.pipe(
+      z
+        .string()
+        .regex(
+          /^smtps?:\/\/[^\s]+$/,
+          'must be an smtp:// or smtps:// URL, e.g. smtp://user:password@relay.example.com:587',
+        )
+        .optional(),
+    ),
+    MAIL_FROM: z.string().trim().default('Parcel Invoice Portal <no-reply@localhost>'),
+    /** The portal's address as people open it, for links in mail; unset: the address each request came to. */
+    PORTAL_URL: optionalString.pipe(
+      z
+        .string()
+        .regex(
+          /^https?:\/\/[^/\s]+(\/[^\s]*)?$/,
+          'must be the address people open the portal at, e.g. https://portal.example.com',
+        )
+        .transform((value) => value.replace(/\/+$/, ''))
+        .optional(),
+    ),
     // Per instance, for everyone not signed in together: what a flood from countless addresses may take.
     RATE_LIMIT_ANONYMOUS_PER_SECOND: z.coerce.number().int().min(1).max(10_000).default(20),
     RATE_LIMIT_ANONYMOUS_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(4),
@@ -418,6 +440,9 @@ function toConfig(env: z.infer<typeof envSchema>) {
       : undefined,
     supportContact: env.SUPPORT_CONTACT,
     support: { email: env.SUPPORT_EMAIL, phone: env.SUPPORT_PHONE },
+    /** "Tell me when it arrives": the relay and sender, or undefined when the operator set no SMTP_URL. */
+    mail: env.SMTP_URL ? { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM } : undefined,
+    portalUrl: env.PORTAL_URL,
     theme: {
       productName: env.PRODUCT_NAME,
       primaryColor: env.THEME_PRIMARY_COLOR,

@@ -20,6 +20,10 @@ import { createSessionEnder } from './sessions/end-sessions.ts';
 import { createInvoicesRepository } from './invoices/repository.ts';
 import { createInvoiceSearchRepository } from './invoices/search-repository.ts';
 import { createInvoiceZip } from './invoices/invoice-zip.ts';
+import { createRecentInvoices } from './invoices/recent-invoices.ts';
+import { createArrivalNoticesRepository } from './notifications/arrival-notices.ts';
+import { createArrivalNotifier } from './notifications/arrival-notifier.ts';
+import { createSmtpMailer } from './notifications/mailer.ts';
 import { createMetrics } from './observability/metrics.ts';
 import { createRateLimits } from './rate-limits/rate-limits.ts';
 import { createRateLimitStore } from './rate-limits/rate-limit-store.ts';
@@ -112,8 +116,14 @@ export function buildDomain(infrastructure: Omit<Infrastructure, 'close'>, optio
   const provisioning = createProvisioning({ users, userAdmin, sessions, log });
   // Many addresses at once through the same user admin: one way to add or remove a user.
   const bulkUserAdmin = createBulkUserAdmin({ userAdmin, log });
+  const recentInvoices = createRecentInvoices(db);
   const invoiceAccess = createInvoiceAccess({
     invoices,
+    // Off the answer's path: a list that misses one open is better than an invoice answered late.
+    onOpened: (user, parcelCode) =>
+      void recentInvoices
+        .recordOpen(user, parcelCode)
+        .catch((error: unknown) => log.warn({ err: error }, 'could not note a recently opened invoice')),
     blobStore,
     rateLimits,
     audit: auditTrail,
@@ -139,8 +149,18 @@ export function buildDomain(infrastructure: Omit<Infrastructure, 'close'>, optio
     timeoutMs: config.invoiceReadTimeoutMs,
   });
   const ingestSlots = createIngestSlots(config.maxConcurrentIngests);
-  const ingest = (input: IngestInput) =>
-    ingestInvoice(
+  const arrivalNotices = createArrivalNoticesRepository(db);
+  const arrivalNotifier = createArrivalNotifier({
+    notices: arrivalNotices,
+    mailer: config.mail ? createSmtpMailer(config.mail) : undefined,
+    users,
+    invoices,
+    audit: auditTrail,
+    productName: config.theme.productName,
+    log,
+  });
+  const ingest = async (input: IngestInput) => {
+    const stored = await ingestInvoice(
       {
         blobStore,
         invoicesRepository: invoices,
@@ -151,6 +171,10 @@ export function buildDomain(infrastructure: Omit<Infrastructure, 'close'>, optio
       },
       input,
     );
+    // The version's transaction queued any mail it owes; sending it is the notifier's, never the upload's.
+    if (stored.status !== 'unchanged') arrivalNotifier.wake();
+    return stored;
+  };
 
   const expireAudit = () =>
     audit
@@ -188,6 +212,9 @@ export function buildDomain(infrastructure: Omit<Infrastructure, 'close'>, optio
     invoiceAccess,
     invoiceSearch,
     invoiceZip,
+    recentInvoices,
+    arrivalNotices,
+    arrivalNotifier,
     invoiceReaders,
     ingestSlots,
     ingestInvoice: ingest,
@@ -198,6 +225,7 @@ export function buildDomain(infrastructure: Omit<Infrastructure, 'close'>, optio
       allowlistListener = await database.listen(ALLOWLIST_CHANNEL, allowlist);
       rateLimits.start();
       accountCleaner.start();
+      arrivalNotifier.start();
       void expireAudit();
       auditSweeper = setInterval(() => void expireAudit(), 60 * MINUTE_MS);
       auditSweeper.unref();
@@ -206,6 +234,7 @@ export function buildDomain(infrastructure: Omit<Infrastructure, 'close'>, optio
     async close() {
       clearInterval(auditSweeper);
       await accountCleaner.stop();
+      await arrivalNotifier.stop();
       await auditWriter.close();
       await rateLimits.close();
       await allowlistListener?.close();

@@ -8,3 +8,4 @@ export * from './passkeys.ts';
 export * from './sessions.ts';
 export * from './version.ts';
 export * from './invoice-search.ts';
+export * from './invoice-records.ts';

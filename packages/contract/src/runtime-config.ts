@@ -12,6 +12,8 @@ export const runtimeConfigSchema = z.object({
   /** Error reporting; `release` names the build (GET /api/version), so events match their source maps. */
   sentry: z.object({ dsn: z.string(), environment: z.string(), release: z.string() }).optional(),
   supportContact: z.string(),
+  /** "Tell me when it arrives" is offered: the operator configured an SMTP relay (SMTP_URL). */
+  arrivalNotices: z.boolean().optional(),
   /** Where "Please contact …" leads: shown as mailto:/tel: links beside the message. */
   support: z.object({ email: z.string().optional(), phone: z.string().optional() }).optional(),
   /** The deployment's brand; the web app has the same defaults built in. */

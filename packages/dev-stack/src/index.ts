@@ -34,3 +34,4 @@ export {
 export { startSentryReceiver, type ReceivedEvent } from './sentry-receiver.ts';
 export { startObjectStore, type ObjectStore, type StartObjectStoreOptions } from './object-store.ts';
 export { freshDatabaseBeside } from './fresh-database.ts';
+export { startMailCatcher, type CaughtMail, type MailCatcher, type StartMailCatcherOptions } from './mail-catcher.ts';

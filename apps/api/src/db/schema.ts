@@ -322,6 +322,55 @@ export const webauthnChallenges = pgTable(
   (table) => [index('webauthn_challenges_expires_at_idx').on(table.expiresAt)],
 );
 
+/** What each person opened last: their own "Recently opened" list, trimmed to the newest few on every open. */
+export const invoiceOpens = pgTable(
+  'invoice_opens',
+  {
+    userEmail: text('user_email')
+      .notNull()
+      .references(() => users.email, { onDelete: 'cascade' }),
+    parcelCode: text('parcel_code').notNull(),
+    openedAt: timestamp('opened_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.userEmail, table.parcelCode] }),
+    index('invoice_opens_user_email_opened_at_idx').on(table.userEmail, table.openedAt),
+  ],
+);
+
+/**
+ * "Tell me when this parcel's invoice arrives": pending until an invoice version is stored for the code
+ * (`arrived_at`), then a mail job retried with back-off until sent; the row is deleted once sent, cancelled,
+ * expired or refused (the audit log keeps what happened).
+ */
+export const invoiceArrivalNotices = pgTable(
+  'invoice_arrival_notices',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    userEmail: text('user_email')
+      .notNull()
+      .references(() => users.email, { onDelete: 'cascade' }),
+    parcelCode: text('parcel_code').notNull(),
+    /** The invoice link the mail carries, fixed when the person asked. */
+    link: text('link').notNull(),
+    requestedAt: timestamp('requested_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    arrivedAt: timestamp('arrived_at', { withTimezone: true }),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }),
+    leasedUntil: timestamp('leased_until', { withTimezone: true }),
+    lastError: text('last_error'),
+  },
+  (table) => [
+    uniqueIndex('invoice_arrival_notices_user_parcel_idx').on(table.userEmail, table.parcelCode),
+    index('invoice_arrival_notices_parcel_code_idx').on(table.parcelCode),
+    index('invoice_arrival_notices_due_idx')
+      .on(table.nextAttemptAt)
+      .where(sql`${table.arrivedAt} is not null`),
+    index('invoice_arrival_notices_expires_at_idx').on(table.expiresAt),
+  ],
+);
+
 export const schema = {
   users,
   invoices,
@@ -335,4 +384,6 @@ export const schema = {
   adminEnrollmentCodes,
   webauthnChallenges,
   accountCleanups,
+  invoiceOpens,
+  invoiceArrivalNotices,
 };

@@ -1,51 +1,70 @@
-import type { InvoiceFacts } from '@portal/contract';
+import type { InvoiceFacts, InvoiceHistory } from '@portal/contract';
 import type { AuditTrail } from '../audit/audit-trail.ts';
 import type { BlobStore } from '../blob-store/blob-store.ts';
 import { DomainError } from '../domain-error.ts';
 import type { Metrics } from '../observability/metrics.ts';
 import { rateLimited } from '../rate-limits/rate-limited.ts';
 import type { RateLimits } from '../rate-limits/rate-limits.ts';
+import { paymentAccountsOf } from './e-invoice/stored-facts.ts';
 import { invoiceFactsOf } from './invoice-facts.ts';
 import { createInvoiceReader, type InvoiceBody } from './reader.ts';
-import type { InvoiceRow, InvoicesRepository } from './repository.ts';
+import type { InvoiceRow, InvoicesRepository, VersionWithWarnings } from './repository.ts';
 import type { InvoiceWarningsRepository } from './warnings-repository.ts';
 
 export const NO_INVOICE_MESSAGE = 'No invoice was found for this parcel code.';
 export const NO_XML_MESSAGE = 'This invoice is a plain PDF: it has no e-invoice XML.';
+export const NO_VERSION_MESSAGE = 'This invoice has no such version.';
 
 /** Why a part was not found: the code has no invoice at all (a guess, or a typo), or its invoice has no XML. */
 export const UNKNOWN_PARCEL = 'unknown-parcel';
 export const NO_XML = 'no-xml';
+export const NO_VERSION = 'no-version';
 
 /**
  * What a signed-in person may open of a parcel's invoice: the PDF the spec's screen shows (the original, or the
  * rendering of an XML-only invoice), the e-invoice XML, or the facts read from it.
  */
-export type InvoicePart = 'pdf' | 'xml' | 'facts';
+export type InvoicePart = 'pdf' | 'xml' | 'facts' | 'history';
 
 /** The bytes of a part: in the answer (direct), or where nginx fetches them once the portal has said yes. */
 export type InvoiceBytes = { sha256: string; size: number } & (
   { body: InvoiceBody['body']; internalPath?: undefined } | { body?: undefined; internalPath: string }
 );
 
-export type OpenedPart<P extends InvoicePart> = P extends 'facts' ? InvoiceFacts : InvoiceBytes;
+export type OpenedPart<P extends InvoicePart> = P extends 'facts'
+  ? InvoiceFacts
+  : P extends 'history'
+    ? InvoiceHistory
+    : InvoiceBytes;
 
 const AUDIT_ACTION: Record<InvoicePart, string> = {
   pdf: 'invoice.download',
   xml: 'invoice.download-xml',
   facts: 'invoice.facts',
+  history: 'invoice.history',
 };
+
+/** What a part is read from: the current invoice, or one version of it (the history's downloads). */
+type Source = Pick<
+  InvoiceRow,
+  'parcelCode' | 'sha256' | 'size' | 'xmlSha256' | 'xmlSize' | 'renderingSha256' | 'renderingSize'
+>;
 
 // Invoices are typically tens to hundreds of KB: 64 MB keeps the hot ones, larger files always stream.
 const READER_LIMITS = { maxCacheBytes: 64 * 1024 * 1024, maxEntryBytes: 2 * 1024 * 1024 };
 
 export interface InvoiceAccessDeps {
-  invoices: Pick<InvoicesRepository, 'findCurrent'>;
+  invoices: Pick<InvoicesRepository, 'findCurrent' | 'findVersion' | 'listVersions'>;
   warnings: Pick<InvoiceWarningsRepository, 'pending'>;
   blobStore: BlobStore;
   rateLimits: Pick<RateLimits, 'downloads' | 'unknownParcels'>;
   audit: Pick<AuditTrail, 'queued'>;
   metrics: Pick<Metrics, 'invoiceDownloads' | 'invoiceDownloadBytes'>;
+  /**
+   * Told of every current PDF a person opened (their "Recently opened" list); not awaited, and its failure is
+   * the callee's to report: the invoice is answered either way.
+   */
+  onOpened?: (user: string, parcelCode: string) => void;
   /** `x-accel-redirect`: nginx sends the bytes from the shared store, so only the row is read here. */
   delivery: 'direct' | 'x-accel-redirect';
 }
@@ -82,9 +101,21 @@ export function createInvoiceAccess(deps: InvoiceAccessDeps) {
     return { sha256: blob.sha256, size: opened.size, body: opened.body };
   }
 
-  async function read(part: InvoicePart, invoice: InvoiceRow): Promise<InvoiceFacts | InvoiceBytes> {
+  async function versionOf(parcelCode: string, versionId: number): Promise<Source> {
+    const version = await deps.invoices.findVersion(parcelCode, versionId);
+    if (!version) throw new DomainError('not-found', NO_VERSION_MESSAGE, NO_VERSION);
+    return version;
+  }
+
+  async function read(
+    part: InvoicePart,
+    current: InvoiceRow,
+    versionId: number | undefined,
+  ): Promise<InvoiceFacts | InvoiceHistory | InvoiceBytes> {
     // The warnings are read fresh, never cached: an acknowledgement on another instance shows at once.
-    if (part === 'facts') return invoiceFactsOf(invoice, await deps.warnings.pending(invoice.parcelCode));
+    if (part === 'facts') return invoiceFactsOf(current, await deps.warnings.pending(current.parcelCode));
+    if (part === 'history') return historyOf(current, await deps.invoices.listVersions(current.parcelCode));
+    const invoice = versionId === undefined ? current : await versionOf(current.parcelCode, versionId);
     if (part === 'pdf') {
       // For an XML-only invoice, the PDF rendered from it at ingestion.
       const pdf = { sha256: invoice.renderingSha256 ?? invoice.sha256, size: invoice.renderingSize ?? invoice.size };
@@ -95,12 +126,21 @@ export function createInvoiceAccess(deps: InvoiceAccessDeps) {
   }
 
   return {
-    async open<P extends InvoicePart>(request: { user: string; parcelCode: string; part: P }): Promise<OpenedPart<P>> {
-      const { user, parcelCode, part } = request;
+    /**
+     * `versionId`: a PDF or XML of that version (the history's downloads) instead of the current one; the
+     * same allowances and audit apply, and the version must be the parcel code's own.
+     */
+    async open<P extends InvoicePart>(request: {
+      user: string;
+      parcelCode: string;
+      part: P;
+      versionId?: number;
+    }): Promise<OpenedPart<P>> {
+      const { user, parcelCode, part, versionId } = request;
       const action = AUDIT_ACTION[part];
       // Both allowances in one round trip: neither depends on the other's answer.
       const [downloadWaitMs, guess] = await Promise.all([
-        part === 'facts' ? rateLimits.downloads.spentFor(user) : rateLimits.downloads.hit(user),
+        part === 'facts' || part === 'history' ? rateLimits.downloads.spentFor(user) : rateLimits.downloads.hit(user),
         rateLimits.unknownParcels.reserve(user),
       ]);
       const waitMs = downloadWaitMs ?? guess.waitMs;
@@ -110,12 +150,21 @@ export function createInvoiceAccess(deps: InvoiceAccessDeps) {
       }
       let opened;
       try {
-        opened = await read(part, await findCurrent(parcelCode));
+        opened = await read(
+          part,
+          await findCurrent(parcelCode),
+          part === 'pdf' || part === 'xml' ? versionId : undefined,
+        );
       } catch (error) {
         const notFound = error instanceof DomainError && error.kind === 'not-found' ? error.reason : undefined;
         guess.settle(notFound === UNKNOWN_PARCEL);
         if (notFound) {
-          const detail = notFound === UNKNOWN_PARCEL ? 'unknown parcel code' : 'no XML';
+          const detail =
+            notFound === UNKNOWN_PARCEL
+              ? 'unknown parcel code'
+              : notFound === NO_VERSION
+                ? `no version ${versionId}`
+                : 'no XML';
           audit.queued({ actor: user, action, target: parcelCode, outcome: 'refused', detail });
         }
         throw error;
@@ -123,7 +172,15 @@ export function createInvoiceAccess(deps: InvoiceAccessDeps) {
       guess.settle(false);
       // Queued, written in batches: the answer never waits for the audit log.
       if ('sha256' in opened) {
-        audit.queued({ actor: user, action, target: parcelCode, outcome: 'ok', detail: `sha256 ${opened.sha256}` });
+        const version = versionId === undefined ? '' : `version ${versionId} `;
+        audit.queued({
+          actor: user,
+          action,
+          target: parcelCode,
+          outcome: 'ok',
+          detail: `${version}sha256 ${opened.sha256}`,
+        });
+        if (part === 'pdf' && versionId === undefined) deps.onOpened?.(user, parcelCode);
         // Counted here, not from the answer: behind nginx the answer has no body and nginx sends the bytes.
         metrics.invoiceDownloads.inc();
         metrics.invoiceDownloadBytes.inc(opened.size);
@@ -136,3 +193,33 @@ export function createInvoiceAccess(deps: InvoiceAccessDeps) {
 }
 
 export type InvoiceAccess = ReturnType<typeof createInvoiceAccess>;
+
+/**
+ * The history as people read it. The current version is the newest one holding the current bytes: a later
+ * upload of the same bytes adds no version, and the last committed version is always the current one.
+ */
+export function historyOf(current: InvoiceRow, versions: VersionWithWarnings[]): InvoiceHistory {
+  const currentId = versions.find((version) => version.sha256 === current.sha256)?.id;
+  return {
+    parcelCode: current.parcelCode,
+    versions: versions.map((version) => ({
+      id: version.id,
+      receivedAt: version.uploadedAt.toISOString(),
+      receivedFrom: version.uploadedBy,
+      format: version.format,
+      profileName: version.facts?.profileName ?? null,
+      invoiceNumber: version.facts?.invoiceNumber ?? null,
+      typeCode: version.facts?.typeCode ?? null,
+      issueDate: version.facts?.issueDate ?? null,
+      amountDue: version.facts?.amountDue ?? null,
+      totalGross: version.facts?.totalGross ?? null,
+      currency: version.facts?.currency ?? null,
+      paymentAccounts: version.facts ? paymentAccountsOf(version.facts) : null,
+      sha256: version.sha256,
+      size: version.size,
+      hasXml: version.xmlSha256 !== null,
+      current: version.id === currentId,
+      warnings: version.warnings,
+    })),
+  };
+}

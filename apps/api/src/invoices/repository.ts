@@ -1,14 +1,20 @@
-import { desc, eq } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
-import { invoices, invoiceVersions } from '../db/schema.ts';
+import { invoices, invoiceVersions, invoiceWarnings } from '../db/schema.ts';
 import { createBoundedCache } from '../lib/bounded-cache.ts';
 import { AMOUNT_KINDS, BANK_DETAILS_KINDS, warningsFor, type RaisedWarning } from './change-guard.ts';
 import type { StoredInvoiceFacts } from './e-invoice/stored-facts.ts';
 import type { VisibleAccounts } from './e-invoice/visible-text.ts';
 import { searchTermsOf } from './search-terms.ts';
 import { insertWarnings, pendingMarks } from './warnings-repository.ts';
+import { markArrived } from '../notifications/arrival-notices.ts';
 
 export type InvoiceRow = typeof invoices.$inferSelect;
+export type InvoiceVersionRow = typeof invoiceVersions.$inferSelect;
+/** A version with the warnings it raised, as the history shows it. */
+export type VersionWithWarnings = InvoiceVersionRow & {
+  warnings: { kind: (typeof invoiceWarnings.$inferSelect)['kind']; detail: string; acknowledged: boolean }[];
+};
 export type RecordOutcome = 'created' | 'replaced' | 'unchanged';
 
 export interface NewInvoiceVersion {
@@ -141,11 +147,61 @@ export function createInvoicesRepository(db: Database) {
           .update(invoices)
           .set({ ...row, ...searchTermsOf(row.facts), ...marks })
           .where(eq(invoices.parcelCode, version.parcelCode));
+        // Whoever asked to be told when this parcel's invoice arrives is queued a mail with this version.
+        await markArrived(tx, version.parcelCode, now);
         return { status: inserted ? 'created' : 'replaced', warnings };
       });
       // Again after the commit: a download between the first eviction and the commit re-read the old row.
       current.delete(version.parcelCode);
       return outcome;
+    },
+
+    /** Every version of a parcel's invoice, newest first, each with the warnings it raised. */
+    async listVersions(parcelCode: string): Promise<VersionWithWarnings[]> {
+      const versions = await db
+        .select()
+        .from(invoiceVersions)
+        .where(eq(invoiceVersions.parcelCode, parcelCode))
+        .orderBy(desc(invoiceVersions.id));
+      if (versions.length === 0) return [];
+      const raised = await db
+        .select({
+          versionId: invoiceWarnings.versionId,
+          kind: invoiceWarnings.kind,
+          detail: invoiceWarnings.detail,
+          acknowledgedAt: invoiceWarnings.acknowledgedAt,
+        })
+        .from(invoiceWarnings)
+        .where(
+          and(
+            eq(invoiceWarnings.parcelCode, parcelCode),
+            inArray(
+              invoiceWarnings.versionId,
+              versions.map((version) => version.id),
+            ),
+          ),
+        )
+        .orderBy(asc(invoiceWarnings.id));
+      return versions.map((version) => ({
+        ...version,
+        warnings: raised
+          .filter((warning) => warning.versionId === version.id)
+          .map((warning) => ({
+            kind: warning.kind,
+            detail: warning.detail,
+            acknowledged: warning.acknowledgedAt !== null,
+          })),
+      }));
+    },
+
+    /** One version of a parcel's invoice; undefined when the code has no such version. */
+    async findVersion(parcelCode: string, versionId: number): Promise<InvoiceVersionRow | undefined> {
+      const [row] = await db
+        .select()
+        .from(invoiceVersions)
+        .where(and(eq(invoiceVersions.parcelCode, parcelCode), eq(invoiceVersions.id, versionId)))
+        .limit(1);
+      return row;
     },
 
     /** Forgets the cached current row, after a change made beside recordVersion (an acknowledgement). */

@@ -94,7 +94,11 @@ export function readCii(root: XmlElement): EInvoiceContent {
       amountDue: sum('DuePayableAmount'),
       iban: accountIdOf(means),
       paymentAccounts: distinctAccounts(allMeans.map(accountIdOf)),
-      lineCount: lineItems.length,
+      // BG-25 only: a sub-line (ZUGFeRD/Factur-X EXTENDED, XRechnung's BG-DEX-01) names its parent line and is
+      // part of it, as UBL nests it inside its line; counting it here would count one invoice two ways.
+      lineCount: lineItems.filter(
+        (item) => textOf(pathOf(item, ram('AssociatedDocumentLineDocument'), ram('ParentLineID'))) === null,
+      ).length,
     },
     seller,
     buyer,

@@ -42,7 +42,10 @@ export interface EInvoiceFacts {
    * account, and the change guard compares the whole set.
    */
   paymentAccounts: string[];
-  /** Invoice lines (BG-25); 0 for profiles without lines (Factur-X MINIMUM, BASIC WL). */
+  /**
+   * Invoice lines (BG-25); 0 for profiles without lines (Factur-X MINIMUM, BASIC WL). Sub-lines are not
+   * counted in either syntax (UBL nests them in their line, CII names the parent line).
+   */
   lineCount: number;
 }
 
@@ -106,6 +109,14 @@ export interface EInvoiceContent {
   notes: string[];
 }
 
+const PROFILE_LEVEL_NAMES = {
+  minimum: 'MINIMUM',
+  basicwl: 'BASIC WL',
+  basic: 'BASIC',
+  en16931: 'EN 16931',
+  extended: 'EXTENDED',
+};
+
 /** Known specification identifiers (BT-24), for people: the identifier itself stays the fact. */
 export function profileName(profile: string | null, syntax: EInvoiceSyntax, hybrid: boolean): string | null {
   if (!profile) return null;
@@ -117,16 +128,16 @@ export function profileName(profile: string | null, syntax: EInvoiceSyntax, hybr
   if (id.includes('peppol.eu:2017:poacc:billing:3.0')) return 'Peppol BIS Billing 3.0';
   const facturx = /factur-x\.eu:1p0:(minimum|basicwl|basic|en16931|extended)/.exec(id)?.[1];
   if (facturx) {
-    const names = {
-      minimum: 'MINIMUM',
-      basicwl: 'BASIC WL',
-      basic: 'BASIC',
-      en16931: 'EN 16931',
-      extended: 'EXTENDED',
-    };
-    return `Factur-X ${names[facturx as keyof typeof names]}`;
+    return `Factur-X ${PROFILE_LEVEL_NAMES[facturx as keyof typeof PROFILE_LEVEL_NAMES]}`;
   }
-  if (id.startsWith('urn:cen.eu:en16931:2017')) {
+  // ZUGFeRD 2.0 named its profiles itself; 2.1 and later use Factur-X's identifiers (matched above). Its BASIC
+  // and EXTENDED carry the EN 16931 identifier as a prefix, so they must be told apart before that is read.
+  const zugferd = /zugferd\.de:2p0:(minimum|basicwl|basic|en16931|extended)/.exec(id)?.[1];
+  if (zugferd) return `ZUGFeRD 2.0 ${PROFILE_LEVEL_NAMES[zugferd as keyof typeof PROFILE_LEVEL_NAMES]}`;
+  const [core, relation] = id.split('#');
+  // The bare identifier, or a CIUS this portal does not know (`#compliant#…`: still EN 16931 itself). An
+  // extension (`#conformant#…`) is more than EN 16931, so it is not named as if it were the standard.
+  if (core === 'urn:cen.eu:en16931:2017' && (relation === undefined || relation === 'compliant')) {
     // Factur-X and ZUGFeRD name their EN 16931 profile with the standard's own identifier.
     if (hybrid) return 'Factur-X EN 16931';
     return syntax === 'cii' ? 'EN 16931 (CII)' : 'EN 16931 (UBL)';

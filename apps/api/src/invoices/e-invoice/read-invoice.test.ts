@@ -17,6 +17,25 @@ async function attachToPlainPdf(xml: Uint8Array | string, name = 'factur-x.xml')
   return document.save();
 }
 
+/** The XML with a copy of its first line added as that line's sub-line, the way its syntax writes one. */
+function withSubLine(xml: string): string {
+  const cii = /<(\w+:)?IncludedSupplyChainTradeLineItem>[\s\S]*?<\/\1IncludedSupplyChainTradeLineItem>/.exec(xml);
+  if (cii) {
+    const prefix = cii[1] ?? '';
+    const sub = cii[0].replace(
+      new RegExp(`(<${prefix}LineID>[^<]*</${prefix}LineID>)`),
+      `$1<${prefix}ParentLineID>1</${prefix}ParentLineID>`,
+    );
+    assert.notEqual(sub, cii[0], 'the sub-line names its parent');
+    return xml.replace(cii[0], cii[0] + sub);
+  }
+  const ubl = /<(\w+:)?(InvoiceLine|CreditNoteLine)>([\s\S]*?)<\/\1\2>/.exec(xml);
+  assert.ok(ubl, 'a line to add a sub-line to');
+  const [line, prefix = '', name, body] = ubl;
+  const sub = `<${prefix}Sub${name}>${body}</${prefix}Sub${name}>`;
+  return xml.replace(line, `<${prefix}${name}>${body}${sub}</${prefix}${name}>`);
+}
+
 interface Expected {
   format: InvoiceFormat;
   profileName: string;
@@ -393,6 +412,19 @@ describe('readInvoice over the public samples', () => {
     });
   }
 
+  // A sub-line (ZUGFeRD/Factur-X EXTENDED, XRechnung's BG-DEX-01) is part of its invoice line: CII writes it
+  // as a line of its own naming the parent, UBL nests it in the line. Either way it is not a line of BG-25.
+  for (const [file, expected] of Object.entries(SAMPLES)) {
+    if (expected.facts.lineCount === 0) continue;
+    it(`counts ${file}'s lines without a sub-line added to its first line`, async () => {
+      const read = await readInvoice(await fixture(file));
+      const xml = withSubLine(Buffer.from(read.xml!).toString('utf8'));
+      const again = await readInvoice(Buffer.from(xml));
+      assert.equal(again.content?.facts.lineCount, expected.facts.lineCount);
+      assert.equal(again.content?.facts.invoiceNumber, expected.facts.invoiceNumber, 'still the same invoice');
+    });
+  }
+
   it('reads the details a rendering needs: lines, VAT breakdown, allowances and charges, payment', async () => {
     const read = await readInvoice(await fixture('cii-en16931-three-rates.xml'));
     const content = read.content!;
@@ -445,6 +477,29 @@ describe('readInvoice over the public samples', () => {
       visibleAccounts: null,
       warnings: [],
     });
+  });
+
+  it('names ZUGFeRD 2.0 profiles as ZUGFeRD 2.0, not as the EN 16931 their identifier starts with', async () => {
+    const xml = (await fixture('facturx-basic.xml')).toString('utf8');
+    const factsWith = async (profile: string) => {
+      const replaced = xml.replace('urn:cen.eu:en16931:2017#compliant#urn:factur-x.eu:1p0:basic', profile);
+      assert.notEqual(replaced, xml);
+      return readInvoice(await attachToPlainPdf(replaced, 'zugferd-invoice.xml'));
+    };
+    const cases: [string, string | null][] = [
+      ['urn:cen.eu:en16931:2017#compliant#urn:zugferd.de:2p0:basic', 'ZUGFeRD 2.0 BASIC'],
+      ['urn:cen.eu:en16931:2017#conformant#urn:zugferd.de:2p0:extended', 'ZUGFeRD 2.0 EXTENDED'],
+      ['urn:zugferd.de:2p0:minimum', 'ZUGFeRD 2.0 MINIMUM'],
+      ['urn:zugferd.de:2p0:basicwl', 'ZUGFeRD 2.0 BASIC WL'],
+      ['urn:cen.eu:en16931:2017', 'Factur-X EN 16931'],
+      // An extension the portal does not know is more than EN 16931: no name rather than a wrong one.
+      ['urn:cen.eu:en16931:2017#conformant#urn:example.com:ext', null],
+    ];
+    for (const [profile, name] of cases) {
+      const read = await factsWith(profile);
+      assert.equal(read.profileName, name, profile);
+      assert.equal(read.content?.facts.profile, profile, 'the identifier itself stays the fact');
+    }
   });
 
   it('finds a BASIC invoice attached to a PDF made here', async () => {

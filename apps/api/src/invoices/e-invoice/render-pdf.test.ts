@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { documentTypeName } from '@portal/contract/invoice-codes';
 import { readInvoice } from './read-invoice.ts';
 import { britishDate, renderEInvoicePdf } from './render-pdf.ts';
 
@@ -51,6 +52,17 @@ describe('renderEInvoicePdf', () => {
     const read = await readInvoice(await fixture('peppol-credit-note.xml'));
     const [first] = await textOf(await renderEInvoicePdf(read.content!, { parcelCode: 'P', profileName: null }));
     assert.match(first!, /Credit note/);
+  });
+
+  it('names every document type as the facts panel does: one table in the contract', async () => {
+    const read = await readInvoice(await fixture('xrechnung-ubl.xml'));
+    for (const typeCode of ['261', '381', '380', 'unknown']) {
+      const content = { ...read.content!, facts: { ...read.content!.facts, typeCode } };
+      const [first] = await textOf(await renderEInvoicePdf(content, { parcelCode: 'P', profileName: null }));
+      assert.ok(first!.includes(documentTypeName(typeCode)), `${typeCode}: ${first!.slice(0, 80)}`);
+      assert.equal(/credit note/i.test(first!), typeCode === '261' || typeCode === '381', typeCode);
+    }
+    assert.equal(documentTypeName('261'), 'Self-billed credit note');
   });
 
   it('makes the same bytes from the same XML, so a re-import stores nothing new', async () => {

@@ -5,7 +5,7 @@ import { useLocation } from 'react-router';
 import { ErrorModal } from '@/components/ErrorModal';
 import { SupportLinks } from '@/components/SupportLinks';
 import { AccountNotAllowed } from '@/components/AccountNotAllowed';
-import { ApiError, requestIdOf } from '@/lib/api-client';
+import { ApiError, errorCodeOf, requestIdOf } from '@/lib/api-client';
 import { useRuntimeConfig } from '@/lib/runtime-config';
 import { readBeforeLogin } from '@/lib/storage';
 import { useObjectUrl } from '@/hooks/use-object-url';
@@ -29,6 +29,10 @@ import { readParcelCode } from '../parcel-code';
 import { InvoiceActions } from './InvoiceActions';
 import { InvoiceDocument } from './InvoiceDocument';
 import { ParcelCodeForm } from './ParcelCodeForm';
+import { ArrivalNoticeOffer } from '../records/ArrivalNoticeOffer';
+import { HistoryToggle } from '../records/HistoryToggle';
+import { InvoiceHistory } from '../records/InvoiceHistory';
+import { RecentInvoicesMenu } from '../records/RecentInvoicesMenu';
 
 /** The invoice screen (/ and /invoice): the PDF for the link's parcel code. */
 export default function InvoiceScreen() {
@@ -45,6 +49,8 @@ export default function InvoiceScreen() {
   const [view] = useState(chooseInvoiceView);
   // "Continue" clears the flag for the error on screen; a new error (e.g. after Reload) raises it again.
   const [dismissed, setDismissed] = useState<unknown>(null);
+  // Which code's history is open: another invoice opens with its history closed.
+  const [historyOf, setHistoryOf] = useState<string | null>(null);
 
   const error = parcelCode === null ? MISSING_PARCEL_CODE : invoice.error;
   const message = error && error !== dismissed ? invoiceErrorMessage(error, supportContact) : null;
@@ -80,10 +86,16 @@ export default function InvoiceScreen() {
         {needsSupport(invoice.error) && <SupportLinks />}
         <p className="mb-2">{TRY_ANOTHER_CODE_HINT}</p>
         <ParcelCodeForm key={parcelCode} initialCode={parcelCode} inputRef={codeField} />
+        {errorCodeOf(invoice.error) === 'not-found' && <ArrivalNoticeOffer parcelCode={parcelCode} />}
       </div>
     );
   } else if (invoice.data?.size === 0) {
-    body = <Alert variant="warning">{NO_INVOICE_DATA_MESSAGE}</Alert>;
+    body = (
+      <>
+        <Alert variant="warning">{NO_INVOICE_DATA_MESSAGE}</Alert>
+        <ArrivalNoticeOffer parcelCode={parcelCode} />
+      </>
+    );
   } else if (invoice.data && url) {
     body = <InvoiceDocument pdf={invoice.data} url={url} parcelCode={parcelCode} view={view} frameRef={frameRef} />;
   } else {
@@ -122,18 +134,28 @@ export default function InvoiceScreen() {
             'Invoice'
           )}
         </h1>
-        {parcelCode && !(invoice.isError && !invoice.isFetching && !canRetryInvoice(invoice.error)) && (
-          <InvoiceActions
-            url={invoice.data?.size ? url : null}
-            fileName={fileName}
-            view={view}
-            reloading={invoice.isFetching}
-            canReload={!invoice.isError || canRetryInvoice(invoice.error)}
-            onPrint={print}
-            onReload={() => void invoice.refetch()}
-          />
-        )}
+        <div className="d-flex flex-wrap gap-2">
+          {parcelCode && !(invoice.isError && !invoice.isFetching && !canRetryInvoice(invoice.error)) && (
+            <InvoiceActions
+              url={invoice.data?.size ? url : null}
+              fileName={fileName}
+              view={view}
+              reloading={invoice.isFetching}
+              canReload={!invoice.isError || canRetryInvoice(invoice.error)}
+              onPrint={print}
+              onReload={() => void invoice.refetch()}
+            />
+          )}
+          {parcelCode && invoice.isSuccess && invoice.data.size > 0 && (
+            <HistoryToggle
+              open={historyOf === parcelCode}
+              onToggle={() => setHistoryOf(historyOf === parcelCode ? null : parcelCode)}
+            />
+          )}
+          <RecentInvoicesMenu current={parcelCode} />
+        </div>
       </div>
+      {parcelCode && historyOf === parcelCode && invoice.isSuccess && <InvoiceHistory parcelCode={parcelCode} />}
       {body}
       {/* The way on after "Continue" is another code: focus goes to its field, not back to the page's body. */}
       <ErrorModal
