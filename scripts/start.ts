@@ -14,6 +14,10 @@ const port = Number(process.env.PORT ?? 8080);
 const emulatorPort = Number(process.env.AUTH_EMULATOR_PORT ?? 9099);
 const dataDir = path.resolve(process.env.DATA_DIR ?? path.join(REPO_ROOT, '.data'));
 const verbose = process.argv.includes('--verbose');
+// Single sign-on in the demo: the emulator plays the company's sign-in page for any oidc.* provider.
+// SSO_PROVIDER_ID= (empty) turns it off.
+const ssoProvider = process.env.SSO_PROVIDER_ID ?? 'oidc.demo-company';
+const ssoLabel = ssoProvider ? (process.env.SSO_BUTTON_LABEL ?? 'Demo Company') : '';
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 const stack = await startStack({
@@ -34,7 +38,12 @@ const stack = await startStack({
   },
   log: (line) => process.stdout.write(`${line}\n`),
   // Ctrl-C on a laptop: no load balancer to drain for.
-  env: { LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn', SHUTDOWN_GRACE_MS: process.env.SHUTDOWN_GRACE_MS ?? '0' },
+  env: {
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+    SHUTDOWN_GRACE_MS: process.env.SHUTDOWN_GRACE_MS ?? '0',
+    SSO_PROVIDER_ID: ssoProvider,
+    SSO_BUTTON_LABEL: ssoLabel,
+  },
 }).catch((error: unknown) => {
   // What failed says what to do (a port in use, a build error above); its stack trace would not.
   process.stderr.write(`\n  npm start failed: ${error instanceof Error ? error.message : String(error)}\n`);
@@ -59,13 +68,20 @@ const adminEnrollment = enrollment
   ? `    Enrollment code for the demo admin's first passkey: ${enrollment.code}  (once; until ${enrollment.expiresAt})\n`
   : '';
 
+const sso = ssoProvider
+  ? `  Single sign-on: "Sign in with ${ssoLabel}" (${ssoProvider}); the emulator's page stands in for the company's:
+    "Add new account" with an address on the list (e.g. invited@example.com). Firebase then takes the address's
+    account over for the company sign-in: its password stops working (rm -rf .data brings it back).
+`
+  : '';
+
 process.stdout.write(`
   Parcel Invoice Portal is running at ${stack.url}  (ready in ${seconds(performance.now())})
 
   Demo accounts (Auth emulator ${stack.emulator.url}, project ${stack.emulator.projectId}):
 ${accounts}
 ${adminEnrollment}
-  Demo invoices: ${stack.url}/invoice?parcelCode=${DEMO_PARCEL_CODES[0]}  (also ${DEMO_PARCEL_CODES.slice(1).join(', ')})
+${sso}  Demo invoices: ${stack.url}/invoice?parcelCode=${DEMO_PARCEL_CODES[0]}  (also ${DEMO_PARCEL_CODES.slice(1).join(', ')})
   Data folder: ${dataDir}
   Press Ctrl-C to stop.
 `);

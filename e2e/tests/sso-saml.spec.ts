@@ -28,6 +28,8 @@ test.beforeAll(async () => {
     port: await findFreePort(),
     emulatorPort: await findFreePort(),
     dataDir,
+    // The compiled API (built by then): it starts in seconds where tsx would compile the sources first.
+    api: 'compiled',
     env: {
       SSO_PROVIDER_ID: 'saml.example-company',
       SSO_BUTTON_LABEL: SSO_COMPANY,
