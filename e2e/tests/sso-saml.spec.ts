@@ -22,7 +22,7 @@ let dataDir: string | undefined;
 let ssoPortal: SsoPortal | undefined;
 
 test.beforeAll(async () => {
-  test.setTimeout(180_000);
+  test.setTimeout(420_000);
   dataDir = await mkdtemp(path.join(os.tmpdir(), 'portal-e2e-saml-'));
   stack = await startStack({
     port: await findFreePort(),
@@ -30,6 +30,8 @@ test.beforeAll(async () => {
     dataDir,
     // The compiled API (built by then): it starts in seconds where tsx would compile the sources first.
     api: 'compiled',
+    // Started beside the shared stack and its browsers: on a busy 2-core machine firebase-tools takes longer.
+    readyTimeoutMs: 240_000,
     env: {
       SSO_PROVIDER_ID: 'saml.example-company',
       SSO_BUTTON_LABEL: SSO_COMPANY,
