@@ -1,5 +1,4 @@
-import { readFileSync } from 'node:fs';
-import type { BrowserContext, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
 
 /** What the single sign-on specs need of a portal: where it is, and its allowlist kept by its admin. */
@@ -12,23 +11,9 @@ export interface SsoPortal {
 export const SSO_COMPANY = 'Example Company';
 const NOT_AUTHORIZED = 'You are not authorized to see the invoice. Please contact the UK IT team.';
 
-const GAPI_STAND_IN = readFileSync(new URL('./gapi-stand-in.js', import.meta.url), 'utf8');
-
 /** A fresh address per run: the stack and its demo data are shared by every spec. */
 export const uniqueEmail = (label: string) =>
   `e2e-sso-${label}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
-
-/**
- * These machines reach no internet: Google's iframe library is served by its stand-in (gapi-stand-in.js),
- * and the style sheets and fonts the emulator's provider page asks the internet for fail at once rather
- * than after a DNS timeout.
- */
-export async function offline(context: BrowserContext) {
-  await context.route('https://apis.google.com/js/api.js*', (route) =>
-    route.fulfill({ contentType: 'text/javascript', body: GAPI_STAND_IN }),
-  );
-  await context.route(/^https:\/\/(unpkg\.com|fonts\.googleapis\.com|fonts\.gstatic\.com)\//, (route) => route.abort());
-}
 
 /**
  * "Sign in with Example Company", then the emulator's stand-in for the company's sign-in page in the pop-up:
@@ -70,10 +55,9 @@ async function signOut(page: Page) {
 
 /** The same flows for an OIDC and a SAML provider: `portal()` is read inside each test. */
 export function ssoFlows(kind: 'OIDC' | 'SAML', portal: () => SsoPortal) {
-  test.beforeEach(async ({ context }) => {
+  test.beforeEach(() => {
     // Each flow goes through a pop-up and the emulator's pages, some twice: slow on a busy 2-core machine.
     test.setTimeout(90_000);
-    await offline(context);
   });
 
   test(`${kind}: the login screen offers "Sign in with ${SSO_COMPANY}" beside the e-mail and password form`, async ({

@@ -1,5 +1,5 @@
 import { expect, test } from '../fixtures.ts';
-import { SSO_COMPANY, ssoFlows, offline, signInWithCompany, uniqueEmail, type SsoPortal } from '../sso.ts';
+import { SSO_COMPANY, ssoFlows, signInWithCompany, uniqueEmail, type SsoPortal } from '../sso.ts';
 
 // The shared stack is configured with an OIDC provider (global-setup.ts), as npm start's demo is.
 let ssoPortal: SsoPortal | undefined;
@@ -19,10 +19,6 @@ test.beforeEach(async ({ portal }) => {
 ssoFlows('OIDC', () => ssoPortal!);
 
 test.describe('the SSO button', () => {
-  test.beforeEach(async ({ context }) => {
-    await offline(context);
-  });
-
   for (const viewport of [
     { width: 1366, height: 768 },
     { width: 390, height: 844 },
