@@ -1,6 +1,5 @@
-import { readFileSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
-import { test as base, expect, type BrowserContext, type Page } from '@playwright/test';
+import { test as base, expect, type Page } from '@playwright/test';
 import { demoAccount, identityToolkit, type ReceivedEvent } from '@portal/dev-stack';
 import {
   addPagePasskey,
@@ -95,27 +94,8 @@ export async function confirmAdminPageIfAsked(page: Page) {
   await expect(page.getByRole('tab', { name: 'User list' })).toBeVisible();
 }
 
-const GAPI_STAND_IN = readFileSync(new URL('./gapi-stand-in.js', import.meta.url), 'utf8');
-
-/**
- * The stacks sign in through a single sign-on provider as well, so every login page frames the Firebase SDK's
- * helper page, which loads Google's iframe library from the internet. These machines reach none: its
- * stand-in (gapi-stand-in.js) is served instead, and the style sheets and fonts the emulator's provider page
- * asks the internet for fail at once rather than after a DNS timeout.
- */
-export async function offline(context: BrowserContext) {
-  await context.route('https://apis.google.com/js/api.js*', (route) =>
-    route.fulfill({ contentType: 'text/javascript', body: GAPI_STAND_IN }),
-  );
-  await context.route(/^https:\/\/(unpkg\.com|fonts\.googleapis\.com|fonts\.gstatic\.com)\//, (route) => route.abort());
-}
-
 export const test = base.extend<{ portal: Portal }>({
   baseURL: async ({}, use) => use(env('PORTAL_URL')),
-  context: async ({ context }, use) => {
-    await offline(context);
-    await use(context);
-  },
   portal: async ({}, use, testInfo) => {
     const emulatorUrl = env('EMULATOR_URL');
     const projectId = env('EMULATOR_PROJECT_ID');

@@ -90,10 +90,6 @@ export default async function globalSetup(config: FullConfig) {
       RATE_LIMIT_ANONYMOUS_CONCURRENCY: '1000',
       ADMIN_STEP_UP_MAX_AGE_SECONDS: String(E2E_STEP_UP_SECONDS),
       RATE_LIMIT_PASSKEY_CEREMONIES_PER_MINUTE: String(E2E_CEREMONIES_PER_MINUTE),
-      // Single sign-on through an OIDC provider, as npm start's demo: the emulator plays the company's
-      // sign-in page for any oidc.* provider (tests/sso-oidc.spec.ts; SAML on a stack of its own).
-      SSO_PROVIDER_ID: 'oidc.example-company',
-      SSO_BUTTON_LABEL: 'Example Company',
       LOG_LEVEL: 'warn',
     },
     log: (line) => apiLog.push(line),
