@@ -72,6 +72,7 @@ const sso = ssoProvider
   ? `  Single sign-on: "Sign in with ${ssoLabel}" (${ssoProvider}); the emulator's page stands in for the company's:
     "Add new account" with an address on the list (e.g. invited@example.com). Firebase then takes the address's
     account over for the company sign-in: its password stops working (rm -rf .data brings it back).
+
 `
   : '';
 
