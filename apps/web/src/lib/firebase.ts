@@ -12,9 +12,13 @@ import {
   signOut,
 } from 'firebase/auth';
 import type { AuthClient } from './auth';
+import type * as FirebaseSsoModule from './firebase-sso';
+
+/** The single sign-on chunk, loaded beside this one only when the deployment has a provider. */
+type FirebaseSso = typeof FirebaseSsoModule;
 
 /** One Firebase Auth instance with one persistence, so a mailed link opens already signed in. */
-export function createFirebaseAuthClient(config: RuntimeConfig, sso?: typeof import('./firebase-sso')): AuthClient {
+export function createFirebaseAuthClient(config: RuntimeConfig, sso?: FirebaseSso): AuthClient {
   // The pop-up of single sign-on needs an auth domain even on the emulator, which serves its pages itself.
   const app = initializeApp(
     config.sso && !config.firebase.authDomain
