@@ -32,7 +32,14 @@ const stack = await startStack({
   port: Number(process.env.PORT ?? (await findFreePort())),
   emulatorPort: Number(process.env.AUTH_EMULATOR_PORT ?? (await findFreePort())),
   dataDir,
-  env: { LOG_LEVEL: 'warn', SUPPORT_EMAIL: 'it-support@example.com', SUPPORT_PHONE: '+44 20 7946 0000' },
+  env: {
+    LOG_LEVEL: 'warn',
+    SUPPORT_EMAIL: 'it-support@example.com',
+    SUPPORT_PHONE: '+44 20 7946 0000',
+    // The login screen as npm start's demo shows it, with its single sign-on button.
+    SSO_PROVIDER_ID: 'oidc.demo-company',
+    SSO_BUTTON_LABEL: 'Demo Company',
+  },
   log: () => {},
 });
 

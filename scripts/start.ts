@@ -18,6 +18,10 @@ const verbose = process.argv.includes('--verbose');
 // The demo's SCIM token, so a directory's calls can be tried with curl (docs/product/scim.md); a real
 // deployment makes its own (openssl rand -hex 32).
 const scimToken = process.env.SCIM_TOKEN ?? 'demo-scim-token-for-npm-start-only-0123456789';
+// Single sign-on in the demo: the emulator plays the company's sign-in page for any oidc.* provider.
+// SSO_PROVIDER_ID= (empty) turns it off.
+const ssoProvider = process.env.SSO_PROVIDER_ID ?? 'oidc.demo-company';
+const ssoLabel = ssoProvider ? (process.env.SSO_BUTTON_LABEL ?? 'Demo Company') : '';
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 // The demo's mail relay, as the emulator is its identity provider: it keeps the "invoice arrived" mail for
@@ -54,6 +58,8 @@ const stack = await startStack({
     SHUTDOWN_GRACE_MS: process.env.SHUTDOWN_GRACE_MS ?? '0',
     SCIM_TOKEN: scimToken,
     ...(mailCatcher ? { SMTP_URL: mailCatcher.smtpUrl, MAIL_FROM: 'Parcel Invoice Portal <portal@localhost>' } : {}),
+    SSO_PROVIDER_ID: ssoProvider,
+    SSO_BUTTON_LABEL: ssoLabel,
   },
 }).catch((error: unknown) => {
   // What failed says what to do (a port in use, a build error above); its stack trace would not.
@@ -79,13 +85,21 @@ const adminEnrollment = enrollment
   ? `    Enrollment code for the demo admin's first passkey: ${enrollment.code}  (once; until ${enrollment.expiresAt})\n`
   : '';
 
+const sso = ssoProvider
+  ? `  Single sign-on: "Sign in with ${ssoLabel}" (${ssoProvider}); the emulator's page stands in for the company's:
+    "Add new account" with an address on the list (e.g. invited@example.com). Firebase then takes the address's
+    account over for the company sign-in: its password stops working (rm -rf .data brings it back).
+
+`
+  : '';
+
 process.stdout.write(`
   Parcel Invoice Portal is running at ${stack.url}  (ready in ${seconds(performance.now())})
 
   Demo accounts (Auth emulator ${stack.emulator.url}, project ${stack.emulator.projectId}):
 ${accounts}
 ${adminEnrollment}
-  Demo invoices: ${stack.url}/invoice?parcelCode=${DEMO_PARCEL_CODES[0]}  (also ${DEMO_PARCEL_CODES.slice(1).join(', ')})
+${sso}  Demo invoices: ${stack.url}/invoice?parcelCode=${DEMO_PARCEL_CODES[0]}  (also ${DEMO_PARCEL_CODES.slice(1).join(', ')})
   SCIM provisioning (what Entra ID or Okta would call), token ${scimToken}:
     curl -H 'Authorization: Bearer ${scimToken}' '${stack.url}/scim/v2/Users?filter=userName%20eq%20%22user@example.com%22'
 ${mailCatcher ? `  Mail the portal sent ("Tell me when it arrives"): ${mailCatcher.url}\n` : ''}  Data folder: ${dataDir}

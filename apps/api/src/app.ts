@@ -43,6 +43,7 @@ export function runtimeConfigFor(config: Config): RuntimeConfig {
     },
     ...(config.firebase.emulatorHost ? { authEmulatorUrl: `http://${config.firebase.emulatorHost}` } : {}),
     ...(config.sentry ? { sentry: config.sentry } : {}),
+    ...(config.sso ? { sso: config.sso } : {}),
     supportContact: config.supportContact,
     arrivalNotices: config.mail !== undefined,
     support: withoutUndefined(config.support),
@@ -70,6 +71,15 @@ async function portalAppPlugin(app: FastifyInstance, { domain }: { domain: Domai
   await app.register(security, {
     connectOrigins: [...originOf(runtimeConfig.authEmulatorUrl), ...originOf(config.sentry?.dsn)],
     imageOrigins: originOf(config.theme.logoUrl?.startsWith('https://') ? config.theme.logoUrl : undefined),
+    ...(config.sso
+      ? {
+          popupSignIn: {
+            frameOrigins: runtimeConfig.authEmulatorUrl
+              ? originOf(runtimeConfig.authEmulatorUrl)
+              : [`https://${config.firebase.authDomain ?? `${config.firebase.projectId}.firebaseapp.com`}`],
+          },
+        }
+      : {}),
   });
   await app.register(metrics, { token: config.metricsToken });
   await app.register(openapi);

@@ -115,6 +115,23 @@ describe('loadConfig', () => {
     assert.equal(loadConfig({ FIREBASE_PROJECT_ID: 'real-project', FIREBASE_API_KEY: 'k' }).firebase.apiKey, 'k');
   });
 
+  it('takes single sign-on as an oidc.* or saml.* provider with its button label, both or neither', () => {
+    assert.equal(loadConfig(valid).sso, undefined);
+    assert.deepEqual(loadConfig({ ...valid, SSO_PROVIDER_ID: 'saml.acme', SSO_BUTTON_LABEL: ' Acme ' }).sso, {
+      providerId: 'saml.acme',
+      label: 'Acme',
+    });
+    assert.match(
+      problemsOf({ ...valid, SSO_PROVIDER_ID: 'google.com', SSO_BUTTON_LABEL: 'Acme' }).join(),
+      /SSO_PROVIDER_ID/,
+    );
+    assert.match(problemsOf({ ...valid, SSO_PROVIDER_ID: 'oidc.acme' }).join(), /SSO_BUTTON_LABEL.*required/);
+    assert.match(problemsOf({ ...valid, SSO_BUTTON_LABEL: 'Acme' }).join(), /SSO_PROVIDER_ID.*required/);
+    // The pop-up runs on the auth domain: outside the emulator it must be named.
+    const production = { FIREBASE_PROJECT_ID: 'acme-portal', FIREBASE_API_KEY: 'key', SSO_PROVIDER_ID: 'oidc.acme' };
+    assert.match(problemsOf({ ...production, SSO_BUTTON_LABEL: 'Acme' }).join(), /FIREBASE_AUTH_DOMAIN/);
+  });
+
   it('treats empty variables as unset', () => {
     assert.equal(loadConfig({ ...valid, DATABASE_URL: '', SENTRY_DSN: '' }).databaseUrl, undefined);
   });

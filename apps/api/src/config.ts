@@ -131,6 +131,16 @@ const envSchema = z
         .regex(/^[\w.-]+:\d+$/, 'must be host:port')
         .optional(),
     ),
+    SSO_PROVIDER_ID: optionalString.pipe(
+      z
+        .string()
+        .regex(
+          /^(oidc|saml)\.[A-Za-z0-9._-]{1,60}$/,
+          'must name an OIDC or SAML provider of the Firebase project, e.g. oidc.acme or saml.acme',
+        )
+        .optional(),
+    ),
+    SSO_BUTTON_LABEL: optionalString.pipe(z.string().trim().min(1).max(60, 'must be at most 60 characters').optional()),
     SENTRY_DSN: optionalString.pipe(z.url('must be a Sentry DSN URL').optional()),
     SENTRY_ENVIRONMENT: z.string().default('L1'),
     SUPPORT_CONTACT: z.string().min(1).default('the UK IT team'),
@@ -323,6 +333,29 @@ const envSchema = z
         message: 'must not exceed HTTP_REQUEST_TIMEOUT_MS (the headers are part of the request)',
       });
     }
+    if (env.SSO_PROVIDER_ID && !env.SSO_BUTTON_LABEL) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SSO_BUTTON_LABEL'],
+        message:
+          'is required when SSO_PROVIDER_ID is set: the login button reads "Sign in with <SSO_BUTTON_LABEL>", e.g. the company name',
+      });
+    }
+    if (env.SSO_PROVIDER_ID && !env.FIREBASE_AUTH_EMULATOR_HOST && !env.FIREBASE_AUTH_DOMAIN) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['FIREBASE_AUTH_DOMAIN'],
+        message:
+          'is required when SSO_PROVIDER_ID is set: the sign-in pop-up runs on the auth domain (e.g. your-project.firebaseapp.com)',
+      });
+    }
+    if (env.SSO_BUTTON_LABEL && !env.SSO_PROVIDER_ID) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SSO_PROVIDER_ID'],
+        message: 'is required when SSO_BUTTON_LABEL is set: the button needs the provider it signs in with',
+      });
+    }
     if (!env.FIREBASE_AUTH_EMULATOR_HOST && !env.FIREBASE_API_KEY) {
       ctx.addIssue({ code: 'custom', path: ['FIREBASE_API_KEY'], message: 'is required outside emulator mode' });
     }
@@ -434,6 +467,11 @@ function toConfig(env: z.infer<typeof envSchema>) {
       authDomain: env.FIREBASE_AUTH_DOMAIN,
       emulatorHost: env.FIREBASE_AUTH_EMULATOR_HOST,
     },
+    /** Single sign-on through the project's OIDC or SAML provider; undefined: password sign-in only. */
+    sso:
+      env.SSO_PROVIDER_ID && env.SSO_BUTTON_LABEL
+        ? { providerId: env.SSO_PROVIDER_ID, label: env.SSO_BUTTON_LABEL }
+        : undefined,
     // The release goes with the DSN to both SDKs (browser by /config.json), so every event names its build.
     sentry: env.SENTRY_DSN
       ? { dsn: env.SENTRY_DSN, environment: env.SENTRY_ENVIRONMENT, release: currentRelease().release }

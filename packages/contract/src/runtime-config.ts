@@ -9,6 +9,8 @@ export const runtimeConfigSchema = z.object({
     projectId: z.string(),
   }),
   authEmulatorUrl: z.string().optional(),
+  /** Single sign-on: the login screen adds "Sign in with <label>" through this OIDC or SAML provider. */
+  sso: z.object({ providerId: z.string().regex(/^(oidc|saml)\./), label: z.string() }).optional(),
   /** Error reporting; `release` names the build (GET /api/version), so events match their source maps. */
   sentry: z.object({ dsn: z.string(), environment: z.string(), release: z.string() }).optional(),
   supportContact: z.string(),

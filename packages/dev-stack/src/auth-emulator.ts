@@ -33,6 +33,8 @@ export interface StartAuthEmulatorOptions {
    * exported to it when the emulator stops (npm start, so people added in the portal can still sign in).
    */
   persistDir?: string;
+  /** How long firebase-tools may take to start; 90 s unless a caller starts it beside a busy stack. */
+  readyTimeoutMs?: number;
 }
 
 const FIREBASE_BIN = fileURLToPath(
@@ -78,7 +80,7 @@ export async function startAuthEmulator(options: StartAuthEmulatorOptions): Prom
     // An emulator with accounts to import answers before it has read them (firebase-tools imports after the
     // port is up): a sign-in in between fails as if the account did not exist. Its closing line says done.
     const importing = child.spawnargs.includes('--import');
-    await waitUntilReady(child, url, () => !importing || output.allStarted);
+    await waitUntilReady(child, url, () => !importing || output.allStarted, options.readyTimeoutMs);
     await enableImprovedEmailPrivacy(url, projectId);
   } catch (error) {
     // Nothing to save from an emulator that never became ready.
@@ -240,10 +242,15 @@ function spawnEmulator(projectId: string, workDir: string, output: OutputTail, p
   return child;
 }
 
-async function waitUntilReady(child: ChildProcess, url: string, started: () => boolean): Promise<void> {
+async function waitUntilReady(
+  child: ChildProcess,
+  url: string,
+  started: () => boolean,
+  timeoutMs = READY_TIMEOUT_MS,
+): Promise<void> {
   const seen: { exit?: ExitResult } = {};
   void exitPromise(child).then((result) => (seen.exit = result));
-  const deadline = Date.now() + READY_TIMEOUT_MS;
+  const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     // Checked first: a dead emulator plus an answering port means someone else owns the port.
     if (seen.exit) {
@@ -252,7 +259,7 @@ async function waitUntilReady(child: ChildProcess, url: string, started: () => b
     if (started() && (await answersAsAuthEmulator(url))) return;
     await sleep(READY_POLL_MS);
   }
-  throw new Error(`auth emulator: not ready on ${url} after ${READY_TIMEOUT_MS / 1000} s`);
+  throw new Error(`auth emulator: not ready on ${url} after ${timeoutMs / 1000} s`);
 }
 
 async function answersAsAuthEmulator(url: string): Promise<boolean> {

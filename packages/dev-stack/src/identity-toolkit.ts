@@ -42,6 +42,24 @@ export function identityToolkit(emulatorUrl: string) {
   return {
     call,
     signUp: (email: string, password: string) => session('signUp', email, password),
+    /**
+     * Signs in through an OIDC or SAML provider as the emulator's own provider page does for the web SDK: the
+     * emulator takes any `oidc.*`/`saml.*` ID and a JSON stand-in for the provider's ID token. `subject` is
+     * the person's ID at the provider (stable per person); the address is asserted as verified.
+     */
+    async signInWithProvider(providerId: string, email: string, subject = `subject-${email}`): Promise<SignedIn> {
+      const claims = JSON.stringify({ sub: subject, email, email_verified: true, iss: '', aud: '', exp: 0, iat: 0 });
+      const response = new URLSearchParams({ providerId, id_token: claims });
+      if (providerId.startsWith('saml.'))
+        response.set('SAMLResponse', JSON.stringify({ assertion: { subject: { nameId: email } } }));
+      const { status, body } = await call('signInWithIdp', {
+        requestUri: `http://localhost/?${response.toString()}`,
+        returnSecureToken: true,
+      });
+      if (status !== 200)
+        throw new Error(`accounts:signInWithIdp failed for ${email}: ${String(toolkitErrorCode(body) ?? status)}`);
+      return { uid: String(body.localId), idToken: String(body.idToken), refreshToken: String(body.refreshToken) };
+    },
     signIn: (email: string, password: string) => session('signInWithPassword', email, password),
     /** A new ID token for a refresh token, as the web SDK asks every hour; the status says whether it may. */
     async refresh(refreshToken: string): Promise<ToolkitResponse> {

@@ -44,6 +44,11 @@ export interface StackOptions {
   seed?: 'always' | 'when-missing';
   /** Called as each step ends, with the time since this process started: `npm start --verbose` prints them. */
   onStep?: (step: string, ms: number, detail?: string) => void;
+  /**
+   * How long the Auth emulator and the API each may take to start (90 s and 60 s unless given): a second stack
+   * started beside the browser tests' own needs longer on a busy machine.
+   */
+  readyTimeoutMs?: number;
   /** Called when the API exits without being asked to (a crash), so the caller can stop the rest. */
   onApiExit?: (code: number | null) => void;
 }
@@ -89,6 +94,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       projectId: DEMO_PROJECT_ID,
       workDir: path.join(options.dataDir, 'emulator'),
       ...(persistDir ? { persistDir } : {}),
+      ...(options.readyTimeoutMs ? { readyTimeoutMs: options.readyTimeoutMs } : {}),
     }),
   );
   const builds = Promise.all([
@@ -104,7 +110,10 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     api = spawnApi(options, env);
     pipeLines(api, options.log);
     const url = `http://localhost:${options.port}`;
-    await Promise.all([step('api', waitForHttp(`${url}/api/readyz`, api, 'The API')), emulatorStart]);
+    await Promise.all([
+      step('api', waitForHttp(`${url}/api/readyz`, api, 'The API', options.readyTimeoutMs)),
+      emulatorStart,
+    ]);
     const emulator = await emulatorStart;
     const demoAdminEnrollment = await seeding;
     const running = api;

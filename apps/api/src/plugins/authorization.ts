@@ -67,6 +67,10 @@ export default fp<{ ingestToken?: string | undefined; ingestFrom?: ((ip: string)
       }
     });
 
+    const ssoProvider = app.domain.config.sso?.providerId;
+    const acceptedSignIn = (provider: string | undefined) =>
+      provider === 'password' || (ssoProvider !== undefined && provider === ssoProvider);
+
     async function resolveCaller(request: FastifyRequest, token: string): Promise<Caller> {
       let verified;
       try {
@@ -82,9 +86,10 @@ export default fp<{ ingestToken?: string | undefined; ingestFrom?: ((ip: string)
       }
       // From here the token is genuine: a refusal names who it was.
       request.refusedIdentity = { email: verified.email ?? null, uid: verified.uid };
-      // Only the project's own password accounts: not another tenant's, not a federated or custom sign-in.
-      if (verified.tenant !== undefined || verified.signInProvider !== 'password') {
-        throw new DomainError('unauthenticated', NOT_ALLOWED_MESSAGE, 'not a password sign-in of this project');
+      // Only the project's own accounts, signed in with their password or through the one configured single
+      // sign-on provider (decision 0068): not another tenant's, not any other federated or a custom sign-in.
+      if (verified.tenant !== undefined || !acceptedSignIn(verified.signInProvider)) {
+        throw new DomainError('unauthenticated', NOT_ALLOWED_MESSAGE, 'not a password or SSO sign-in of this project');
       }
       const row = verified.email ? await app.domain.allowlist.find(verified.email.toLowerCase()) : undefined;
       if (!row) throw new DomainError('unauthenticated', NOT_ALLOWED_MESSAGE, 'not on the list');

@@ -8,7 +8,14 @@ export interface SecurityOptions {
   connectOrigins: string[];
   /** Origins images may come from besides this one: the configured logo's. */
   imageOrigins?: string[];
+  /**
+   * Single sign-on's pop-up (decision 0068): the Firebase SDK frames a helper page of the auth domain (or the
+   * emulator) and loads Google's iframe library for it, and the pop-up must keep its opener to answer.
+   */
+  popupSignIn?: { frameOrigins: string[] };
 }
+
+const GOOGLE_IFRAME_LIBRARY_ORIGIN = 'https://apis.google.com';
 
 const FIREBASE_ORIGINS = [FIREBASE_SIGN_IN_ORIGIN, FIREBASE_TOKEN_ORIGIN];
 
@@ -40,14 +47,14 @@ export function securityHeaders(options: SecurityOptions): Record<string, string
       useDefaults: false,
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
+        scriptSrc: ["'self'", ...(options.popupSignIn ? [GOOGLE_IFRAME_LIBRARY_ORIGIN] : [])],
         // react-bootstrap positions overlays with style attributes.
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'blob:', ...(options.imageOrigins ?? [])],
         fontSrc: ["'self'", 'data:'],
         connectSrc: ["'self'", ...FIREBASE_ORIGINS, ...options.connectOrigins],
         // The invoice is shown from a blob: URL made of bytes fetched with the user's token.
-        frameSrc: ["'self'", 'blob:'],
+        frameSrc: ["'self'", 'blob:', ...(options.popupSignIn?.frameOrigins ?? [])],
         objectSrc: ["'none'"],
         baseUri: ["'self'"],
         formAction: ["'self'"],
@@ -55,6 +62,8 @@ export function securityHeaders(options: SecurityOptions): Record<string, string
         workerSrc: ["'self'", 'blob:'],
       },
     },
+    // Helmet's same-origin would cut the pop-up off from this page, and the sign-in could never answer.
+    crossOriginOpenerPolicy: { policy: options.popupSignIn ? 'same-origin-allow-popups' : 'same-origin' },
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
     crossOriginEmbedderPolicy: false,
     strictTransportSecurity: { maxAge: 31536000, includeSubDomains: true },

@@ -10,6 +10,13 @@ export interface AuthUser {
 export interface AuthClient {
   onChange(listener: (user: AuthUser | null) => void): () => void;
   signIn(email: string, password: string): Promise<void>;
+  /**
+   * Single sign-on through the project's OIDC or SAML provider (`oidc.…`, `saml.…`), in a pop-up window
+   * (decision 0068). Resolves once signed in; a pop-up the person closed rejects with auth/popup-closed-by-user.
+   */
+  signInWithProvider(providerId: string): Promise<void>;
+  /** Loads what single sign-on needs ahead of the click, so the pop-up opens within the click's gesture. */
+  prepareProviderSignIn(): Promise<void>;
   signOut(): Promise<void>;
   sendPasswordReset(email: string, continueUrl: string): Promise<void>;
   /** A valid ID token; `forceRefresh` after the API answered 401 for an expired one. */

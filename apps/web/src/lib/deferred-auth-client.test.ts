@@ -18,6 +18,11 @@ function fakeFirebase(current: AuthUser | null) {
       current = user;
       for (const listener of listeners) listener(user);
     }),
+    signInWithProvider: vi.fn(async () => {
+      current = user;
+      for (const listener of listeners) listener(user);
+    }),
+    prepareProviderSignIn: vi.fn(async () => undefined),
     signOut: vi.fn(async () => undefined),
     sendPasswordReset: vi.fn(async () => undefined),
     getIdToken: vi.fn(async () => 'token-1'),
@@ -49,6 +54,17 @@ describe('the deferred auth client', () => {
     expect(listener).toHaveBeenLastCalledWith(user);
     expect(await client.getIdToken(true)).toBe('token-1');
     expect(firebase.real.getIdToken).toHaveBeenCalledWith(true);
+  });
+
+  it('starts single sign-on straight away once loaded, so the pop-up opens within the click', async () => {
+    const firebase = fakeFirebase(null);
+    const client = createDeferredAuthClient(config, firebase.load, storageWith({}));
+    client.onChange(vi.fn());
+    await client.prepareProviderSignIn();
+    expect(firebase.load).toHaveBeenCalledOnce();
+    void client.signInWithProvider('oidc.acme');
+    // Called in the same task as the click, not after an await.
+    expect(firebase.real.signInWithProvider).toHaveBeenCalledWith('oidc.acme');
   });
 
   it('loads the SDK at once and says nothing until it answers when a user may be signed in', async () => {

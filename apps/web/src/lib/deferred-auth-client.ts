@@ -26,8 +26,13 @@ export function mayBeSignedIn(storage: Pick<Storage, 'length' | 'key'>): boolean
  */
 export function createDeferredAuthClient(
   config: RuntimeConfig,
-  load: () => Promise<AuthClient> = () =>
-    import('./firebase').then(({ createFirebaseAuthClient }) => createFirebaseAuthClient(config)),
+  load: () => Promise<AuthClient> = async () => {
+    const [{ createFirebaseAuthClient }, sso] = await Promise.all([
+      import('./firebase'),
+      config.sso ? import('./firebase-sso') : undefined,
+    ]);
+    return createFirebaseAuthClient(config, sso);
+  },
   storage: Pick<Storage, 'getItem'> = localStorage,
 ): AuthClient {
   const subscriptions = new Map<Listener, (() => void) | undefined>();
@@ -52,6 +57,10 @@ export function createDeferredAuthClient(
       };
     },
     signIn: async (email, password) => (await client()).signIn(email, password),
+    // Straight on when loaded: browsers open a pop-up only within the gesture (the click) that asked for it.
+    signInWithProvider: (providerId) =>
+      loaded ? loaded.signInWithProvider(providerId) : client().then((real) => real.signInWithProvider(providerId)),
+    prepareProviderSignIn: async () => (await client()).prepareProviderSignIn(),
     signOut: async () => (await client()).signOut(),
     sendPasswordReset: async (email, continueUrl) => (await client()).sendPasswordReset(email, continueUrl),
     // Never loaded means never signed in on this page: there is no token to give.

@@ -24,6 +24,8 @@ export function createFakeAuthClient(
     resets: { email: string; continueUrl: string }[];
     failNextReset?: Error;
     failNextSignIn?: Error;
+    /** Who the provider's pop-up signs in; unset: the person closed it. */
+    providerAccount?: AuthUser;
     tokenRequests: boolean[];
   } = {
     calls: [],
@@ -46,6 +48,20 @@ export function createFakeAuthClient(
       if (!account || account.password !== password) throw providerError('auth/invalid-credential');
       current = { uid: account.uid, email };
       emit();
+    },
+    async signInWithProvider(providerId) {
+      client.calls.push(`signInWithProvider:${providerId}`);
+      if (client.failNextSignIn) {
+        const error = client.failNextSignIn;
+        client.failNextSignIn = undefined;
+        throw error;
+      }
+      if (!client.providerAccount) throw providerError('auth/popup-closed-by-user');
+      current = client.providerAccount;
+      emit();
+    },
+    async prepareProviderSignIn() {
+      client.calls.push('prepareProviderSignIn');
     },
     async signOut() {
       client.calls.push('signOut');

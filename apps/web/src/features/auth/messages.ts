@@ -31,6 +31,28 @@ export function signInErrorMessage(error: unknown): string {
   return typeof message === 'string' && message ? message : 'Login failed';
 }
 
+/** The button of single sign-on, with the company's name from the runtime configuration. */
+export const ssoButtonLabel = (company: string) => `Sign in with ${company}`;
+
+/**
+ * A failed single sign-on. Closing the pop-up is the person's own choice and says nothing (null). A refusal
+ * by the portal itself (not on the list) is not here: it comes from the API once signed in, as for a password.
+ */
+export function ssoSignInErrorMessage(error: unknown, company: string): string | null {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code === 'auth/popup-closed-by-user' || code === 'auth/cancelled-popup-request' || code === 'auth/user-cancelled')
+    return null;
+  if (code === 'auth/popup-blocked')
+    return `Your browser blocked the ${company} sign-in window. Please allow pop-ups for this site and try again.`;
+  if (code === 'auth/account-exists-with-different-credential')
+    return `Your ${company} account could not be matched to your portal account. Please contact the website administrator.`;
+  if (code === 'auth/network-request-failed')
+    return 'The sign-in service could not be reached. Please check your connection.';
+  if (code === 'auth/user-disabled') return 'Your account is disabled. Please contact the website administrator.';
+  reportError(error);
+  return `Signing in with ${company} did not work. Please try again, or sign in with your email and password.`;
+}
+
 export const CHECK_EMAIL_MESSAGE = 'Please check the email address you have provided.';
 const WAIT_MESSAGE = 'Too many requests. Please wait a minute and try again.';
 const API_UNREACHABLE_MESSAGE = 'The portal could not be reached. Please check your connection and try again.';

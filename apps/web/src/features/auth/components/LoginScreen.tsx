@@ -1,8 +1,9 @@
-import { lazy, useState, type FormEvent } from 'react';
+import { lazy, useEffect, useState, type FormEvent } from 'react';
 import { usePageTitle } from '@/hooks/use-page-title';
 import { useAuth } from '@/lib/auth';
 import { QueryBoundary } from '@/lib/query-boundary';
-import { MISSING_CREDENTIALS_MESSAGE, signInErrorMessage } from '../messages';
+import { useRuntimeConfig } from '@/lib/runtime-config';
+import { MISSING_CREDENTIALS_MESSAGE, signInErrorMessage, ssoButtonLabel, ssoSignInErrorMessage } from '../messages';
 
 // Plain Bootstrap markup rather than react-bootstrap components: the first page a phone loads carries no
 // component library. Loaded on demand: form validation code is not needed to sign in.
@@ -16,7 +17,25 @@ export function LoginScreen() {
   const [submitting, setSubmitting] = useState(false);
   const [forgotOpen, setForgotOpen] = useState(false);
   const [showPassword, setShowPassword] = useState(false);
+  const { sso } = useRuntimeConfig();
   usePageTitle('Login');
+
+  // After the first paint: the pop-up must open within the click, not after the SDK has downloaded.
+  useEffect(() => {
+    if (sso) void client.prepareProviderSignIn().catch(() => {});
+  }, [client, sso]);
+
+  const onSso = async () => {
+    if (!sso) return;
+    setSubmitting(true);
+    setError(null);
+    try {
+      await client.signInWithProvider(sso.providerId);
+    } catch (signInError) {
+      setError(ssoSignInErrorMessage(signInError, sso.label));
+      setSubmitting(false);
+    }
+  };
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
@@ -105,6 +124,21 @@ export function LoginScreen() {
               </button>
             </div>
           </form>
+          {sso && (
+            <>
+              <div className="login-divider my-4" aria-hidden="true">
+                or
+              </div>
+              <button
+                type="button"
+                className="btn btn-outline-primary w-100 login-sso"
+                disabled={submitting}
+                onClick={() => void onSso()}
+              >
+                {ssoButtonLabel(sso.label)}
+              </button>
+            </>
+          )}
         </div>
       </div>
       {forgotOpen && (
