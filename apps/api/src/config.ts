@@ -363,7 +363,10 @@ function toConfig(env: z.infer<typeof envSchema>) {
             env.INVOICE_STORE_OBJECT_LOCK_MODE === 'off' || !env.INVOICE_RETENTION_YEARS
               ? undefined
               : {
-                  mode: env.INVOICE_STORE_OBJECT_LOCK_MODE === 'compliance' ? ('COMPLIANCE' as const) : ('GOVERNANCE' as const),
+                  mode:
+                    env.INVOICE_STORE_OBJECT_LOCK_MODE === 'compliance'
+                      ? ('COMPLIANCE' as const)
+                      : ('GOVERNANCE' as const),
                   years: env.INVOICE_RETENTION_YEARS,
                 },
         }

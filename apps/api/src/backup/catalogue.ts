@@ -49,10 +49,7 @@ export const DEFAULT_RETENTION: RetentionPolicy = { keepDaily: 7, keepMonthly: 1
  * until keepDaily days are kept, and the newest of each month until keepMonthly months are (as restic and
  * borg count). Input: finished backups with their creation time.
  */
-export function retained(
-  backups: { id: string; createdAt: string }[],
-  policy: RetentionPolicy,
-): Map<string, string[]> {
+export function retained(backups: { id: string; createdAt: string }[], policy: RetentionPolicy): Map<string, string[]> {
   const newestFirst = [...backups].sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id));
   const reasons = new Map<string, string[]>();
   const keep = (id: string, reason: string) => reasons.set(id, [...(reasons.get(id) ?? []), reason]);
@@ -89,7 +86,11 @@ export async function listBackups(location: BackupLocation, verifyKey: KeyObject
       continue;
     }
     try {
-      listed.push({ id: folder.id, complete: true, manifest: await readSignedManifest(location, folder.id, verifyKey) });
+      listed.push({
+        id: folder.id,
+        complete: true,
+        manifest: await readSignedManifest(location, folder.id, verifyKey),
+      });
     } catch (error) {
       listed.push({ id: folder.id, complete: true, problem: (error as Error).message });
     }
@@ -158,7 +159,8 @@ export async function pruneBackups(
     return manifest.blobs.list.map((blob) => blobFile(keyset, blob.sha256));
   };
   const needed = new Set<string>();
-  for (const backup of finished) if (reasons.has(backup.id)) for (const file of pathsOf(backup.manifest)) needed.add(file);
+  for (const backup of finished)
+    if (reasons.has(backup.id)) for (const file of pathsOf(backup.manifest)) needed.add(file);
   // The invoice retention: the last copy of an invoice file stays in the backups as long as the invoice must.
   if (options.retentionYears) {
     const since = yearsBefore(now, options.retentionYears);
@@ -187,12 +189,14 @@ export async function pruneBackups(
       report.kept.push({ id: folder.id, reasons: reason });
       continue;
     }
-    if (!folder.complete && now.getTime() - folder.lastWritten.getTime() < grace) {
+    if (!folder.complete && Date.now() - folder.lastWritten.getTime() < grace) {
       report.kept.push({ id: folder.id, reasons: ['unfinished, may still be running'] });
       continue;
     }
     // The manifest first: a backup half deleted is one without a manifest, never one whose manifest names missing files.
-    const files = [...folder.files].sort((a, b) => Number(b.endsWith(MANIFEST_FILE)) - Number(a.endsWith(MANIFEST_FILE)));
+    const files = [...folder.files].sort(
+      (a, b) => Number(b.endsWith(MANIFEST_FILE)) - Number(a.endsWith(MANIFEST_FILE)),
+    );
     let all = true;
     for (const file of files) all = (await remove(file)) && all;
     if (all) report.deleted.push(folder.id);
@@ -200,7 +204,8 @@ export async function pruneBackups(
   }
   for await (const file of location.list(`${BLOBS_DIR}/`)) {
     if (needed.has(file.name)) continue;
-    if (now.getTime() - file.modifiedAt.getTime() < grace) continue;
+    // Files age by the clock they were written by, not by the policy's `now`.
+    if (Date.now() - file.modifiedAt.getTime() < grace) continue;
     if (await remove(file.name)) report.blobsDeleted += 1;
   }
   for (const kept of report.kept) log(`kept backup ${kept.id}: ${kept.reasons.join(', ')}`);
@@ -210,7 +215,6 @@ export async function pruneBackups(
   for (const failure of report.failures) log(`not deleted: ${failure}`);
   return report;
 }
-
 
 export class NoBackupError extends Error {}
 

@@ -230,7 +230,8 @@ export function openBackupLocation(target: string, env: NodeJS.ProcessEnv = proc
     ]);
   }
   const pathStyle = (env.BACKUP_STORE_PATH_STYLE ?? 'false').trim();
-  if (!['true', 'false', ''].includes(pathStyle)) throw new ConfigError(['BACKUP_STORE_PATH_STYLE must be true or false']);
+  if (!['true', 'false', ''].includes(pathStyle))
+    throw new ConfigError(['BACKUP_STORE_PATH_STYLE must be true or false']);
   return bucketLocation({
     ...parsed,
     endpoint: env.BACKUP_STORE_ENDPOINT?.trim() || undefined,

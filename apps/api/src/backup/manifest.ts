@@ -137,7 +137,8 @@ async function readBounded(location: BackupLocation, name: string): Promise<Buff
   try {
     return await location.readSmall(name, MAX_MANIFEST_BYTES);
   } catch (error) {
-    if (error instanceof LocationTooLargeError) throw new BackupFormatError(`${error.message}: too large to be a manifest.`);
+    if (error instanceof LocationTooLargeError)
+      throw new BackupFormatError(`${error.message}: too large to be a manifest.`);
     throw error;
   }
 }

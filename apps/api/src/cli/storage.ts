@@ -237,7 +237,10 @@ function retentionPolicy(values: Record<string, unknown>, env: NodeJS.ProcessEnv
   const read = (flag: string, variable: string, fallback: number) => {
     const text = (values[flag] as string | undefined) ?? (env[variable]?.trim() || undefined);
     if (text === undefined) return fallback;
-    if (!COUNT.test(text)) problems.push(`${values[flag] === undefined ? variable : `--${flag}`} must be a whole number of backups (0 or more)`);
+    if (!COUNT.test(text))
+      problems.push(
+        `${values[flag] === undefined ? variable : `--${flag}`} must be a whole number of backups (0 or more)`,
+      );
     return Number(text);
   };
   const policy = {
@@ -251,7 +254,8 @@ function retentionPolicy(values: Record<string, unknown>, env: NodeJS.ProcessEnv
 function retentionYearsOf(env: NodeJS.ProcessEnv): number | undefined {
   const text = env.INVOICE_RETENTION_YEARS?.trim();
   if (!text) return undefined;
-  if (!/^\d{1,2}$/.test(text) || Number(text) < 1) throw new ConfigError(['INVOICE_RETENTION_YEARS must be a number of years (1 to 30)']);
+  if (!/^\d{1,2}$/.test(text) || Number(text) < 1)
+    throw new ConfigError(['INVOICE_RETENTION_YEARS must be a number of years (1 to 30)']);
   return Number(text);
 }
 
@@ -293,11 +297,15 @@ async function catalogueCommand(
         listed.flatMap((backup) => (backup.manifest ? [{ id: backup.id, createdAt: backup.manifest.createdAt }] : [])),
         policy,
       );
-      output.out(`${location.description}: ${listed.length} backups (keeping ${policy.keepDaily} daily, ${policy.keepMonthly} monthly)`);
+      output.out(
+        `${location.description}: ${listed.length} backups (keeping ${policy.keepDaily} daily, ${policy.keepMonthly} monthly)`,
+      );
       for (const backup of listed) {
         const { manifest } = backup;
         if (!manifest) {
-          output.out(`${backup.id}  ${backup.complete ? `NOT BELIEVED: ${backup.problem}` : 'unfinished (no manifest)'}`);
+          output.out(
+            `${backup.id}  ${backup.complete ? `NOT BELIEVED: ${backup.problem}` : 'unfinished (no manifest)'}`,
+          );
           continue;
         }
         const reasons = kept.get(backup.id);
