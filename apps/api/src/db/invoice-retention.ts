@@ -23,7 +23,7 @@ export async function invoiceRetentionYears(db: Pick<Database, 'execute'>): Prom
 /**
  * Makes the database enforce at least `years`: raised when the configuration asks for more, never lowered or
  * switched off by a process started without it (a CLI run on a machine with another environment would
- * otherwise lift the guard). Lowering is `portal invoices retention`, an operator's deliberate act.
+ * otherwise lift the guard). Lowering it is an operator's deliberate act in SQL (docs/operations.md).
  */
 export async function raiseInvoiceRetention(db: Pick<Database, 'execute'>, years: number | undefined): Promise<void> {
   if (!years) return;
@@ -32,7 +32,7 @@ export async function raiseInvoiceRetention(db: Pick<Database, 'execute'>, years
     where invoice_retention.years is null or invoice_retention.years < excluded.years`);
 }
 
-/** Sets the retention to exactly `years` (undefined: off): the operator's command, which may lower it. */
+/** Sets the retention to exactly `years` (undefined: off), lowering it too: for tests and deliberate tools only. */
 export async function setInvoiceRetention(db: Pick<Database, 'execute'>, years: number | undefined): Promise<void> {
   await db.execute(sql`insert into invoice_retention (id, years) values (1, ${years ?? null})
     on conflict (id) do update set years = excluded.years, set_at = now()`);
