@@ -189,11 +189,17 @@ describe(`a backup someone changed (${invoiceStoreKind()} store)`, () => {
     for (const file of [MANIFEST_FILE, SIGNATURE_FILE]) {
       await cp(path.join(await folderOf(later), file), path.join(await folderOf(manifestSwapped), file));
     }
-    await assertRefused(manifestSwapped, /is the signed manifest of backup .*, not of .*: it was moved into this backup's folder/);
+    await assertRefused(
+      manifestSwapped,
+      /is the signed manifest of backup .*, not of .*: it was moved into this backup's folder/,
+    );
 
     // The original's manifest with the later one's signature.
     const signatureSwapped = await copyOf(original);
-    await cp(path.join(await folderOf(later), SIGNATURE_FILE), path.join(await folderOf(signatureSwapped), SIGNATURE_FILE));
+    await cp(
+      path.join(await folderOf(later), SIGNATURE_FILE),
+      path.join(await folderOf(signatureSwapped), SIGNATURE_FILE),
+    );
     await assertRefused(signatureSwapped, /does not match its signature/);
 
     const unsigned = await copyOf(original);
