@@ -134,7 +134,9 @@ try {
   await source.close();
   const keys = backupReadKeys(keyEnv);
   const checked = await checkBackup(location, keys, { backup: second.manifest.id });
-  log(`verify <dir>: ${checked.seconds.toFixed(1)} s, ${checked.files} files, ${checked.problems.length} problems`);
+  log(
+    `verify <location>: ${checked.seconds.toFixed(1)} s, ${checked.files} files, ${checked.problems.length} problems`,
+  );
 
   const target = await openInfrastructure(loadConfig(await portalEnv('restored')), { migrate: true });
   started = performance.now();
