@@ -200,24 +200,23 @@ export async function runCommand(command: StorageCommand, args: string[], contex
   }
 }
 
+/** A refusal the operator can act on, as one line and exit 1; anything else is a fault and is thrown. */
 function refusal(command: StorageCommand, error: unknown, output: CliOutput): number {
-  {
-    if (error instanceof BackupTamperedError || error instanceof BackupFormatError) {
-      output.err(`Refused: ${error.message}${command === 'restore' ? ' Nothing was restored.' : ''}`);
-      return EXIT.refused;
-    }
-    if (
-      error instanceof BackupRefusedError ||
-      error instanceof RestoreRefusedError ||
-      error instanceof KeyFolderInUseError ||
-      error instanceof NoBackupError ||
-      error instanceof PruneRefusedError
-    ) {
-      output.err(error.message);
-      return EXIT.refused;
-    }
-    throw error;
+  if (error instanceof BackupTamperedError || error instanceof BackupFormatError) {
+    output.err(`Refused: ${error.message}${command === 'restore' ? ' Nothing was restored.' : ''}`);
+    return EXIT.refused;
   }
+  if (
+    error instanceof BackupRefusedError ||
+    error instanceof RestoreRefusedError ||
+    error instanceof KeyFolderInUseError ||
+    error instanceof NoBackupError ||
+    error instanceof PruneRefusedError
+  ) {
+    output.err(error.message);
+    return EXIT.refused;
+  }
+  throw error;
 }
 
 async function withLocation<T>(target: string, env: NodeJS.ProcessEnv, work: (location: BackupLocation) => Promise<T>) {
