@@ -88,6 +88,12 @@ const envSchema = z
     INVOICE_STORE_TIMEOUT_MS: milliseconds(3000),
     INVOICE_STORE_PRESIGN_SECONDS: z.coerce.number().int().min(5).max(3600).default(60),
     INVOICE_SPOOL_DIR: optionalString,
+    // Object Lock on the invoice bucket: each object is sent with a retention until INVOICE_RETENTION_YEARS on.
+    INVOICE_STORE_OBJECT_LOCK_MODE: z
+      .enum(['off', 'governance', 'compliance'], { error: 'must be off, governance or compliance' })
+      .default('off'),
+    // Years below which no invoice version may be deleted by anyone; unset: off. 8 or 10 years in Germany.
+    INVOICE_RETENTION_YEARS: z.coerce.number().int().min(1).max(30).optional(),
     MIGRATE_ON_START: onOff('true'),
     MAX_INVOICE_BYTES: z.coerce
       .number()
@@ -356,6 +362,13 @@ const envSchema = z
         message: 'is required when SSO_BUTTON_LABEL is set: the button needs the provider it signs in with',
       });
     }
+    if (env.INVOICE_STORE_OBJECT_LOCK_MODE !== 'off' && (!env.INVOICE_STORE || !env.INVOICE_RETENTION_YEARS)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['INVOICE_STORE_OBJECT_LOCK_MODE'],
+        message: `needs INVOICE_STORE (a bucket with Object Lock enabled) and INVOICE_RETENTION_YEARS (how long each object is locked)${env.INVOICE_STORE ? '' : '; the folder store has no Object Lock'}`,
+      });
+    }
     if (!env.FIREBASE_AUTH_EMULATOR_HOST && !env.FIREBASE_API_KEY) {
       ctx.addIssue({ code: 'custom', path: ['FIREBASE_API_KEY'], message: 'is required outside emulator mode' });
     }
@@ -444,6 +457,16 @@ function toConfig(env: z.infer<typeof envSchema>) {
           timeoutMs: env.INVOICE_STORE_TIMEOUT_MS,
           presignSeconds: env.INVOICE_STORE_PRESIGN_SECONDS,
           spoolDir: path.resolve(env.INVOICE_SPOOL_DIR ?? path.join(os.tmpdir(), 'portal-invoice-spool')),
+          objectLock:
+            env.INVOICE_STORE_OBJECT_LOCK_MODE === 'off' || !env.INVOICE_RETENTION_YEARS
+              ? undefined
+              : {
+                  mode:
+                    env.INVOICE_STORE_OBJECT_LOCK_MODE === 'compliance'
+                      ? ('COMPLIANCE' as const)
+                      : ('GOVERNANCE' as const),
+                  years: env.INVOICE_RETENTION_YEARS,
+                },
         }
       : { kind: 'folder' as const },
     /** Apply pending migrations at start (the default), or leave that to `portal migrate` and refuse a schema behind. */
@@ -500,6 +523,8 @@ function toConfig(env: z.infer<typeof envSchema>) {
       scimPerMinute: env.RATE_LIMIT_SCIM_PER_MINUTE,
     },
     auditRetentionDays: env.AUDIT_RETENTION_DAYS,
+    /** Years below which no invoice version, nor its bytes, may be deleted; undefined: off (db/invoice-retention.ts). */
+    invoiceRetentionYears: env.INVOICE_RETENTION_YEARS,
     tokenOutageGraceMs: env.TOKEN_OUTAGE_GRACE_SECONDS * 1000,
     identityTimeoutMs: env.IDENTITY_TIMEOUT_MS,
     databaseTimeouts: { connectMs: env.DATABASE_CONNECT_TIMEOUT_MS, queryMs: env.DATABASE_QUERY_TIMEOUT_MS },

@@ -1,5 +1,6 @@
 import type { Config } from './config.ts';
 import { databaseTargetFor, openDatabase, type DatabaseHandle, type DatabaseTarget } from './db/client.ts';
+import { raiseInvoiceRetention } from './db/invoice-retention.ts';
 import { createFirebaseIdentity } from './identity/firebase-identity.ts';
 import type { IdentityProvider } from './identity/identity-provider.ts';
 import type { BlobStore } from './blob-store/blob-store.ts';
@@ -40,6 +41,8 @@ export async function openInfrastructure(
   const database = await openDatabase(options.databaseTarget ?? databaseTargetFor(config), {
     migrate: options.migrate ?? config.migrateOnStart,
   });
+  // Before anything can delete: the database refuses to drop an invoice version younger than this.
+  await raiseInvoiceRetention(database.db, config.invoiceRetentionYears);
   const firebase = createFirebaseIdentity({ ...config.firebase, timeoutMs: config.identityTimeoutMs });
   const errorReporter = await openErrorReporter(config.sentry);
   return {

@@ -8,7 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import { createHash, generateKeyPairSync, sign } from 'node:crypto';
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -20,6 +20,8 @@ import { backupReadKeys } from '../src/backup/keys.ts';
 import {
   BackupFormatError,
   BackupTamperedError,
+  blobFile,
+  keysetOf,
   MANIFEST_FILE,
   SIGNATURE_FILE,
   type BackupManifest,
@@ -34,7 +36,7 @@ import { openRestoreTarget } from './helpers/restore-target.ts';
 import { useTestApp } from './helpers/test-app.ts';
 
 const INGEST_TOKEN = 'test-ingest-token-0123456789abcdefghijklmnop';
-const SIGNING_CONTEXT = 'parcel-invoice-portal-backup manifest v2\n';
+const SIGNING_CONTEXT = 'parcel-invoice-portal-backup manifest v3\n';
 const sha256 = (bytes: Uint8Array | string) => createHash('sha256').update(bytes).digest('hex');
 
 describe(`a backup someone changed (${invoiceStoreKind()} store)`, () => {
@@ -86,10 +88,15 @@ describe(`a backup someone changed (${invoiceStoreKind()} store)`, () => {
     return copy;
   }
 
+  /** The folder of the one backup a location holds (backups/<id>/): where its manifest and tables lie. */
+  const folderOf = async (dir: string) => {
+    const [id] = await readdir(path.join(dir, 'backups'));
+    return path.join(dir, 'backups', id!);
+  };
   const readManifestJson = async (dir: string) =>
-    JSON.parse(await readFile(path.join(dir, MANIFEST_FILE), 'utf8')) as BackupManifest;
-  const writeManifestJson = (dir: string, manifest: BackupManifest) =>
-    writeFile(path.join(dir, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
+    JSON.parse(await readFile(path.join(await folderOf(dir), MANIFEST_FILE), 'utf8')) as BackupManifest;
+  const writeManifestJson = async (dir: string, manifest: BackupManifest) =>
+    writeFile(path.join(await folderOf(dir), MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
 
   /** What an attacker who can write the folder, but holds no key of the portal, can do to a table. */
   async function forgeTable(dir: string, manifest: BackupManifest, table: string, extraLines: string[]) {
@@ -99,7 +106,7 @@ describe(`a backup someone changed (${invoiceStoreKind()} store)`, () => {
     const encrypter = new Encrypter();
     for (const recipient of manifest.encryption.recipients) encrypter.addRecipient(recipient);
     const sealed = await encrypter.encrypt(plain);
-    await writeFile(path.join(dir, entry.file), sealed);
+    await writeFile(path.join(await folderOf(dir), entry.file), sealed);
     entry.rows = extraLines.length;
     entry.sha256 = sha256(plain);
     entry.sealed = { sha256: sha256(sealed), size: sealed.length };
@@ -160,9 +167,9 @@ describe(`a backup someone changed (${invoiceStoreKind()} store)`, () => {
 
     // Signing it themselves, with a key of their own, is no better.
     const theirs = generateKeyPairSync('ed25519').privateKey;
-    const bytes = await readFile(path.join(dir, MANIFEST_FILE));
+    const bytes = await readFile(path.join(await folderOf(dir), MANIFEST_FILE));
     const signature = sign(null, Buffer.concat([Buffer.from(SIGNING_CONTEXT), bytes]), theirs);
-    await writeFile(path.join(dir, SIGNATURE_FILE), `${signature.toString('base64')}\n`);
+    await writeFile(path.join(await folderOf(dir), SIGNATURE_FILE), `${signature.toString('base64')}\n`);
     await assertRefused(dir, /does not match its signature/);
   });
 
@@ -170,33 +177,39 @@ describe(`a backup someone changed (${invoiceStoreKind()} store)`, () => {
     // A file of the later backup in the original: each is a good, signed file, but not of this backup.
     const fileSwapped = await copyOf(original);
     await cp(
-      path.join(later, 'database', 'invoices.jsonl.age'),
-      path.join(fileSwapped, 'database', 'invoices.jsonl.age'),
+      path.join(await folderOf(later), 'database', 'invoices.jsonl.age'),
+      path.join(await folderOf(fileSwapped), 'database', 'invoices.jsonl.age'),
     );
     await assertRefused(fileSwapped, /database\/invoices\.jsonl\.age is not the file the signed manifest names/);
     const report = await checkBackup(fileSwapped, keys.read);
     assert.deepEqual(report.problems, ['changed: database/invoices.jsonl.age is not the file signed']);
 
-    // The later backup's manifest and signature over the original's files.
+    // The later backup's manifest and signature over the original's files: it names its own backup.
     const manifestSwapped = await copyOf(original);
     for (const file of [MANIFEST_FILE, SIGNATURE_FILE]) {
-      await cp(path.join(later, file), path.join(manifestSwapped, file));
+      await cp(path.join(await folderOf(later), file), path.join(await folderOf(manifestSwapped), file));
     }
-    await assertRefused(manifestSwapped, /is (not the file the signed manifest names|missing from the backup)/);
+    await assertRefused(
+      manifestSwapped,
+      /is the signed manifest of backup .*, not of .*: it was moved into this backup's folder/,
+    );
 
     // The original's manifest with the later one's signature.
     const signatureSwapped = await copyOf(original);
-    await cp(path.join(later, SIGNATURE_FILE), path.join(signatureSwapped, SIGNATURE_FILE));
+    await cp(
+      path.join(await folderOf(later), SIGNATURE_FILE),
+      path.join(await folderOf(signatureSwapped), SIGNATURE_FILE),
+    );
     await assertRefused(signatureSwapped, /does not match its signature/);
 
     const unsigned = await copyOf(original);
-    await rm(path.join(unsigned, SIGNATURE_FILE));
+    await rm(path.join(await folderOf(unsigned), SIGNATURE_FILE));
     await assertRefused(unsigned, /has no manifest\.json\.sig: an unsigned backup .* is never restored/);
 
     const blobChanged = await copyOf(original);
     const manifest = await readManifestJson(blobChanged);
     const blob = manifest.blobs.list[0]!;
-    const blobPath = path.join(blobChanged, 'blobs', blob.sha256.slice(0, 2), `${blob.sha256}.age`);
+    const blobPath = path.join(blobChanged, blobFile(keysetOf(manifest.encryption.recipients), blob.sha256));
     const bytes = await readFile(blobPath);
     bytes[bytes.length - 1]! ^= 1;
     await writeFile(blobPath, bytes);
@@ -210,9 +223,9 @@ describe(`a backup someone changed (${invoiceStoreKind()} store)`, () => {
       manifest.tables.find((table) => table.name === 'users')!.file = file;
       await writeManifestJson(dir, manifest);
       // Signed with the portal's own key: as if whoever holds it made a manifest like this.
-      const bytes = await readFile(path.join(dir, MANIFEST_FILE));
+      const bytes = await readFile(path.join(await folderOf(dir), MANIFEST_FILE));
       const signature = sign(null, Buffer.concat([Buffer.from(SIGNING_CONTEXT), bytes]), keys.write.signingKey);
-      await writeFile(path.join(dir, SIGNATURE_FILE), `${signature.toString('base64')}\n`);
+      await writeFile(path.join(await folderOf(dir), SIGNATURE_FILE), `${signature.toString('base64')}\n`);
       await assertRefused(
         dir,
         new RegExp(

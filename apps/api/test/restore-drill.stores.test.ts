@@ -7,7 +7,7 @@
  * backups someone changed.
  */
 import assert from 'node:assert/strict';
-import { mkdir, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -16,6 +16,7 @@ import { freshDatabaseBeside } from '@portal/dev-stack';
 import { createApp } from '../src/app.ts';
 import { runBackup } from '../src/backup/backup.ts';
 import { checkBackup } from '../src/backup/backup-check.ts';
+import { folderLocation } from '../src/backup/location.ts';
 import { readSignedManifest } from '../src/backup/manifest.ts';
 import { RestoreRefusedError, runRestore } from '../src/backup/restore.ts';
 import { runVerify } from '../src/backup/verify.ts';
@@ -168,7 +169,7 @@ describe(`restore drill (${invoiceStoreKind()} store)`, () => {
     const backup = await runBackup({ database: t.database, blobStore: t.blobStore }, backupDir, keys.write);
     const backupSeconds = (performance.now() - started) / 1000;
     assert.deepEqual(backup.problems, []);
-    const manifest = await readSignedManifest(backupDir, keys.read.verifyKey);
+    const manifest = await readSignedManifest(folderLocation(backupDir), backup.manifest.id, keys.read.verifyKey);
     assert.equal(
       manifest.blobs.count,
       8,
@@ -186,7 +187,9 @@ describe(`restore drill (${invoiceStoreKind()} store)`, () => {
     for (const entry of modes)
       assert.match(entry, /\/ 700$|^[^/ ]+(\/[^/ ]+)* 600$/, `${entry}: folders 0700, files 0600`);
     assert.ok(
-      modes.includes('./ 700') && modes.includes('manifest.json 600') && modes.includes('manifest.json.sig 600'),
+      modes.includes('./ 700') &&
+        modes.includes(`backups/${manifest.id}/manifest.json 600`) &&
+        modes.includes(`backups/${manifest.id}/manifest.json.sig 600`),
     );
     const backupBytes = Buffer.concat(
       await Promise.all(
@@ -220,7 +223,8 @@ describe(`restore drill (${invoiceStoreKind()} store)`, () => {
     assert.equal(report.named, 8);
     assert.deepEqual(await tableCounts(infrastructure.database.db as never), {
       ...keptCounts,
-      ...Object.fromEntries([...EPHEMERAL_TABLE_NAMES].map((table) => [table, 0])),
+      // Short-lived state starts empty; the invoice retention in force is the one row its migration writes.
+      ...Object.fromEntries([...EPHEMERAL_TABLE_NAMES].map((table) => [table, table === 'invoice_retention' ? 1 : 0])),
     });
 
     // A second restore into what is now a portal in use is refused, and changes nothing.
@@ -257,7 +261,7 @@ describe(`restore drill (${invoiceStoreKind()} store)`, () => {
     );
   });
 
-  it('refuses a backup folder that is not empty, and a restore into a database or store that is not', async () => {
+  it('refuses a backup folder that holds anything but backups, and a restore into a database or store that is not empty', async () => {
     const keys = await keysReady;
     await t.app.inject({
       method: 'PUT',
@@ -269,9 +273,13 @@ describe(`restore drill (${invoiceStoreKind()} store)`, () => {
     cleanups.push(() => rm(work, { recursive: true, force: true }));
     const backupDir = path.join(work, 'backup');
     await runBackup({ database: t.database, blobStore: t.blobStore }, backupDir, keys.write);
+    // A home folder, or a backup of the earlier one-folder format: not a place for backups.
+    const foreign = path.join(work, 'foreign');
+    await mkdir(foreign);
+    await writeFile(path.join(foreign, 'manifest.json'), '{}');
     await assert.rejects(
-      runBackup({ database: t.database, blobStore: t.blobStore }, backupDir, keys.write),
-      /not empty/,
+      runBackup({ database: t.database, blobStore: t.blobStore }, foreign, keys.write),
+      /holds manifest\.json: backups go into a new or empty folder, or one that holds only backups/,
     );
 
     // Into the source itself: its database and store are in use.

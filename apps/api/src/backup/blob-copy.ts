@@ -1,16 +1,16 @@
 import { createHash } from 'node:crypto';
-import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { blobFile } from './manifest.ts';
-import { writeSealed, type SealedDigest } from './sealed-file.ts';
+import type { BackupLocation } from './location.ts';
+import type { SealedDigest } from './sealed-file.ts';
 
 /**
- * Encrypts a blob's stream into the backup folder at blobFile(sha256), and only when its bytes hash to that
+ * Encrypts a blob's stream into the location at `file` (blobFile: derived from sha256), and only when its bytes hash to that
  * name: the check runs as the last bytes pass, and a mismatch leaves no file. Returns the plaintext's size
  * and the encrypted file's digest.
  */
 export async function copyBlobInto(
-  dir: string,
+  location: BackupLocation,
+  file: string,
   sha256: string,
   stream: Readable,
   recipients: string[],
@@ -26,7 +26,7 @@ export async function copyBlobInto(
     const actual = hash.digest('hex');
     if (actual !== sha256) throw new Error(`blob ${sha256} read back as bytes that hash to ${actual}`);
   };
-  const sealed = await writeSealed(path.join(dir, blobFile(sha256)), checked(), recipients);
+  const sealed = await location.writeSealed(file, checked(), recipients);
   return { size, sealed };
 }
 

@@ -1,14 +1,13 @@
 import { createHash } from 'node:crypto';
-import { mkdir } from 'node:fs/promises';
-import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
 import { sql, type SQL } from 'drizzle-orm';
 import { schemaLevel, type Database } from '../db/client.ts';
 import { BLOB_REFERENCES, referenceName } from '../db/blob-references.ts';
 import { EPHEMERAL_TABLE_NAMES } from '../db/ephemeral-tables.ts';
-import { DATABASE_DIR, BackupTamperedError, tableFile, type BackupManifest, type BackupTable } from './manifest.ts';
-import { digesting, openSealed, PRIVATE_DIR_MODE, writeSealed } from './sealed-file.ts';
+import type { BackupLocation } from './location.ts';
+import { backupDir, BackupTamperedError, tableFile, type BackupManifest, type BackupTable } from './manifest.ts';
+import { digesting, openSealed } from './sealed-file.ts';
 
 /** Both drivers answer raw queries with { rows }. */
 async function rowsOf<T>(db: Pick<Database, 'execute'>, query: SQL): Promise<T[]> {
@@ -59,13 +58,17 @@ export async function namedBlobs(db: Pick<Database, 'execute'>): Promise<string[
 
 /**
  * Writes every table of the schema but the short-lived ones (EPHEMERAL_TABLES) to
- * `<dir>/database/<table>.jsonl.age`, encrypted to the recipients, reading all of them, the sequences and the
+ * `backups/<id>/database/<table>.jsonl.age` of the location, encrypted to the recipients, reading all of them, the sequences and the
  * blob names in one REPEATABLE READ transaction: one snapshot, as if the portal had stopped for it, while it
  * keeps serving. Rows stay the text PostgreSQL wrote (row_to_json), never parsed here, so no value (a bigint,
  * a timestamp's microseconds) changes on the way.
  */
-export async function exportDatabase(db: Database, dir: string, recipients: string[]): Promise<DatabaseExport> {
-  await mkdir(path.join(dir, DATABASE_DIR), { recursive: true, mode: PRIVATE_DIR_MODE });
+export async function exportDatabase(
+  db: Database,
+  location: BackupLocation,
+  id: string,
+  recipients: string[],
+): Promise<DatabaseExport> {
   return db.transaction(
     async (tx) => {
       const tables: BackupTable[] = [];
@@ -93,7 +96,7 @@ export async function exportDatabase(db: Database, dir: string, recipients: stri
           }
         };
         const file = tableFile(name);
-        const sealed = await writeSealed(path.join(dir, file), lines(), recipients);
+        const sealed = await location.writeSealed(`${backupDir(id)}/${file}`, lines(), recipients);
         tables.push({ name, columns: await columnsOf(tx, name), rows, file, sha256: hash.digest('hex'), sealed });
       }
       const sequences: BackupManifest['sequences'] = [];
@@ -163,7 +166,7 @@ export interface ImportReport {
  */
 export async function importDatabase(
   db: Database,
-  dir: string,
+  location: BackupLocation,
   manifest: BackupManifest,
   identities: string[],
 ): Promise<ImportReport> {
@@ -192,7 +195,9 @@ export async function importDatabase(
       // The encrypted file was checked against the signed manifest before this transaction began; the
       // plaintext is checked too, and a mismatch rolls every row back.
       const plain = digesting();
-      const decrypted = await openSealed(path.join(dir, tableFile(name)), identities);
+      const encrypted = await location.openRead(`${backupDir(manifest.id)}/${tableFile(name)}`);
+      if (!encrypted) throw new BackupTamperedError(`${tableFile(name)} is missing from the backup.`);
+      const decrypted = await openSealed(encrypted, identities);
       let batch: string[] = [];
       let rows = 0;
       const lines = createInterface({ input: Readable.from(plain.pass(decrypted)), crlfDelay: Infinity });

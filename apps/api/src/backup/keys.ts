@@ -193,3 +193,28 @@ export async function writeBackupKeys(dir: string): Promise<Record<keyof typeof 
   }
   return paths;
 }
+
+/**
+ * The key that tells which backups of a location this portal made, for `backup list` and `backup prune`: the
+ * verify key where one is given (the restoring machine), else the public half of the signing key (the
+ * backup machine, which holds no verify key of its own).
+ */
+export function backupVerifyKey(env: NodeJS.ProcessEnv = process.env): KeyObject {
+  const problems: string[] = [];
+  const given = [KEY_VARIABLES.verifyKey, `${KEY_VARIABLES.verifyKey}_FILE`].some((name) => env[name]?.trim());
+  if (given) {
+    const text = readVariable(env, KEY_VARIABLES.verifyKey, problems);
+    const key = text === undefined ? undefined : parseEd25519(text, 'public', problems);
+    if (problems.length || !key) throw new ConfigError(problems);
+    return key;
+  }
+  const signingText = readVariable(env, KEY_VARIABLES.signingKey, []);
+  if (signingText === undefined) {
+    throw new ConfigError([
+      `${KEY_VARIABLES.verifyKey} (or ${KEY_VARIABLES.signingKey}, whose public half is used) is required for this command`,
+    ]);
+  }
+  const signingKey = parseEd25519(signingText, 'private', problems);
+  if (problems.length || !signingKey) throw new ConfigError(problems);
+  return createPublicKey(signingKey);
+}

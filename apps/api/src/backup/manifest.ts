@@ -1,9 +1,7 @@
-import { sign, verify, type KeyObject } from 'node:crypto';
-import { open, rename, writeFile } from 'node:fs/promises';
-import path from 'node:path';
+import { createHash, sign, verify, type KeyObject } from 'node:crypto';
 import { z } from 'zod';
 import { EPHEMERAL_TABLE_NAMES } from '../db/ephemeral-tables.ts';
-import { PRIVATE_FILE_MODE } from './sealed-file.ts';
+import { LocationTooLargeError, type BackupLocation } from './location.ts';
 
 export const MANIFEST_FILE = 'manifest.json';
 /** The manifest's Ed25519 signature, base64: beside it, so the manifest stays the bytes that were signed. */
@@ -11,7 +9,7 @@ export const SIGNATURE_FILE = 'manifest.json.sig';
 export const DATABASE_DIR = 'database';
 export const BLOBS_DIR = 'blobs';
 const FORMAT = 'parcel-invoice-portal-backup';
-const VERSION = 2;
+const VERSION = 3;
 /**
  * Signed before the manifest's bytes: a signature made for a backup manifest cannot be passed off as one over
  * anything else, should the key ever sign something else.
@@ -20,12 +18,31 @@ const SIGNING_CONTEXT = Buffer.from(`${FORMAT} manifest v${VERSION}\n`);
 /** Far above a manifest of a million invoices (about 250 bytes each): a larger one is read as a refusal, not into memory. */
 const MAX_MANIFEST_BYTES = 512 * 1024 * 1024;
 
+export const BACKUPS_DIR = 'backups';
+/** A backup's name: when it was started, to the millisecond, UTC; sorts as it was made. */
+export const BACKUP_ID = /^\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z$/;
+export const backupIdAt = (date: Date) => date.toISOString().replace(/[:.]/g, '-');
+
 /**
- * Where each file of a backup lies, relative to its folder: derived from a table's name or a blob's sha256,
- * never taken from the manifest as it is, so no manifest can make restore read outside the folder.
+ * Where each file of a backup lies: derived from a backup id, a table's name, or a blob's sha256 and the
+ * recipients it was encrypted to, never taken from the manifest as it is, so no manifest can make restore
+ * read elsewhere. A backup location holds many backups: each one's own folder (manifest, signature, tables)
+ * under backups/<id>/, and one pool of blobs they share, so a blob is copied once, by the first backup that
+ * needs it, and every later backup names that copy.
  */
+export const backupDir = (id: string) => `${BACKUPS_DIR}/${id}`;
 export const tableFile = (name: string) => `${DATABASE_DIR}/${name}.jsonl.age`;
-export const blobFile = (sha256: string) => `${BLOBS_DIR}/${sha256.slice(0, 2)}/${sha256}.age`;
+/**
+ * The recipients' fingerprint in a blob's path: a copy encrypted to other keys (after a key change) is
+ * another file, so a new backup never replaces a file that an earlier backup's signed digest names.
+ */
+export const keysetOf = (recipients: string[]) =>
+  createHash('sha256')
+    .update([...recipients].sort().join('\n'))
+    .digest('hex')
+    .slice(0, 16);
+export const blobFile = (keyset: string, sha256: string) =>
+  `${BLOBS_DIR}/${keyset}/${sha256.slice(0, 2)}/${sha256}.age`;
 
 const sha256Hex = z.string().regex(/^[0-9a-f]{64}$/);
 const tableName = z.string().regex(/^[a-z_][a-z0-9_]*$/);
@@ -35,7 +52,9 @@ const sealedDigest = z.object({ sha256: sha256Hex, size: z.number().int().nonneg
 const manifestSchema = z.object({
   format: z.literal(FORMAT),
   version: z.literal(VERSION),
-  createdAt: z.string(),
+  /** The folder it lies in (backups/<id>/): a manifest moved into another backup's folder is refused. */
+  id: z.string().regex(BACKUP_ID),
+  createdAt: z.string().datetime({ offset: true }),
   source: z.object({ database: z.enum(['postgres', 'pglite']), store: z.string() }),
   /** Who can read it: the age recipients every file was encrypted to (public keys). */
   encryption: z.object({ format: z.literal('age'), recipients: z.array(z.string()).min(1) }),
@@ -68,8 +87,20 @@ const manifestSchema = z.object({
   blobs: z.object({
     count: z.number().int(),
     bytes: z.number().int(),
-    /** Every blob a row names, at blobFile(sha256); size and sha256 are the plaintext's. */
-    list: z.array(z.object({ sha256: sha256Hex, size: z.number().int().nonnegative(), sealed: sealedDigest })),
+    /** How many of them this backup's run copied; the others it names as earlier runs copied them. */
+    copied: z.number().int().nonnegative(),
+    /**
+     * Every blob a row names, in the shared pool at blobFile(keysetOf(recipients), sha256); size and sha256
+     * are the plaintext's; copiedBy the backup whose run wrote that file.
+     */
+    list: z.array(
+      z.object({
+        sha256: sha256Hex,
+        size: z.number().int().nonnegative(),
+        sealed: sealedDigest,
+        copiedBy: z.string().regex(BACKUP_ID),
+      }),
+    ),
   }),
   timings: z.record(z.string(), z.number()).optional(),
 });
@@ -82,20 +113,18 @@ export function newManifest(fields: Omit<BackupManifest, 'format' | 'version'>):
 }
 
 /**
- * The signature first, then the manifest, each written beside and renamed: a folder without a manifest is a
- * backup that did not finish, and one with a manifest always has its signature.
+ * The signature first, then the manifest, each written whole: a backup folder without a manifest is a backup
+ * that did not finish, and one with a manifest always has its signature.
  */
-export async function writeSignedManifest(dir: string, manifest: BackupManifest, signingKey: KeyObject): Promise<void> {
+export async function writeSignedManifest(
+  location: BackupLocation,
+  manifest: BackupManifest,
+  signingKey: KeyObject,
+): Promise<void> {
   const bytes = Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`);
   const signature = sign(null, Buffer.concat([SIGNING_CONTEXT, bytes]), signingKey);
-  for (const [file, content] of [
-    [SIGNATURE_FILE, `${signature.toString('base64')}\n`],
-    [MANIFEST_FILE, bytes],
-  ] as const) {
-    const target = path.join(dir, file);
-    await writeFile(`${target}.part`, content, { mode: PRIVATE_FILE_MODE });
-    await rename(`${target}.part`, target);
-  }
+  await location.writeSmall(`${backupDir(manifest.id)}/${SIGNATURE_FILE}`, `${signature.toString('base64')}\n`);
+  await location.writeSmall(`${backupDir(manifest.id)}/${MANIFEST_FILE}`, bytes);
 }
 
 /** Not a backup this release reads: no manifest, another format, a manifest that breaks the rules. */
@@ -104,20 +133,13 @@ export class BackupFormatError extends Error {}
 /** The backup is not as it was made: a signature that does not verify, a file that is not what the manifest says. */
 export class BackupTamperedError extends Error {}
 
-async function readBounded(file: string): Promise<Buffer | undefined> {
-  let handle;
+async function readBounded(location: BackupLocation, name: string): Promise<Buffer | undefined> {
   try {
-    handle = await open(file, 'r');
+    return await location.readSmall(name, MAX_MANIFEST_BYTES);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    if (error instanceof LocationTooLargeError)
+      throw new BackupFormatError(`${error.message}: too large to be a manifest.`);
     throw error;
-  }
-  try {
-    const { size } = await handle.stat();
-    if (size > MAX_MANIFEST_BYTES) throw new BackupFormatError(`${file} is ${size} bytes: too large to be a manifest.`);
-    return await handle.readFile();
-  } finally {
-    await handle.close();
   }
 }
 
@@ -125,15 +147,21 @@ async function readBounded(file: string): Promise<Buffer | undefined> {
  * The manifest, once its signature has verified under `verifyKey`, and only then parsed: nothing of an
  * unsigned or changed manifest is believed, not even its format.
  */
-export async function readSignedManifest(dir: string, verifyKey: KeyObject): Promise<BackupManifest> {
-  const manifestPath = path.join(dir, MANIFEST_FILE);
-  const bytes = await readBounded(manifestPath);
+export async function readSignedManifest(
+  location: BackupLocation,
+  id: string,
+  verifyKey: KeyObject,
+): Promise<BackupManifest> {
+  if (!BACKUP_ID.test(id)) throw new BackupFormatError(`${id} is not the name of a backup (2026-01-31T02-00-00-000Z).`);
+  const dir = `${location.description}/${backupDir(id)}`;
+  const manifestPath = `${dir}/${MANIFEST_FILE}`;
+  const bytes = await readBounded(location, `${backupDir(id)}/${MANIFEST_FILE}`);
   if (!bytes) {
     throw new BackupFormatError(
-      `${dir} has no ${MANIFEST_FILE}: it is not a backup, or the backup did not finish (the manifest is written last).`,
+      `${dir} has no ${MANIFEST_FILE}: there is no such backup, or it did not finish (the manifest is written last).`,
     );
   }
-  const signatureText = await readBounded(path.join(dir, SIGNATURE_FILE));
+  const signatureText = await readBounded(location, `${backupDir(id)}/${SIGNATURE_FILE}`);
   if (!signatureText) {
     throw new BackupTamperedError(
       `${dir} has no ${SIGNATURE_FILE}: an unsigned backup (one made before backups were signed, or one someone wrote) is never restored.`,
@@ -158,6 +186,11 @@ export async function readSignedManifest(dir: string, verifyKey: KeyObject): Pro
       .map((issue) => `${issue.path.join('.') || 'manifest'} ${issue.message}`);
     throw new BackupFormatError(
       `${manifestPath} is not a backup manifest this release reads:\n  ${problems.join('\n  ')}`,
+    );
+  }
+  if (parsed.data.id !== id) {
+    throw new BackupTamperedError(
+      `${manifestPath} is the signed manifest of backup ${parsed.data.id}, not of ${id}: it was moved into this backup's folder.`,
     );
   }
   return parsed.data;

@@ -1,12 +1,12 @@
-import path from 'node:path';
 import { schemaLevel, type DatabaseHandle } from '../db/client.ts';
 import type { BlobStore } from '../blob-store/blob-store.ts';
 import { forEachConcurrently } from '../lib/concurrently.ts';
-import { checkIdentityOpens, checkSealedFiles } from './backup-check.ts';
+import { checkIdentityOpens, checkSealedFiles, openBackupFile } from './backup-check.ts';
+import { chooseBackup } from './catalogue.ts';
 import { importDatabase, nonEmptyTables, type ImportReport } from './database-copy.ts';
 import type { BackupReadKeys } from './keys.ts';
-import { BackupTamperedError, blobFile, readSignedManifest, type BackupManifest } from './manifest.ts';
-import { openSealed } from './sealed-file.ts';
+import { locationOf, type BackupLocation } from './location.ts';
+import { BackupTamperedError, blobFile, keysetOf, readSignedManifest, type BackupManifest } from './manifest.ts';
 
 export interface RestoreTargets {
   database: DatabaseHandle;
@@ -23,8 +23,15 @@ export interface RestoreResult {
   seconds: number;
 }
 
+export interface RestoreOptions {
+  /** Which backup of the location (default: the newest finished). */
+  backup?: string | undefined;
+  log?: (line: string) => void;
+}
+
 /**
- * `portal restore <dir>`: first the manifest's signature (nothing of a backup is believed before it), then
+ * `portal restore <location> [<backup>]`: any backup the location still holds, its blobs wherever in the
+ * shared pool an earlier run copied them. First the manifest's signature (nothing of a backup is believed before it), then
  * into an empty database (migrated by this release) and an empty store only, so it never mixes two
  * histories. Every file is checked against the signed manifest before anything is written; then every blob
  * goes into the store (decrypted, and hashed by the store on the way), then the rows in one transaction:
@@ -32,12 +39,15 @@ export interface RestoreResult {
  */
 export async function runRestore(
   targets: RestoreTargets,
-  dir: string,
+  target: BackupLocation | string,
   keys: BackupReadKeys,
-  log: (line: string) => void = () => {},
+  options: RestoreOptions = {},
 ): Promise<RestoreResult> {
+  const log = options.log ?? (() => {});
+  const location = locationOf(target);
   const started = performance.now();
-  const manifest = await readSignedManifest(dir, keys.verifyKey);
+  const id = await chooseBackup(location, options.backup);
+  const manifest = await readSignedManifest(location, id, keys.verifyKey);
   const level = await schemaLevel(targets.database.db);
   if (manifest.migrations.lastWhen > level.lastWhen) {
     throw new RestoreRefusedError(
@@ -55,16 +65,17 @@ export async function runRestore(
       `The invoice store ${targets.blobStore.description} is not empty (it holds ${blob.sha256} at least): a restore goes into an empty store only.`,
     );
   }
-  await checkSealedFiles(dir, manifest);
-  await checkIdentityOpens(dir, manifest, keys.identities);
+  await checkSealedFiles(location, manifest);
+  await checkIdentityOpens(location, manifest, keys.identities);
   log(
-    `${dir}: signature and all ${manifest.tables.length + manifest.blobs.count} files good (made ${manifest.createdAt})`,
+    `${location.description} backup ${id}: signature and all ${manifest.tables.length + manifest.blobs.count} files good (made ${manifest.createdAt})`,
   );
 
   let restored = 0;
+  const keyset = keysetOf(manifest.encryption.recipients);
   await forEachConcurrently(manifest.blobs.list, BLOB_COPIES_AT_ONCE, async ({ sha256, size }) => {
-    const file = blobFile(sha256);
-    const stored = await targets.blobStore.put(await openSealed(path.join(dir, file), keys.identities), {
+    const file = blobFile(keyset, sha256);
+    const stored = await targets.blobStore.put(await openBackupFile(location, file, keys.identities), {
       maxBytes: Number.MAX_SAFE_INTEGER,
     });
     if (stored.sha256 !== sha256 || stored.size !== size) {
@@ -74,7 +85,7 @@ export async function runRestore(
     restored += 1;
   });
   log(`blobs: ${restored} put into ${targets.blobStore.description}`);
-  const report = await importDatabase(targets.database.db, dir, manifest, keys.identities);
+  const report = await importDatabase(targets.database.db, location, manifest, keys.identities);
   const rows = Object.values(report.rows).reduce((sum, count) => sum + count, 0);
   log(`database: ${rows} rows in ${Object.keys(report.rows).length} tables`);
   if (report.dropped.length) log(`not restored (no longer in this release's schema): ${report.dropped.join(', ')}`);

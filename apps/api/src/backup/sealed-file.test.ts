@@ -7,6 +7,7 @@ import { Readable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { generateX25519Identity, identityToRecipient } from 'age-encryption';
 import { copyBlobInto, hashStream } from './blob-copy.ts';
+import { folderLocation } from './location.ts';
 import { blobFile } from './manifest.ts';
 import { digestFile, openSealed, WrongIdentityError, writeSealed } from './sealed-file.ts';
 
@@ -51,13 +52,17 @@ describe('sealed backup files', () => {
     const dir = path.join(work, 'blobs-backup');
     const bytes = Buffer.from('%PDF-1.7 an invoice');
     const named = sha256(bytes);
-    const copied = await copyBlobInto(dir, named, Readable.from([bytes]), [recipient]);
+    const location = folderLocation(dir);
+    const copied = await copyBlobInto(location, blobFile('k', named), named, Readable.from([bytes]), [recipient]);
     assert.equal(copied.size, bytes.length);
-    assert.deepEqual(copied.sealed, await digestFile(path.join(dir, blobFile(named))));
+    assert.deepEqual(copied.sealed, await digestFile(path.join(dir, blobFile('k', named))));
 
     const wrongName = sha256(Buffer.from('something else'));
-    await assert.rejects(copyBlobInto(dir, wrongName, Readable.from([bytes]), [recipient]), /hash to/);
-    const left = await readdir(path.join(dir, 'blobs', wrongName.slice(0, 2)));
+    await assert.rejects(
+      copyBlobInto(location, blobFile('k', wrongName), wrongName, Readable.from([bytes]), [recipient]),
+      /hash to/,
+    );
+    const left = await readdir(path.join(dir, 'blobs', 'k', wrongName.slice(0, 2)));
     assert.deepEqual(left, [], 'neither the blob nor a partial file');
   });
 });

@@ -69,10 +69,10 @@ export class WrongIdentityError extends Error {}
  * The plaintext of a sealed file, streamed. Rejects at once (WrongIdentityError) when no identity opens
  * its header; a changed or cut-off body makes the stream fail where it is (age authenticates each chunk).
  */
-export async function openSealed(file: string, identities: string[]): Promise<Readable> {
+export async function openSealed(file: string | Readable, identities: string[]): Promise<Readable> {
   const decrypter = new Decrypter();
   for (const identity of identities) decrypter.addIdentity(identity);
-  const encrypted = createReadStream(file);
+  const encrypted = typeof file === 'string' ? createReadStream(file) : file;
   try {
     return fromWeb(await decrypter.decrypt(toWeb(encrypted)));
   } catch (error) {
@@ -83,8 +83,8 @@ export async function openSealed(file: string, identities: string[]): Promise<Re
 }
 
 /** The digest of a file as it lies in the backup, read to its end. */
-export async function digestFile(file: string): Promise<SealedDigest> {
+export async function digestFile(file: string | Readable): Promise<SealedDigest> {
   const sealed = digesting();
-  for await (const chunk of sealed.pass(createReadStream(file))) void chunk;
+  for await (const chunk of sealed.pass(typeof file === 'string' ? createReadStream(file) : file)) void chunk;
   return sealed.digest();
 }

@@ -3,6 +3,7 @@ import { BlobIntegrityError, type BlobStore, type ListedBlob } from '../blob-sto
 import { forEachConcurrently } from '../lib/concurrently.ts';
 import { hashStream } from './blob-copy.ts';
 import { namedBlobs } from './database-copy.ts';
+import { invoiceRetentionYears } from '../db/invoice-retention.ts';
 
 export interface VerifyOptions {
   deleteOrphans?: boolean;
@@ -20,6 +21,8 @@ export interface VerifyReport {
   /** In the store, named by no row. */
   orphans: ListedBlob[];
   deleted: string[];
+  /** Orphans the invoice retention keeps: younger than INVOICE_RETENTION_YEARS (bytes a deleted row may have named). */
+  retained: string[];
   seconds: number;
 }
 
@@ -64,9 +67,19 @@ export async function runVerify(
     log(`orphan: ${orphan.sha256} (${orphan.size} bytes, ${orphan.modifiedAt.toISOString()})`);
 
   const deleted: string[] = [];
+  const retained: string[] = [];
   if (options.deleteOrphans && orphans.length) {
     const minAge = options.orphanMinAgeMs ?? DEFAULT_ORPHAN_MIN_AGE_MS;
-    const old = orphans.filter((orphan) => Date.now() - orphan.modifiedAt.getTime() >= minAge);
+    // Under the invoice retention no invoice's bytes are deleted before their time, named by a row or not:
+    // an orphan may be the file of a version someone removed behind the portal's back.
+    const years = await invoiceRetentionYears(sources.database.db);
+    const keptSince = new Date();
+    if (years) keptSince.setUTCFullYear(keptSince.getUTCFullYear() - years);
+    const old = orphans.filter((orphan) => {
+      if (Date.now() - orphan.modifiedAt.getTime() < minAge) return false;
+      if (years && orphan.modifiedAt > keptSince) return void retained.push(orphan.sha256);
+      return true;
+    });
     // Read again just before deleting: a row written since the first read names its blob now.
     const namedNow = new Set(await namedBlobs(sources.database.db));
     for (const orphan of old) {
@@ -75,12 +88,12 @@ export async function runVerify(
       deleted.push(orphan.sha256);
     }
     log(
-      `deleted ${deleted.length} orphans (${orphans.length - deleted.length} younger than ${minAge / 60000} minutes or named again kept)`,
+      `deleted ${deleted.length} orphans (${orphans.length - deleted.length - retained.length} younger than ${minAge / 60000} minutes or named again kept${years ? `, ${retained.length} kept by INVOICE_RETENTION_YEARS=${years}` : ''})`,
     );
   }
   const seconds = (performance.now() - started) / 1000;
   log(
     `verified ${names.length} named blobs in ${sources.blobStore.description}: ${missing.length} missing, ${damaged.length} damaged, ${orphans.length} orphans (${seconds.toFixed(1)} s)`,
   );
-  return { named: names.length, missing, damaged, orphans, deleted, seconds };
+  return { named: names.length, missing, damaged, orphans, deleted, retained, seconds };
 }

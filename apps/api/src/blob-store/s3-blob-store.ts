@@ -7,9 +7,11 @@ import type { Readable } from 'node:stream';
 import {
   DeleteObjectCommand,
   GetObjectCommand,
+  GetObjectRetentionCommand,
   HeadObjectCommand,
   ListObjectsV2Command,
   PutObjectCommand,
+  PutObjectRetentionCommand,
   S3Client,
   S3ServiceException,
 } from '@aws-sdk/client-s3';
@@ -42,6 +44,20 @@ export interface S3BlobStoreOptions {
   presignSeconds: number;
   /** Where an upload is held while its hash is worked out (the store checks it on arrival); default: the OS's temp folder. */
   spoolDir?: string;
+  /**
+   * S3 Object Lock: every object is written with this retention (mode, and until `years` after it is written),
+   * and an object found already there has its retention extended to that, never shortened. The bucket must have
+   * Object Lock enabled; it then refuses to delete or overwrite the object before that date, whoever asks.
+   */
+  objectLock?: { mode: 'GOVERNANCE' | 'COMPLIANCE'; years: number } | undefined;
+}
+
+/** When an object written now may be deleted under the lock: `years` on, to the second. */
+export function lockedUntil(years: number, now = new Date()): Date {
+  const until = new Date(now);
+  until.setUTCFullYear(until.getUTCFullYear() + years);
+  until.setUTCMilliseconds(0);
+  return until;
 }
 
 const UNREACHABLE_CODES = new Set([
@@ -138,6 +154,33 @@ export function createS3BlobStore(options: S3BlobStoreOptions): BlobStore & { cl
     }
   }
 
+  async function extendLock(sha256: string, lock: NonNullable<S3BlobStoreOptions['objectLock']>) {
+    const Key = keyOf(sha256);
+    const until = lockedUntil(lock.years);
+    const current = await call(
+      (abortSignal) => client.send(new GetObjectRetentionCommand({ Bucket: bucket, Key }), { abortSignal }),
+      'answer',
+    ).catch((error: unknown) => {
+      // An object written before the lock was configured has no retention yet.
+      if (error instanceof S3ServiceException && error.name === 'NoSuchObjectLockConfiguration') return undefined;
+      throw error;
+    });
+    const retainUntil = current?.Retention?.RetainUntilDate;
+    if (retainUntil && retainUntil >= until && current?.Retention?.Mode === lock.mode) return;
+    await call(
+      (abortSignal) =>
+        client.send(
+          new PutObjectRetentionCommand({
+            Bucket: bucket,
+            Key,
+            Retention: { Mode: lock.mode, RetainUntilDate: retainUntil && retainUntil > until ? retainUntil : until },
+          }),
+          { abortSignal },
+        ),
+      'extend the lock',
+    );
+  }
+
   return {
     client,
     description: `s3://${bucket}/${prefix}`,
@@ -158,7 +201,17 @@ export function createS3BlobStore(options: S3BlobStoreOptions): BlobStore & { cl
         await file.close();
         closed = true;
         // Same key means same bytes, and objects are written whole: one that is there is this one.
-        if ((await sizeOf(blob.sha256)) === blob.size) return blob;
+        if ((await sizeOf(blob.sha256)) === blob.size) {
+          // A new version with the bytes of an old one: its copy must now stay as long as the new version must.
+          if (options.objectLock) await extendLock(blob.sha256, options.objectLock);
+          return blob;
+        }
+        const lock = options.objectLock
+          ? {
+              ObjectLockMode: options.objectLock.mode,
+              ObjectLockRetainUntilDate: lockedUntil(options.objectLock.years),
+            }
+          : {};
         await call(
           (abortSignal) =>
             client.send(
@@ -169,6 +222,7 @@ export function createS3BlobStore(options: S3BlobStoreOptions): BlobStore & { cl
                 ContentLength: blob.size,
                 ContentType: 'application/octet-stream',
                 ChecksumSHA256: Buffer.from(blob.sha256, 'hex').toString('base64'),
+                ...lock,
               }),
               { abortSignal },
             ),

@@ -33,13 +33,21 @@ export const INVOICES_USAGE = `  invoices import <file.pdf|file.xml> --parcel-co
 `;
 
 export const STORAGE_USAGE = `  migrate                            apply this release's pending database migrations, then exit
-  backup <dir>                       database (one snapshot) + every invoice file a row names, encrypted to
-                                     BACKUP_RECIPIENT, + a manifest signed with BACKUP_SIGNING_KEY
-  restore <dir>                      a backup into an empty database and an empty invoice store (needs
-                                     BACKUP_IDENTITY and BACKUP_VERIFY_KEY; a backup not as signed is refused)
+  backup [<location>] [--prune [--keep-daily <n>] [--keep-monthly <m>]]
+                                     database (one snapshot) + every invoice file a row names that the
+                                     location's earlier backups do not hold, encrypted to BACKUP_RECIPIENT,
+                                     + a manifest signed with BACKUP_SIGNING_KEY; --prune then prunes.
+                                     <location>: a folder or s3://bucket/prefix (default BACKUP_TARGET)
+  backup list [<location>]           every backup there, what it holds, and which the policy keeps
+  backup prune [<location>] [--keep-daily <n>] [--keep-monthly <m>] [--dry-run]
+                                     delete the backups the policy does not keep (default BACKUP_KEEP_DAILY,
+                                     BACKUP_KEEP_MONTHLY: 7 and 12), and invoice files no kept one needs
+  restore <location> [--backup <id>] a backup (default: the newest) into an empty database and an empty
+                                     invoice store (needs BACKUP_IDENTITY and BACKUP_VERIFY_KEY; a backup not
+                                     as signed is refused)
   verify [--delete-orphans] [--orphan-min-age-minutes <n>]
                                      every row's invoice file present with the right hash; orphans listed
-  verify <dir>                       a backup as signed, every file decrypting to what its manifest says
+  verify <location> [--backup <id>]  a backup as signed, every file decrypting to what its manifest says
   backup-keys <dir>                  make the backup keys (a new folder, owner-only)
 `;
 

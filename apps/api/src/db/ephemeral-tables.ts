@@ -3,6 +3,7 @@ import {
   adminConfirmations,
   adminEnrollmentCodes,
   adminStepUps,
+  invoiceRetention,
   rateLimitWindows,
   webauthnChallenges,
 } from './schema.ts';
@@ -13,6 +14,7 @@ import {
  * (minutes old at most; a restored one would only let a sign-in skip a passkey check it can simply redo),
  * the browser-bound confirmations that replaced them, and passkey enrollment codes (a day at most; a restored
  * code could set up a passkey after the admin who issued it had moved on: whoever needs one is issued anew).
+ * And the invoice retention in force, which each process sets from its own configuration at start.
  * Every other table is kept, a new one included, unless it is added here.
  */
 export const EPHEMERAL_TABLES: PgTable[] = [
@@ -21,6 +23,7 @@ export const EPHEMERAL_TABLES: PgTable[] = [
   adminConfirmations,
   adminEnrollmentCodes,
   webauthnChallenges,
+  invoiceRetention,
 ];
 
 export const EPHEMERAL_TABLE_NAMES: ReadonlySet<string> = new Set(

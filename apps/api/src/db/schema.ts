@@ -10,6 +10,7 @@ import {
   numeric,
   pgTable,
   primaryKey,
+  smallint,
   text,
   timestamp,
   uniqueIndex,
@@ -168,6 +169,17 @@ export const invoiceWarnings = pgTable(
       .where(sql`${table.acknowledgedAt} is null`),
   ],
 );
+
+/**
+ * The invoice retention in force (INVOICE_RETENTION_YEARS, one row): the triggers of migration 0016 refuse to
+ * delete, or change the bytes of, an invoice version younger than it. Raised by any process started with a
+ * higher setting, never lowered by one (db/invoice-retention.ts).
+ */
+export const invoiceRetention = pgTable('invoice_retention', {
+  id: smallint('id').primaryKey().default(1),
+  years: integer('years'),
+  setAt: timestamp('set_at', { withTimezone: true }).notNull().defaultNow(),
+});
 
 export const auditLog = pgTable(
   'audit_log',
@@ -376,6 +388,7 @@ export const schema = {
   invoices,
   invoiceVersions,
   invoiceWarnings,
+  invoiceRetention,
   auditLog,
   rateLimitWindows,
   adminPasskeys,
