@@ -10,6 +10,7 @@
 import { createCheck } from './lib/deploy-checks/check.ts';
 import { composeChecks } from './lib/deploy-checks/compose-checks.ts';
 import { dockerfileChecks } from './lib/deploy-checks/dockerfile-checks.ts';
+import { guideChecks } from './lib/deploy-checks/guide-checks.ts';
 import { kubernetesChecks } from './lib/deploy-checks/kubernetes-checks.ts';
 import { nginxChecks } from './lib/deploy-checks/nginx-checks.ts';
 import { releaseChecks } from './lib/deploy-checks/release-checks.ts';
@@ -19,6 +20,7 @@ dockerfileChecks(check);
 await nginxChecks(check);
 await composeChecks(check);
 await kubernetesChecks(check);
+guideChecks(check);
 releaseChecks(check);
 console.log(`\ndeploy checks: ${counts.passed} passed, ${counts.failed} failed`);
 process.exit(counts.failed === 0 ? 0 : 1);
