@@ -26,6 +26,7 @@ if (files.length === 0) {
     'e2e/topology/topology.test.ts',
     'e2e/topology/shared-rate-limit.test.ts',
     'e2e/topology/object-store.test.ts',
+    'e2e/topology/rollout.test.ts',
   );
 }
 

@@ -42,12 +42,13 @@ export function interpolate(text: string, values: Record<string, string>): strin
 /** The parts of a service the deploy checks read. */
 export interface ComposeService {
   image?: string;
+  build?: { context?: string; dockerfile?: string; target?: string; args?: Record<string, string> };
   command?: string[];
   environment?: Record<string, string | number>;
   depends_on?: Record<string, { condition: string }>;
   deploy?: { replicas?: number };
   restart?: string;
-  healthcheck?: { test?: string[] };
+  healthcheck?: { test?: string[]; disable?: boolean };
   read_only?: boolean;
   cap_drop?: string[];
   stop_grace_period?: string;
@@ -88,6 +89,9 @@ export async function lintCompose(files: string[], values: Record<string, string
         // An override file (compose.tls.yaml) takes its project name from the file it extends.
         'require-project-name-field': 0,
         'require-quotes-in-ports': [2, { quoteType: 'single' }],
+        // Both on purpose: `image` is the registry's tag to pull, `build` makes that tag from this checkout
+        // when it is not there (deploy/README.md, "One host").
+        'no-build-and-image': 0,
       },
       quiet: false,
       debug: false,

@@ -1,19 +1,20 @@
 /**
  * deploy/kubernetes read as kubectl would apply it, and checked against Kubernetes' published API schemas.
  *
- * - `buildKustomization` does what `kubectl apply -k` does with the parts of kustomize the folder uses
- *   (resources, namespace, labels, images); any other kustomization field is refused rather than ignored.
+ * - `buildKustomization` does what `kubectl kustomize` does with the parts of kustomize the folders use
+ *   (deploy/kubernetes, deploy/kubernetes-overlays, deploy/kubernetes-components); any other kustomization
+ *   field is refused rather than ignored. `selectorMatches` is `kubectl apply -l`'s filter.
  * - `validateObjects` checks every object twice against the kubernetes-models packages, which are generated
  *   from the official OpenAPI document: their JSON-schema validators (types, required fields, formats, enums)
  *   and their TypeScript interfaces, compiled with the objects as literals, so a field the API does not know
  *   (a typo such as `readinessprobe`) is an error as it is for the API server's strict field validation.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 import type { IContainer } from 'kubernetes-models/v1/Container';
 import type { IPodTemplateSpec } from 'kubernetes-models/v1/PodTemplateSpec';
-import { parseAllDocuments } from 'yaml';
+import { parse, parseAllDocuments } from 'yaml';
 import { REPO_ROOT } from '@portal/dev-stack';
 
 export interface KubernetesObject {
@@ -39,16 +40,33 @@ export function readManifests(file: string): Manifest[] {
   });
 }
 
+interface Patch {
+  path?: string;
+  patch?: string;
+  target?: { kind?: string; name?: string };
+}
+
 interface Kustomization {
   apiVersion?: string;
   kind?: string;
   namespace?: string;
   labels?: { pairs: Record<string, string>; includeSelectors?: boolean }[];
   resources?: string[];
+  components?: string[];
+  patches?: Patch[];
   images?: { name: string; newName?: string; newTag?: string }[];
 }
 
-const UNDERSTOOD = new Set(['apiVersion', 'kind', 'namespace', 'labels', 'resources', 'images']);
+const UNDERSTOOD = new Set([
+  'apiVersion',
+  'kind',
+  'namespace',
+  'labels',
+  'resources',
+  'components',
+  'patches',
+  'images',
+]);
 const CLUSTER_SCOPED = new Set(['Namespace', 'PersistentVolume', 'ClusterRole', 'ClusterRoleBinding', 'StorageClass']);
 
 /** Every container of a workload (Deployment, Job, …), init containers included. */
@@ -57,15 +75,147 @@ export function containersOf(object: KubernetesObject): IContainer[] {
   return pod ? [...(pod.initContainers ?? []), ...pod.containers] : [];
 }
 
-export function buildKustomization(): { kustomization: Kustomization; manifests: Manifest[] } {
-  const [document] = parseAllDocuments(readFileSync(path.join(KUBERNETES_DIR, 'kustomization.yaml'), 'utf8'));
+function readKustomization(dir: string, kind: 'Kustomization' | 'Component'): Kustomization {
+  const file = path.join(dir, 'kustomization.yaml');
+  const [document] = parseAllDocuments(readFileSync(file, 'utf8'));
   const kustomization = document?.toJS() as Kustomization;
+  const where = path.relative(REPO_ROOT, file);
   const unknown = Object.keys(kustomization).filter((key) => !UNDERSTOOD.has(key));
-  if (unknown.length > 0) throw new Error(`kustomization.yaml: ${unknown.join(', ')} not understood by this check`);
-  if (kustomization.apiVersion !== 'kustomize.config.k8s.io/v1beta1' || kustomization.kind !== 'Kustomization') {
-    throw new Error('kustomization.yaml must be apiVersion kustomize.config.k8s.io/v1beta1, kind Kustomization');
+  if (unknown.length > 0) throw new Error(`${where}: ${unknown.join(', ')} not understood by this check`);
+  const apiVersion = kind === 'Component' ? 'kustomize.config.k8s.io/v1alpha1' : 'kustomize.config.k8s.io/v1beta1';
+  if (kustomization.apiVersion !== apiVersion || kustomization.kind !== kind) {
+    throw new Error(`${where} must be apiVersion ${apiVersion}, kind ${kind}`);
   }
-  const manifests = (kustomization.resources ?? []).flatMap(readManifests);
+  return kustomization;
+}
+
+/**
+ * Lists merged by a key as kubectl's strategic merge patch merges them (the fields these manifests patch);
+ * any other list is replaced. A patch's items come first, in its order, then the others, as kustomize does.
+ */
+const MERGE_KEYS: Record<string, string> = {
+  containers: 'name',
+  initContainers: 'name',
+  volumes: 'name',
+  env: 'name',
+  volumeMounts: 'mountPath',
+  ports: 'containerPort',
+};
+
+type Json = unknown;
+const isMap = (value: Json): value is Record<string, Json> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function strategicMerge(base: Json, patch: Json, field = ''): Json {
+  if (isMap(base) && isMap(patch)) {
+    const merged: Record<string, Json> = { ...base };
+    for (const [key, value] of Object.entries(patch)) {
+      if (key === '$patch') continue;
+      if (value === null) delete merged[key];
+      else merged[key] = key in base ? strategicMerge(base[key], value, key) : stripDirectives(value);
+    }
+    return merged;
+  }
+  const key = MERGE_KEYS[field];
+  if (key && Array.isArray(base) && Array.isArray(patch)) {
+    const result: Json[] = [];
+    for (const item of patch as Record<string, Json>[]) {
+      const original = (base as Record<string, Json>[]).find((candidate) => candidate[key] === item[key]);
+      if (item.$patch === 'delete') continue;
+      result.push(original ? strategicMerge(original, item) : stripDirectives(item));
+    }
+    const patched = new Set((patch as Record<string, Json>[]).map((item) => item[key]));
+    return [...result, ...(base as Record<string, Json>[]).filter((item) => !patched.has(item[key]))];
+  }
+  return stripDirectives(patch);
+}
+
+function stripDirectives(value: Json): Json {
+  if (Array.isArray(value)) return value.map(stripDirectives);
+  if (!isMap(value)) return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([key]) => key !== '$patch')
+      .map(([key, item]) => [key, stripDirectives(item)]),
+  );
+}
+
+/** JSON pointer operations (RFC 6902) as kustomize applies them; `remove` of a missing path is an error. */
+function jsonPatch(object: Json, operations: { op: string; path: string; value?: Json }[], where: string): Json {
+  const copy = structuredClone(object);
+  for (const { op, path: pointer, value } of operations) {
+    const parts = pointer
+      .split('/')
+      .slice(1)
+      .map((part) => part.replaceAll('~1', '/').replaceAll('~0', '~'));
+    const last = parts.pop()!;
+    let parent = copy as Record<string, Json>;
+    for (const part of parts) {
+      parent = parent?.[part] as Record<string, Json>;
+      if (parent === undefined) throw new Error(`${where}: ${op} ${pointer}: no such path`);
+    }
+    if (op === 'remove') {
+      if (!(last in parent)) throw new Error(`${where}: remove ${pointer}: no such path`);
+      if (Array.isArray(parent)) parent.splice(Number(last), 1);
+      else delete parent[last];
+    } else if (op === 'add' || op === 'replace') {
+      if (Array.isArray(parent) && last === '-') parent.push(value);
+      else if (Array.isArray(parent) && op === 'add') parent.splice(Number(last), 0, value);
+      else parent[last] = value;
+    } else {
+      throw new Error(`${where}: JSON patch operation ${op} not understood by this check`);
+    }
+  }
+  return copy;
+}
+
+function applyPatch(manifests: Manifest[], patch: Patch, dir: string): Manifest[] {
+  const where = path.relative(REPO_ROOT, path.join(dir, patch.path ?? 'kustomization.yaml'));
+  const text = patch.path ? readFileSync(path.join(dir, patch.path), 'utf8') : (patch.patch ?? '');
+  const parsed = parse(text) as Json;
+  const fits = (object: KubernetesObject) =>
+    (!patch.target?.kind || patch.target.kind === object.kind) &&
+    (!patch.target?.name || new RegExp(`^(?:${patch.target.name})$`).test(object.metadata.name));
+  if (Array.isArray(parsed)) {
+    if (!patch.target) throw new Error(`${where}: a JSON patch needs a target`);
+    const hits = manifests.filter(({ object }) => fits(object));
+    if (hits.length === 0) throw new Error(`${where}: the target matches no object`);
+    return manifests.map((manifest) =>
+      fits(manifest.object)
+        ? { ...manifest, object: jsonPatch(manifest.object, parsed as never, where) as KubernetesObject }
+        : manifest,
+    );
+  }
+  const patchObject = parsed as KubernetesObject & { $patch?: string };
+  const same = (object: KubernetesObject) =>
+    object.kind === patchObject.kind && object.metadata.name === patchObject.metadata.name && fits(object);
+  if (!manifests.some(({ object }) => same(object))) {
+    throw new Error(`${where}: no ${patchObject.kind}/${patchObject.metadata.name} to patch`);
+  }
+  if (patchObject.$patch === 'delete') return manifests.filter(({ object }) => !same(object));
+  return manifests.map((manifest) =>
+    same(manifest.object)
+      ? { ...manifest, object: strategicMerge(manifest.object, patchObject) as KubernetesObject }
+      : manifest,
+  );
+}
+
+/** Resources and components of one kustomization folder, then its own patches and transformers. */
+function build(dir: string, kind: 'Kustomization' | 'Component', accumulated: Manifest[] = []): Manifest[] {
+  const kustomization = readKustomization(dir, kind);
+  let manifests = [...accumulated];
+  for (const resource of kustomization.resources ?? []) {
+    const target = path.join(dir, resource);
+    manifests.push(
+      ...(statSync(target).isDirectory()
+        ? build(target, 'Kustomization')
+        : readManifests(path.relative(KUBERNETES_DIR, target))),
+    );
+  }
+  for (const component of kustomization.components ?? []) {
+    manifests = build(path.join(dir, component), 'Component', manifests);
+  }
+  for (const patch of kustomization.patches ?? []) manifests = applyPatch(manifests, patch, dir);
   for (const { object } of manifests) {
     if (kustomization.namespace && !CLUSTER_SCOPED.has(object.kind))
       object.metadata.namespace = kustomization.namespace;
@@ -78,8 +228,49 @@ export function buildKustomization(): { kustomization: Kustomization; manifests:
       if (image) container.image = `${image.newName ?? image.name}:${image.newTag ?? 'latest'}`;
     }
   }
-  return { kustomization, manifests };
+  return manifests;
 }
+
+/**
+ * What `kubectl kustomize <dir>` renders (default: deploy/kubernetes), with the parts of kustomize these folders
+ * use: resources (files and folders), components, patches (strategic merge, `$patch: delete`, JSON 6902 with a
+ * target), namespace, labels and images. Any other kustomization field is refused rather than ignored.
+ */
+export function buildKustomization(dir = KUBERNETES_DIR): { kustomization: Kustomization; manifests: Manifest[] } {
+  const manifests = build(dir, 'Kustomization').map((manifest) => ({
+    ...manifest,
+    object: structuredClone(manifest.object),
+  }));
+  return { kustomization: readKustomization(dir, 'Kustomization'), manifests };
+}
+
+/** A label selector as `kubectl -l` takes it: `k=v`, `k==v`, `k!=v`, `k in (a,b)`, `k notin (a,b)`, `k`, `!k`. */
+export function selectorMatches(selector: string, labels: Record<string, string> = {}): boolean {
+  const terms = selector.match(/[^,(]+(?:\([^)]*\))?/g) ?? [];
+  return terms.every((raw) => {
+    const term = raw.trim();
+    const set = /^([\w./-]+)\s+(in|notin)\s+\(([^)]*)\)$/.exec(term);
+    if (set) {
+      const values = set[3]!.split(',').map((value) => value.trim());
+      const has = set[1]! in labels && values.includes(labels[set[1]!]!);
+      return set[2] === 'in' ? has : !has;
+    }
+    const equality = /^([\w./-]+)\s*(==|=|!=)\s*([\w.-]*)$/.exec(term);
+    if (equality) {
+      const equal = labels[equality[1]!] === equality[3];
+      return equality[2] === '!=' ? !equal : equal;
+    }
+    if (/^![\w./-]+$/.test(term)) return !(term.slice(1) in labels);
+    if (/^[\w./-]+$/.test(term)) return term in labels;
+    throw new Error(`label selector not understood: ${selector}`);
+  });
+}
+
+/** The kubernetes-models module of a kind: the core API's, or the Gateway API's (a package of its own). */
+const modelModule = (apiVersion: string, kind: string) =>
+  apiVersion.startsWith('gateway.networking.k8s.io/')
+    ? `@kubernetes-models/gateway-api/${apiVersion}/${kind}`
+    : `kubernetes-models/${apiVersion}/${kind}`;
 
 const label = ({ file, object }: Manifest) => `${file}: ${object.kind}/${object.metadata?.name}`;
 
@@ -88,7 +279,7 @@ async function schemaProblems(manifest: Manifest): Promise<string[]> {
   const { apiVersion, kind } = manifest.object;
   let models: Record<string, new (data: unknown) => { validate(): void }>;
   try {
-    models = await import(`kubernetes-models/${apiVersion}/${kind}`);
+    models = await import(modelModule(apiVersion, kind));
   } catch {
     return [`${label(manifest)}: no schema for apiVersion ${apiVersion}`];
   }
@@ -109,7 +300,7 @@ function unknownFieldProblems(manifests: Manifest[]): string[] {
   let source = '';
   manifests.forEach((manifest, index) => {
     const { apiVersion, kind } = manifest.object;
-    source += `import type { I${kind} as T${index} } from 'kubernetes-models/${apiVersion}/${kind}';\n`;
+    source += `import type { I${kind} as T${index} } from '${modelModule(apiVersion, kind)}';\n`;
   });
   manifests.forEach((manifest, index) => {
     starts.push({ offset: source.length, manifest });

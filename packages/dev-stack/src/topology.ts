@@ -33,6 +33,8 @@ export interface TopologyOptions {
   emulatorPort?: number;
   /** Extra environment for every instance (e.g. rate limits, LOG_LEVEL). */
   env?: Record<string, string>;
+  /** Extra environment for one instance (by index from 0): e.g. another release's SPA (WEB_DIST_DIR). */
+  instanceEnv?: (index: number) => Record<string, string>;
   /** Extra Node.js options for every instance (e.g. --cpu-prof to profile them under load). */
   nodeArgs?: string[];
   log?: (line: string) => void;
@@ -144,7 +146,7 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
           [...(options.nodeArgs ?? []), '--enable-source-maps', path.join(REPO_ROOT, 'apps/api/dist/server.js')],
           {
             cwd: REPO_ROOT,
-            env: { ...env, PORT: String(port) },
+            env: { ...env, ...options.instanceEnv?.(index), PORT: String(port) },
             stdio: ['ignore', 'pipe', 'pipe'],
           },
         );

@@ -4,11 +4,12 @@
  * proxy), restart policies and health checks, and the instances' configuration — .env.example as
  * portal.env plus the file's own settings — accepted by the server's own configuration check.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '@portal/api/config.ts';
 import { REPO_ROOT } from '@portal/dev-stack';
-import { DEPLOY_DIR, lintCompose, readCompose, readEnvFile } from '../compose.ts';
+import { DEPLOY_DIR, lintCompose, readCompose, readEnvFile, type ComposeService } from '../compose.ts';
+import { readDockerfile } from '../dockerfile.ts';
 import { packageVersion } from '../release.ts';
 import { envExampleNames, type Check } from './check.ts';
 
@@ -24,6 +25,8 @@ export async function composeChecks(check: Check) {
 
   const { services } = readCompose(files[0]!, values);
   const { postgres, migrate, api, proxy } = services;
+  startOrderChecks(check, services);
+  buildChecks(check, services, values, readFileSync(files[0]!, 'utf8'));
   check(!!(postgres && migrate && api && proxy), 'compose: postgres, migrate, api and proxy services');
   check(
     migrate?.command?.join(' ') === 'apps/api/dist/cli.js migrate' &&
@@ -101,4 +104,95 @@ export async function composeChecks(check: Check) {
 function parseSeconds(duration: string | undefined): number {
   const match = /^(\d+)(s|m)$/.exec(duration ?? '');
   return match ? Number(match[1]) * (match[2] === 'm' ? 60 : 1) : 0;
+}
+
+/**
+ * Start order and health gates as a graph, for whatever services the file has: each `depends_on` names a
+ * service; no cycle; a `service_healthy` gate waits for a service with a health check; a
+ * `service_completed_successfully` gate for one that ends (never restarted); every long-running service with
+ * dependants is gated on its health, not only its start.
+ */
+function startOrderChecks(check: Check, services: Record<string, ComposeService | undefined>) {
+  const problems: string[] = [];
+  const names = Object.keys(services);
+  for (const [name, service] of Object.entries(services)) {
+    for (const [target, { condition }] of Object.entries(service?.depends_on ?? {})) {
+      const dependency = services[target];
+      if (!dependency) {
+        problems.push(`${name} depends on ${target}, which is not a service`);
+        continue;
+      }
+      const healthChecked = !!dependency.healthcheck?.test && dependency.healthcheck.disable !== true;
+      if (condition === 'service_healthy' && !healthChecked) {
+        problems.push(`${name} waits for ${target} to be healthy, but ${target} has no health check`);
+      } else if (condition === 'service_completed_successfully' && dependency.restart !== 'no') {
+        problems.push(`${name} waits for ${target} to complete, but ${target} restarts (${dependency.restart})`);
+      } else if (condition === 'service_started' && dependency.restart !== 'no' && healthChecked) {
+        problems.push(`${name} waits only for ${target} to start, though ${target} has a health check`);
+      } else if (!['service_healthy', 'service_completed_successfully', 'service_started'].includes(condition)) {
+        problems.push(`${name} -> ${target}: condition ${condition}`);
+      }
+    }
+  }
+  const order: string[] = [];
+  const state = new Map<string, 'visiting' | 'done'>();
+  const visit = (name: string, path: string[]) => {
+    if (state.get(name) === 'done') return;
+    if (state.get(name) === 'visiting') {
+      problems.push(`cycle: ${[...path, name].join(' -> ')}`);
+      return;
+    }
+    state.set(name, 'visiting');
+    for (const target of Object.keys(services[name]?.depends_on ?? {}))
+      if (services[target]) visit(target, [...path, name]);
+    state.set(name, 'done');
+    order.push(name);
+  };
+  for (const name of names) visit(name, []);
+  check(
+    problems.length === 0,
+    `compose: start order as a graph, no cycle, every gate fits its service (${order.join(' → ')})`,
+    problems,
+  );
+}
+
+/**
+ * The images build from this checkout: each portal service's `build` is the repository's Dockerfile, a stage it
+ * has, the release as PORTAL_VERSION (the build refuses any other); every variable compose.yaml requires
+ * (`${NAME:?…}`) is in compose.env.example, and so is every one a build argument reads.
+ */
+function buildChecks(
+  check: Check,
+  services: Record<string, ComposeService | undefined>,
+  values: Record<string, string>,
+  text: string,
+) {
+  const stages = new Set(readDockerfile().map((stage) => stage.name));
+  const problems: string[] = [];
+  const builds = Object.entries(services).filter(([, service]) => service?.build);
+  for (const [name, service] of builds) {
+    const build = service!.build!;
+    const context = path.resolve(DEPLOY_DIR, build.context ?? '.');
+    if (context !== path.resolve(REPO_ROOT))
+      problems.push(`${name}: build context ${build.context} is not the repository`);
+    if (!existsSync(path.join(context, build.dockerfile ?? 'Dockerfile')))
+      problems.push(`${name}: no ${build.dockerfile}`);
+    if (!build.target || !stages.has(build.target)) problems.push(`${name}: no Dockerfile stage ${build.target}`);
+    if (build.args?.PORTAL_VERSION !== packageVersion())
+      problems.push(`${name}: PORTAL_VERSION ${build.args?.PORTAL_VERSION}`);
+    if (!('PORTAL_REVISION' in (build.args ?? {}))) problems.push(`${name}: no PORTAL_REVISION argument`);
+  }
+  const portalImages = ['migrate', 'api', 'proxy'];
+  const unbuilt = portalImages.filter((name) => !services[name]?.build);
+  const required = [...text.matchAll(/\$\{([A-Z_][A-Z0-9_]*)(?::?\?|:?-)?/g)].map((match) => match[1]!);
+  const undocumented = [...new Set(required)].filter((name) => !(name in values));
+  check(
+    problems.length === 0 && unbuilt.length === 0 && undocumented.length === 0,
+    `compose: the portal's images build from this checkout (${builds.map(([name, service]) => `${name}: ${service?.build?.target}`).join(', ')}), and compose.env.example names every variable the file reads`,
+    [
+      ...problems,
+      ...unbuilt.map((name) => `${name}: no build section`),
+      ...undocumented.map((name) => `${name}: read by compose.yaml, not in compose.env.example`),
+    ],
+  );
 }

@@ -1,8 +1,10 @@
 /**
- * deploy/kubernetes as `kubectl apply -k` would send it: every object valid against the Kubernetes API's
- * published schemas (scripts/lib/kubernetes.ts), every reference resolved, and the portal's own rules —
- * probes, draining times, non-root read-only containers with resources, the configuration complete and
- * accepted by the server, the instances reachable from nginx only, and the images of this release.
+ * deploy/kubernetes and each of deploy/kubernetes-overlays as `kubectl apply -k` would send them: every object
+ * valid against the Kubernetes API's published schemas (scripts/lib/kubernetes.ts), the guide's kubectl
+ * commands replayed (kubernetes-guide.ts: each `-l` subset holds what it references), and the portal's own
+ * rules — probes, draining times, non-root read-only containers with resources, the configuration complete and
+ * accepted by the server, the instances reachable from nginx only, no replica count under the autoscaler, and
+ * the images of this release.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -28,6 +30,7 @@ import {
 } from '../kubernetes.ts';
 import { packageVersion } from '../release.ts';
 import { envExampleNames, type Check } from './check.ts';
+import { compareWithKubectl, guideChecks } from './kubernetes-guide.ts';
 
 /**
  * Development only: the emulator accepts unsigned tokens. And the backup keys, which only the backup and
@@ -46,17 +49,41 @@ function ofKind<T>(objects: KubernetesObject[], kind: string): T[] {
   return objects.filter((object) => object.kind === kind) as unknown as T[];
 }
 
+/** The folders an operator applies: the base and each overlay (deploy/README.md, "Kubernetes and OpenShift"). */
+export const VARIANTS = ['kubernetes', ...overlayFolders()];
+
+function overlayFolders(): string[] {
+  return readdirSync(path.join(REPO_ROOT, 'deploy/kubernetes-overlays')).map((name) => `kubernetes-overlays/${name}`);
+}
+
 export async function kubernetesChecks(check: Check) {
-  const { kustomization, manifests } = buildKustomization();
-  const secretExample = readManifests('secret.example.yaml');
-  const listed = new Set([...(kustomization.resources ?? []), 'kustomization.yaml', 'secret.example.yaml']);
+  const { kustomization } = buildKustomization();
+  // Applied by themselves (the namespace) or never (the example Secret): deploy/README.md step 2.
+  const listed = new Set([
+    ...(kustomization.resources ?? []),
+    'kustomization.yaml',
+    'secret.example.yaml',
+    'namespace.yaml',
+  ]);
   const unlisted = readdirSync(KUBERNETES_DIR).filter((file) => file.endsWith('.yaml') && !listed.has(file));
   check(unlisted.length === 0, 'kubernetes: every manifest in the folder is in kustomization.yaml', unlisted);
+  check(
+    !(kustomization.resources ?? []).includes('namespace.yaml'),
+    'kubernetes: the Namespace is outside the kustomization (a prune or delete -k never takes the volumes with it)',
+  );
+  guideChecks(check, VARIANTS);
+  compareWithKubectl(check, VARIANTS);
+  for (const variant of VARIANTS) await variantChecks(check, variant);
+}
 
-  const problems = await validateObjects([...manifests, ...secretExample]);
+async function variantChecks(check: Check, variant: string) {
+  const { manifests } = buildKustomization(path.join(REPO_ROOT, 'deploy', variant));
+  const secretExample = readManifests('secret.example.yaml');
+  const namespace = readManifests('namespace.yaml');
+  const problems = await validateObjects([...manifests, ...secretExample, ...namespace]);
   check(
     problems.length === 0,
-    `kubernetes: ${manifests.length + secretExample.length} objects valid against the Kubernetes API schemas, no unknown fields`,
+    `${variant}: ${manifests.length + secretExample.length + namespace.length} objects valid against the Kubernetes API schemas, no unknown fields`,
     problems,
   );
 
@@ -124,10 +151,35 @@ export async function kubernetesChecks(check: Check) {
       if (!named('Service', name)) dangling.push(`Ingress ${ingress.metadata?.name}: no Service ${name}`);
     }
   }
+  for (const account of templates.map(({ owner, template }) => [owner, template.spec?.serviceAccountName] as const)) {
+    if (!account[1] || !named('ServiceAccount', account[1]))
+      dangling.push(`${account[0]}: no ServiceAccount ${account[1]}`);
+  }
   check(
     dangling.length === 0,
-    'kubernetes: selectors, volumes, ConfigMap and Secret references, autoscaler and ingress targets all resolve',
+    `${variant}: selectors, volumes, ConfigMap, Secret and ServiceAccount references, autoscaler and ingress targets all resolve`,
     dangling,
+  );
+
+  const autoscalers = ofKind<IHorizontalPodAutoscaler>(objects, 'HorizontalPodAutoscaler');
+  const fought = autoscalers.flatMap((autoscaler) => {
+    const target = deployments.find((deployment) => deployment.metadata?.name === autoscaler.spec?.scaleTargetRef.name);
+    return target?.spec?.replicas === undefined
+      ? []
+      : [`Deployment ${target.metadata?.name}: replicas ${target.spec.replicas}`];
+  });
+  check(
+    autoscalers.length > 0 && fought.length === 0,
+    `${variant}: no replica count on a Deployment its autoscaler scales (each apply would reset it)`,
+    fought,
+  );
+  const apiAutoscaler = autoscalers.find((autoscaler) => autoscaler.spec?.scaleTargetRef.name === 'portal-api');
+  const instancesSetting = ofKind<IConfigMap>(objects, 'ConfigMap').find(
+    (candidate) => candidate.metadata?.name === 'portal-config',
+  )?.data?.INSTANCES;
+  check(
+    String(apiAutoscaler?.spec?.maxReplicas) === instancesSetting,
+    `${variant}: INSTANCES (${instancesSetting}) is the autoscaler's most instances (${apiAutoscaler?.spec?.maxReplicas})`,
   );
 
   const version = packageVersion();
@@ -135,7 +187,7 @@ export async function kubernetesChecks(check: Check) {
   const stale = images.filter((image) => !image.endsWith(`:${version}`));
   check(
     images.length > 0 && stale.length === 0 && jobs[0]?.metadata?.name === `portal-migrate-${version}`,
-    `kubernetes: the images and the migrate Job are this release's (${version})`,
+    `${variant}: the images and the migrate Job are this release's (${version})`,
     stale,
   );
 
@@ -156,7 +208,7 @@ export async function kubernetesChecks(check: Check) {
   }
   check(
     unsafe.length === 0,
-    'kubernetes: every container non-root, read-only root, no privilege escalation or capabilities, with resources',
+    `${variant}: every container non-root, read-only root, no privilege escalation or capabilities, with resources`,
     unsafe,
   );
 
@@ -165,7 +217,7 @@ export async function kubernetesChecks(check: Check) {
   check(
     container?.readinessProbe?.httpGet?.path === '/api/readyz' &&
       container?.livenessProbe?.httpGet?.path === '/api/healthz',
-    'kubernetes: readiness asks /api/readyz, liveness /api/healthz',
+    `${variant}: readiness asks /api/readyz, liveness /api/healthz`,
   );
 
   const names = envExampleNames(readFileSync(path.join(REPO_ROOT, '.env.example'), 'utf8'));
@@ -176,7 +228,7 @@ export async function kubernetesChecks(check: Check) {
   const extra = given.filter((name) => !names.includes(name) || NOT_FOR_INSTANCES(name));
   check(
     missing.length === 0 && extra.length === 0,
-    'kubernetes: every variable of .env.example comes from the ConfigMap or the Secret (the emulator host and the backup keys from neither)',
+    `${variant}: every variable of .env.example comes from the ConfigMap or the Secret (the emulator host and the backup keys from neither)`,
     [
       ...missing.map((name) => `missing: ${name}`),
       ...extra.map((name) => `not a production setting of .env.example: ${name}`),
@@ -210,7 +262,7 @@ export async function kubernetesChecks(check: Check) {
   }
   check(
     configProblem === '',
-    "kubernetes: the ConfigMap and a Secret like the example pass the server's configuration check",
+    `${variant}: the ConfigMap and a Secret like the example pass the server's configuration check`,
     [configProblem].filter(Boolean),
   );
 
@@ -218,7 +270,7 @@ export async function kubernetesChecks(check: Check) {
   const grace = api?.spec?.template.spec?.terminationGracePeriodSeconds ?? 0;
   check(
     preStop > 0 && grace >= preStop + shutdownGraceMs / 1000 + 15,
-    `kubernetes: terminationGracePeriodSeconds (${grace} s) covers preStop (${preStop} s), SHUTDOWN_GRACE_MS (${shutdownGraceMs} ms) and the server's last 15 s`,
+    `${variant}: terminationGracePeriodSeconds (${grace} s) covers preStop (${preStop} s), SHUTDOWN_GRACE_MS (${shutdownGraceMs} ms) and the server's last 15 s`,
   );
 
   const policies = ofKind<INetworkPolicy>(objects, 'NetworkPolicy');
@@ -242,6 +294,6 @@ export async function kubernetesChecks(check: Check) {
     );
   check(
     denyAll && onlyFromProxy,
-    "kubernetes: NetworkPolicies deny by default and admit the API instances' port from nginx only",
+    `${variant}: NetworkPolicies deny by default and admit the API instances' port from nginx only`,
   );
 }

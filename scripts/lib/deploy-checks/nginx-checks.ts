@@ -2,11 +2,15 @@
  * The proxy image's nginx, as compose and Kubernetes configure it: deploy/nginx/entrypoint.sh fills the
  * template and runs `nginx -t` with this machine's Debian nginx (the packages the image installs), for the
  * compose settings, compose with TLS, and the Kubernetes settings. Then the compose configuration really
- * serves, as the image's www-data user when run as root, writing only to its run folder. Differences from
- * the image: paths under a temporary folder instead of /etc/nginx/portal and /tmp/nginx, 127.0.0.1 for the
- * instances' host names, and a free port.
+ * serves, as the image's www-data user when run as root, writing only to its run folder: its instances are
+ * every address of a DNS name, read again while it runs; a file of another release is found on an instance;
+ * with no instance reachable it answers the portal's 503 JSON and page. Differences from the image: paths
+ * under a temporary folder instead of /etc/nginx/portal and /tmp/nginx, a getent of its own for the DNS name
+ * (addresses 127.0.0.1 and 127.0.0.2), and free ports.
  */
 import { spawn, spawnSync } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { chmod, chown, cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -71,11 +75,29 @@ export async function nginxChecks(check: Check) {
     const kubernetesEnv = Object.fromEntries(
       (proxyDeployment.spec?.template.spec?.containers[0]?.env ?? []).map((entry) => [entry.name, entry.value ?? '']),
     );
+    // The instances' DNS name answers what `peers` holds: a getent of the test's own stands in for the
+    // resolver (compose's, or the cluster's for the headless Service), so the addresses can change under nginx.
+    const bin = path.join(root, 'bin');
+    const peers = path.join(root, 'peers');
+    await mkdir(bin);
+    await writeFile(
+      path.join(bin, 'getent'),
+      `#!/bin/sh\n[ "$1" = ahostsv4 ] || exit 2\nwhile read -r address; do echo "$address STREAM $2"; done < '${peers}'\n`,
+    );
+    await chmod(path.join(bin, 'getent'), 0o755);
+    await writeFile(peers, '127.0.0.1\n');
+    await chmod(peers, 0o644);
+    const instancePort = await findFreePort();
     const here = (values: Record<string, string>) => ({
       ...values,
       PORTAL_WEB_ROOT: web,
       PORTAL_INVOICE_DIR: path.join(root, 'invoices'),
-      PORTAL_UPSTREAM_SERVERS: values.PORTAL_UPSTREAM_SERVERS!.replace(/server [\w.-]+:/g, 'server 127.0.0.1:'),
+      ...(values.PORTAL_UPSTREAM_SERVERS
+        ? { PORTAL_UPSTREAM_SERVERS: values.PORTAL_UPSTREAM_SERVERS.replace(/server [\w.-]+:/g, 'server 127.0.0.1:') }
+        : {}),
+      ...(values.PORTAL_UPSTREAM_RESOLVE
+        ? { PORTAL_UPSTREAM_RESOLVE: values.PORTAL_UPSTREAM_RESOLVE.replace(/:\d+$/, `:${instancePort}`) }
+        : {}),
       PORTAL_LISTEN: values.PORTAL_LISTEN!.replaceAll('/etc/nginx/tls', tls),
     });
     const entrypoint = (values: Record<string, string>, args: string[], asUser = false) => ({
@@ -83,7 +105,7 @@ export async function nginxChecks(check: Check) {
       args,
       options: {
         env: {
-          PATH: `${path.dirname(nginx)}:${process.env.PATH}`,
+          PATH: `${bin}:${path.dirname(nginx)}:${process.env.PATH}`,
           PORTAL_NGINX_HOME: home,
           PORTAL_NGINX_RUN: run,
           ...values,
@@ -114,22 +136,110 @@ export async function nginxChecks(check: Check) {
       await mkdir(run);
       await chown(run, WWW_DATA.uid, WWW_DATA.gid);
     }
-    const serve = entrypoint({ ...composeValuesHere, PORTAL_LISTEN: `listen 127.0.0.1:${port};` }, [], true);
+    const serve = entrypoint(
+      { ...composeValuesHere, PORTAL_LISTEN: `listen 127.0.0.1:${port};`, PORTAL_UPSTREAM_RESOLVE_SECONDS: '1' },
+      [],
+      true,
+    );
     const child = spawn(serve.command, serve.args, { ...serve.options, stdio: ['ignore', 'ignore', 'pipe'] });
     let errors = '';
     child.stderr?.on('data', (chunk: Buffer) => (errors += chunk.toString()));
+    const base = `http://127.0.0.1:${port}`;
     const what = `nginx: the compose configuration serves the SPA's files pre-compressed${process.getuid?.() === 0 ? ', running as www-data' : ''}`;
+    // Two stand-ins for API instances on the same port at two loopback addresses, as the instances of one
+    // name are: each says who it is, and holds one asset file of "its release".
+    const instances = ['127.0.0.1', '127.0.0.2'].map((address) =>
+      createServer((request, response) => {
+        if (request.url === `/assets/only-on-${address}.js`) {
+          response.writeHead(200, { 'content-type': 'text/javascript' }).end(`// ${address}`);
+        } else if (request.url?.startsWith('/assets/')) {
+          response.writeHead(404, { 'content-type': 'application/json' }).end('{"code":"not-found"}');
+        } else {
+          response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ instance: address }));
+        }
+      }),
+    );
+    const listen = (server: Server, address: string) =>
+      new Promise<void>((resolve, reject) => server.once('error', reject).listen(instancePort, address, resolve));
+    const close = (server: Server) => new Promise<void>((resolve) => server.close(() => resolve()));
+    const answeredBy = async () =>
+      ((await (await fetch(`${base}/api/whoami`)).json()) as { instance: string }).instance;
+    const until = async (condition: () => Promise<boolean>, ms = 15_000) => {
+      const deadline = Date.now() + ms;
+      while (Date.now() < deadline) {
+        if (await condition().catch(() => false)) return true;
+        await sleep(200);
+      }
+      return false;
+    };
     try {
-      await waitForHttp(`http://127.0.0.1:${port}/favicon.svg`, child, 'nginx of the proxy image', 20_000);
-      const response = await fetch(`http://127.0.0.1:${port}/favicon.svg`, { headers: { 'accept-encoding': 'br' } });
+      await listen(instances[0]!, '127.0.0.1');
+      await listen(instances[1]!, '127.0.0.2');
+      await waitForHttp(`${base}/favicon.svg`, child, 'nginx of the proxy image', 20_000);
+      const response = await fetch(`${base}/favicon.svg`, { headers: { 'accept-encoding': 'br' } });
       check(
         response.headers.get('content-encoding') === 'br' && (await response.text()) === favicon,
         what,
         errors ? [errors.trim()] : [],
       );
+
+      const first = await answeredBy();
+      await writeFile(peers, '127.0.0.1\n127.0.0.2\n');
+      const both = await until(async () => {
+        const seen = new Set<string>();
+        for (let i = 0; i < 6; i++) seen.add(await answeredBy());
+        return seen.size === 2;
+      });
+      await writeFile(peers, '127.0.0.2\n');
+      const movedOn = await until(async () => {
+        for (let i = 0; i < 4; i++) if ((await answeredBy()) !== '127.0.0.2') return false;
+        return true;
+      });
+      const followed = first === '127.0.0.1' && both && movedOn;
+      check(
+        followed,
+        'nginx: the instances are every address of their DNS name, read again while nginx runs (one, then both, then only the new one)',
+        followed ? [] : [`first ${first}, both ${both}, only the new one ${movedOn}`, errors.trim()],
+      );
+
+      await writeFile(peers, '127.0.0.1\n127.0.0.2\n');
+      await until(async () => (await answeredBy()) === '127.0.0.1');
+      const found = await Promise.all(
+        ['127.0.0.1', '127.0.0.2', '127.0.0.1', '127.0.0.2'].map(async (address) => {
+          const asset = await fetch(`${base}/assets/only-on-${address}.js`);
+          return asset.ok && (await asset.text()) === `// ${address}`;
+        }),
+      );
+      const missing = await fetch(`${base}/assets/of-no-release.js`);
+      const foundAll = found.every(Boolean) && missing.status === 404;
+      check(
+        foundAll,
+        "nginx: an asset file it lacks is asked of the instances, the next after a 404, so another release's files are found through a rollout",
+        foundAll ? [] : [`found ${found.join(', ')}; a file of no release: ${missing.status}`],
+      );
+
+      for (const server of instances) await close(server);
+      const api = await fetch(`${base}/api/users`);
+      const apiBody = (await api.json().catch(() => ({}))) as { code?: string; requestId?: string };
+      const page = await fetch(`${base}/login`);
+      const pageBody = await page.text();
+      const own503 =
+        api.status === 503 &&
+        apiBody.code === 'unavailable' &&
+        apiBody.requestId === api.headers.get('x-request-id') &&
+        page.status === 503 &&
+        page.headers.get('content-type')?.startsWith('text/html') === true &&
+        pageBody.includes('Temporarily unavailable') &&
+        !/nginx/i.test(pageBody);
+      check(
+        own503,
+        "nginx: with no instance reachable, the API answers the portal's 503 JSON and a page the portal's 503 page, never nginx's bare 502",
+        own503 ? [] : [`api ${api.status} ${JSON.stringify(apiBody)}; page ${page.status} ${pageBody.slice(0, 200)}`],
+      );
     } catch (error) {
       check(false, what, [(error as Error).message, errors.trim()]);
     } finally {
+      for (const server of instances) if (server.listening) await close(server);
       await stopChild(child, 'SIGQUIT', 5000);
     }
   } finally {

@@ -35,25 +35,23 @@ const healthRoutes: FastifyPluginAsyncZod = async (app) => {
     async () => ({ status: 'ok' }),
   );
 
+  // Ready means this instance can serve: it is up and not draining. Not "the database answers": while
+  // PostgreSQL is away every instance would go unready together, the load balancer would have no one left to
+  // send to, and people would get its bare 502 instead of this portal's own 503 "cannot reach the database"
+  // and its pages. The instances reconnect by themselves (docs/decisions/0070).
   app.get(
     '/readyz',
     {
       config: { access: 'public' },
       schema: {
-        summary: 'Readiness: the database answers',
+        summary: 'Readiness: this instance serves (not draining)',
         tags: ['platform'],
         response: { 200: statusSchema, 503: errorResponses[503] },
       },
     },
     async (request, reply) => {
       if (app.readiness.draining) return sendError(request, reply, 503, 'The server is shutting down.');
-      try {
-        await app.domain.database.ping();
-        return { status: 'ready' };
-      } catch (error) {
-        request.log.error({ err: error }, 'database not reachable');
-        return sendError(request, reply, 503, 'The database is not reachable.');
-      }
+      return { status: 'ready' };
     },
   );
 };
