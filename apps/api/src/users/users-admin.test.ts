@@ -35,7 +35,9 @@ describe('admin user management', () => {
         'createdAt',
         'createdBy',
         'email',
+        'managedBy',
         'registered',
+        'suspended',
       ]);
       assert.deepEqual(
         { ...second, createdAt: undefined },
@@ -46,6 +48,8 @@ describe('admin user management', () => {
           registered: false,
           createdAt: undefined,
           createdBy: 'admin@example.com',
+          managedBy: null,
+          suspended: false,
         },
       );
     });
@@ -209,6 +213,8 @@ describe('admin user management', () => {
           registered: true,
           createdAt: undefined,
           createdBy: 'admin@example.com',
+          managedBy: null,
+          suspended: false,
         },
       );
       const account = await accountOf('new@example.com');
