@@ -56,9 +56,13 @@ describe('migrations', () => {
   it('lists every migration with a `when` above the one before: drizzle applies only those above the last applied', async () => {
     const journal = await releaseJournal();
     for (const [index, entry] of journal.entries()) {
-      if (index > 0)
-        assert.ok(entry.when > journal[index - 1]!.when, `${entry.tag} must come after ${journal[index - 1]!.tag}`);
-      assert.match(entry.tag, new RegExp(`^${String(index).padStart(4, '0')}_`));
+      if (index > 0) {
+        const before = journal[index - 1]!;
+        assert.ok(entry.when > before.when, `${entry.tag} must come after ${before.tag}`);
+        // Numbers only grow; one may be missing while branches that were handed numbers are merged one by one.
+        assert.ok(Number(entry.tag.slice(0, 4)) > Number(before.tag.slice(0, 4)), `${entry.tag} after ${before.tag}`);
+      }
+      assert.match(entry.tag, /^\d{4}_[a-z0-9_]+$/);
     }
   });
 

@@ -2,10 +2,13 @@ import { users } from '../db/schema.ts';
 import type { UserRow } from '../users/repository.ts';
 import type { UserAdmin } from '../users/user-admin.ts';
 
+/** The users table's yes/no columns: a role is one of them. */
+type FlagColumn = { [K in keyof UserRow]: UserRow[K] extends boolean ? K : never }[keyof UserRow];
+
 /** A role of the portal as a SCIM Group: its name (also its id), its column on users, and how it is given. */
 export interface Role {
   name: string;
-  column: 'admin';
+  column: FlagColumn;
   set(userAdmin: UserAdmin, input: { email: string; member: boolean; actor: string }): Promise<UserRow>;
 }
 

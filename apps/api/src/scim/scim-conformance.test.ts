@@ -57,7 +57,9 @@ function outcomes(tap: string) {
 
 describe('SCIM Verify, a public SCIM 2.0 conformance suite, against /scim/v2', () => {
   // Every user the suite makes is a sign-in account at the emulator: on a busy machine that can take seconds.
-  const t = useTestApp({ env: { SCIM_TOKEN: TOKEN, IDENTITY_TIMEOUT_MS: '15000' } });
+  const t = useTestApp({
+    env: { SCIM_TOKEN: TOKEN, IDENTITY_TIMEOUT_MS: '15000', DATABASE_CONNECT_TIMEOUT_MS: '10000' },
+  });
 
   it('passes every test but the ones the portal refuses by design, each named with its reason', async () => {
     // Users to list, read, page and put in a group, as a directory would have provisioned them.

@@ -11,6 +11,11 @@ import { PATCH_OP, SCIM_CONTENT_TYPE, SCIM_ERROR, USER_SCHEMA } from './scim-sch
 const TOKEN = 'scim-test-token-of-at-least-32-characters';
 const PREVIOUS = 'scim-previous-token-of-at-least-32-chars';
 const auth = { authorization: `Bearer ${TOKEN}` };
+/**
+ * Every SCIM create and delete is a call to the emulator, and every test empties PostgreSQL first: on a busy
+ * two-core machine either can take seconds, which the defaults (3 s, 2 s) would report as an outage.
+ */
+const BUSY_MACHINE = { IDENTITY_TIMEOUT_MS: '15000', DATABASE_CONNECT_TIMEOUT_MS: '10000' };
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -59,7 +64,9 @@ function scim(app: FastifyInstance) {
 }
 
 describe('SCIM 2.0 at /scim/v2', () => {
-  const t = useTestApp({ env: { SCIM_TOKEN: TOKEN, SCIM_TOKEN_PREVIOUS: PREVIOUS, TOKEN_RECHECK_SECONDS: '60' } });
+  const t = useTestApp({
+    env: { ...BUSY_MACHINE, SCIM_TOKEN: TOKEN, SCIM_TOKEN_PREVIOUS: PREVIOUS, TOKEN_RECHECK_SECONDS: '60' },
+  });
   const call = (...args: Parameters<ReturnType<typeof scim>>) => scim(t.app)(...args);
   const auditOf = async (action: string) =>
     (await t.app.domain.audit.list({ limit: 50, offset: 0 })).filter((entry) => entry.action === action);
@@ -412,6 +419,7 @@ describe('SCIM without SCIM_TOKEN', () => {
 describe("SCIM's own allowance", () => {
   const t = useTestApp({
     env: {
+      ...BUSY_MACHINE,
       SCIM_TOKEN: TOKEN,
       RATE_LIMIT_SCIM_PER_MINUTE: '3',
       RATE_LIMIT_LOOKUPS_PER_MINUTE: '2',
@@ -434,7 +442,7 @@ describe("SCIM's own allowance", () => {
 });
 
 describe('a deprovisioning on two instances of one database', () => {
-  const t = useTestApp({ env: { SCIM_TOKEN: TOKEN, TOKEN_RECHECK_SECONDS: '60' } });
+  const t = useTestApp({ env: { ...BUSY_MACHINE, SCIM_TOKEN: TOKEN, TOKEN_RECHECK_SECONDS: '60' } });
   let second: { app: FastifyInstance; domain: Domain };
   before(async () => {
     // Another instance: its own domain (allowlist cache, token cache, change listener) on the same database.

@@ -36,7 +36,9 @@ describe('admin user management', () => {
         'createdBy',
         'email',
         'finance',
+        'managedBy',
         'registered',
+        'suspended',
       ]);
       assert.deepEqual(
         { ...second, createdAt: undefined },
@@ -48,6 +50,8 @@ describe('admin user management', () => {
           registered: false,
           createdAt: undefined,
           createdBy: 'admin@example.com',
+          managedBy: null,
+          suspended: false,
         },
       );
     });
@@ -212,6 +216,8 @@ describe('admin user management', () => {
           registered: true,
           createdAt: undefined,
           createdBy: 'admin@example.com',
+          managedBy: null,
+          suspended: false,
         },
       );
       const account = await accountOf('new@example.com');
