@@ -24,6 +24,12 @@ export const ROLES: readonly Role[] = [
     set: (userAdmin, { email, member, actor }) =>
       userAdmin.setAdmin({ email, admin: member, actor, byDirectory: true }),
   },
+  {
+    name: 'finance',
+    column: 'finance',
+    set: (userAdmin, { email, member, actor }) =>
+      userAdmin.setFinance({ email, finance: member, actor, byDirectory: true }),
+  },
 ];
 
 export const roleNamed = (name: string) => ROLES.find((role) => role.name === name.toLowerCase());

@@ -391,8 +391,44 @@ describe('SCIM 2.0 at /scim/v2', () => {
       headers: t.bearer(admin.idToken),
     });
     assert.equal(removal.json().code, 'managed-by-directory');
+    const finance = await t.app.inject({
+      method: 'PATCH',
+      url: '/api/users/gina@example.com',
+      headers,
+      payload: { finance: true },
+    });
+    assert.equal(finance.json().code, 'managed-by-directory');
     const row = await t.app.domain.users.findByEmail('gina@example.com');
-    assert.deepEqual([row?.admin, row?.managedBy], [false, 'scim']);
+    assert.deepEqual([row?.admin, row?.finance, row?.managedBy], [false, false, 'scim']);
+  });
+
+  it('gives and takes the finance role through its Group, audited with the directory as the actor', async () => {
+    const hana = (await call('POST', '/Users', oktaCreate('hana@example.com'))).body;
+    const listed = await call('GET', '/Groups?excludedAttributes=members');
+    assert.deepEqual(
+      listed.body.Resources.map((group: Json) => group.id),
+      ['admin', 'finance'],
+    );
+    const added = await call(
+      'PATCH',
+      '/Groups/finance',
+      patch({ op: 'add', path: 'members', value: [{ value: hana.id }] }),
+    );
+    assert.equal(added.status, 200, JSON.stringify(added.body));
+    assert.equal((await t.app.domain.users.findByEmail('hana@example.com'))?.finance, true);
+    assert.deepEqual(
+      (await call('GET', `/Users/${hana.id}`)).body.groups.map((group: Json) => group.value),
+      ['finance'],
+    );
+    const removed = await call(
+      'PATCH',
+      '/Groups/finance',
+      patch({ op: 'remove', path: `members[value eq "${hana.id}"]` }),
+    );
+    assert.equal(removed.status, 200, JSON.stringify(removed.body));
+    assert.equal((await t.app.domain.users.findByEmail('hana@example.com'))?.finance, false);
+    const [grant] = await auditOf('users.grant-finance');
+    assert.deepEqual([grant?.actor, grant?.outcome], ['scim', 'ok']);
   });
 
   it('answers an unknown SCIM path with a SCIM 404', async () => {

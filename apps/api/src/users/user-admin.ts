@@ -341,20 +341,31 @@ export function createUserAdmin(deps: UserAdminDeps) {
      * Gives or takes the finance role. Unlike the admin role there is no last-holder rule: a portal without
      * finance users is what every portal was before the role existed.
      */
-    async setFinance(input: { email: string; finance: boolean; actor: string }): Promise<UserRow> {
+    async setFinance(input: {
+      email: string;
+      finance: boolean;
+      actor: string;
+      byDirectory?: boolean;
+    }): Promise<UserRow> {
       const { email, finance, actor } = input;
       const event = { actor, action: finance ? 'users.grant-finance' : 'users.remove-finance', target: email };
-      let changed: UserRow | undefined;
+      let changed: UserRow;
       try {
-        changed = await users.update(email, { finance });
+        changed = await users.transaction(async (txUsers) => {
+          const row = await txUsers.update(email, { finance });
+          if (!row) throw new DomainError('not-found', notOnListMessage(email));
+          // Rolled back with the throw: a role the directory assigns is changed in the directory.
+          if (row.managedBy && !input.byDirectory)
+            throw new DomainError('managed-by-directory', managedByDirectoryMessage(email));
+          return row;
+        });
       } catch (error) {
+        if (error instanceof DomainError) {
+          await audit({ ...event, outcome: 'refused', detail: error.message });
+          throw error;
+        }
         await audit({ ...event, outcome: 'failed', detail: `nothing was changed: ${describe(error)}` });
         throw error;
-      }
-      if (!changed) {
-        const message = notOnListMessage(email);
-        await audit({ ...event, outcome: 'refused', detail: message });
-        throw new DomainError('not-found', message);
       }
       // The cached token verification carries the old roles: forget it so the change holds at once.
       if (changed.firebaseUid) deps.forgetSessions?.(changed.firebaseUid);
