@@ -374,7 +374,7 @@ export function InvoicesPanel() {
       {(lastPage > 0 || hasNext) && (
         <nav className="d-flex align-items-center justify-content-end gap-2 mt-3" aria-label="Invoice pages">
           <Button
-            variant="outline-secondary"
+            variant="outline-primary"
             size="sm"
             disabled={params.page === 0}
             onClick={() => update({ page: params.page - 1 })}
@@ -386,7 +386,7 @@ export function InvoicesPanel() {
             {atLeast ? '+' : ''}
           </span>
           <Button
-            variant="outline-secondary"
+            variant="outline-primary"
             size="sm"
             disabled={!hasNext}
             onClick={() => update({ page: params.page + 1 })}

@@ -154,7 +154,7 @@ export function SearchForm({ filter, onSearch }: { filter: InvoiceFilter; onSear
         <Button
           type="button"
           size="sm"
-          variant="outline-secondary"
+          variant="outline-primary"
           onClick={() => {
             setDraft(EMPTY);
             onSearch({});
