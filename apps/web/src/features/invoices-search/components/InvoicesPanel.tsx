@@ -152,7 +152,7 @@ export function InvoicesPanel() {
       <SearchForm filter={params.filter} onSearch={(filter) => update({ filter })} />
       {searchError && <Alert variant="danger">{searchError}</Alert>}
       <div className="users-view-bar">
-        <span className="text-body-secondary small" aria-live="polite">
+        <span className="small" aria-live="polite">
           {search.isPending ? 'Searching…' : totalText(total, atLeast)}
         </span>
         <div className="list-controls">
@@ -226,7 +226,7 @@ export function InvoicesPanel() {
               style={{ width: `${percent ?? 100}%` }}
             />
           </div>
-          <p className="small text-body-secondary mt-1 mb-0" aria-live="polite">
+          <p className="small mt-1 mb-0" aria-live="polite">
             {progress ? zipProgressText(progress.received, progress.expected, progress.count) : 'Preparing the ZIP…'}
           </p>
         </div>
@@ -266,7 +266,7 @@ export function InvoicesPanel() {
                 <div className="small text-truncate">
                   {invoice.invoiceNumber ?? 'No invoice number'} · {dayOf(invoice.issueDate)}
                 </div>
-                <div className="small text-body-secondary text-truncate">
+                <div className="small text-truncate">
                   {invoice.sellerName ?? '—'} → {invoice.buyerName ?? '—'}
                 </div>
                 <div className="status-badges mt-1">
@@ -275,9 +275,7 @@ export function InvoicesPanel() {
               </div>
             </li>
           ))}
-          {!search.isPending && items.length === 0 && (
-            <li className="text-center text-body-secondary py-4">No invoices match.</li>
-          )}
+          {!search.isPending && items.length === 0 && <li className="text-center py-4">No invoices match.</li>}
         </ul>
       ) : (
         <div className="table-responsive">
@@ -376,7 +374,7 @@ export function InvoicesPanel() {
       {(lastPage > 0 || hasNext) && (
         <nav className="d-flex align-items-center justify-content-end gap-2 mt-3" aria-label="Invoice pages">
           <Button
-            variant="outline-secondary"
+            variant="outline-primary"
             size="sm"
             disabled={params.page === 0}
             onClick={() => update({ page: params.page - 1 })}
@@ -388,7 +386,7 @@ export function InvoicesPanel() {
             {atLeast ? '+' : ''}
           </span>
           <Button
-            variant="outline-secondary"
+            variant="outline-primary"
             size="sm"
             disabled={!hasNext}
             onClick={() => update({ page: params.page + 1 })}

@@ -54,7 +54,7 @@ export function SearchForm({ filter, onSearch }: { filter: InvoiceFilter; onSear
       {TEXT_FIELDS.map(([field, label, hint]) => (
         <div className="search-field" key={field}>
           <label className="form-label" htmlFor={`search-${field}`}>
-            {label} <span className="text-body-secondary small">({hint})</span>
+            {label} <span className="small">({hint})</span>
           </label>
           <input
             id={`search-${field}`}
@@ -154,7 +154,7 @@ export function SearchForm({ filter, onSearch }: { filter: InvoiceFilter; onSear
         <Button
           type="button"
           size="sm"
-          variant="outline-secondary"
+          variant="outline-primary"
           onClick={() => {
             setDraft(EMPTY);
             onSearch({});
