@@ -69,9 +69,11 @@ const UNDERSTOOD = new Set([
 ]);
 const CLUSTER_SCOPED = new Set(['Namespace', 'PersistentVolume', 'ClusterRole', 'ClusterRoleBinding', 'StorageClass']);
 
-/** Every container of a workload (Deployment, Job, …), init containers included. */
+/** Every container of a workload (Deployment, Job, a CronJob's jobs …), init containers included. */
 export function containersOf(object: KubernetesObject): IContainer[] {
-  const pod = (object.spec as { template?: IPodTemplateSpec } | undefined)?.template?.spec;
+  type WithTemplate = { template?: IPodTemplateSpec; jobTemplate?: { spec?: { template?: IPodTemplateSpec } } };
+  const spec = object.spec as WithTemplate | undefined;
+  const pod = (spec?.template ?? spec?.jobTemplate?.spec?.template)?.spec;
   return pod ? [...(pod.initContainers ?? []), ...pod.containers] : [];
 }
 

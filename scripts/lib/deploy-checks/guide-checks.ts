@@ -47,7 +47,18 @@ export function guideChecks(check: Check) {
         composeProblems.push(`${command}: no file ${words[index + 1]}`);
       }
     }
-    const verb = words.find((word) => !word.startsWith('-') && !word.endsWith('.yaml'));
+    // compose's own options before the verb, and the value each takes (a file, a profile).
+    const takesValue = new Set(['-f', '--file', '--profile', '-p', '--project-name']);
+    const verb = words.find(
+      (word, index) => !word.startsWith('-') && !takesValue.has(words[index - 1] ?? '') && !word.endsWith('.yaml'),
+    );
+    for (const [index, word] of words.entries()) {
+      const profile = word === '--profile' ? words[index + 1] : undefined;
+      const profiles = Object.values(compose.services).flatMap(
+        (service) => (service as { profiles?: string[] }).profiles ?? [],
+      );
+      if (profile && !profiles.includes(profile)) composeProblems.push(`${command}: no service has profile ${profile}`);
+    }
     if (!verb || !['up', 'ps', 'run', 'logs', 'restart', 'stop', 'down', 'build'].includes(verb)) {
       composeProblems.push(`${command}: a compose command this check does not know`);
       continue;

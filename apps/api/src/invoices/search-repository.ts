@@ -34,7 +34,6 @@ const ORDER_OF_MATCHES: Record<PageOrder, SQL> = {
   amount: sql`total_gross asc nulls last, parcel_code asc`,
 };
 
-
 const summaryColumns = {
   parcelCode: invoices.parcelCode,
   format: invoices.format,
