@@ -13,21 +13,22 @@ export const RECENT_INVOICES = 20;
 export function createRecentInvoices(db: Database) {
   return {
     async recordOpen(userEmail: string, parcelCode: string, at = new Date()): Promise<void> {
-      await db.transaction(async (tx) => {
-        await tx
-          .insert(invoiceOpens)
-          .values({ userEmail, parcelCode, openedAt: at })
-          .onConflictDoUpdate({ target: [invoiceOpens.userEmail, invoiceOpens.parcelCode], set: { openedAt: at } });
-        const newest = tx
-          .select({ parcelCode: invoiceOpens.parcelCode })
-          .from(invoiceOpens)
-          .where(eq(invoiceOpens.userEmail, userEmail))
-          .orderBy(desc(invoiceOpens.openedAt), desc(invoiceOpens.parcelCode))
-          .limit(RECENT_INVOICES);
-        await tx
-          .delete(invoiceOpens)
-          .where(and(eq(invoiceOpens.userEmail, userEmail), notInArray(invoiceOpens.parcelCode, newest)));
-      });
+      // Two single statements, not a transaction: this runs off the answer's path, often right as the
+      // database goes away, and a transaction caught by an outage held its pooled connection for good (the
+      // pool then never closed). The trim is idempotent: a lost one is done by the next open.
+      await db
+        .insert(invoiceOpens)
+        .values({ userEmail, parcelCode, openedAt: at })
+        .onConflictDoUpdate({ target: [invoiceOpens.userEmail, invoiceOpens.parcelCode], set: { openedAt: at } });
+      const newest = db
+        .select({ parcelCode: invoiceOpens.parcelCode })
+        .from(invoiceOpens)
+        .where(eq(invoiceOpens.userEmail, userEmail))
+        .orderBy(desc(invoiceOpens.openedAt), desc(invoiceOpens.parcelCode))
+        .limit(RECENT_INVOICES);
+      await db
+        .delete(invoiceOpens)
+        .where(and(eq(invoiceOpens.userEmail, userEmail), notInArray(invoiceOpens.parcelCode, newest)));
     },
 
     /**
