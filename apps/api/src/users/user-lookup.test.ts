@@ -21,13 +21,13 @@ describe('GET /api/users/:email', () => {
     assert.equal(response.json().email, 'user@example.com');
   });
 
-  it('tells the user and admins the admin flag', async () => {
+  it('tells the user and admins the role flags', async () => {
     const user = await t.createAccount('user@example.com');
     const admin = await t.createAccount('admin@example.com', { admin: true });
     const own = await t.app.inject({ url: '/api/users/user@example.com', headers: t.bearer(user.idToken) });
-    assert.deepEqual(own.json(), { email: 'user@example.com', activated: true, admin: false });
+    assert.deepEqual(own.json(), { email: 'user@example.com', activated: true, admin: false, finance: false });
     const byAdmin = await t.app.inject({ url: '/api/users/admin@example.com', headers: t.bearer(admin.idToken) });
-    assert.deepEqual(byAdmin.json(), { email: 'admin@example.com', activated: true, admin: true });
+    assert.deepEqual(byAdmin.json(), { email: 'admin@example.com', activated: true, admin: true, finance: false });
     const other = await t.app.inject({ url: '/api/users/admin@example.com', headers: t.bearer(user.idToken) });
     assert.deepEqual(other.json(), { email: 'admin@example.com', activated: true });
   });
