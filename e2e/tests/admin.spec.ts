@@ -297,7 +297,7 @@ test.describe('the admin users screen', () => {
 
       await page.getByRole('tab', { name: 'Audit log' }).click();
       const audit = page.getByRole('table', { name: 'Audit entries' });
-      const deleted = audit.getByRole('row').filter({ hasText: email }).filter({ hasText: 'Delete user' });
+      const deleted = audit.getByRole('row').filter({ hasText: email }).filter({ hasText: 'Deleted user' });
       await expect(deleted).toHaveCount(1);
       // One date format: British, 24-hour.
       await expect(deleted.locator('time')).toHaveText(/^\d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2}$/);
