@@ -136,6 +136,40 @@ export function createUserAdmin(deps: UserAdminDeps) {
     }
   }
 
+  /**
+   * One role change in one transaction: `write` applies the role's own rule (the last-admin lock) and writes
+   * the row; a row the directory keeps is refused, rolled back, unless the directory itself asks. Audited
+   * whatever happens; on success the person's cached token verification, which carries the old roles, is
+   * forgotten so the change holds at once.
+   */
+  async function changeRole(
+    event: { actor: string; action: string; target: string },
+    byDirectory: boolean | undefined,
+    write: (txUsers: UsersRepository) => Promise<UserRow | undefined>,
+  ): Promise<UserRow> {
+    const email = event.target;
+    let changed: UserRow;
+    try {
+      changed = await users.transaction(async (txUsers) => {
+        const row = await write(txUsers);
+        if (!row) throw new DomainError('not-found', notOnListMessage(email));
+        if (row.managedBy && !byDirectory)
+          throw new DomainError('managed-by-directory', managedByDirectoryMessage(email));
+        return row;
+      });
+    } catch (error) {
+      if (error instanceof DomainError) {
+        await audit({ ...event, outcome: 'refused', detail: error.message });
+        throw error;
+      }
+      await audit({ ...event, outcome: 'failed', detail: `nothing was changed: ${describe(error)}` });
+      throw error;
+    }
+    if (changed.firebaseUid) deps.forgetSessions?.(changed.firebaseUid);
+    await audit({ ...event, outcome: 'ok', detail: null });
+    return changed;
+  }
+
   return {
     /**
      * Allows an address in: its sign-in account (the portal's, see `portalAccount`), then its row. A removal
@@ -255,31 +289,12 @@ export function createUserAdmin(deps: UserAdminDeps) {
     async setAdmin(input: { email: string; admin: boolean; actor: string; byDirectory?: boolean }): Promise<UserRow> {
       const { email, admin, actor } = input;
       const event = { actor, action: admin ? 'users.make-admin' : 'users.remove-admin', target: email };
-      let changed: UserRow;
-      try {
-        changed = await users.transaction(async (txUsers) => {
-          const admins = await txUsers.lockAdmins();
-          if (!admin && admins.length === 1 && admins[0] === email)
-            throw new DomainError('conflict', LAST_ADMIN_ROLE_MESSAGE);
-          const row = await txUsers.update(email, { admin });
-          if (!row) throw new DomainError('not-found', notOnListMessage(email));
-          // Rolled back with the throw: a role the directory assigns is changed in the directory.
-          if (row.managedBy && !input.byDirectory)
-            throw new DomainError('managed-by-directory', managedByDirectoryMessage(email));
-          return row;
-        });
-      } catch (error) {
-        if (error instanceof DomainError) {
-          await audit({ ...event, outcome: 'refused', detail: error.message });
-          throw error;
-        }
-        await audit({ ...event, outcome: 'failed', detail: `nothing was changed: ${describe(error)}` });
-        throw error;
-      }
-      // The caller's cached token verification carries the old role: forget it so the change holds at once.
-      if (changed.firebaseUid) deps.forgetSessions?.(changed.firebaseUid);
-      await audit({ ...event, outcome: 'ok', detail: null });
-      return changed;
+      return changeRole(event, input.byDirectory, async (txUsers) => {
+        const admins = await txUsers.lockAdmins();
+        if (!admin && admins.length === 1 && admins[0] === email)
+          throw new DomainError('conflict', LAST_ADMIN_ROLE_MESSAGE);
+        return txUsers.update(email, { admin });
+      });
     },
 
     /**
@@ -349,28 +364,7 @@ export function createUserAdmin(deps: UserAdminDeps) {
     }): Promise<UserRow> {
       const { email, finance, actor } = input;
       const event = { actor, action: finance ? 'users.grant-finance' : 'users.remove-finance', target: email };
-      let changed: UserRow;
-      try {
-        changed = await users.transaction(async (txUsers) => {
-          const row = await txUsers.update(email, { finance });
-          if (!row) throw new DomainError('not-found', notOnListMessage(email));
-          // Rolled back with the throw: a role the directory assigns is changed in the directory.
-          if (row.managedBy && !input.byDirectory)
-            throw new DomainError('managed-by-directory', managedByDirectoryMessage(email));
-          return row;
-        });
-      } catch (error) {
-        if (error instanceof DomainError) {
-          await audit({ ...event, outcome: 'refused', detail: error.message });
-          throw error;
-        }
-        await audit({ ...event, outcome: 'failed', detail: `nothing was changed: ${describe(error)}` });
-        throw error;
-      }
-      // The cached token verification carries the old roles: forget it so the change holds at once.
-      if (changed.firebaseUid) deps.forgetSessions?.(changed.firebaseUid);
-      await audit({ ...event, outcome: 'ok', detail: null });
-      return changed;
+      return changeRole(event, input.byDirectory, (txUsers) => txUsers.update(email, { finance }));
     },
   };
 }
