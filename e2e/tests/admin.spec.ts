@@ -548,9 +548,10 @@ test.describe('the admin users screen', () => {
     // Every test's admin confirms with a passkey: none of those is listed until asked for.
     await expect(page.getByLabel('Events')).toHaveValue('no-confirmations');
     await expect(entries.filter({ hasText: 'Confirmed with a passkey' })).toHaveCount(0);
-    const heights = await entries.evaluateAll((rows) =>
-      rows.map((row) => Math.round(row.getBoundingClientRect().height)),
+    const cards = await entries.evaluateAll((rows) =>
+      rows.map((row) => ({ height: Math.round(row.getBoundingClientRect().height), text: row.textContent ?? '' })),
     );
+    const heights = cards.map((card) => card.height);
     const sorted = [...heights].sort((a, b) => a - b);
     await report('audit-entry-heights', {
       count: heights.length,
@@ -562,7 +563,7 @@ test.describe('the admin users screen', () => {
     await screenshot(page, 'audit');
     if (isMobile) {
       // A card: what happened and its result, who and the detail, then when; not a column 50 px wide.
-      for (const height of heights) expect(height).toBeLessThanOrEqual(200);
+      for (const { height, text } of cards) expect(height, `the card of: ${text}`).toBeLessThanOrEqual(200);
       const event = await box(entries.first().locator('.audit-event'));
       expect(event.width).toBeGreaterThanOrEqual(250);
     }

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import Form from 'react-bootstrap/Form';
 import Spinner from 'react-bootstrap/Spinner';
 
@@ -27,11 +27,17 @@ export function SearchField({
   }
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
   useEffect(() => () => clearTimeout(timer.current), []);
+  // The pause ends after renders the typing did not cause (the admin opened the audit tab meanwhile): the
+  // search then goes to that render's onSearch, which knows the address as it is now, not as it was.
+  const latestOnSearch = useRef(onSearch);
+  useLayoutEffect(() => {
+    latestOnSearch.current = onSearch;
+  });
 
   const type = (value: string) => {
     setInput(value);
     clearTimeout(timer.current);
-    timer.current = setTimeout(() => onSearch(value.trim()), SEARCH_DEBOUNCE_MS);
+    timer.current = setTimeout(() => latestOnSearch.current(value.trim()), SEARCH_DEBOUNCE_MS);
   };
 
   return (

@@ -1,0 +1,20 @@
+import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { SEARCH_DEBOUNCE_MS, SearchField } from './SearchField';
+
+describe('SearchField', () => {
+  it('sends what was typed, once typing pauses, to the onSearch of the latest render', async () => {
+    const user = userEvent.setup();
+    const before = vi.fn();
+    const after = vi.fn();
+    const { rerender } = render(<SearchField search="" onSearch={before} searching={false} />);
+    await user.type(screen.getByLabelText('Search by email'), 'anna');
+    // Something else changed the page meanwhile (another tab opened): its render's onSearch knows of it.
+    rerender(<SearchField search="" onSearch={after} searching={false} />);
+    await new Promise((resolve) => setTimeout(resolve, SEARCH_DEBOUNCE_MS + 100));
+    expect(before).not.toHaveBeenCalled();
+    expect(after).toHaveBeenCalledTimes(1);
+    expect(after).toHaveBeenCalledWith('anna');
+  });
+});
