@@ -48,7 +48,12 @@ describe('a bounded audit log', () => {
     const writers = [1, 2].map(() =>
       createAuditWriter({ repository: t.app.domain.audit, log: t.app.log, now: () => at }),
     );
-    const download = { actor: 'jane@example.com', action: 'invoice.download', target: 'P1', outcome: 'ok' as const };
+    const download = {
+      actor: 'jane@example.com',
+      action: 'invoice.download' as const,
+      target: 'P1',
+      outcome: 'ok' as const,
+    };
     for (let i = 0; i < 30; i++) writers[i % 2]?.add({ ...download, detail: 'sha256 aa' });
     writers[0]?.add({ ...download, target: 'P2', detail: 'sha256 bb' });
     await Promise.all(writers.map((writer) => writer.flush()));

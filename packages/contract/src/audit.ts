@@ -2,6 +2,46 @@ import { z } from 'zod';
 import { emailSchema } from './email.ts';
 import { parcelCodeSchema } from './invoices.ts';
 
+/**
+ * Every action the portal writes to its audit log (refused calls are written under their route instead,
+ * `DELETE /api/users/:email`). The admin screen names each in words; a new one must be named there too.
+ */
+export const AUDIT_ACTIONS = [
+  'users.add',
+  'users.remove',
+  'users.account-cleanup',
+  'users.take-over-account',
+  'users.unbind-shared-account',
+  'users.directory-update',
+  'users.make-admin',
+  'users.remove-admin',
+  'users.grant-finance',
+  'users.remove-finance',
+  'sessions.end',
+  'invoice.download',
+  'invoice.download-xml',
+  'invoice.download-zip',
+  'invoice.facts',
+  'invoice.history',
+  'invoice.ingest',
+  'invoice.bank-details-changed',
+  'invoice.amount-changed',
+  'invoice.e-invoice-removed',
+  'invoice.visible-account-mismatch',
+  'invoice.visible-text-unread',
+  'invoice.warning-acknowledged',
+  'invoice.arrival-notice-request',
+  'invoice.arrival-notice-cancel',
+  'invoice.arrival-notice',
+  'passkeys.enroll',
+  'passkeys.step-up',
+  'passkeys.reset',
+  'passkeys.enrollment-code',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+/** A refused call's entry: its method and route pattern. */
+export type RefusedRoute = `${'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'} /${string}`;
+
 export const auditEntrySchema = z.object({
   id: z.number(),
   at: z.string(),

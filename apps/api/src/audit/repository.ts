@@ -1,11 +1,11 @@
-import type { AuditEventGroup } from '@portal/contract';
+import type { AuditAction, AuditEventGroup, RefusedRoute } from '@portal/contract';
 import { and, count, desc, eq, inArray, like, lt, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { auditLog } from '../db/schema.ts';
 
 export interface AuditEvent {
   actor: string | null;
-  action: string;
+  action: AuditAction | RefusedRoute;
   target?: string | null;
   outcome: 'ok' | 'refused' | 'failed';
   detail?: string | null;

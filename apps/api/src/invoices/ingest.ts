@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { parcelCodeSchema, type InvoiceStored } from '@portal/contract';
+import { parcelCodeSchema, type AuditAction, type InvoiceStored } from '@portal/contract';
 import type { AuditTrail } from '../audit/audit-trail.ts';
 import { DomainError } from '../domain-error.ts';
 import type { BlobStore, StoredBlob } from '../blob-store/blob-store.ts';
@@ -247,7 +247,7 @@ async function auditIngest(
   }
 }
 
-const WARNING_AUDIT_ACTION: Record<RecordedWarning['kind'], string> = {
+const WARNING_AUDIT_ACTION: Record<RecordedWarning['kind'], AuditAction> = {
   'bank-details': 'invoice.bank-details-changed',
   amount: 'invoice.amount-changed',
   'e-invoice-removed': 'invoice.e-invoice-removed',

@@ -1,4 +1,4 @@
-import type { InvoiceFacts, InvoiceHistory } from '@portal/contract';
+import type { AuditAction, InvoiceFacts, InvoiceHistory } from '@portal/contract';
 import type { AuditTrail } from '../audit/audit-trail.ts';
 import type { BlobStore } from '../blob-store/blob-store.ts';
 import { DomainError } from '../domain-error.ts';
@@ -37,7 +37,7 @@ export type OpenedPart<P extends InvoicePart> = P extends 'facts'
     ? InvoiceHistory
     : InvoiceBytes;
 
-const AUDIT_ACTION: Record<InvoicePart, string> = {
+const AUDIT_ACTION: Record<InvoicePart, AuditAction> = {
   pdf: 'invoice.download',
   xml: 'invoice.download-xml',
   facts: 'invoice.facts',

@@ -92,7 +92,7 @@ export function createInvoiceZip(deps: InvoiceZipDeps) {
       const codes = await codesFor(request.body);
       const found = new Map((await deps.search.rowsOf(codes)).map((row) => [row.parcelCode, row]));
       const rows = codes.flatMap((code) => found.get(code) ?? []);
-      const event = { actor: user, action: 'invoice.download-zip', target: `${rows.length} invoices` };
+      const event = { actor: user, action: 'invoice.download-zip' as const, target: `${rows.length} invoices` };
       if (rows.length === 0) {
         deps.audit.queued({ ...event, outcome: 'refused', detail: 'none of the chosen invoices exists' });
         throw new DomainError('not-found', NO_INVOICES_MESSAGE);

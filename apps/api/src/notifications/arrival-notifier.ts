@@ -44,7 +44,7 @@ export function createArrivalNotifier(deps: ArrivalNotifierDeps) {
   let again = false;
 
   async function attempt(job: ArrivalNoticeRow): Promise<'sent' | 'dropped' | 'pending'> {
-    const event = { actor: job.userEmail, action: 'invoice.arrival-notice', target: job.parcelCode };
+    const event = { actor: job.userEmail, action: 'invoice.arrival-notice' as const, target: job.parcelCode };
     const [user, invoice] = await Promise.all([
       deps.users.findByEmail(job.userEmail),
       deps.invoices.findByParcelCode(job.parcelCode),

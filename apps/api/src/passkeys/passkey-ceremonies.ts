@@ -230,7 +230,7 @@ export function createPasskeyCeremonies(deps: PasskeyCeremoniesDeps) {
       rp: RelyingParty,
       enrollmentCode: string | undefined,
     ): Promise<PasskeyCreationOptions> {
-      const event = { actor: session.email, action: 'passkeys.enroll', target: session.email };
+      const event = { actor: session.email, action: 'passkeys.enroll' as const, target: session.email };
       await mayEnroll(session, event, enrollmentCode);
       const existing = await passkeys.listFor(session.email);
       const options = await generateRegistrationOptions({
@@ -261,7 +261,7 @@ export function createPasskeyCeremonies(deps: PasskeyCeremoniesDeps) {
       response: PasskeyRegistration,
       enrollmentCode: string | undefined,
     ): Promise<Confirmation> {
-      const event = { actor: session.email, action: 'passkeys.enroll', target: session.email };
+      const event = { actor: session.email, action: 'passkeys.enroll' as const, target: session.email };
       const challenge = await takeChallenge(session, 'registration', response.response.clientDataJSON, event);
       const { first } = await mayEnroll(session, event, enrollmentCode);
       let verification;
@@ -317,7 +317,7 @@ export function createPasskeyCeremonies(deps: PasskeyCeremoniesDeps) {
 
     /** Checks the passkey's signature over this sign-in's challenge, then confirms this browser. */
     async authenticate(session: AdminSession, rp: RelyingParty, response: PasskeyAssertion): Promise<Confirmation> {
-      const event = { actor: session.email, action: 'passkeys.step-up', target: session.email };
+      const event = { actor: session.email, action: 'passkeys.step-up' as const, target: session.email };
       const challenge = await takeChallenge(session, 'authentication', response.response.clientDataJSON, event);
       const passkey = await passkeys.find(response.id, session.email);
       if (!passkey) return refuse(event, 'invalid', UNKNOWN_PASSKEY_MESSAGE, 'passkey not registered to this admin');
@@ -354,7 +354,7 @@ export function createPasskeyCeremonies(deps: PasskeyCeremoniesDeps) {
      */
     async resetPasskeys(input: { email: string; actor: string }) {
       const { email, actor } = input;
-      const event = { actor, action: 'passkeys.reset', target: email };
+      const event = { actor, action: 'passkeys.reset' as const, target: email };
       if (email === actor) refuse(event, 'conflict', SELF_RESET_MESSAGE, 'own passkeys');
       const row = await deps.findUser(email);
       if (!row) refuse(event, 'not-found', notOnListMessage(email), 'not on the list');
@@ -392,7 +392,7 @@ export function createPasskeyCeremonies(deps: PasskeyCeremoniesDeps) {
      */
     async issueEnrollmentCode(input: { email: string; actor: string }) {
       const { email, actor } = input;
-      const event = { actor, action: 'passkeys.enrollment-code', target: email };
+      const event = { actor, action: 'passkeys.enrollment-code' as const, target: email };
       const row = await deps.findUser(email);
       if (!row) refuse(event, 'not-found', notOnListMessage(email), 'not on the list');
       if (!row.admin) refuse(event, 'conflict', NOT_AN_ADMIN_MESSAGE(email), 'not an administrator');

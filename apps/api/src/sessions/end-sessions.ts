@@ -46,7 +46,7 @@ export function createSessionEnder(deps: SessionEnderDeps) {
     /** "End sessions" on a row of the admin screen, or from the CLI. */
     async endSessionsOf(input: { email: string; actor: string }) {
       const { email, actor } = input;
-      const event = { actor, action: 'sessions.end', target: email, detail: null };
+      const event = { actor, action: 'sessions.end' as const, target: email, detail: null };
       const row = await deps.findUser(email);
       if (!row) {
         await deps.audit.bestEffort({ ...event, outcome: 'refused', detail: 'not on the list' });

@@ -44,7 +44,7 @@ export function createAccountCleaner(deps: AccountCleanerDeps) {
 
   /** One try of one job the caller has leased; 'done' when nothing is left of it. */
   async function attempt(job: AccountCleanup): Promise<'done' | 'pending'> {
-    const event = { actor: job.requestedBy, action: 'users.account-cleanup', target: job.email };
+    const event = { actor: job.requestedBy, action: 'users.account-cleanup' as const, target: job.email };
     const tries = job.attempts > 1 ? ` (attempt ${job.attempts})` : '';
     // Only the account the row was bound to is the row's. A row without one (from before rows were bound, or
     // unbound because it shared its account with another) admitted nobody, and whatever account holds its

@@ -1,3 +1,4 @@
+import type { AuditAction } from '@portal/contract';
 import { ForeignAccountError, type IdentityProvider } from '../identity/identity-provider.ts';
 import { DomainError, type RefusalKind } from '../domain-error.ts';
 import type { AuditTrail } from '../audit/audit-trail.ts';
@@ -89,7 +90,7 @@ export function createUserAdmin(deps: UserAdminDeps) {
    * are its sessions ended, it is deleted and a new one made.
    */
   async function portalAccount(email: string, actor: string, takeOver: boolean) {
-    const event = { actor, action: 'users.add', target: email };
+    const event = { actor, action: 'users.add' as const, target: email };
     try {
       return { ...(await identity.createUser(email)), replaced: undefined };
     } catch (error) {
@@ -143,7 +144,7 @@ export function createUserAdmin(deps: UserAdminDeps) {
    * forgotten so the change holds at once.
    */
   async function changeRole(
-    event: { actor: string; action: string; target: string },
+    event: { actor: string; action: AuditAction; target: string },
     byDirectory: boolean | undefined,
     write: (txUsers: UsersRepository) => Promise<UserRow | undefined>,
   ): Promise<UserRow> {
@@ -188,7 +189,7 @@ export function createUserAdmin(deps: UserAdminDeps) {
       const { email, actor } = input;
       const admin = input.admin ?? false;
       const finance = input.finance ?? false;
-      const event = { actor, action: 'users.add', target: email };
+      const event = { actor, action: 'users.add' as const, target: email };
       // Checked first so a duplicate costs no identity-provider call; the insert below still decides races.
       if (await users.findByEmail(email)) {
         await audit({ ...event, outcome: 'refused', detail: 'already on the list' });
@@ -251,7 +252,7 @@ export function createUserAdmin(deps: UserAdminDeps) {
       byDirectory?: boolean;
     }): Promise<{ row: UserRow; accountCleanup: 'done' | 'pending' }> {
       const { email, actor } = input;
-      const event = { actor, action: 'users.remove', target: email };
+      const event = { actor, action: 'users.remove' as const, target: email };
       const refuse = async (kind: RefusalKind, message: string): Promise<never> => {
         await audit({ ...event, outcome: 'refused', detail: message });
         throw new DomainError(kind, message);
@@ -288,7 +289,11 @@ export function createUserAdmin(deps: UserAdminDeps) {
      */
     async setAdmin(input: { email: string; admin: boolean; actor: string; byDirectory?: boolean }): Promise<UserRow> {
       const { email, admin, actor } = input;
-      const event = { actor, action: admin ? 'users.make-admin' : 'users.remove-admin', target: email };
+      const event = {
+        actor,
+        action: admin ? ('users.make-admin' as const) : ('users.remove-admin' as const),
+        target: email,
+      };
       return changeRole(event, input.byDirectory, async (txUsers) => {
         const admins = await txUsers.lockAdmins();
         if (!admin && admins.length === 1 && admins[0] === email)
@@ -310,7 +315,7 @@ export function createUserAdmin(deps: UserAdminDeps) {
       state: DirectoryState;
     }): Promise<{ row: UserRow; before: UserRow }> {
       const { email, actor, state } = input;
-      const event = { actor, action: 'users.directory-update', target: email };
+      const event = { actor, action: 'users.directory-update' as const, target: email };
       let changed: { row: UserRow; before: UserRow };
       try {
         changed = await users.transaction(async (txUsers) => {
@@ -363,7 +368,11 @@ export function createUserAdmin(deps: UserAdminDeps) {
       byDirectory?: boolean;
     }): Promise<UserRow> {
       const { email, finance, actor } = input;
-      const event = { actor, action: finance ? 'users.grant-finance' : 'users.remove-finance', target: email };
+      const event = {
+        actor,
+        action: finance ? ('users.grant-finance' as const) : ('users.remove-finance' as const),
+        target: email,
+      };
       return changeRole(event, input.byDirectory, (txUsers) => txUsers.update(email, { finance }));
     },
   };

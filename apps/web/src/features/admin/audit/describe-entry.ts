@@ -1,4 +1,4 @@
-import type { AuditEntry, AuditEventGroup } from '@portal/contract';
+import type { AuditAction, AuditEntry, AuditEventGroup } from '@portal/contract';
 
 /** The event groups the audit log's filter offers, in its order; the first is what the tab opens with. */
 export const AUDIT_EVENT_CHOICES: readonly { value: AuditEventGroup; label: string }[] = [
@@ -12,16 +12,26 @@ export const AUDIT_EVENT_CHOICES: readonly { value: AuditEventGroup; label: stri
 
 export const DEFAULT_AUDIT_EVENTS: AuditEventGroup = 'no-confirmations';
 
-const ACTIONS: Record<string, string> = {
+/** Typed by the contract's list, so an action the server starts writing cannot reach the log unnamed. */
+const ACTIONS: Record<AuditAction, string> = {
   'users.add': 'Added user',
   'users.remove': 'Deleted user',
   'users.account-cleanup': 'Deleted the sign-in account of',
   'users.take-over-account': 'Took over the sign-in account of',
+  'users.unbind-shared-account': 'Unbound a shared sign-in account from',
+  'users.directory-update': 'Directory updated user',
   'users.make-admin': 'Made admin',
   'users.remove-admin': 'Removed admin',
+  'users.grant-finance': 'Gave finance access to',
+  'users.remove-finance': 'Removed finance access from',
   'sessions.end': 'Ended the sessions of',
   'invoice.download': 'Opened invoice',
   'invoice.download-xml': 'Downloaded the XML of invoice',
+  'invoice.download-zip': 'Downloaded a ZIP of',
+  'invoice.history': 'Read the history of invoice',
+  'invoice.arrival-notice-request': 'Asked to be told when it arrives: invoice',
+  'invoice.arrival-notice-cancel': 'Cancelled the arrival notice for invoice',
+  'invoice.arrival-notice': 'Sent the arrival notice for invoice',
   'invoice.facts': 'Read the details of invoice',
   'invoice.ingest': 'Stored invoice',
   'invoice.bank-details-changed': 'Bank details changed on invoice',
@@ -61,8 +71,7 @@ const ROUTE = /^(GET|POST|PUT|PATCH|DELETE) (\/\S*)$/;
 
 /** What happened, in words: a known action's name, a refused route's purpose, else the action as logged. */
 export function describeAction(action: string): string {
-  const named = ACTIONS[action];
-  if (named) return named;
+  if (Object.hasOwn(ACTIONS, action)) return ACTIONS[action as AuditAction];
   const route = ROUTE.exec(action);
   if (!route) return action;
   if (ROUTES[action]) return ROUTES[action];
