@@ -175,6 +175,14 @@ interface Outcome extends Job {
 // 2-core machine should not sink a run, but it is named below as flaky; one that fails twice fails the run.
 const retryFailed = process.env.CI === 'true';
 
+/**
+ * A hang must cost minutes, not the CI run's whole budget: each test has a deadline (Node's own, so the others
+ * in its file go on), and each process one for what no test owns (a handle that keeps it from exiting). Both
+ * are sized for a busy 2-core machine: the slowest test, a fault test, took about a minute there.
+ */
+const TEST_DEADLINE_MS = 180_000;
+const jobDeadlineMs = (job: Job) => (240 + 120 * job.files.length) * 1000;
+
 const describeJob = (job: Job) => (job.files.length === 1 ? job.files[0]! : `${job.files.length} files`);
 
 /** The files a failed process's failing tests are in ("test at <file>:<line>:<column>"); all, if it names none. */
@@ -191,7 +199,13 @@ function runJob(job: Job, slot: Slot, attempt = 1): Promise<Outcome> {
   // ("Check failed: jit_page.has_value()"). The server itself opens one database and keeps it (decision 0015).
   // No tsx: Node strips the types itself (the API, the contract and the dev stack are erasable-only
   // TypeScript), which saves each file a second of loading through tsx's hooks (decision 0051).
-  const args = ['--no-memory-protection-keys', '--test', '--test-isolation=none', '--test-reporter=spec'];
+  const args = [
+    '--no-memory-protection-keys',
+    '--test',
+    '--test-isolation=none',
+    '--test-reporter=spec',
+    `--test-timeout=${TEST_DEADLINE_MS}`,
+  ];
   const started = performance.now();
   const child = spawn(process.execPath, [...args, ...job.files], {
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -209,8 +223,18 @@ function runJob(job: Job, slot: Slot, attempt = 1): Promise<Outcome> {
   const output: Buffer[] = [];
   child.stdout.on('data', (chunk: Buffer) => output.push(chunk));
   child.stderr.on('data', (chunk: Buffer) => output.push(chunk));
+  const deadlineMs = jobDeadlineMs(job);
+  const deadline = setTimeout(() => {
+    output.push(
+      Buffer.from(
+        `\n# ${describeJob(job)}: still running after ${deadlineMs / 1000} s (a handle left open, or a hang outside a test); stopped\n`,
+      ),
+    );
+    child.kill('SIGKILL');
+  }, deadlineMs);
   return new Promise((resolve) => {
     child.on('close', (exitCode, signal) => {
+      clearTimeout(deadline);
       const text = Buffer.concat(output).toString();
       const seconds = (performance.now() - started) / 1000;
       const count = (label: string) => Number(new RegExp(`^ℹ ${label} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
