@@ -182,8 +182,16 @@ describe('a rollout through nginx: a page of either release loads, and a tab of 
       window.history.pushState({}, '', '/no-such-page');
       window.dispatchEvent(new PopStateEvent('popstate'));
     });
-    await page.getByText('Page Not Found').waitFor({ timeout: 20_000 });
-    assert.equal(loads, 1, 'one reload');
+    // A failure here says what the tab and the instances did: it was seen once in CI and not since.
+    const seen = () =>
+      `at ${page.url()} after ${loads} loads; exits: ${exits.join(', ') || 'none'}\n${instanceLog.slice(-20).join('\n')}`;
+    await page
+      .getByText('Page Not Found')
+      .waitFor({ timeout: 20_000 })
+      .catch((error: Error) => {
+        throw new Error(`${error.message}\n${seen()}`);
+      });
+    assert.equal(loads, 1, `one reload: ${seen()}`);
     assert.equal(new URL(page.url()).pathname, '/no-such-page');
     assert.ok(!(await page.content()).includes('portal-test-release'), "the new release's page after the reload");
     assert.ok(await page.evaluate((key) => sessionStorage.getItem(key), CHUNK_RELOAD_KEY), 'the reload is remembered');
