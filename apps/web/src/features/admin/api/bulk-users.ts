@@ -6,12 +6,19 @@ import {
 } from '@portal/contract';
 import type { ApiClient } from '@/lib/api-client';
 
-/** POST /users/bulk-add: the server adds each address as the single add does, and answers one result each. */
-export async function bulkAddUsers(api: ApiClient, inputs: readonly string[]): Promise<BulkAddResult[]> {
+/**
+ * POST /users/bulk-add: the server adds each address as the single add does, and answers one result each.
+ * `finance` gives each address it adds the finance role too; addresses already on the list keep theirs.
+ */
+export async function bulkAddUsers(
+  api: ApiClient,
+  inputs: readonly string[],
+  options: { finance?: boolean } = {},
+): Promise<BulkAddResult[]> {
   const { data } = await api.request('/users/bulk-add', {
     method: 'POST',
     auth: true,
-    json: { emails: inputs },
+    json: options.finance ? { emails: inputs, finance: true } : { emails: inputs },
     schema: bulkAddResponseSchema,
   });
   return data.results;

@@ -5,7 +5,19 @@ import Form from 'react-bootstrap/Form';
 import { addressesFound, fileUnreadableMessage } from '../messages';
 
 /** Where the addresses come from: pasted text, or a CSV file read into the same field to check before adding. */
-export function BulkAddForm({ text, onText, found }: { text: string; onText: (text: string) => void; found: number }) {
+export function BulkAddForm({
+  text,
+  onText,
+  found,
+  finance,
+  onFinance,
+}: {
+  text: string;
+  onText: (text: string) => void;
+  found: number;
+  finance: boolean;
+  onFinance: (finance: boolean) => void;
+}) {
   const [fileError, setFileError] = useState<string | null>(null);
   const onFile = async (event: ChangeEvent<HTMLInputElement>) => {
     const file = event.target.files?.[0];
@@ -34,6 +46,18 @@ export function BulkAddForm({ text, onText, found }: { text: string; onText: (te
       <Form.Group controlId="bulk-add-file">
         <Form.Label>Or choose a CSV file</Form.Label>
         <Form.Control type="file" accept=".csv,.txt,text/csv,text/plain" onChange={onFile} />
+      </Form.Group>
+      <Form.Group className="mt-3" controlId="bulk-add-finance">
+        <Form.Check
+          type="checkbox"
+          label="Give them the finance role too"
+          checked={finance}
+          onChange={(event) => onFinance(event.target.checked)}
+          aria-describedby="bulk-add-finance-help"
+        />
+        <Form.Text id="bulk-add-finance-help">
+          They can then search all invoices and download many at once. Addresses already on the list keep their roles.
+        </Form.Text>
       </Form.Group>
       {fileError && (
         <Alert variant="danger" className="mt-3 mb-0">

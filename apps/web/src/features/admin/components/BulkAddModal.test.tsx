@@ -74,6 +74,31 @@ describe('bulk add', () => {
     );
   });
 
+  it('gives the addresses it adds the finance role when asked, and starts the next run without it', async () => {
+    const { user, fake, modal } = await openBulkAdd();
+    await user.click(within(modal).getByLabelText('Email addresses'));
+    await user.paste('anna@example.com\nold@example.com');
+    const finance = within(modal).getByRole('checkbox', { name: 'Give them the finance role too' });
+    expect(finance).not.toBeChecked();
+    expect(finance).toHaveAccessibleDescription(/Addresses already on the list keep their roles\./);
+    await user.click(finance);
+    const before = fake.calls.length;
+    await user.click(within(modal).getByRole('button', { name: 'Add users' }));
+    await user.click(await within(modal).findByRole('button', { name: 'Done' }));
+
+    const writes = fake.calls.slice(before).filter((call) => call.method === 'POST');
+    expect(writes.map((call) => JSON.parse(call.body) as unknown)).toEqual([
+      { emails: ['anna@example.com', 'old@example.com'], finance: true },
+    ]);
+    expect(fake.users.get('anna@example.com')?.finance).toBe(true);
+    expect(fake.users.get('old@example.com')?.finance).toBe(false);
+
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Bulk add' })).not.toBeInTheDocument());
+    await user.click(screen.getByRole('button', { name: 'Bulk add' }));
+    const again = await screen.findByRole('dialog', { name: 'Bulk add' });
+    expect(within(again).getByRole('checkbox', { name: 'Give them the finance role too' })).not.toBeChecked();
+  });
+
   it(
     'sends a long list 50 addresses a call, showing progress as each call answers',
     { timeout: MANY_ROWS_TEST_TIMEOUT_MS },

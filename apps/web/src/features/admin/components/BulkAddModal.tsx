@@ -40,7 +40,8 @@ export function BulkAddModal({
   onClose: () => void;
   feedback: ActionFeedback;
 }) {
-  const job = useBulkJob(bulkAddUsers, lost);
+  const [finance, setFinance] = useState(false);
+  const job = useBulkJob((api, chunk) => bulkAddUsers(api, chunk, { finance }), lost);
   const [text, setText] = useState('');
   const addresses = useMemo(() => parseAddresses(text), [text]);
   const { phase } = job.state;
@@ -56,6 +57,7 @@ export function BulkAddModal({
   };
   const forget = () => {
     setText('');
+    setFinance(false);
     job.reset();
   };
 
@@ -76,7 +78,7 @@ export function BulkAddModal({
       </Modal.Header>
       <Modal.Body>
         {phase === 'idle' ? (
-          <BulkAddForm text={text} onText={setText} found={addresses.length} />
+          <BulkAddForm text={text} onText={setText} found={addresses.length} finance={finance} onFinance={setFinance} />
         ) : (
           <>
             <p className="mb-2">{bulkProgress(job.state.results.length, job.state.total)}</p>

@@ -150,13 +150,14 @@ export function createFakeAdminApi(
       if (gates.bulk) await gates.bulk;
       const failure = takeFailure('bulkAdd');
       if (failure) return fail(failure);
+      const { finance } = (await request.clone().json()) as { finance?: boolean };
       const results = (await bulkEntries(request)).map(({ input, parsed }): BulkAddResult => {
         if (!parsed.success) return { input, outcome: 'invalid', message: 'Invalid email address' };
         const email = parsed.data;
         if (users.has(email)) return { input, outcome: 'exists', message: `${email} is already on the list.` };
         const refusal = refuseAdd.get(email);
         if (refusal) return { input, outcome: 'failed', message: refusal };
-        users.set(email, makeUser(email, { activated: false, registered: true }));
+        users.set(email, makeUser(email, { activated: false, registered: true, finance: finance === true }));
         return { input, outcome: 'added' };
       });
       return HttpResponse.json({ results });
