@@ -116,14 +116,13 @@ export function buildDomain(infrastructure: Omit<Infrastructure, 'close'>, optio
   const provisioning = createProvisioning({ users, userAdmin, sessions, log });
   // Many addresses at once through the same user admin: one way to add or remove a user.
   const bulkUserAdmin = createBulkUserAdmin({ userAdmin, log });
-  const recentInvoices = createRecentInvoices(db);
+  const recentInvoices = createRecentInvoices(db, {
+    log: (error) => log.warn({ err: error }, 'could not note the recently opened invoices'),
+  });
   const invoiceAccess = createInvoiceAccess({
     invoices,
     // Off the answer's path: a list that misses one open is better than an invoice answered late.
-    onOpened: (user, parcelCode) =>
-      void recentInvoices
-        .recordOpen(user, parcelCode)
-        .catch((error: unknown) => log.warn({ err: error }, 'could not note a recently opened invoice')),
+    onOpened: (user, parcelCode) => recentInvoices.recordOpen(user, parcelCode),
     blobStore,
     rateLimits,
     audit: auditTrail,
@@ -236,6 +235,7 @@ export function buildDomain(infrastructure: Omit<Infrastructure, 'close'>, optio
       await accountCleaner.stop();
       await arrivalNotifier.stop();
       await auditWriter.close();
+      await recentInvoices.close();
       await rateLimits.close();
       await allowlistListener?.close();
       await invoiceReaders.close();
