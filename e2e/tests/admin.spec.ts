@@ -141,6 +141,7 @@ test.describe('the admin users screen', () => {
       await addModal.getByRole('button', { name: 'Submit' }).click();
       await expect(addModal).toBeHidden();
       await page.getByLabel('Search by email').fill(email);
+      await expect(pager(page)).toContainText('of 1 users');
       await expect(rowOf(page, email)).toContainText('Invited');
       // The account someone else made is gone: its password no longer signs in.
       await expect(identityToolkit(portal.emulatorUrl).signIn(email, 'squatter-password')).rejects.toThrow();

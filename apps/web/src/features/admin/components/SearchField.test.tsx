@@ -17,4 +17,24 @@ describe('SearchField', () => {
     expect(after).toHaveBeenCalledTimes(1);
     expect(after).toHaveBeenCalledWith('anna');
   });
+
+  it('sends a search still waiting for its pause when the field loses the focus, and only once', async () => {
+    const user = userEvent.setup();
+    const onSearch = vi.fn();
+    render(
+      <>
+        <SearchField search="" onSearch={onSearch} searching={false} />
+        <button type="button">Audit log</button>
+      </>,
+    );
+    await user.type(screen.getByLabelText('Search by email'), 'anna');
+    await user.click(screen.getByRole('button', { name: 'Audit log' }));
+    expect(onSearch).toHaveBeenCalledWith('anna');
+    await new Promise((resolve) => setTimeout(resolve, SEARCH_DEBOUNCE_MS + 100));
+    expect(onSearch).toHaveBeenCalledTimes(1);
+    // Leaving it again with nothing typed since sends nothing.
+    await user.click(screen.getByLabelText('Search by email'));
+    await user.click(screen.getByRole('button', { name: 'Audit log' }));
+    expect(onSearch).toHaveBeenCalledTimes(1);
+  });
 });

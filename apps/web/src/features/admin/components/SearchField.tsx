@@ -37,7 +37,18 @@ export function SearchField({
   const type = (value: string) => {
     setInput(value);
     clearTimeout(timer.current);
-    timer.current = setTimeout(() => latestOnSearch.current(value.trim()), SEARCH_DEBOUNCE_MS);
+    timer.current = setTimeout(() => {
+      timer.current = undefined;
+      latestOnSearch.current(value.trim());
+    }, SEARCH_DEBOUNCE_MS);
+  };
+  // Leaving the field sends a search still waiting for its pause at once, before the click that took the focus
+  // (another tab, say) changes the page: sent after it, the search would write over what that click wrote.
+  const sendNow = () => {
+    if (timer.current === undefined) return;
+    clearTimeout(timer.current);
+    timer.current = undefined;
+    latestOnSearch.current(input.trim());
   };
 
   return (
@@ -49,6 +60,7 @@ export function SearchField({
           type="search"
           value={input}
           onChange={(event) => type(event.target.value)}
+          onBlur={sendNow}
           autoComplete="off"
         />
         {searching && (
