@@ -12,7 +12,7 @@ import { useActionFeedback } from '../hooks/use-action-feedback';
 import { useBulkDelete } from '../hooks/use-bulk-delete';
 import { useRowSelection } from '../hooks/use-row-selection';
 import { useUserActions } from '../hooks/use-user-actions';
-import { listKeyOf, useUsersListParams } from '../hooks/use-users-list-params';
+import { useUsersListParams } from '../hooks/use-users-list-params';
 import { bulkDeleteButton, bulkDeleteMessage, bulkDeleteTitle, noUsersMessage, statusTextOf } from '../messages';
 import { ActionNotice } from './ActionNotice';
 import { AddUserModal } from './AddUserModal';
@@ -26,7 +26,7 @@ import { UsersTable } from './UsersTable';
 
 /** The user list: its state in the address, its data and actions in hooks; this lays them out. */
 export function UsersPanel() {
-  const { params, usersQuery, listKey, update } = useUsersListParams();
+  const { params, usersQuery, listKey, keyOf, update } = useUsersListParams();
   const { email: currentEmail } = useCurrentUser();
   const list = useUsersPage(usersQuery);
   const listFailure = useQueryFailure(list.error, statusTextOf);
@@ -44,7 +44,7 @@ export function UsersPanel() {
   const pastTheEnd = list.data !== undefined && !list.isPlaceholderData && params.page > lastPage;
   const movedTo = useRef<string | null>(null);
   useEffect(() => {
-    const target = pastTheEnd ? listKeyOf({ ...params, page: lastPage }) : null;
+    const target = pastTheEnd ? keyOf({ ...params, page: lastPage }) : null;
     // Once per move: the router applies it a render or two later.
     if (target === null || movedTo.current === target) return;
     movedTo.current = target;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readListParams, writeListParams } from './use-users-list-params';
+import { listKeyOf, readListParams, writeListParams } from './use-users-list-params';
 
 const read = (query: string, defaultSize = 50) => readListParams(new URLSearchParams(query), defaultSize);
 
@@ -35,5 +35,12 @@ describe('the user list state in the address', () => {
   it('reads back what it writes', () => {
     const params = { search: 'x@y', status: 'activated', sort: '-email', page: 7, pageSize: 25 } as const;
     expect(read(writeListParams(params, 50).toString())).toEqual(params);
+  });
+
+  it('names a list by what the address says: the same list on a phone and a laptop, another for another page', () => {
+    // The page size neither chose: a window resized across the breakpoint keeps its notice and selection.
+    expect(listKeyOf(read('q=smith', 25), 25)).toBe(listKeyOf(read('q=smith', 50), 50));
+    expect(listKeyOf(read('q=smith&size=25', 50), 50)).not.toBe(listKeyOf(read('q=smith', 50), 50));
+    expect(listKeyOf(read('q=smith&page=2'), 50)).not.toBe(listKeyOf(read('q=smith'), 50));
   });
 });

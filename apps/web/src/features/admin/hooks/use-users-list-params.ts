@@ -45,8 +45,14 @@ export function writeListParams(params: UsersListParams, defaultPageSize: number
   return query;
 }
 
-/** Identifies the list an admin is looking at (filter and page): notices and selections belong to one. */
-export const listKeyOf = (params: UsersListParams) => JSON.stringify(params);
+/**
+ * Identifies the list an admin is looking at (filter and page) as the address names it: notices and selections
+ * belong to one. A page size the admin did not choose is left out, so a window resized across the phone
+ * breakpoint (or a full-page screenshot that briefly does so) keeps them; a selection only ever counts the
+ * rows on screen.
+ */
+export const listKeyOf = (params: UsersListParams, defaultPageSize: number) =>
+  writeListParams(params, defaultPageSize).toString();
 
 /**
  * The user list's search, status, order, page and page size, kept in the address so Back, reload and a
@@ -67,5 +73,6 @@ export function useUsersListParams() {
   };
 
   const usersQuery: UsersQuery = { ...params };
-  return { params, usersQuery, listKey: listKeyOf(params), update };
+  const keyOf = (other: UsersListParams) => listKeyOf(other, defaultPageSize);
+  return { params, usersQuery, listKey: keyOf(params), keyOf, update };
 }
