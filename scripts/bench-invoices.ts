@@ -106,7 +106,7 @@ async function count(database: DatabaseHandle) {
 const FORMAT_OF_I = `(array['facturx','facturx','facturx','facturx','facturx','facturx','ubl','ubl','cii','pdf'])[1 + i % 10]`;
 const SELLER_OF_I = `(${pgArrayText(SELLERS)})[1 + (i * 7) % ${SELLERS.length}]`;
 const BUYER_OF_I = `(${pgArrayText(BUYER_FIRST)})[1 + i % ${BUYER_FIRST.length}] || ' ' || (${pgArrayText(BUYER_KIND)})[1 + (i / 10) % ${BUYER_KIND.length}]
-               || ' ' || ((i * 7919) % 10007) || ' GmbH'`;
+               || ' ' || ((i / 80) % 1000) || ' GmbH'`;
 
 /**
  * The rows, generated in the database in batches; each names the blobs of one real invoice ingested first.
@@ -207,8 +207,8 @@ const CALLS: [string, string][] = [
   ['invoice number prefix', '?invoiceNumber=inv-2023-0000421'],
   ['seller (common), newest', '?seller=nordfracht'],
   ['seller (none matches)', '?seller=zzzqqq'],
-  ['buyer (rare), by amount', '?buyer=weber%20bau%204242&sort=-amount'],
-  ['buyer (medium), newest', '?buyer=koch%20pharma'],
+  ['buyer (rare), by amount', '?buyer=weber%20bau%20424&sort=-amount'],
+  ['buyer (medium), newest', '?buyer=schmidt%20pharma'],
   ['issued in March 2023', '?issuedFrom=2023-03-01&issuedTo=2023-03-31'],
   ['amount 1000-1001, issued desc', '?amountMin=1000&amountMax=1001&sort=-issued'],
   ['format cii, amount desc', '?format=cii&sort=-amount'],
@@ -265,13 +265,13 @@ async function partyIds(database: DatabaseHandle, table: 'invoice_sellers' | 'in
 
 async function explain(database: DatabaseHandle) {
   const common = `seller_id = any(${await partyIds(database, 'invoice_sellers', 'nordfracht')})`;
-  const rare = `buyer_id = any(${await partyIds(database, 'invoice_buyers', 'weber bau 4242')})`;
-  const medium = `buyer_id = any(${await partyIds(database, 'invoice_buyers', 'koch pharma')})`;
+  const rare = `buyer_id = any(${await partyIds(database, 'invoice_buyers', 'weber bau 424')})`;
+  const medium = `buyer_id = any(${await partyIds(database, 'invoice_buyers', 'schmidt pharma')})`;
   const plans: [string, string][] = [
     ['newest first, page 1', `select parcel_code from invoices order by uploaded_at desc, parcel_code desc limit 50`],
     ['party ids, seller (common)', `select id from invoice_sellers where name ilike '%nordfracht%' limit 10001`],
-    ['party ids, buyer (rare)', `select id from invoice_buyers where name ilike '%weber bau 4242%' limit 10001`],
-    ['party ids, buyer (medium)', `select id from invoice_buyers where name ilike '%koch pharma%' limit 10001`],
+    ['party ids, buyer (rare)', `select id from invoice_buyers where name ilike '%weber bau 424%' limit 10001`],
+    ['party ids, buyer (medium)', `select id from invoice_buyers where name ilike '%schmidt pharma%' limit 10001`],
     ['bounded count, seller (common)', `select count(*) from (select 1 from invoices where ${common} limit 1001) m`],
     [
       'seller (common), newest',

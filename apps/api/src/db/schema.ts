@@ -94,7 +94,11 @@ const partyTable = (name: 'invoice_sellers' | 'invoice_buyers') =>
       id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
       name: text('name').notNull().unique(`${name}_name_unique`),
     },
-    (table) => [index(`${name}_name_trgm_idx`).using('gin', sql`${table.name} gin_trgm_ops`)],
+    (table) => [
+      index(`${name}_name_trgm_idx`)
+        .using('gin', sql`${table.name} gin_trgm_ops`)
+        .with({ fastupdate: false }),
+    ],
   );
 export const invoiceSellers = partyTable('invoice_sellers');
 export const invoiceBuyers = partyTable('invoice_buyers');

@@ -45,7 +45,9 @@ describe('the parties behind the seller and buyer search', () => {
       size: 10,
       uploadedBy: 'test',
     });
-    const sellers = await rows<{ id: number; name: string }>(sql`select id, name from invoice_sellers order by name collate "C"`);
+    const sellers = await rows<{ id: number; name: string }>(
+      sql`select id, name from invoice_sellers order by name collate "C"`,
+    );
     assert.deepEqual(
       sellers.map((row) => row.name),
       ['NORDFRACHT AG', 'Nordfracht AG', 'Rhein Express KG'],
