@@ -136,8 +136,8 @@ export const invoices = pgTable(
     index('invoices_total_gross_desc_idx').on(table.totalGross.desc().nullsLast(), table.parcelCode.desc()),
     index('invoices_parcel_code_prefix_idx').using('btree', sql`upper(${table.parcelCode}) text_pattern_ops`),
     index('invoices_invoice_number_prefix_idx').using('btree', sql`upper(${table.invoiceNumber}) text_pattern_ops`),
-    index('invoices_seller_id_idx').on(table.sellerId, table.uploadedAt, table.parcelCode),
-    index('invoices_buyer_id_idx').on(table.buyerId, table.uploadedAt, table.parcelCode),
+    index('invoices_seller_id_idx').on(table.sellerId),
+    index('invoices_buyer_id_idx').on(table.buyerId),
     index('invoices_bank_details_changed_idx')
       .on(table.uploadedAt, table.parcelCode)
       .where(sql`${table.bankDetailsChangedAt} is not null`),
