@@ -4,6 +4,7 @@ import { INVOICE_SORTS, type InvoiceSort } from '@portal/contract';
 import { sql, type SQL } from 'drizzle-orm';
 import { storedFacts } from '../../test/helpers/stored-facts.ts';
 import { useTestApp } from '../../test/helpers/test-app.ts';
+import { PARTY_IDS_NAMED } from './search-repository.ts';
 
 const ACCOUNT = 'DE02120300000000202051';
 
@@ -182,5 +183,25 @@ describe('the parties behind the seller and buyer search', () => {
       }),
     );
     assert.deepEqual([rare, wider], [5, 10]);
+  });
+
+  it('matches a name shared by more parties than it names by id through a subquery, with the same result', async () => {
+    await t.database.db.execute(
+      sql`insert into invoice_buyers (name) select 'Bulk Buyer ' || n from generate_series(1, ${PARTY_IDS_NAMED + 5}) as n`,
+    );
+    await record('B-1', 'Seller', 'Bulk Buyer 7');
+    await record('B-2', 'Seller', 'Bulk Buyer 10001');
+    await record('B-3', 'Seller', 'Other Buyer');
+    const finance = await t.createAccount('money@example.com', { finance: true });
+    const found = async (buyer: string) => {
+      const response = await t.app.inject({
+        url: `/api/invoices?${new URLSearchParams({ buyer })}`,
+        headers: t.bearer(finance.idToken),
+      });
+      assert.equal(response.statusCode, 200, response.body);
+      return (response.json() as { items: { parcelCode: string }[] }).items.map((item) => item.parcelCode);
+    };
+    assert.deepEqual(await found('bulk buyer'), ['B-2', 'B-1']);
+    assert.deepEqual(await found('buyer 1000'), ['B-2']);
   });
 });
