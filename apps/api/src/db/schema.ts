@@ -10,6 +10,7 @@ import {
   numeric,
   pgTable,
   primaryKey,
+  serial,
   smallint,
   text,
   timestamp,
@@ -91,7 +92,7 @@ const partyTable = (name: 'invoice_sellers' | 'invoice_buyers') =>
   pgTable(
     name,
     {
-      id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+      id: serial('id').primaryKey(),
       name: text('name').notNull().unique(`${name}_name_unique`),
     },
     (table) => [
