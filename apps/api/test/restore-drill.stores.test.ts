@@ -27,6 +27,7 @@ import { testBackupKeys } from './helpers/backup-keys.ts';
 import { fakePdf, sha256Of } from './helpers/fixtures.ts';
 import { invoiceStoreKind } from './helpers/invoice-stores.ts';
 import { openRestoreTarget } from './helpers/restore-target.ts';
+import { storedFacts } from './helpers/stored-facts.ts';
 import { useTestApp } from './helpers/test-app.ts';
 import { signUp } from './helpers/tokens.ts';
 
@@ -256,6 +257,30 @@ describe(`restore drill (${invoiceStoreKind()} store)`, () => {
       }
     ).rows[0]!;
     assert.ok(Number(ids.n) > countsBefore.audit_log!);
+    // So do the parties' ids: names first seen after the restore get new ones, not one a restored party holds.
+    assert.ok(countsBefore.invoice_sellers! > 0 && countsBefore.invoice_buyers! > 0, 'the e-invoices named parties');
+    assert.equal(
+      (
+        await domain.invoices.recordVersion({
+          parcelCode: 'DRILL-NEW-PARTIES',
+          sha256: sha256Of(fakePdf('drill new parties')),
+          size: 1,
+          uploadedBy: 'drill',
+          format: 'cii',
+          facts: storedFacts('DE02120300000000202051', {
+            sellerName: 'Seller After Restore',
+            buyerName: 'Buyer After Restore',
+          }),
+        })
+      ).status,
+      'created',
+    );
+    const parties = (
+      (await infrastructure.database.db.execute(
+        sql`select (select count(*)::int from invoice_sellers) as sellers, (select count(*)::int from invoice_buyers) as buyers`,
+      )) as unknown as { rows: { sellers: number; buyers: number }[] }
+    ).rows[0]!;
+    assert.deepEqual(parties, { sellers: countsBefore.invoice_sellers! + 1, buyers: countsBefore.invoice_buyers! + 1 });
     test.diagnostic(
       `backup ${backupSeconds.toFixed(2)} s, restore ${restoreSeconds.toFixed(2)} s, verify ${report.seconds.toFixed(2)} s (${manifest.blobs.count} blobs, ${Object.values(countsBefore).reduce((a, b) => a + b, 0)} rows)`,
     );

@@ -104,6 +104,56 @@ describe('migrations', () => {
     }
   });
 
+  it('0017 backfills the parties: each distinct seller and buyer name once, every invoice pointed at its own', async () => {
+    const journal = await releaseJournal();
+    const before0017 = journal.slice(
+      0,
+      journal.findIndex((entry) => entry.tag.startsWith('0017_')),
+    );
+    const handle = await databaseMigratedWith(await folder(before0017));
+    const rows = async <T>(query: ReturnType<typeof sql>) =>
+      ((await handle.db.execute(query)) as unknown as { rows: T[] }).rows;
+    try {
+      await handle.db.execute(sql`insert into invoices (parcel_code, sha256, size, uploaded_by, seller_name, buyer_name)
+        values ('A', 'a', 1, 't', 'Nordfracht AG', 'Weber Bau 4242 GmbH'),
+               ('B', 'b', 1, 't', 'Nordfracht AG', 'Koch Pharma GmbH'),
+               ('C', 'c', 1, 't', 'NORDFRACHT AG', 'Weber Bau 4242 GmbH'),
+               ('D', 'd', 1, 't', null, 'Koch Pharma GmbH'),
+               ('E', 'e', 1, 't', null, null)`);
+      assert.equal(await hasIndex(handle, 'invoices_buyer_name_trgm_idx'), true);
+      await migratePglite(handle.db as never, { migrationsFolder: await folder(journal) });
+
+      const named = await rows<{ parcel_code: string; seller: string | null; buyer: string | null }>(sql`
+        select i.parcel_code, s.name as seller, b.name as buyer from invoices i
+        left join invoice_sellers s on s.id = i.seller_id left join invoice_buyers b on b.id = i.buyer_id
+        order by i.parcel_code`);
+      assert.deepEqual(named, [
+        { parcel_code: 'A', seller: 'Nordfracht AG', buyer: 'Weber Bau 4242 GmbH' },
+        { parcel_code: 'B', seller: 'Nordfracht AG', buyer: 'Koch Pharma GmbH' },
+        { parcel_code: 'C', seller: 'NORDFRACHT AG', buyer: 'Weber Bau 4242 GmbH' },
+        { parcel_code: 'D', seller: null, buyer: 'Koch Pharma GmbH' },
+        { parcel_code: 'E', seller: null, buyer: null },
+      ]);
+      const counts = await rows<{ sellers: number; buyers: number }>(
+        sql`select (select count(*)::int from invoice_sellers) as sellers, (select count(*)::int from invoice_buyers) as buyers`,
+      );
+      assert.deepEqual(counts, [{ sellers: 2, buyers: 2 }]);
+      // The invoice-wide trigram indexes are gone (ingestion no longer pays for them); the id indexes serve.
+      assert.equal(await hasIndex(handle, 'invoices_seller_name_trgm_idx'), false);
+      assert.equal(await hasIndex(handle, 'invoices_buyer_name_trgm_idx'), false);
+      assert.equal(await hasIndex(handle, 'invoices_buyer_id_idx'), true);
+      assert.equal(await hasIndex(handle, 'invoice_buyers_name_trgm_idx'), true);
+      // New names after the backfill take the next ids, not one of the backfilled ones.
+      await handle.db.execute(
+        sql`insert into invoices (parcel_code, sha256, size, uploaded_by, buyer_name) values ('F', 'f', 1, 't', 'New Buyer')`,
+      );
+      const [fresh] = await rows<{ buyer_id: number }>(sql`select buyer_id from invoices where parcel_code = 'F'`);
+      assert.equal(fresh?.buyer_id, 3);
+    } finally {
+      await handle.close();
+    }
+  });
+
   it('with MIGRATE_ON_START off, refuses a schema behind this release; `portal migrate` brings it up to date', async () => {
     const journal = await releaseJournal();
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'portal-migrate-'));

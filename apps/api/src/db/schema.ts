@@ -10,6 +10,7 @@ import {
   numeric,
   pgTable,
   primaryKey,
+  serial,
   smallint,
   text,
   timestamp,
@@ -82,6 +83,27 @@ const eInvoiceColumns = {
   amountChangedAt: timestamp('amount_changed_at', { withTimezone: true }),
 };
 
+/**
+ * The distinct sellers and buyers the invoices name, one table per role, each name once with an id that never
+ * changes (migration 0017): the name search matches here, among tens of thousands, then reads the invoices
+ * by id. The database fills `invoices.seller_id`/`buyer_id` from the names (a trigger), whoever writes them.
+ */
+const partyTable = (name: 'invoice_sellers' | 'invoice_buyers') =>
+  pgTable(
+    name,
+    {
+      id: serial('id').primaryKey(),
+      name: text('name').notNull().unique(`${name}_name_unique`),
+    },
+    (table) => [
+      index(`${name}_name_trgm_idx`)
+        .using('gin', sql`${table.name} gin_trgm_ops`)
+        .with({ fastupdate: false }),
+    ],
+  );
+export const invoiceSellers = partyTable('invoice_sellers');
+export const invoiceBuyers = partyTable('invoice_buyers');
+
 export const invoices = pgTable(
   'invoices',
   {
@@ -101,6 +123,9 @@ export const invoices = pgTable(
     issueDate: date('issue_date', { mode: 'string' }),
     totalGross: numeric('total_gross'),
     currency: text('currency'),
+    /** The seller's and buyer's ids, set by the database from the names (never written by the portal). */
+    sellerId: integer('seller_id').references(() => invoiceSellers.id),
+    buyerId: integer('buyer_id').references(() => invoiceBuyers.id),
   },
   (table) => [
     // A searched page at 10 million invoices reads a page of one of these, never the table
@@ -112,12 +137,8 @@ export const invoices = pgTable(
     index('invoices_total_gross_desc_idx').on(table.totalGross.desc().nullsLast(), table.parcelCode.desc()),
     index('invoices_parcel_code_prefix_idx').using('btree', sql`upper(${table.parcelCode}) text_pattern_ops`),
     index('invoices_invoice_number_prefix_idx').using('btree', sql`upper(${table.invoiceNumber}) text_pattern_ops`),
-    index('invoices_seller_name_trgm_idx')
-      .using('gin', sql`${table.sellerName} gin_trgm_ops`)
-      .with({ gin_pending_list_limit: 256 }),
-    index('invoices_buyer_name_trgm_idx')
-      .using('gin', sql`${table.buyerName} gin_trgm_ops`)
-      .with({ gin_pending_list_limit: 256 }),
+    index('invoices_seller_id_idx').on(table.sellerId),
+    index('invoices_buyer_id_idx').on(table.buyerId),
     index('invoices_bank_details_changed_idx')
       .on(table.uploadedAt, table.parcelCode)
       .where(sql`${table.bankDetailsChangedAt} is not null`),
@@ -385,6 +406,8 @@ export const invoiceArrivalNotices = pgTable(
 
 export const schema = {
   users,
+  invoiceSellers,
+  invoiceBuyers,
   invoices,
   invoiceVersions,
   invoiceWarnings,

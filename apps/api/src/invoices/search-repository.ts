@@ -1,7 +1,7 @@
 import { INVOICE_COUNT_LIMIT, type InvoiceFilter, type InvoiceSort, type InvoiceSummary } from '@portal/contract';
 import { and, asc, desc, eq, gte, ilike, inArray, isNotNull, lte, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
-import { invoices } from '../db/schema.ts';
+import { invoiceBuyers, invoices, invoiceSellers } from '../db/schema.ts';
 
 /** Escapes LIKE wildcards: a parcel code may hold "_", which must match itself, not any letter. */
 const escapeLike = (value: string) => value.replace(/[\\%_]/g, (match) => `\\${match}`);
@@ -63,17 +63,24 @@ const toSummary = (row: SummaryRow): InvoiceSummary => ({
   bankDetailsChanged: row.bankDetailsChangedAt !== null,
 });
 
-/** The filter as one condition; every part can be answered from one of migration 0011's indexes. */
-export function filterCondition(filter: InvoiceFilter): SQL | undefined {
+/**
+ * At most this many parties are named to the planner by id (`= any(array)`, whose per-id estimates let it choose
+ * between reading the matches and walking an order's index); a name matching more of them (a word in every
+ * buyer's name) is matched by a subquery instead of sending an array of tens of thousands.
+ */
+export const PARTY_IDS_NAMED = 10_000;
+
+/** A name's "contains, any case" pattern; its index use needs 3 letters, as the route requires. */
+const containsPattern = (value: string) => `%${escapeLike(value)}%`;
+
+/** The filter as one condition, its names already matched to parties (partyCondition). */
+export function filterCondition(filter: InvoiceFilter, parties: SQL[] = []): SQL | undefined {
   const prefix = (column: SQL, value: string | undefined) =>
     value ? sql`upper(${column}) like ${`${escapeLike(value.toUpperCase())}%`}` : undefined;
-  const contains = (column: typeof invoices.sellerName | typeof invoices.buyerName, value: string | undefined) =>
-    value ? ilike(column, `%${escapeLike(value)}%`) : undefined;
   return and(
     prefix(sql`${invoices.parcelCode}`, filter.parcelCode),
     prefix(sql`${invoices.invoiceNumber}`, filter.invoiceNumber),
-    contains(invoices.sellerName, filter.seller),
-    contains(invoices.buyerName, filter.buyer),
+    ...parties,
     filter.issuedFrom ? gte(invoices.issueDate, filter.issuedFrom) : undefined,
     filter.issuedTo ? lte(invoices.issueDate, filter.issuedTo) : undefined,
     filter.amountMin ? gte(invoices.totalGross, filter.amountMin) : undefined,
@@ -104,6 +111,40 @@ export interface InvoiceSearch {
  * for a narrow search, "more than 10,000" for a wide one, never a scan of millions to say how many.
  */
 export function createInvoiceSearchRepository(db: Database) {
+  /**
+   * "Seller/buyer contains" as a condition on the invoices' party ids: the name is matched among the distinct
+   * parties (trigram index there, migration 0017), then the invoices are read by id through B-trees. The
+   * semantics are the name column's own: the parties' names are the invoices' names, each once.
+   */
+  async function partyCondition(
+    party: typeof invoiceSellers | typeof invoiceBuyers,
+    column: typeof invoices.sellerId | typeof invoices.buyerId,
+    value: string | undefined,
+  ): Promise<SQL | undefined> {
+    if (!value) return undefined;
+    const matching = ilike(party.name, containsPattern(value));
+    const found = await db
+      .select({ id: party.id })
+      .from(party)
+      .where(matching)
+      .limit(PARTY_IDS_NAMED + 1);
+    if (found.length === 0) return sql`false`;
+    if (found.length > PARTY_IDS_NAMED) return inArray(column, db.select({ id: party.id }).from(party).where(matching));
+    // One array parameter, the same text on node-postgres and PGlite, whatever the number of ids.
+    return sql`${column} = any(${`{${found.map((row) => row.id).join(',')}}`}::int[])`;
+  }
+
+  async function whereOf(filter: InvoiceFilter): Promise<SQL | undefined> {
+    const parties = await Promise.all([
+      partyCondition(invoiceSellers, invoices.sellerId, filter.seller),
+      partyCondition(invoiceBuyers, invoices.buyerId, filter.buyer),
+    ]);
+    return filterCondition(
+      filter,
+      parties.filter((condition): condition is SQL => condition !== undefined),
+    );
+  }
+
   async function boundedCount(where: SQL | undefined, bound: number): Promise<number> {
     const matches = db
       .select({ one: sql`1` })
@@ -147,7 +188,7 @@ export function createInvoiceSearchRepository(db: Database) {
 
   return {
     async search(search: InvoiceSearch): Promise<{ items: InvoiceSummary[]; total: number; totalIsAtLeast: boolean }> {
-      const where = filterCondition(search.filter);
+      const where = await whereOf(search.filter);
       // Deep pages count as far as they go: what is past the page is "more", whatever its number.
       const bound = Math.max(INVOICE_COUNT_LIMIT, search.offset + search.limit);
       const counted = await boundedCount(where, bound);
@@ -155,7 +196,7 @@ export function createInvoiceSearchRepository(db: Database) {
       const totalIsAtLeast = counted > bound;
       if (search.offset >= counted) return { items: [], total, totalIsAtLeast };
       const byName = Boolean(search.filter.seller || search.filter.buyer);
-      // A name with few matches (the count is exact): its page is read from the trigram index and sorted, as a
+      // A name with few matches (the count is exact): its page is read by party id and sorted, as a
       // planner left alone walks an order's whole index for a rare name it thinks is common (seconds at 10
       // million). With more, the matches are dense enough that walking the order finds a page at once.
       const rows = await page(search, pageOrderOf(search), where, byName && !totalIsAtLeast);

@@ -13,7 +13,9 @@ const amountOf = (value: string | null | undefined): string | null =>
 
 /**
  * The current invoice's searchable terms, from its facts: copied into columns of their own so the Invoices
- * page can search and sort 10 million of them by index. The same rule as migration 0011's backfill.
+ * page can search and sort 10 million of them by index. The same rule as migration 0011's backfill. The seller
+ * and buyer names also name the invoice's parties: the database sets `seller_id`/`buyer_id` from them (migration
+ * 0017's trigger), so a name written here is found by the name search whoever wrote it.
  */
 export function searchTermsOf(facts: StoredInvoiceFacts | null | undefined) {
   return {

@@ -128,7 +128,7 @@ export function useTestApp(options: TestAppOptions = {}): TestContext {
     const { downloads, unknownParcels } = context.app.domain.rateLimits;
     await Promise.all([downloads.flush(), unknownParcels.flush()]).catch(() => undefined);
     await context.database.db.execute(
-      sql`truncate table users, invoices, invoice_versions, invoice_warnings, audit_log, rate_limit_windows, admin_passkeys, admin_step_ups, admin_confirmations, admin_enrollment_codes, webauthn_challenges, account_cleanups, invoice_opens, invoice_arrival_notices restart identity`,
+      sql`truncate table users, invoices, invoice_versions, invoice_warnings, audit_log, rate_limit_windows, admin_passkeys, admin_step_ups, admin_confirmations, admin_enrollment_codes, webauthn_challenges, account_cleanups, invoice_opens, invoice_arrival_notices, invoice_sellers, invoice_buyers restart identity`,
     );
     // The limits count in memory too (batched-limit.ts): emptied with the table they feed.
     context.app.domain.rateLimits.reset();
