@@ -162,6 +162,7 @@ async function startCeiling(topology: Topology, workDir: string, authorization: 
       webRoot: path.join(REPO_ROOT, 'apps/web/dist'),
       invoiceDir: topology.invoiceDir,
       maxBody: '10m',
+      accessLog: path.join(workDir, 'ceiling-access.log'),
     }),
     readyUrl: `http://127.0.0.1:${port}/favicon.svg`,
   });
@@ -220,6 +221,7 @@ async function startObjectStoreTopology(topology: Topology, workDir: string, ing
       invoiceDir: topology.invoiceDir,
       invoiceStoreOrigin: objectStore.endpoint,
       maxBody: '10m',
+      accessLog: path.join(workDir, 'object-store-access.log'),
     }),
     readyUrl: `http://127.0.0.1:${port}/favicon.svg`,
   });

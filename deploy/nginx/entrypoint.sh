@@ -20,6 +20,8 @@ fi
 # The bucket's origin when the instances keep invoices in one (INVOICE_STORE=s3://...); with a shared folder
 # nothing is sent there, and an address that refuses every connection keeps the template valid.
 export PORTAL_INVOICE_STORE_ORIGIN="${PORTAL_INVOICE_STORE_ORIGIN:-http://127.0.0.1:9}"
+# nginx's masked access log: on the container's output beside its error log, unless a file is named.
+export PORTAL_ACCESS_LOG="${PORTAL_ACCESS_LOG:-/dev/stdout}"
 home=${PORTAL_NGINX_HOME:-/etc/nginx/portal}
 run=${PORTAL_NGINX_RUN:-/tmp/nginx}
 mkdir -p "$run"
@@ -35,7 +37,7 @@ peers() {
 }
 
 render() {
-  envsubst '$PORTAL_LISTEN $PORTAL_UPSTREAM_SERVERS $PORTAL_WEB_ROOT $PORTAL_INVOICE_DIR $PORTAL_INVOICE_STORE_ORIGIN $PORTAL_MAX_BODY' \
+  envsubst '$PORTAL_LISTEN $PORTAL_UPSTREAM_SERVERS $PORTAL_WEB_ROOT $PORTAL_INVOICE_DIR $PORTAL_INVOICE_STORE_ORIGIN $PORTAL_MAX_BODY $PORTAL_ACCESS_LOG' \
     < "$home/portal.conf.template" > "$run/portal.conf.next"
   mv "$run/portal.conf.next" "$run/portal.conf"
 }

@@ -2,7 +2,7 @@
 // records every path it is asked for: what the public side may reach, and what it must never pass on.
 import assert from 'node:assert/strict';
 import http from 'node:http';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -33,6 +33,7 @@ before(async () => {
       webRoot: workDir,
       invoiceDir: workDir,
       maxBody: '1m',
+      accessLog: path.join(workDir, 'access.log'),
     }),
     readyUrl: `http://127.0.0.1:${port}/api/healthz`,
   });
@@ -70,4 +71,33 @@ test('never passes /metrics on, however the path is spelled', async () => {
     assert.notEqual(answer.body, 'from the instance', spelling);
   }
   assert.deepEqual(reachedInstance, []);
+});
+
+test("keeps a line per request of its own, with the instance's status and no address, path or query", async () => {
+  const answered = await rawGet('/api/invoice?parcelCode=SECRET00042');
+  const refused = await rawGet('/metrics?who=jane.doe%40example.com');
+  assert.equal(answered.status, 200);
+  assert.equal(refused.status, 404);
+  const lines = (await readFile(path.join(workDir, 'access.log'), 'utf8')).trim().split('\n');
+  const entries = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+  const [instanceAnswer, ownAnswer] = entries.slice(-2);
+  assert.deepEqual(Object.keys(instanceAnswer!).sort(), [
+    'bytes_sent',
+    'duration_s',
+    'method',
+    'request_id',
+    'status',
+    'time',
+    'upstream_status',
+  ]);
+  assert.equal(instanceAnswer!.method, 'GET');
+  assert.equal(instanceAnswer!.status, 200);
+  assert.equal(instanceAnswer!.upstream_status, '200');
+  assert.match(String(instanceAnswer!.request_id), /^[0-9a-f]{32}$/);
+  // nginx's own 404: no instance was asked.
+  assert.equal(ownAnswer!.status, 404);
+  assert.equal(ownAnswer!.upstream_status, '');
+  const text = lines.join('\n');
+  for (const secret of ['SECRET00042', 'jane', 'example.com', 'metrics', '/api', '127.0.0.1'])
+    assert.ok(!text.includes(secret), `the access log names ${secret}`);
 });

@@ -61,6 +61,8 @@ export async function renderPortalSite(values: {
   /** Where presigned requests for invoice objects go (the bucket's origin); unused with the folder store. */
   invoiceStoreOrigin?: string;
   maxBody: string;
+  /** Where nginx writes its masked access log (a file); `/dev/null` where nobody reads it. */
+  accessLog: string;
 }) {
   const template = await readFile(path.join(REPO_ROOT, 'deploy/nginx/portal.conf.template'), 'utf8');
   return fillTemplate(template, {
@@ -71,6 +73,7 @@ export async function renderPortalSite(values: {
     // Never asked with the folder store; nginx only needs a well-formed origin to start.
     PORTAL_INVOICE_STORE_ORIGIN: values.invoiceStoreOrigin ?? 'http://127.0.0.1:9',
     PORTAL_MAX_BODY: values.maxBody,
+    PORTAL_ACCESS_LOG: values.accessLog,
   });
 }
 

@@ -175,6 +175,7 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
       invoiceDir,
       ...(objectStore ? { invoiceStoreOrigin: objectStore.endpoint } : {}),
       maxBody: '10m',
+      accessLog: path.join(options.workDir, 'nginx-access.log'),
     });
     const nginx = await startNginx({
       workDir: path.join(options.workDir, 'nginx'),

@@ -120,7 +120,13 @@ export async function nginxChecks(check: Check) {
     ];
     for (const [name, values] of variants) {
       const test = entrypoint(values, ['-t']);
-      const result = spawnSync(test.command, test.args, { ...test.options, encoding: 'utf8' });
+      // Its output not captured: the access log opens /dev/stdout, which a container's runtime gives as a pipe or
+      // a file, and Node's capture as a socket, which cannot be opened by name.
+      const result = spawnSync(test.command, test.args, {
+        ...test.options,
+        encoding: 'utf8',
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
       check(
         result.status === 0,
         `nginx: the proxy image's configuration as ${name} sets it passes nginx -t`,
