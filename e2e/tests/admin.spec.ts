@@ -106,12 +106,15 @@ const box = async (locator: Locator) => {
   return { width: Math.round(measured.width), height: Math.round(measured.height) };
 };
 
+// The phone runs what it lays out or reaches differently (cards, row menus, page sizes, the header); what the
+// server decides or a modal says the same at any width runs on the laptop only (@desktop): run twice, those
+// five cost CI about two minutes of browser time for nothing.
 test.describe('the admin users screen', () => {
   // Each test signs in, confirms with the passkey and makes several admin calls: more than the suite's
   // default 30 s on a machine that is busy with other work.
   test.describe.configure({ timeout: 60_000 });
 
-  test('an address with a sign-in account the portal did not make is refused, then taken over only once confirmed', async ({
+  test('an address with a sign-in account the portal did not make is refused, then taken over only once confirmed @desktop', async ({
     page,
     portal,
   }) => {
@@ -364,7 +367,7 @@ test.describe('the admin users screen', () => {
     }
   });
 
-  test('bulk add: Stop acts at once and lists what it skipped', async ({ page, portal }) => {
+  test('bulk add: Stop acts at once and lists what it skipped @desktop', async ({ page, portal }) => {
     const tag = runTag();
     const emails = realisticEmails(tag, 120);
     try {
@@ -434,7 +437,7 @@ test.describe('the admin users screen', () => {
     }
   });
 
-  test('a selection is deleted after one confirmation, in one bulk call', async ({ page, portal }) => {
+  test('a selection is deleted after one confirmation, in one bulk call @desktop', async ({ page, portal }) => {
     const tag = runTag();
     const emails = realisticEmails(tag, 3);
     try {
@@ -624,7 +627,7 @@ test.describe('the admin users screen', () => {
     await screenshot(page, 'header-email-whole');
   });
 
-  test('an ordinary user on /admin is told so once and offered the way back to the invoices', async ({
+  test('an ordinary user on /admin is told so once and offered the way back to the invoices @desktop', async ({
     page,
     portal,
   }) => {
@@ -645,7 +648,7 @@ test.describe('the admin users screen', () => {
     await expect(page).toHaveURL(/\/invoice$/);
   });
 
-  test('an account that is not allowed at all is offered Sign Out on /admin', async ({ page, portal }) => {
+  test('an account that is not allowed at all is offered Sign Out on /admin @desktop', async ({ page, portal }) => {
     await openAdminAs(page, portal, DEMO.outsider);
     await page.getByRole('dialog', { name: 'Error' }).getByRole('button', { name: 'Continue' }).click();
     const main = page.getByRole('main');
