@@ -1,10 +1,10 @@
-import { useSearchParams } from 'react-router';
 import { usePageTitle } from '@/hooks/use-page-title';
 import Tab from 'react-bootstrap/Tab';
 import Tabs from 'react-bootstrap/Tabs';
 import { ErrorModal } from '@/components/ErrorModal';
 import { LoadingOverlay } from '@/components/LoadingOverlay';
 import { useQueryFailure } from '@/hooks/use-query-failure';
+import { useAdminAddress } from '../hooks/use-admin-address';
 import { useAdminCheck } from '../hooks/use-admin-check';
 import { NO_PERMISSION_MESSAGE } from '../messages';
 import { AdminRefusal } from './AdminRefusal';
@@ -22,14 +22,15 @@ const AUDIT_TAB = 'audit';
  * list's own names in the address stay as they are.
  */
 function useAdminTab() {
-  const [query, setQuery] = useSearchParams();
+  const { query, change } = useAdminAddress();
   const tab = query.get(TAB_PARAM) === AUDIT_TAB ? AUDIT_TAB : 'users';
-  const select = (key: string | null) => {
-    const next = new URLSearchParams(query);
-    if (key === AUDIT_TAB) next.set(TAB_PARAM, AUDIT_TAB);
-    else next.delete(TAB_PARAM);
-    setQuery(next);
-  };
+  const select = (key: string | null) =>
+    change((current) => {
+      const next = new URLSearchParams(current);
+      if (key === AUDIT_TAB) next.set(TAB_PARAM, AUDIT_TAB);
+      else next.delete(TAB_PARAM);
+      return next;
+    });
   return [tab, select] as const;
 }
 

@@ -1,8 +1,8 @@
 import { USER_SORTS, USER_STATUSES, type UserSort, type UserStatus } from '@portal/contract';
-import { useSearchParams } from 'react-router';
 import { PHONE_QUERY, useMediaQuery } from '@/hooks/use-media-query';
 import type { UsersQuery } from '../api/get-users-page';
 import { PAGE_SIZE, PAGE_SIZES, PHONE_PAGE_SIZE } from '../api/paging';
+import { useAdminAddress } from './use-admin-address';
 
 /** What the admin chose to see of the user list; `page` counts from 0 (the address shows it from 1). */
 export interface UsersListParams {
@@ -60,16 +60,18 @@ export const listKeyOf = (params: UsersListParams, defaultPageSize: number) =>
  * new page or filter is a history entry; typing a search replaces the entry instead of adding one per pause.
  */
 export function useUsersListParams() {
-  const [query, setQuery] = useSearchParams();
+  const { query, change: changeAddress } = useAdminAddress();
   const defaultPageSize = useMediaQuery(PHONE_QUERY) ? PHONE_PAGE_SIZE : PAGE_SIZE;
   const params = readListParams(query, defaultPageSize);
 
   const update = (change: Partial<UsersListParams>, options: { replace?: boolean } = {}) => {
-    const next = { ...params, ...change, page: change.page ?? 0 };
-    const written = writeListParams(next, defaultPageSize);
-    // Names that are not the list's (the admin page's open tab) stay as they are.
-    for (const [name, value] of query) if (!LIST_NAMES.has(name)) written.append(name, value);
-    setQuery(written, { replace: options.replace ?? false });
+    changeAddress((current) => {
+      const next = { ...readListParams(current, defaultPageSize), ...change, page: change.page ?? 0 };
+      const written = writeListParams(next, defaultPageSize);
+      // Names that are not the list's (the admin page's open tab) stay as they are.
+      for (const [name, value] of current) if (!LIST_NAMES.has(name)) written.append(name, value);
+      return written;
+    }, options);
   };
 
   const usersQuery: UsersQuery = { ...params };
