@@ -138,6 +138,24 @@ export function createUserAdmin(deps: UserAdminDeps) {
   }
 
   /**
+   * One change of a row in one transaction, audited when it does not happen: a refusal (a `DomainError`) as
+   * refused with its message, anything else as failed with nothing changed. Success is the caller's to audit,
+   * with what it changed.
+   */
+  async function auditedTransaction<T>(
+    event: { actor: string; action: AuditAction; target: string },
+    work: (txUsers: UsersRepository) => Promise<T>,
+  ): Promise<T> {
+    try {
+      return await users.transaction(work);
+    } catch (error) {
+      if (error instanceof DomainError) await audit({ ...event, outcome: 'refused', detail: error.message });
+      else await audit({ ...event, outcome: 'failed', detail: `nothing was changed: ${describe(error)}` });
+      throw error;
+    }
+  }
+
+  /**
    * One role change in one transaction: `write` applies the role's own rule (the last-admin lock) and writes
    * the row; a row the directory keeps is refused, rolled back, unless the directory itself asks. Audited
    * whatever happens; on success the person's cached token verification, which carries the old roles, is
@@ -149,23 +167,13 @@ export function createUserAdmin(deps: UserAdminDeps) {
     write: (txUsers: UsersRepository) => Promise<UserRow | undefined>,
   ): Promise<UserRow> {
     const email = event.target;
-    let changed: UserRow;
-    try {
-      changed = await users.transaction(async (txUsers) => {
-        const row = await write(txUsers);
-        if (!row) throw new DomainError('not-found', notOnListMessage(email));
-        if (row.managedBy && !byDirectory)
-          throw new DomainError('managed-by-directory', managedByDirectoryMessage(email));
-        return row;
-      });
-    } catch (error) {
-      if (error instanceof DomainError) {
-        await audit({ ...event, outcome: 'refused', detail: error.message });
-        throw error;
-      }
-      await audit({ ...event, outcome: 'failed', detail: `nothing was changed: ${describe(error)}` });
-      throw error;
-    }
+    const changed = await auditedTransaction(event, async (txUsers) => {
+      const row = await write(txUsers);
+      if (!row) throw new DomainError('not-found', notOnListMessage(email));
+      if (row.managedBy && !byDirectory)
+        throw new DomainError('managed-by-directory', managedByDirectoryMessage(email));
+      return row;
+    });
     if (changed.firebaseUid) deps.forgetSessions?.(changed.firebaseUid);
     await audit({ ...event, outcome: 'ok', detail: null });
     return changed;
@@ -316,34 +324,24 @@ export function createUserAdmin(deps: UserAdminDeps) {
     }): Promise<{ row: UserRow; before: UserRow }> {
       const { email, actor, state } = input;
       const event = { actor, action: 'users.directory-update' as const, target: email };
-      let changed: { row: UserRow; before: UserRow };
-      try {
-        changed = await users.transaction(async (txUsers) => {
-          const admins = await txUsers.lockAdmins();
-          const before = await txUsers.findByEmail(email);
-          if (!before) throw new DomainError('not-found', notOnListMessage(email));
-          if (state.suspended && before.admin && admins.every((other) => other === email))
-            throw new DomainError('conflict', LAST_ADMIN_SUSPEND_MESSAGE);
-          // A directory repeats what it sent (Entra ID every 40 minutes): an unchanged row is not written.
-          const fields = directoryFields(state);
-          if (
-            before.managedBy === fields.managedBy &&
-            before.suspended === fields.suspended &&
-            before.scimExternalId === fields.scimExternalId
-          )
-            return { row: before, before };
-          const row = await txUsers.update(email, fields);
-          if (!row) throw new DomainError('not-found', notOnListMessage(email));
-          return { row, before };
-        });
-      } catch (error) {
-        if (error instanceof DomainError) {
-          await audit({ ...event, outcome: 'refused', detail: error.message });
-          throw error;
-        }
-        await audit({ ...event, outcome: 'failed', detail: `nothing was changed: ${describe(error)}` });
-        throw error;
-      }
+      const changed = await auditedTransaction(event, async (txUsers) => {
+        const admins = await txUsers.lockAdmins();
+        const before = await txUsers.findByEmail(email);
+        if (!before) throw new DomainError('not-found', notOnListMessage(email));
+        if (state.suspended && before.admin && admins.every((other) => other === email))
+          throw new DomainError('conflict', LAST_ADMIN_SUSPEND_MESSAGE);
+        // A directory repeats what it sent (Entra ID every 40 minutes): an unchanged row is not written.
+        const fields = directoryFields(state);
+        if (
+          before.managedBy === fields.managedBy &&
+          before.suspended === fields.suspended &&
+          before.scimExternalId === fields.scimExternalId
+        )
+          return { row: before, before };
+        const row = await txUsers.update(email, fields);
+        if (!row) throw new DomainError('not-found', notOnListMessage(email));
+        return { row, before };
+      });
       const { row, before } = changed;
       const details = [
         !before.managedBy && 'now kept by the company directory',
