@@ -1,6 +1,8 @@
 import type { Readable } from 'node:stream';
+import type { Identity } from 'age-encryption';
 import { forEachConcurrently } from '../lib/concurrently.ts';
 import { hashStream } from './blob-copy.ts';
+import { blobKeyIdentity } from './blob-keys.ts';
 import { chooseBackup } from './catalogue.ts';
 import type { BackupReadKeys } from './keys.ts';
 import { locationOf, type BackupLocation } from './location.ts';
@@ -47,7 +49,11 @@ async function sealedDigestOf(location: BackupLocation, name: string): Promise<S
 }
 
 /** A file of the backup, decrypting; BackupTamperedError when it is absent. */
-export async function openBackupFile(location: BackupLocation, name: string, identities: string[]): Promise<Readable> {
+export async function openBackupFile(
+  location: BackupLocation,
+  name: string,
+  identities: (string | Identity)[],
+): Promise<Readable> {
   const stream = await location.openRead(name);
   if (!stream) throw new BackupTamperedError(`${name} is missing from the backup.`);
   return openSealed(stream, identities);
@@ -120,6 +126,10 @@ export async function checkBackup(
   );
   await checkIdentityOpens(location, manifest, keys.identities);
   const files = backupFiles(manifest);
+  const identities = [
+    ...keys.identities,
+    blobKeyIdentity(location, keysetOf(manifest.encryption.recipients), keys.identities),
+  ];
   const problems: string[] = [];
   await forEachConcurrently(files, FILES_AT_ONCE, async ({ file, at, sealed, plain }) => {
     // The encrypted bytes first: a file changed on disk says so, rather than failing to decrypt somewhere.
@@ -127,7 +137,7 @@ export async function checkBackup(
     if (!found) return void problems.push(`missing: ${file}`);
     if (!sameDigest(found, sealed)) return void problems.push(`changed: ${file} is not the file signed`);
     try {
-      const read = await hashStream(await openBackupFile(location, at, keys.identities));
+      const read = await hashStream(await openBackupFile(location, at, identities));
       if (read.sha256 !== plain.sha256 || (plain.size !== undefined && read.size !== plain.size))
         problems.push(`damaged: ${file} does not decrypt to the bytes its manifest describes`);
     } catch (error) {

@@ -2,7 +2,9 @@ import { createPublicKey } from 'node:crypto';
 import type { DatabaseHandle } from '../db/client.ts';
 import type { BlobStore } from '../blob-store/blob-store.ts';
 import { forEachConcurrently } from '../lib/concurrently.ts';
+import type { Recipient } from 'age-encryption';
 import { copyBlobInto } from './blob-copy.ts';
+import { createBlobKey } from './blob-keys.ts';
 import { backupsIn } from './catalogue.ts';
 import { exportDatabase } from './database-copy.ts';
 import type { BackupWriteKeys } from './keys.ts';
@@ -93,6 +95,9 @@ export async function runBackup(
   log(`database: ${exported.tables.length} tables, ${rowCount} rows in one snapshot (${databaseSeconds.toFixed(1)} s)`);
 
   const list: BlobEntry[] = [];
+  // Made when the first blob is copied: a run that copies none leaves no key behind.
+  let runKey: Promise<Recipient> | undefined;
+  const blobKey = () => (runKey ??= createBlobKey(location, keyset, id, keys.recipients));
   const problems: string[] = [];
   let copied = 0;
   let copiedBytes = 0;
@@ -105,7 +110,7 @@ export async function runBackup(
       return;
     }
     try {
-      const written = await copyBlobInto(location, blobFile(keyset, sha256), sha256, blob.stream, keys.recipients);
+      const written = await copyBlobInto(location, blobFile(keyset, sha256), sha256, blob.stream, [await blobKey()]);
       list.push({ sha256, ...written, copiedBy: id });
       copied += 1;
       copiedBytes += written.size;

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
+import type { Recipient } from 'age-encryption';
 import type { BackupLocation } from './location.ts';
 import type { SealedDigest } from './sealed-file.ts';
 
@@ -13,7 +14,7 @@ export async function copyBlobInto(
   file: string,
   sha256: string,
   stream: Readable,
-  recipients: string[],
+  recipients: (string | Recipient)[],
 ): Promise<{ size: number; sealed: SealedDigest }> {
   let size = 0;
   const checked = async function* () {

@@ -1,4 +1,5 @@
 import type { KeyObject } from 'node:crypto';
+import { blobKeyFile } from './blob-keys.ts';
 import type { BackupLocation } from './location.ts';
 import {
   BACKUP_ID,
@@ -156,7 +157,8 @@ export async function pruneBackups(
   );
   const pathsOf = (manifest: BackupManifest) => {
     const keyset = keysetOf(manifest.encryption.recipients);
-    return manifest.blobs.list.map((blob) => blobFile(keyset, blob.sha256));
+    const runKeys = new Set(manifest.blobs.list.map((blob) => blobKeyFile(keyset, blob.copiedBy)));
+    return [...manifest.blobs.list.map((blob) => blobFile(keyset, blob.sha256)), ...runKeys];
   };
   const needed = new Set<string>();
   for (const backup of finished)

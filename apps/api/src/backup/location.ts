@@ -4,6 +4,7 @@ import { chmod, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'no
 import os from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+import type { Recipient } from 'age-encryption';
 import {
   DeleteObjectCommand,
   GetObjectCommand,
@@ -34,7 +35,11 @@ export interface BackupLocation {
   /** Makes the root (a folder: owner-only). */
   prepare(): Promise<void>;
   /** Encrypts `plaintext` to the recipients into `name`, whole or not at all; the encrypted file's digest. */
-  writeSealed(name: string, plaintext: AsyncIterable<Uint8Array>, recipients: string[]): Promise<SealedDigest>;
+  writeSealed(
+    name: string,
+    plaintext: AsyncIterable<Uint8Array>,
+    recipients: (string | Recipient)[],
+  ): Promise<SealedDigest>;
   /** A small file (manifest, signature), whole or not at all. */
   writeSmall(name: string, bytes: Buffer | string): Promise<void>;
   /** A small file, or undefined when absent; larger than maxBytes is an error, not read into memory. */

@@ -1,6 +1,7 @@
 import { schemaLevel, type DatabaseHandle } from '../db/client.ts';
 import type { BlobStore } from '../blob-store/blob-store.ts';
 import { forEachConcurrently } from '../lib/concurrently.ts';
+import { blobKeyIdentity } from './blob-keys.ts';
 import { checkIdentityOpens, checkSealedFiles, openBackupFile } from './backup-check.ts';
 import { chooseBackup } from './catalogue.ts';
 import { importDatabase, nonEmptyTables, type ImportReport } from './database-copy.ts';
@@ -73,9 +74,10 @@ export async function runRestore(
 
   let restored = 0;
   const keyset = keysetOf(manifest.encryption.recipients);
+  const identities = [...keys.identities, blobKeyIdentity(location, keyset, keys.identities)];
   await forEachConcurrently(manifest.blobs.list, BLOB_COPIES_AT_ONCE, async ({ sha256, size }) => {
     const file = blobFile(keyset, sha256);
-    const stored = await targets.blobStore.put(await openBackupFile(location, file, keys.identities), {
+    const stored = await targets.blobStore.put(await openBackupFile(location, file, identities), {
       maxBytes: Number.MAX_SAFE_INTEGER,
     });
     if (stored.sha256 !== sha256 || stored.size !== size) {

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
-import { Decrypter, Encrypter } from 'age-encryption';
+import { Decrypter, Encrypter, type Identity, type Recipient } from 'age-encryption';
 
 /** A backup's folders and files: only the owner (the account that runs the backup) may read or list them. */
 export const PRIVATE_DIR_MODE = 0o700;
@@ -44,7 +44,7 @@ const fromWeb = (stream: ReadableStream<Uint8Array>) => Readable.fromWeb(stream 
 export async function writeSealed(
   target: string,
   plaintext: AsyncIterable<Uint8Array>,
-  recipients: string[],
+  recipients: (string | Recipient)[],
 ): Promise<SealedDigest> {
   await mkdir(path.dirname(target), { recursive: true, mode: PRIVATE_DIR_MODE });
   const encrypter = new Encrypter();
@@ -69,7 +69,7 @@ export class WrongIdentityError extends Error {}
  * The plaintext of a sealed file, streamed. Rejects at once (WrongIdentityError) when no identity opens
  * its header; a changed or cut-off body makes the stream fail where it is (age authenticates each chunk).
  */
-export async function openSealed(file: string | Readable, identities: string[]): Promise<Readable> {
+export async function openSealed(file: string | Readable, identities: (string | Identity)[]): Promise<Readable> {
   const decrypter = new Decrypter();
   for (const identity of identities) decrypter.addIdentity(identity);
   const encrypted = typeof file === 'string' ? createReadStream(file) : file;
