@@ -78,21 +78,24 @@ export async function exportDatabase(
           throw new Error(`table name ${JSON.stringify(name)} is not one the backup can keep`);
         const hash = createHash('sha256');
         let rows = 0;
-        // Pages in physical order: one snapshot sees a fixed set of row positions, and no page is read twice.
+        // One scan through a cursor, a page at a time: paging by position (`ctid > last order by ctid limit`)
+        // sorted the rest of the table for every page, so a table took time in the square of its rows.
         const lines = async function* () {
-          let after = '(0,0)';
-          for (;;) {
-            const page = await rowsOf<{ tid: string; row: string }>(
-              tx,
-              sql`select ctid::text as tid, row_to_json(t)::text as row from ${sql.identifier(name)} as t
-                  where ctid > ${after}::tid order by ctid limit ${PAGE_ROWS}`,
-            );
-            if (page.length === 0) return;
-            const text = Buffer.from(page.map((entry) => `${entry.row}\n`).join(''));
-            hash.update(text);
-            rows += page.length;
-            after = page.at(-1)!.tid;
-            yield text;
+          await tx.execute(
+            sql`declare backup_rows no scroll cursor for select row_to_json(t)::text as row from ${sql.identifier(name)} as t`,
+          );
+          try {
+            for (;;) {
+              const page = await rowsOf<{ row: string }>(tx, sql.raw(`fetch forward ${PAGE_ROWS} from backup_rows`));
+              if (page.length === 0) return;
+              const text = Buffer.from(page.map((entry) => `${entry.row}\n`).join(''));
+              hash.update(text);
+              rows += page.length;
+              yield text;
+            }
+          } finally {
+            // After a failed fetch the transaction is aborted and refuses even this; it closes the cursor then.
+            await tx.execute(sql`close backup_rows`).catch(() => {});
           }
         };
         const file = tableFile(name);
