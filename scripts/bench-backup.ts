@@ -22,6 +22,7 @@ import { backupReadKeys, backupWriteKeys, generateBackupKeys } from '@portal/api
 import { runRestore } from '@portal/api/backup/restore.ts';
 import { runVerify } from '@portal/api/backup/verify.ts';
 import { loadConfig } from '@portal/api/config.ts';
+import { forMaintenance } from '@portal/api/db/client.ts';
 import { openInfrastructure } from '@portal/api/infrastructure.ts';
 import { forEachConcurrently } from '@portal/api/lib/concurrently.ts';
 
@@ -70,7 +71,7 @@ try {
     BACKUP_IDENTITY: generated.identity,
     BACKUP_VERIFY_KEY: generated.verifyKeyPem,
   };
-  const source = await openInfrastructure(loadConfig(await portalEnv('source')));
+  const source = await openInfrastructure(forMaintenance(loadConfig(await portalEnv('source'))));
   const engine = source.database.kind;
   let started = performance.now();
   const fill = async (from: number, to: number) => {
@@ -138,7 +139,7 @@ try {
     `verify <location>: ${checked.seconds.toFixed(1)} s, ${checked.files} files, ${checked.problems.length} problems`,
   );
 
-  const target = await openInfrastructure(loadConfig(await portalEnv('restored')), { migrate: true });
+  const target = await openInfrastructure(forMaintenance(loadConfig(await portalEnv('restored'))), { migrate: true });
   started = performance.now();
   const restored = await runRestore(target, location, keys, { backup: second.manifest.id });
   log(`restore of the second backup: ${restored.seconds.toFixed(1)} s`);

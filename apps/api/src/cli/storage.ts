@@ -29,7 +29,7 @@ import { BackupFormatError, BackupTamperedError } from '../backup/manifest.ts';
 import { RestoreRefusedError, runRestore } from '../backup/restore.ts';
 import { DEFAULT_ORPHAN_MIN_AGE_MS, runVerify } from '../backup/verify.ts';
 import { ConfigError, loadConfig, type Config } from '../config.ts';
-import { databaseTargetFor, migrateDatabase } from '../db/client.ts';
+import { databaseTargetFor, forMaintenance, migrateDatabase } from '../db/client.ts';
 import { openInfrastructure, type Infrastructure } from '../infrastructure.ts';
 import { EXIT, stdio, type CliOutput } from './cli-io.ts';
 import { STORAGE_USAGE, usageOf } from './usage.ts';
@@ -121,7 +121,7 @@ export async function runCommand(command: StorageCommand, args: string[], contex
     return EXIT.usage;
   }
   const run = <T>(migrate: boolean | undefined, work: (sources: Sources) => Promise<T>) =>
-    sources ? work(sources) : withInfrastructure(config(), migrate, work);
+    sources ? work(sources) : withInfrastructure(forMaintenance(config()), migrate, work);
 
   try {
     switch (command) {

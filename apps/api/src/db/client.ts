@@ -151,6 +151,18 @@ export interface DatabaseTimeouts {
   queryMs: number;
 }
 
+/**
+ * Backup, restore and verify read or write whole tables, a statement at a time: at 100,000 invoices one takes
+ * seconds, more on a busy server, where a request's query gives up after DATABASE_QUERY_TIMEOUT_MS (3 s).
+ */
+export const MAINTENANCE_QUERY_TIMEOUT_MS = 15 * 60 * 1000;
+
+/** The configuration a maintenance command opens the database with: the request's limits, but not for a query. */
+export function forMaintenance<T extends { databaseTimeouts: DatabaseTimeouts }>(config: T): T {
+  const { connectMs, queryMs } = config.databaseTimeouts;
+  return { ...config, databaseTimeouts: { connectMs, queryMs: Math.max(queryMs, MAINTENANCE_QUERY_TIMEOUT_MS) } };
+}
+
 export type DatabaseTarget =
   | { kind: 'postgres'; url: string; timeouts?: DatabaseTimeouts /* none when absent (scratch databases) */ }
   | { kind: 'pglite'; dataDir?: string /* in memory when absent */; loadDataDir?: Blob };
