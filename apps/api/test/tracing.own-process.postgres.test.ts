@@ -1,0 +1,250 @@
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import pg from 'pg';
+import { findFreePort, waitForHttp } from '@portal/dev-stack';
+import { fakePdf } from './helpers/fixtures.ts';
+import { startOtlpReceiver, type ReceivedSpan } from './helpers/otlp-receiver.ts';
+import { TEST_PROJECT_ID } from './helpers/test-app.ts';
+import { signUp } from './helpers/tokens.ts';
+
+// Why a process of its own (.own-process): it starts whole server processes, with and without the tracing SDK,
+// which must load before the modules it instruments. PostgreSQL only (.postgres): the pg instrumentation sees
+// the `pg` driver, which PGlite does not use, and the trace must show the database.
+
+const INGEST_TOKEN = 'tracing-test-ingest-token-0123456789abcdef';
+const PARCEL_CODE = 'TRACEPARCEL7';
+const EMAIL = 'traced.person@example.com';
+const server = path.resolve('src/server.ts');
+/** What would mean the SDK loaded: any OpenTelemetry package but the API, or the module hooks it registers. */
+const SDK_MODULE = /@opentelemetry\/(?!api\/)|import-in-the-middle|require-in-the-middle|@fastify\/otel/;
+/** Prints every module the process resolves that SDK_MODULE matches, as `loaded: <url>` on stderr. */
+const RECORD_SDK_MODULES = `data:text/javascript,${encodeURIComponent(`
+import { registerHooks } from 'node:module';
+const pattern = ${SDK_MODULE.toString()};
+registerHooks({ resolve(specifier, context, next) {
+  const resolved = next(specifier, context);
+  if (pattern.test(resolved.url)) process.stderr.write('loaded: ' + resolved.url + '\\n');
+  return resolved;
+} });
+`)}`;
+
+interface Started {
+  child: ChildProcess;
+  port: number;
+  output: () => string;
+}
+
+describe('traces (OpenTelemetry, opt-in by OTEL_* variables)', () => {
+  const children: ChildProcess[] = [];
+  let dataDir: string;
+  let receiver: Awaited<ReturnType<typeof startOtlpReceiver>>;
+  const databaseUrl = process.env.DATABASE_URL ?? '';
+
+  before(async () => {
+    assert.ok(databaseUrl, 'DATABASE_URL names the PostgreSQL pass database');
+    dataDir = await mkdtemp(path.join(os.tmpdir(), 'portal-tracing-'));
+    receiver = await startOtlpReceiver();
+  });
+  after(async () => {
+    for (const child of children) child.kill('SIGKILL');
+    await receiver?.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  async function start(env: Record<string, string>, nodeArgs: string[] = []): Promise<Started> {
+    const port = await findFreePort();
+    const child = spawn(process.execPath, [...nodeArgs, server], {
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        FIREBASE_PROJECT_ID: TEST_PROJECT_ID,
+        DATABASE_URL: databaseUrl,
+        WEB_DIST_DIR: path.join(dataDir, 'no-web-build'),
+        INGEST_TOKEN,
+        // The test stands where nginx would: its X-Request-Id is taken as the request's id.
+        TRUST_PROXY: '127.0.0.1',
+        LOG_LEVEL: 'info',
+        SHUTDOWN_GRACE_MS: '0',
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    children.push(child);
+    let output = '';
+    child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    await waitForHttp(`http://127.0.0.1:${port}/api/readyz`, child, 'the API').catch((error: Error) => {
+      throw new Error(`${error.message}:\n${output.slice(-3000)}`);
+    });
+    return { child, port, output: () => output };
+  }
+
+  const stopped = (child: ChildProcess) =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+    });
+
+  it('loads no part of the SDK when no OTEL_* variable asks for traces', async (test) => {
+    const started = performance.now();
+    const off = await start({ OTEL_EXPORTER_OTLP_ENDPOINT: '' }, ['--import', RECORD_SDK_MODULES]);
+    const readySeconds = (performance.now() - started) / 1000;
+    const health = await fetch(`http://127.0.0.1:${off.port}/api/healthz`);
+    assert.equal(health.status, 200);
+    await stopped(off.child);
+    const loaded = off.output().match(/^loaded: .*$/gm) ?? [];
+    assert.deepEqual(loaded, [], 'no OpenTelemetry SDK module was resolved');
+    // The recorder works: the same hook in a process that does load the SDK names its modules.
+    const on = spawn(
+      process.execPath,
+      ['--import', RECORD_SDK_MODULES, '--input-type=module', '-e', "await import('@opentelemetry/sdk-trace');"],
+      { cwd: process.cwd(), stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    let recorded = '';
+    on.stderr.on('data', (chunk: Buffer) => (recorded += chunk.toString()));
+    await new Promise((resolve) => on.once('close', resolve));
+    assert.match(recorded, /^loaded: .*@opentelemetry\/sdk-trace/m);
+    test.diagnostic(`without OTEL_*: ready in ${readySeconds.toFixed(1)} s, no SDK module resolved`);
+  });
+
+  it('traces one invoice download from the caller’s traceparent through the route, the token check, PostgreSQL and the store', async (test) => {
+    const on = await start({
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+      OTEL_BSP_SCHEDULE_DELAY: '100',
+      OTEL_RESOURCE_ATTRIBUTES: 'deployment.environment.name=test',
+      // Sentry initialised beside the SDK must leave the trace to it (decision 0079).
+      SENTRY_DSN: `http://public@127.0.0.1:${new URL(receiver.url).port}/1`,
+    });
+    const base = `http://127.0.0.1:${on.port}`;
+
+    const upload = await fetch(`${base}/api/invoices/${PARCEL_CODE}`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${INGEST_TOKEN}`, 'content-type': 'application/pdf' },
+      body: fakePdf('traced'),
+    });
+    assert.equal(upload.status, 201, await upload.text());
+    const account = await signUp(EMAIL);
+    const db = new pg.Client({ connectionString: databaseUrl });
+    await db.connect();
+    try {
+      await db.query('INSERT INTO users (email, activated, registered, firebase_uid) VALUES ($1, true, true, $2)', [
+        EMAIL,
+        account.uid,
+      ]);
+    } finally {
+      await db.end();
+    }
+
+    // What a browser's traceparent looks like after nginx passed it on, with nginx's request id beside it.
+    const traceId = randomBytes(16).toString('hex');
+    const callerSpanId = randomBytes(8).toString('hex');
+    const nginxRequestId = randomBytes(16).toString('hex');
+    let download: Response | undefined;
+    // The new row reaches the instance's allowlist through LISTEN: a refusal just before is retried.
+    for (let attempt = 0; attempt < 50; attempt += 1) {
+      download = await fetch(`${base}/api/invoice?parcelCode=${PARCEL_CODE}`, {
+        headers: {
+          authorization: `Bearer ${account.idToken}`,
+          traceparent: `00-${traceId}-${callerSpanId}-01`,
+          'x-request-id': nginxRequestId,
+        },
+      });
+      if (download.status !== 403) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const body = await download?.text();
+    assert.equal(download?.status, 200, body);
+    assert.equal(download?.headers.get('x-request-id'), nginxRequestId);
+
+    // The request's spans end with it; the batch leaves within OTEL_BSP_SCHEDULE_DELAY.
+    const inTrace = () => receiver.spans.filter((span) => span.traceId === traceId);
+    const serverSpanOf = () => inTrace().find((span) => span.kind === 2 && span.attributes['http.route']);
+    for (let waited = 0; waited < 15_000 && !serverSpanOf(); waited += 100)
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    // The pg spans of the download's last writes may leave in the next batch.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const spans = inTrace();
+    const serverSpan = serverSpanOf();
+    assert.ok(serverSpan, `a server span in the trace; received: ${spanTree(receiver.spans)}`);
+
+    // The caller's trace, continued: its span is the server span's parent.
+    assert.equal(serverSpan.parentSpanId, callerSpanId);
+    assert.equal(serverSpan.name, 'GET /api/invoice');
+    assert.equal(serverSpan.attributes['http.route'], '/api/invoice');
+    assert.equal(serverSpan.attributes['http.response.status_code'], 200);
+    // nginx's id (the portal's reqId) on the server span: its access log line finds the trace.
+    assert.equal(serverSpan.attributes['portal.request_id'], nginxRequestId);
+
+    const named = (name: string) => spans.filter((span) => span.name === name);
+    assert.equal(named('firebase verify id token').length, 1, spanTree(spans));
+    assert.equal(named('blob read').length, 1, spanTree(spans));
+    const database = spans.filter((span) => span.scope.includes('instrumentation-pg'));
+    assert.ok(database.length > 0, `database spans in the trace: ${spanTree(spans)}`);
+    assert.ok(database.every((span) => span.attributes['db.system.name'] === 'postgresql' || span.attributes['db.system'] === 'postgresql'));
+    // Every span hangs under the server span, within the one trace.
+    const ids = new Set(spans.map((span) => span.spanId));
+    for (const span of spans) assert.ok(span === serverSpan || ids.has(span.parentSpanId), `${span.name} has its parent in the trace`);
+
+    // The upload's own trace read the file (the e-invoice reader).
+    assert.ok(receiver.spans.some((span) => span.name === 'e-invoice read'), spanTree(receiver.spans));
+
+    // No parcel code, e-mail address or token in any span of any trace.
+    const everything = JSON.stringify(receiver.spans, (_key, value: unknown) =>
+      typeof value === 'bigint' ? value.toString() : value,
+    );
+    const leaking = receiver.spans.filter((span) => JSON.stringify({ ...span, startNs: 0, endNs: 0 }).includes(PARCEL_CODE));
+    assert.deepEqual(
+      leaking.map((span) => ({ name: span.name, attributes: span.attributes })),
+      [],
+      'no parcel code in the spans',
+    );
+    assert.ok(!everything.includes(EMAIL), 'no e-mail address in the spans');
+    assert.ok(!everything.includes(account.idToken.slice(0, 40)), 'no token in the spans');
+
+    const { release } = (await (await fetch(`${base}/api/version`)).json()) as { release: string };
+    assert.equal(serverSpan.resource['service.name'], 'parcel-invoice-portal');
+    assert.equal(serverSpan.resource['service.version'], release);
+    assert.equal(serverSpan.resource['deployment.environment.name'], 'test');
+
+    // The request's log line carries the trace (and the span) it belongs to.
+    const lines = on
+      .output()
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    const completed = lines.find((line) => line.reqId === nginxRequestId && line.msg === 'request completed');
+    assert.equal(completed?.trace_id, traceId, 'the request log line names the trace');
+    assert.match(String(completed?.span_id), /^[0-9a-f]{16}$/);
+    assert.ok(!on.output().includes(PARCEL_CODE), 'the logs stay masked');
+
+    await stopped(on.child);
+    test.diagnostic(`one invoice download, ${spans.length} spans:\n${spanTree(spans, serverSpan)}`);
+  });
+});
+
+/** The spans as a tree under `root` (or a flat list), with their start offsets and durations in milliseconds. */
+function spanTree(spans: ReceivedSpan[], root?: ReceivedSpan): string {
+  const ms = (ns: bigint) => (Number(ns) / 1e6).toFixed(1);
+  if (!root) return spans.map((span) => `${span.name} [${span.scope}]`).join('; ');
+  const lines: string[] = [];
+  const walk = (span: ReceivedSpan, depth: number) => {
+    lines.push(
+      `${'  '.repeat(depth)}${span.name} (+${ms(span.startNs - root.startNs)} ms, ${ms(span.endNs - span.startNs)} ms) [${span.scope}]`,
+    );
+    for (const child of spans
+      .filter((other) => other.parentSpanId === span.spanId)
+      .sort((a, b) => Number(a.startNs - b.startNs)))
+      walk(child, depth + 1);
+  };
+  walk(root, 0);
+  return lines.join('\n');
+}
