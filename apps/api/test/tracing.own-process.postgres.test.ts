@@ -157,19 +157,29 @@ describe('traces (OpenTelemetry, opt-in by OTEL_* variables)', () => {
     assert.equal(named('blob read').length, 1, spanTree(spans));
     const database = spans.filter((span) => span.scope.includes('instrumentation-pg'));
     assert.ok(database.length > 0, `database spans in the trace: ${spanTree(spans)}`);
-    assert.ok(database.every((span) => span.attributes['db.system.name'] === 'postgresql' || span.attributes['db.system'] === 'postgresql'));
+    assert.ok(
+      database.every(
+        (span) => span.attributes['db.system.name'] === 'postgresql' || span.attributes['db.system'] === 'postgresql',
+      ),
+    );
     // Every span hangs under the server span, within the one trace.
     const ids = new Set(spans.map((span) => span.spanId));
-    for (const span of spans) assert.ok(span === serverSpan || ids.has(span.parentSpanId), `${span.name} has its parent in the trace`);
+    for (const span of spans)
+      assert.ok(span === serverSpan || ids.has(span.parentSpanId), `${span.name} has its parent in the trace`);
 
     // The upload's own trace read the file (the e-invoice reader).
-    assert.ok(receiver.spans.some((span) => span.name === 'e-invoice read'), spanTree(receiver.spans));
+    assert.ok(
+      receiver.spans.some((span) => span.name === 'e-invoice read'),
+      spanTree(receiver.spans),
+    );
 
     // No parcel code, e-mail address or token in any span of any trace.
     const everything = JSON.stringify(receiver.spans, (_key, value: unknown) =>
       typeof value === 'bigint' ? value.toString() : value,
     );
-    const leaking = receiver.spans.filter((span) => JSON.stringify({ ...span, startNs: 0, endNs: 0 }).includes(PARCEL_CODE));
+    const leaking = receiver.spans.filter((span) =>
+      JSON.stringify({ ...span, startNs: 0, endNs: 0 }).includes(PARCEL_CODE),
+    );
     assert.deepEqual(
       leaking.map((span) => ({ name: span.name, attributes: span.attributes })),
       [],

@@ -10,7 +10,8 @@ import {
   W3CTraceContextPropagator,
   type ExportResult,
 } from '@opentelemetry/core';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { OTLPTraceExporter as OTLPJsonTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { OTLPTraceExporter as OTLPProtobufTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { registerInstrumentations } from '@opentelemetry/instrumentation';
 import { AwsInstrumentation } from '@opentelemetry/instrumentation-aws-sdk';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
@@ -35,9 +36,10 @@ import { maskPersonalData, maskPersonalDataDeep } from '@portal/contract/persona
 /**
  * The OpenTelemetry SDK, started by the server's entry (server.ts) before it imports anything it instruments,
  * and only when tracing-switch.ts says the OTEL_* variables ask for it (decision 0079). Traces go over
- * OTLP/HTTP (JSON) to OTEL_EXPORTER_OTLP_ENDPOINT; the exporter reads its own variables (endpoint, headers,
- * timeout), the resource OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES, and the sampler below
- * OTEL_TRACES_SAMPLER(_ARG) as the specification says. Instrumented: the HTTP server and client, Fastify's
+ * OTLP/HTTP to OTEL_EXPORTER_OTLP_ENDPOINT, protobuf (the specification's default) or JSON as
+ * OTEL_EXPORTER_OTLP_(TRACES_)PROTOCOL says (grpc is refused by config.ts); the exporter reads its own variables
+ * (endpoint, headers, timeout), the resource OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES, and the sampler
+ * below OTEL_TRACES_SAMPLER(_ARG), as the specification says. Instrumented: the HTTP server and client, Fastify's
  * routes and hooks, pg (PostgreSQL; PGlite has no driver to hook) and the AWS SDK (the invoice bucket); the
  * domain adds its own spans (spans.ts).
  */
@@ -116,7 +118,12 @@ export async function startTracing(): Promise<void> {
     sampler: samplerFromEnv(),
     spanProcessors: [
       new BatchSpanProcessor({
-        exporter: maskingExporter(new OTLPTraceExporter()),
+        exporter: maskingExporter(
+          (getStringFromEnv('OTEL_EXPORTER_OTLP_TRACES_PROTOCOL') ??
+            getStringFromEnv('OTEL_EXPORTER_OTLP_PROTOCOL')) === 'http/json'
+            ? new OTLPJsonTraceExporter()
+            : new OTLPProtobufTraceExporter(),
+        ),
         // The specification's OTEL_BSP_* variables: sdk-trace 3 leaves reading them to the SDK's set-up.
         scheduledDelayMillis: getNumberFromEnv('OTEL_BSP_SCHEDULE_DELAY'),
         exportTimeoutMillis: getNumberFromEnv('OTEL_BSP_EXPORT_TIMEOUT'),
