@@ -29,6 +29,7 @@ import {
   type SpanExporter,
 } from '@opentelemetry/sdk-trace';
 import FastifyOtelInstrumentation from '@fastify/otel';
+import { createAddHookMessageChannel } from 'import-in-the-middle';
 import { currentRelease } from '../release.ts';
 import { FLUSH_TRACING } from './tracing-switch.ts';
 import { maskPersonalData, maskPersonalDataDeep } from '@portal/contract/personal-data';
@@ -105,7 +106,9 @@ export const REQUEST_ID_ATTRIBUTE = 'portal.request_id';
 
 export async function startTracing(): Promise<void> {
   // The instrumentations patch modules as they load; the API is ES modules, which only a loader hook sees.
-  register('@opentelemetry/instrumentation/hook.mjs', import.meta.url);
+  // The hook wraps only the modules an instrumentation asked for: wrapping all of them doubled the start.
+  const { registerOptions, waitForAllMessagesAcknowledged } = createAddHookMessageChannel();
+  register('import-in-the-middle/hook.mjs', import.meta.url, registerOptions);
 
   const release = currentRelease();
   const resource = resourceFromAttributes({
@@ -158,6 +161,8 @@ export async function startTracing(): Promise<void> {
       new AwsInstrumentation({ suppressInternalInstrumentation: true }),
     ],
   });
+
+  await waitForAllMessagesAcknowledged();
 
   // The server calls this before it exits, so the last spans are not lost with the process.
   (globalThis as Record<symbol, unknown>)[FLUSH_TRACING] = async () => {
