@@ -8,6 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { findFreePort, waitForHttp } from '@portal/dev-stack';
 import { fakePdf } from './helpers/fixtures.ts';
+import { openTestInvoiceStore, type TestInvoiceStore } from './helpers/invoice-stores.ts';
 import { startOtlpReceiver, type ReceivedSpan } from './helpers/otlp-receiver.ts';
 import { RECORD_SDK_MODULES, sdkModulesIn } from './helpers/sdk-modules.ts';
 import { TEST_PROJECT_ID } from './helpers/test-app.ts';
@@ -33,16 +34,18 @@ describe('traces (OpenTelemetry, opt-in by OTEL_* variables)', () => {
   const children: ChildProcess[] = [];
   let dataDir: string;
   let receiver: Awaited<ReturnType<typeof startOtlpReceiver>>;
+  // The invoices in a bucket (a local S3 server), so the trace shows the AWS SDK's calls too.
+  let store: TestInvoiceStore;
   const databaseUrl = process.env.DATABASE_URL ?? '';
 
   before(async () => {
     assert.ok(databaseUrl, 'DATABASE_URL names the PostgreSQL pass database');
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'portal-tracing-'));
-    receiver = await startOtlpReceiver();
+    [receiver, store] = await Promise.all([startOtlpReceiver(), openTestInvoiceStore('object', dataDir)]);
   });
   after(async () => {
     for (const child of children) child.kill('SIGKILL');
-    await receiver?.close();
+    await Promise.all([receiver?.close(), store?.close()]);
     await rm(dataDir, { recursive: true, force: true });
   });
 
@@ -62,6 +65,7 @@ describe('traces (OpenTelemetry, opt-in by OTEL_* variables)', () => {
         TRUST_PROXY: '127.0.0.1',
         LOG_LEVEL: 'info',
         SHUTDOWN_GRACE_MS: '0',
+        ...store.env,
         ...env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -83,7 +87,7 @@ describe('traces (OpenTelemetry, opt-in by OTEL_* variables)', () => {
       child.kill('SIGTERM');
     });
 
-  it('traces one invoice download from the caller’s traceparent through the route, the token check, PostgreSQL and the store', async (test) => {
+  it('traces one invoice download from the caller’s traceparent through the route, the token check, PostgreSQL and the bucket', async (test) => {
     const on = await start({
       OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
       OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
@@ -154,7 +158,14 @@ describe('traces (OpenTelemetry, opt-in by OTEL_* variables)', () => {
 
     const named = (name: string) => spans.filter((span) => span.name === name);
     assert.equal(named('firebase verify id token').length, 1, spanTree(spans));
-    assert.equal(named('blob read').length, 1, spanTree(spans));
+    const [blobRead] = named('blob read');
+    assert.ok(blobRead, spanTree(spans));
+    // The bucket's GetObject, by the AWS SDK's instrumentation, inside the portal's span.
+    const s3 = spans.filter((span) => span.scope.includes('instrumentation-aws-sdk'));
+    assert.ok(
+      s3.some((span) => span.parentSpanId === blobRead.spanId && span.name === 'S3.GetObject'),
+      spanTree(spans),
+    );
     const database = spans.filter((span) => span.scope.includes('instrumentation-pg'));
     assert.ok(database.length > 0, `database spans in the trace: ${spanTree(spans)}`);
     assert.ok(
