@@ -52,6 +52,11 @@ export async function startOtlpReceiver(port = 0) {
         response.writeHead(404).end();
         return;
       }
+      if (!String(request.headers['content-type']).startsWith('application/json')) {
+        // Protobuf is the exporters' default: a test that forgot OTEL_EXPORTER_OTLP_PROTOCOL=http/json sees it.
+        response.writeHead(415).end();
+        return;
+      }
       const body = JSON.parse(Buffer.concat(chunks).toString()) as {
         resourceSpans?: {
           resource?: { attributes?: OtlpAttribute[] };
