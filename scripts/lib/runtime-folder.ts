@@ -29,6 +29,8 @@ export const RUNTIME_FILES = [
 /** Written by `npm run build`; without them there is nothing to assemble. */
 const BUILD_OUTPUTS = [
   'apps/api/dist/server.js',
+  'apps/api/dist/main.js',
+  'apps/api/dist/tracing.js',
   'apps/api/dist/cli.js',
   'apps/api/dist/invoice-reader.js',
   'apps/api/dist/release.json',

@@ -100,6 +100,34 @@ describe('loadConfig', () => {
     );
   });
 
+  it('checks the OpenTelemetry variables the tracing SDK reads: an OTLP/HTTP URL and protocol, a known sampler', () => {
+    assert.deepEqual(
+      problemsOf({
+        ...valid,
+        OTEL_EXPORTER_OTLP_ENDPOINT: 'http://otel-collector:4318',
+        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+        OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+        OTEL_TRACES_SAMPLER_ARG: '0.25',
+        OTEL_SERVICE_NAME: 'portal-eu',
+      }),
+      [],
+    );
+    const problems = problemsOf({
+      ...valid,
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'otel-collector:4318',
+      OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'grpc',
+      OTEL_TRACES_SAMPLER: 'sometimes',
+      OTEL_TRACES_SAMPLER_ARG: '1.5',
+    }).join('\n');
+    for (const [name, why] of [
+      ['OTEL_EXPORTER_OTLP_ENDPOINT', /OTLP\/HTTP base URL/],
+      ['OTEL_EXPORTER_OTLP_TRACES_PROTOCOL', /not grpc/],
+      ['OTEL_TRACES_SAMPLER', /parentbased_always_on/],
+      ['OTEL_TRACES_SAMPLER_ARG', /ratio from 0 to 1/],
+    ] as const)
+      assert.match(problems, new RegExp(`${name} must be .*${why.source}`), `${name} should be reported`);
+  });
+
   it('refuses the emulator with a project id that is not a demo project', () => {
     assert.throws(
       () => loadConfig({ ...valid, FIREBASE_PROJECT_ID: 'real-project' }),

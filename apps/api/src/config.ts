@@ -18,6 +18,15 @@ const optionalString = z
   .transform((value) => (value === '' ? undefined : value))
   .optional();
 
+/** The portal exports OTLP over HTTP only: a grpc collector port (4317) would not understand it. */
+const otlpProtocol = optionalString.pipe(
+  z
+    .enum(['http/protobuf', 'http/json'], {
+      error: 'must be http/protobuf or http/json: the portal sends traces over OTLP/HTTP, not grpc',
+    })
+    .optional(),
+);
+
 const CIDR = /^[\da-f.:]+(\/\d{1,3})?$/i;
 
 /**
@@ -149,6 +158,52 @@ const envSchema = z
     SSO_BUTTON_LABEL: optionalString.pipe(z.string().trim().min(1).max(60, 'must be at most 60 characters').optional()),
     SENTRY_DSN: optionalString.pipe(z.url('must be a Sentry DSN URL').optional()),
     SENTRY_ENVIRONMENT: z.string().default('L1'),
+    // OpenTelemetry's own variables (decision 0079): the SDK reads them itself (observability/tracing.ts);
+    // checked here too, so a mistyped one stops the start instead of losing the traces quietly.
+    OTEL_EXPORTER_OTLP_ENDPOINT: optionalString.pipe(
+      z
+        .url({
+          protocol: /^https?$/,
+          error: 'must be the OTLP/HTTP base URL of a collector, e.g. http://otel-collector:4318',
+        })
+        .optional(),
+    ),
+    OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: optionalString.pipe(
+      z
+        .url({
+          protocol: /^https?$/,
+          error: 'must be the OTLP/HTTP traces URL of a collector, e.g. http://otel-collector:4318/v1/traces',
+        })
+        .optional(),
+    ),
+    OTEL_EXPORTER_OTLP_PROTOCOL: otlpProtocol,
+    OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: otlpProtocol,
+    OTEL_SERVICE_NAME: optionalString,
+    OTEL_RESOURCE_ATTRIBUTES: optionalString,
+    OTEL_TRACES_SAMPLER: optionalString.pipe(
+      z
+        .enum(
+          [
+            'always_on',
+            'always_off',
+            'traceidratio',
+            'parentbased_always_on',
+            'parentbased_always_off',
+            'parentbased_traceidratio',
+          ],
+          {
+            error:
+              'must be always_on, always_off, traceidratio, parentbased_always_on, parentbased_always_off or parentbased_traceidratio',
+          },
+        )
+        .optional(),
+    ),
+    OTEL_TRACES_SAMPLER_ARG: optionalString.pipe(
+      z
+        .string()
+        .regex(/^(0(\.\d+)?|1(\.0+)?)$/, 'must be a ratio from 0 to 1, e.g. 0.1')
+        .optional(),
+    ),
     SUPPORT_CONTACT: z.string().min(1).default('the UK IT team'),
     SUPPORT_EMAIL: optionalString.pipe(z.email('must be an e-mail address').optional()),
     SUPPORT_PHONE: optionalString.pipe(

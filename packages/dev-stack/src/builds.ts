@@ -60,6 +60,11 @@ export async function compileApi(
   await build({
     entryPoints: {
       server: path.join(apiDir, 'src/server.ts'),
+      // The server's entry loads these two by dynamic import, as files of their own: the tracing SDK must start
+      // before main's packages load, and when tracing is off none of it may load (decision 0079). Bundled into
+      // server.js, their packages would become imports at its top, loaded at once.
+      main: path.join(apiDir, 'src/main.ts'),
+      tracing: path.join(apiDir, 'src/observability/tracing.ts'),
       cli: path.join(apiDir, 'src/cli/index.ts'),
       // The reader pool's child process, a module of its own (apps/api/src/invoices/e-invoice/reader-pool.ts).
       'invoice-reader': path.join(apiDir, 'src/invoices/e-invoice/reader-process.ts'),
@@ -79,6 +84,20 @@ export async function compileApi(
         }
       : {}),
     plugins: [
+      {
+        name: 'entry-imports-stay-files',
+        setup(builder) {
+          const separate: Record<string, string> = {
+            './main.ts': './main.js',
+            './observability/tracing.ts': './tracing.js',
+          };
+          builder.onResolve({ filter: /^\.\/(main|observability\/tracing)\.ts$/ }, (args) =>
+            args.importer === path.join(apiDir, 'src/server.ts')
+              ? { path: separate[args.path], external: true }
+              : undefined,
+          );
+        },
+      },
       {
         name: 'node-modules-stay-external',
         setup(builder) {

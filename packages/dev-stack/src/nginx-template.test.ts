@@ -15,11 +15,13 @@ let upstream: http.Server;
 let nginx: RunningNginx;
 let base: { host: string; port: number };
 const reachedInstance: string[] = [];
+let lastHeaders: http.IncomingHttpHeaders = {};
 
 before(async () => {
   workDir = await mkdtemp(path.join(tmpdir(), 'nginx-template-test-'));
   upstream = http.createServer((request, response) => {
     reachedInstance.push(request.url ?? '');
+    lastHeaders = request.headers;
     response.end('from the instance');
   });
   await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
@@ -46,12 +48,12 @@ after(async () => {
 });
 
 /** A GET with the path exactly as written: fetch would tidy `..` and `//` before nginx saw them. */
-const rawGet = (requestPath: string) =>
-  new Promise<{ status: number; body: string }>((resolve, reject) => {
-    const request = http.get({ ...base, path: requestPath, agent: false }, (response) => {
+const rawGet = (requestPath: string, headers: http.OutgoingHttpHeaders = {}) =>
+  new Promise<{ status: number; body: string; headers: http.IncomingHttpHeaders }>((resolve, reject) => {
+    const request = http.get({ ...base, path: requestPath, headers, agent: false }, (response) => {
       let body = '';
       response.on('data', (chunk: Buffer) => (body += chunk.toString()));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body, headers: response.headers }));
     });
     request.on('error', reject);
   });
@@ -100,4 +102,22 @@ test("keeps a line per request of its own, with the instance's status and no add
   const text = lines.join('\n');
   for (const secret of ['SECRET00042', 'jane', 'example.com', 'metrics', '/api', '127.0.0.1'])
     assert.ok(!text.includes(secret), `the access log names ${secret}`);
+});
+
+test("passes a caller's trace context on beside nginx's request id, which the access log names", async () => {
+  const traceparent = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
+  const tracestate = 'vendor=opaque-value';
+  const answer = await rawGet('/api/invoice?parcelCode=TRACED1', { traceparent, tracestate });
+  assert.equal(answer.status, 200);
+  assert.equal(lastHeaders.traceparent, traceparent);
+  assert.equal(lastHeaders.tracestate, tracestate);
+  const requestId = lastHeaders['x-request-id'];
+  assert.match(String(requestId), /^[0-9a-f]{32}$/);
+  assert.equal(answer.headers['x-request-id'], requestId, 'the caller is told the id the instance got');
+  const lines = (await readFile(path.join(workDir, 'access.log'), 'utf8')).trim().split('\n');
+  assert.equal((JSON.parse(lines.at(-1)!) as { request_id: string }).request_id, requestId);
+  // Without a trace context from the caller, none is made up: the instance starts the trace.
+  await rawGet('/api/healthz');
+  assert.equal(lastHeaders.traceparent, undefined);
+  assert.equal(lastHeaders.tracestate, undefined);
 });

@@ -8,6 +8,7 @@ import {
   type IdentityProvider,
   type VerifiedToken,
 } from './identity-provider.ts';
+import { inSpan } from '../observability/spans.ts';
 
 interface FirebaseErrorLike {
   code?: string;
@@ -116,7 +117,9 @@ export function createFirebaseIdentity(options: {
   const identity: IdentityProvider & { close(): Promise<void> } = {
     async verifyIdToken(token): Promise<VerifiedToken> {
       try {
-        const decoded = await bounded(() => auth.verifyIdToken(token, true));
+        const decoded = await inSpan('firebase verify id token', {}, () =>
+          bounded(() => auth.verifyIdToken(token, true)),
+        );
         return {
           uid: decoded.uid,
           email: decoded.email,

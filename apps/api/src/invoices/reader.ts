@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import { createBoundedCache } from '../lib/bounded-cache.ts';
 import type { BlobStore } from '../blob-store/blob-store.ts';
+import { inSpan } from '../observability/spans.ts';
 
 export interface InvoiceReaderOptions {
   /** Memory kept for hot invoices, all together. */
@@ -39,16 +40,21 @@ export function createInvoiceReader(store: BlobStore, options: InvoiceReaderOpti
   return {
     /** The current bytes of a blob whose row says `size`; undefined when the store has no such blob. */
     async open(sha256: string, size: number): Promise<InvoiceBody | undefined> {
+      // A span for each read that reaches the store (a streamed one ends once its stream is open); none for a hit.
       if (size > options.maxEntryBytes) {
-        const blob = await store.open(sha256);
-        return blob && { size: blob.size, body: blob.stream };
+        return inSpan('blob read', { 'portal.blob.size': size, 'portal.blob.streamed': true }, async () => {
+          const blob = await store.open(sha256);
+          return blob && { size: blob.size, body: blob.stream };
+        });
       }
       const hit = cache.get(sha256);
       if (hit) return { size: hit.length, body: hit };
       // One read per blob however many requests for it arrive at once.
       let pending = loading.get(sha256);
       if (!pending) {
-        pending = load(sha256).finally(() => loading.delete(sha256));
+        pending = inSpan('blob read', { 'portal.blob.size': size, 'portal.blob.streamed': false }, () =>
+          load(sha256),
+        ).finally(() => loading.delete(sha256));
         loading.set(sha256, pending);
       }
       const bytes = await pending;

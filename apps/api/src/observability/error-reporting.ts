@@ -28,6 +28,9 @@ export async function openErrorReporter(sentry: Config['sentry']): Promise<Error
     dataCollection: { userInfo: false, cookies: false, httpHeaders: false, httpBodies: [], urlQueryParams: false },
     // Errors only; no performance tracing.
     tracesSampleRate: 0,
+    // Traces belong to the portal's own OpenTelemetry SDK when OTEL_* switch it on (decision 0079): Sentry must
+    // not register a tracer provider or propagator of its own beside it (false is v11's default, pinned here).
+    enableOpenTelemetrySetup: false,
     // The errors plugin reports what is unexpected, once, with the request id; the SDK's own Fastify
     // integration would report every thrown error again, refusals included.
     integrations: (defaults) => defaults.filter((integration) => integration.name !== 'Fastify'),

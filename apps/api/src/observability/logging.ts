@@ -1,4 +1,5 @@
 import os from 'node:os';
+import { trace } from '@opentelemetry/api';
 import type { FastifyServerOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import pino, { type DestinationStream, type Logger } from 'pino';
@@ -10,7 +11,9 @@ import { maskPersonalData, maskPersonalDataDeep } from '@portal/contract/persona
  * The server's logger: every line carries the release (`release`, as in GET /api/version and error reports)
  * and, within a request, the request id (`reqId`); no line carries an e-mail address,
  * a token or a parcel code. URLs are masked where the request is serialized; every other field and the
- * message itself on the way out, so a careless `log.info({ email })` is masked too.
+ * message itself on the way out, so a careless `log.info({ email })` is masked too. While a trace span is active
+ * (tracing switched on: decision 0079), the line carries its `trace_id` and `span_id`, the names OpenTelemetry's
+ * log data model gives them, so a log line leads to its trace and back.
  */
 export function loggerOptions(
   config: Pick<Config, 'logLevel'>,
@@ -38,6 +41,7 @@ export function loggerOptions(
     // Level names and ISO 8601 times: what log pipelines (Loki, Elasticsearch, Cloud Logging) read without a
     // mapping of pino's numbers and epoch milliseconds.
     timestamp: pino.stdTimeFunctions.isoTime,
+    mixin: traceContextFields,
     formatters: { level: (label) => ({ level: label }), log: (fields) => maskPersonalDataDeep(fields) },
     hooks: {
       logMethod(args, method) {
@@ -48,6 +52,17 @@ export function loggerOptions(
       },
     },
   };
+}
+
+/**
+ * The active span's ids; none when tracing is off (without the SDK no context holds a span). An unsampled
+ * request keeps the ids its caller's traceparent gave it, which still find the caller's side of the trace.
+ */
+function traceContextFields(): object {
+  const spanContext = trace.getActiveSpan()?.spanContext();
+  return spanContext && trace.isSpanContextValid(spanContext)
+    ? { trace_id: spanContext.traceId, span_id: spanContext.spanId }
+    : {}; // a new object: pino merges the line's fields into it
 }
 
 /**

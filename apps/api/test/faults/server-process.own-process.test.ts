@@ -7,6 +7,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { findFreePort, waitForHttp } from '@portal/dev-stack';
 import { fakePdf, filesUnder } from '../helpers/fixtures.ts';
+import { RECORD_SDK_MODULES, sdkModulesIn, TRACING_OFF } from '../helpers/sdk-modules.ts';
 import { TEST_PROJECT_ID } from '../helpers/test-app.ts';
 
 // Why a process of its own (.own-process): it starts and signals whole server processes and reads their exits.
@@ -22,6 +23,8 @@ describe('the server process under faults', () => {
   let dataDir: string;
   let port: number;
   let child: ChildProcess | undefined;
+  /** What every server process of the file printed on stderr. */
+  let stderr = '';
   before(async () => {
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'portal-server-fault-'));
   });
@@ -32,9 +35,11 @@ describe('the server process under faults', () => {
 
   async function start() {
     port = await findFreePort();
-    child = spawn(process.execPath, ['--import', 'tsx', server], {
+    // Every module the server loads is watched: without OTEL_* variables no part of the tracing SDK may load.
+    child = spawn(process.execPath, ['--import', RECORD_SDK_MODULES, '--import', 'tsx', server], {
       env: {
         ...process.env,
+        ...TRACING_OFF,
         PORT: String(port),
         HOST: '127.0.0.1',
         DATA_DIR: dataDir,
@@ -47,8 +52,9 @@ describe('the server process under faults', () => {
         HTTP_REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS),
         SHUTDOWN_GRACE_MS: String(GRACE_MS),
       },
-      stdio: 'ignore',
+      stdio: ['ignore', 'ignore', 'pipe'],
     });
+    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     await waitForHttp(`http://127.0.0.1:${port}/api/readyz`, child, 'the API');
     return child;
   }
@@ -156,5 +162,9 @@ describe('the server process under faults', () => {
     test.diagnostic(
       `SIGTERM: readyz 503 after ${notReadySeconds.toFixed(2)} s, the upload in flight got 201, exit 0 after ${exitSeconds.toFixed(1)} s (grace ${GRACE_MS / 1000} s)`,
     );
+  });
+
+  it('loaded no part of the tracing SDK in any of its runs, without OTEL_* variables (decision 0079)', () => {
+    assert.deepEqual(sdkModulesIn(stderr), []);
   });
 });

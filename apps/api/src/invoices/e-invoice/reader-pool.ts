@@ -3,6 +3,7 @@ import type { Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { InvoiceRefusedError, type ReadInvoice, type ReadInvoiceLimits } from './read-invoice.ts';
 import { ReadingBudgetError } from './reading-budget.ts';
+import { inSpan } from '../../observability/spans.ts';
 
 /** What the pool sends a reader process (reader-process.ts): one upload and the limits to read it with. */
 export interface ReaderRequest {
@@ -158,7 +159,12 @@ export function createInvoiceReaderPool(options: InvoiceReaderPoolOptions) {
     idle.push(pooled);
   }
 
-  async function read(bytes: Uint8Array, limits: ReadInvoiceLimits): Promise<ReadInvoice> {
+  /** One file read in a reader process, in a span of its own (its time includes waiting for a free reader). */
+  function read(bytes: Uint8Array, limits: ReadInvoiceLimits): Promise<ReadInvoice> {
+    return inSpan('e-invoice read', { 'portal.invoice.bytes': bytes.length }, () => readInProcess(bytes, limits));
+  }
+
+  async function readInProcess(bytes: Uint8Array, limits: ReadInvoiceLimits): Promise<ReadInvoice> {
     if (closed) throw new Error('The invoice reader pool is closed');
     const pooled = await acquire();
     keepAlive(pooled, true);
