@@ -268,11 +268,13 @@ export function selectorMatches(selector: string, labels: Record<string, string>
   });
 }
 
-/** The kubernetes-models module of a kind: the core API's, or the Gateway API's (a package of its own). */
+/** The kubernetes-models module of a kind: the core API's, or the Gateway API's or the Prometheus Operator's CRDs (packages of their own). */
 const modelModule = (apiVersion: string, kind: string) =>
   apiVersion.startsWith('gateway.networking.k8s.io/')
     ? `@kubernetes-models/gateway-api/${apiVersion}/${kind}`
-    : `kubernetes-models/${apiVersion}/${kind}`;
+    : apiVersion.startsWith('monitoring.coreos.com/')
+      ? `@kubernetes-models/prometheus-operator/${apiVersion}/${kind}`
+      : `kubernetes-models/${apiVersion}/${kind}`;
 
 const label = ({ file, object }: Manifest) => `${file}: ${object.kind}/${object.metadata?.name}`;
 
