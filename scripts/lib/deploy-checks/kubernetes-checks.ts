@@ -29,8 +29,9 @@ import {
   containersOf,
   KUBERNETES_DIR,
   readManifests,
-  validateObjects,
+  validateObjectSets,
   type KubernetesObject,
+  type Manifest,
 } from '../kubernetes.ts';
 import { alertRuleGroups, PROMETHEUS_RULE, renderPrometheusRule } from '../prometheus-rule.ts';
 import { packageVersion } from '../release.ts';
@@ -78,14 +79,18 @@ export async function kubernetesChecks(check: Check) {
   );
   guideChecks(check, VARIANTS);
   compareWithKubectl(check, VARIANTS);
-  for (const variant of VARIANTS) await variantChecks(check, variant);
-}
-
-async function variantChecks(check: Check, variant: string) {
-  const { manifests } = buildKustomization(path.join(REPO_ROOT, 'deploy', variant));
   const secretExample = readManifests('secret.example.yaml');
   const namespace = readManifests('namespace.yaml');
-  const problems = await validateObjects([...manifests, ...secretExample, ...namespace]);
+  const built = VARIANTS.map((variant) => buildKustomization(path.join(REPO_ROOT, 'deploy', variant)).manifests);
+  const problems = await validateObjectSets(built.map((manifests) => [...manifests, ...secretExample, ...namespace]));
+  for (const [index, variant] of VARIANTS.entries()) {
+    variantChecks(check, variant, built[index]!, problems[index]!);
+  }
+}
+
+function variantChecks(check: Check, variant: string, manifests: Manifest[], problems: string[]) {
+  const secretExample = readManifests('secret.example.yaml');
+  const namespace = readManifests('namespace.yaml');
   check(
     problems.length === 0,
     `${variant}: ${manifests.length + secretExample.length + namespace.length} objects valid against the Kubernetes API schemas, no unknown fields`,
@@ -344,7 +349,7 @@ function monitoringChecks(
     );
     if (services.length !== 1 || !matches(services[0]?.spec?.selector, apiLabels))
       problems.push(`${name}: selects ${services.length} Services, not one of the API instances`);
-    for (const endpoint of monitor.spec.endpoints) {
+    for (const endpoint of monitor.spec.endpoints ?? []) {
       const servicePort = services[0]?.spec?.ports?.find((port) => port.name === endpoint.port);
       if (servicePort?.targetPort !== 'metrics')
         problems.push(`${name}: port ${endpoint.port} is not the management port`);
