@@ -53,7 +53,13 @@ async function within<T>(ms: number, read: () => Promise<T>): Promise<T | undefi
     timer.unref();
   });
   try {
-    return await Promise.race([read().catch(() => undefined), late]);
+    // Even a read that throws before its promise (a bug, a closed handle) costs the scrape one value, not all.
+    return await Promise.race([
+      Promise.resolve()
+        .then(read)
+        .catch(() => undefined),
+      late,
+    ]);
   } finally {
     clearTimeout(timer);
   }
