@@ -2,12 +2,6 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import type { DatabaseHandle } from '../db/client.ts';
 import { currentRelease } from '../release.ts';
 
-/**
- * The process's Prometheus registry and every metric the portal keeps; the pool gauge is read from the
- * database at each scrape. Built once in the domain, so the code that counts does not need the HTTP layer.
- * The portal's own metrics are named `portal_…` in base units (seconds, bytes), so they cannot clash with
- * another exporter's in a shared Prometheus; Node's process metrics keep their standard names.
- */
 /** The identity provider's calls, as the API makes them (identity/identity-provider.ts). */
 export const IDENTITY_OPERATIONS = [
   'verify_id_token',
@@ -30,7 +24,7 @@ export type BlobStoreKind = 'folder' | 's3';
  */
 export const SCRAPE_READ_TIMEOUT_MS = 2_000;
 
-/** The database's view of work still to do, read at each scrape (see SCRAPE_READ_TIMEOUT_MS). */
+/** What the metrics read at each scrape: the pool, the allowlist cache, the writer and the database (within SCRAPE_READ_TIMEOUT_MS). */
 export interface MetricsSources {
   poolUse: DatabaseHandle['poolUse'];
   /** The allowlist cache's trust in its change notices (users/allowlist-cache.ts). */
@@ -95,6 +89,12 @@ function databaseGauge(options: {
   return gauge;
 }
 
+/**
+ * The process's Prometheus registry and every metric the portal keeps; gauges are read from their sources at
+ * each scrape. Built once in the domain, so the code that counts does not need the HTTP layer.
+ * The portal's own metrics are named `portal_…` in base units (seconds, bytes), so they cannot clash with
+ * another exporter's in a shared Prometheus; Node's process metrics keep their standard names.
+ */
 export function createMetrics(sources: MetricsSources, options: { readTimeoutMs?: number } = {}) {
   const readTimeoutMs = options.readTimeoutMs ?? SCRAPE_READ_TIMEOUT_MS;
   const registry = new Registry();
