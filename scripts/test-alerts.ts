@@ -2,7 +2,8 @@
  * `npm run test:alerts`: the Prometheus alert rules (deploy/monitoring/alert-rules.yaml) checked and unit
  * tested with promtool, the tool Prometheus itself ships: each rule must be valid PromQL, and each alert must
  * have a test in alert-rules.test.yaml that expects it to fire (and, where it matters, not to fire before its
- * `for`). Needs promtool (Debian's `prometheus` package; the set-up line installs it).
+ * `for`). Every portal metric a rule or the Grafana dashboard reads must be one the API declares
+ * (apps/api/src/observability/metrics.ts), and the operations guide must name every metric and alert. Needs promtool (Debian's `prometheus` package; the set-up line installs it).
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -41,3 +42,34 @@ const firing = new Set(
 const untested = alerts.filter((alert) => !firing.has(alert));
 if (untested.length > 0) throw new Error(`alerts without a test that makes them fire: ${untested.join(', ')}`);
 console.log(`ok  ${alerts.length} alerts, each with a test that makes it fire`);
+
+// A renamed metric leaves a rule that never fires and a panel that stays empty, both silently.
+const declared = new Set(
+  [
+    ...readFileSync(path.join(REPO_ROOT, 'apps/api/src/observability/metrics.ts'), 'utf8').matchAll(
+      /name: '(portal_[a-z0-9_]+)'/g,
+    ),
+  ].map((match) => match[1]!),
+);
+const read = (file: string) => readFileSync(path.join(dir, file), 'utf8');
+const named = (text: string) =>
+  new Set([...text.matchAll(/\bportal_[a-z0-9_]+/g)].map((match) => match[0].replace(/_(bucket|count|sum)$/, '')));
+const dashboardQueries = (
+  JSON.parse(read('grafana-dashboard.json')) as { panels: { targets?: { expr: string }[] }[] }
+).panels.flatMap((panel) => (panel.targets ?? []).map((target) => target.expr));
+const ruleQueries = (parse(read(RULES)) as { groups: { rules: { expr: string }[] }[] }).groups.flatMap((group) =>
+  group.rules.map((rule) => rule.expr),
+);
+const unknown = [
+  ...[...named(ruleQueries.join('\n'))]
+    .filter((metric) => !declared.has(metric))
+    .map((metric) => `${RULES}: ${metric}`),
+  ...[...named(dashboardQueries.join('\n'))]
+    .filter((metric) => !declared.has(metric))
+    .map((metric) => `grafana-dashboard.json: ${metric}`),
+];
+if (unknown.length > 0) throw new Error(`metrics the API does not declare:\n  ${unknown.join('\n  ')}`);
+const guide = readFileSync(path.join(REPO_ROOT, 'docs/operations.md'), 'utf8');
+const undocumented = [...declared, ...alerts].filter((name) => !guide.includes(name));
+if (undocumented.length > 0) throw new Error(`docs/operations.md does not name: ${undocumented.join(', ')}`);
+console.log(`ok  ${declared.size} metrics: every one a rule or panel reads is declared, and each is documented`);

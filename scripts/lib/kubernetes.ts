@@ -4,7 +4,7 @@
  * - `buildKustomization` does what `kubectl kustomize` does with the parts of kustomize the folders use
  *   (deploy/kubernetes, deploy/kubernetes-overlays, deploy/kubernetes-components); any other kustomization
  *   field is refused rather than ignored. `selectorMatches` is `kubectl apply -l`'s filter.
- * - `validateObjects` checks every object twice against the kubernetes-models packages, which are generated
+ * - `validateObjectSets` checks every object twice against the kubernetes-models packages, which are generated
  *   from the official OpenAPI document: their JSON-schema validators (types, required fields, formats, enums)
  *   and their TypeScript interfaces, compiled with the objects as literals, so a field the API does not know
  *   (a typo such as `readinessprobe`) is an error as it is for the API server's strict field validation.
@@ -268,11 +268,13 @@ export function selectorMatches(selector: string, labels: Record<string, string>
   });
 }
 
-/** The kubernetes-models module of a kind: the core API's, or the Gateway API's (a package of its own). */
+/** The kubernetes-models module of a kind: the core API's, or the Gateway API's or the Prometheus Operator's CRDs (packages of their own). */
 const modelModule = (apiVersion: string, kind: string) =>
   apiVersion.startsWith('gateway.networking.k8s.io/')
     ? `@kubernetes-models/gateway-api/${apiVersion}/${kind}`
-    : `kubernetes-models/${apiVersion}/${kind}`;
+    : apiVersion.startsWith('monitoring.coreos.com/')
+      ? `@kubernetes-models/prometheus-operator/${apiVersion}/${kind}`
+      : `kubernetes-models/${apiVersion}/${kind}`;
 
 const label = ({ file, object }: Manifest) => `${file}: ${object.kind}/${object.metadata?.name}`;
 
@@ -296,7 +298,7 @@ async function schemaProblems(manifest: Manifest): Promise<string[]> {
 }
 
 /** The unknown-field check: each object as a literal of its kind's generated interface, compiled. */
-function unknownFieldProblems(manifests: Manifest[]): string[] {
+function unknownFieldProblems(manifests: Manifest[]): { manifest: Manifest | undefined; message: string }[] {
   const file = path.join(KUBERNETES_DIR, '__manifests__.ts');
   const starts: { offset: number; manifest: Manifest }[] = [];
   let source = '';
@@ -327,14 +329,25 @@ function unknownFieldProblems(manifests: Manifest[]): string[] {
   const program = ts.createProgram([file], options, host);
   return ts.getPreEmitDiagnostics(program).map((diagnostic) => {
     const at = [...starts].reverse().find((start) => start.offset <= (diagnostic.start ?? 0));
-    const message = ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n').split('\n').at(-1);
-    return `${at ? label(at.manifest) : 'manifests'}: ${message}`;
+    const message = ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n').split('\n').at(-1) ?? '';
+    return { manifest: at?.manifest, message };
   });
 }
 
-export async function validateObjects(manifests: Manifest[]): Promise<string[]> {
-  const problems: string[] = [];
-  for (const manifest of manifests) problems.push(...(await schemaProblems(manifest)));
-  problems.push(...unknownFieldProblems(manifests));
-  return problems;
+/**
+ * The problems of each set of objects (the base and each overlay). An object the sets share is checked once,
+ * and the unknown-field check compiles one program for all of them, which is most of the time it takes.
+ */
+export async function validateObjectSets(sets: Manifest[][]): Promise<string[][]> {
+  const keyOf = (manifest: Manifest) => `${manifest.file}\n${JSON.stringify(manifest.object)}`;
+  const unique = new Map<string, Manifest>();
+  for (const manifest of sets.flat()) if (!unique.has(keyOf(manifest))) unique.set(keyOf(manifest), manifest);
+  const found = new Map<string, string[]>();
+  for (const [key, manifest] of unique) found.set(key, await schemaProblems(manifest));
+  const general: string[] = [];
+  for (const { manifest, message } of unknownFieldProblems([...unique.values()])) {
+    if (manifest) found.get(keyOf(manifest))!.push(`${label(manifest)}: ${message}`);
+    else general.push(`manifests: ${message}`);
+  }
+  return sets.map((set) => [...set.flatMap((manifest) => found.get(keyOf(manifest)) ?? []), ...general]);
 }

@@ -81,7 +81,7 @@ async function portalAppPlugin(app: FastifyInstance, { domain }: { domain: Domai
         }
       : {}),
   });
-  await app.register(metrics, { token: config.metricsToken });
+  await app.register(metrics, { token: config.metricsToken, onManagementPort: config.metricsPort !== undefined });
   await app.register(openapi);
   await app.register(authorization, {
     ingestToken: config.ingestToken,

@@ -86,6 +86,15 @@ describe('loadConfig', () => {
     }
   });
 
+  it('serves /metrics on a management port of its own only when told, never on the API port', () => {
+    assert.equal(loadConfig(valid).metricsPort, undefined);
+    assert.equal(loadConfig({ ...valid, METRICS_PORT: '' }).metricsPort, undefined);
+    assert.equal(loadConfig({ ...valid, METRICS_PORT: '9464' }).metricsPort, 9464);
+    assert.match(problemsOf({ ...valid, METRICS_PORT: '8080' }).join('\n'), /METRICS_PORT.*must differ from PORT/);
+    assert.match(problemsOf({ ...valid, METRICS_PORT: 'metrics' }).join('\n'), /METRICS_PORT/);
+    assert.match(problemsOf({ ...valid, METRICS_PORT: '70000' }).join('\n'), /METRICS_PORT/);
+  });
+
   it('lists every bad variable at once', () => {
     assert.throws(
       () => loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', SENTRY_DSN: 'not a url', INGEST_TOKEN: 'short' }),

@@ -133,6 +133,8 @@ const envSchema = z
         return networks;
       }),
     METRICS_TOKEN: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
+    // A management port of its own for /metrics, so a NetworkPolicy can let the scraper reach it and nothing else.
+    METRICS_PORT: optionalString.pipe(z.coerce.number<string | undefined>().int().min(1).max(65535).optional()),
     // The company directory's bearer token for /scim/v2 (or SCIM_TOKEN_FILE, read at start-up); unset: no SCIM.
     SCIM_TOKEN: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
     // The token being replaced, accepted beside SCIM_TOKEN while the directory is switched to the new one.
@@ -325,6 +327,14 @@ const envSchema = z
         path: [env.WEBAUTHN_RP_ID ? 'WEBAUTHN_ORIGINS' : 'WEBAUTHN_RP_ID'],
         message:
           'is needed with the other: WEBAUTHN_RP_ID names the host passkeys belong to, WEBAUTHN_ORIGINS the pages they are used on',
+      });
+    }
+    if (env.METRICS_PORT !== undefined && env.METRICS_PORT === env.PORT) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['METRICS_PORT'],
+        message:
+          'must differ from PORT: it is the management port, which serves /metrics alone; leave it empty to serve /metrics on PORT',
       });
     }
     if (env.SCIM_TOKEN_PREVIOUS && !env.SCIM_TOKEN) {
@@ -535,6 +545,8 @@ function toConfig(env: z.infer<typeof envSchema>) {
     /** Where the ingestion token is accepted from; undefined: anywhere. */
     ingestNetworks: env.INGEST_TOKEN_NETWORKS,
     metricsToken: env.METRICS_TOKEN,
+    /** Where /metrics is served instead of PORT; undefined: on PORT, beside the API. */
+    metricsPort: env.METRICS_PORT,
     /** The SCIM service provider at /scim/v2; undefined: not served at all. The current token comes first. */
     scim: env.SCIM_TOKEN
       ? { tokens: [env.SCIM_TOKEN, ...(env.SCIM_TOKEN_PREVIOUS ? [env.SCIM_TOKEN_PREVIOUS] : [])] }

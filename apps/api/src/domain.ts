@@ -24,6 +24,8 @@ import { createRecentInvoices } from './invoices/recent-invoices.ts';
 import { createArrivalNoticesRepository } from './notifications/arrival-notices.ts';
 import { createArrivalNotifier } from './notifications/arrival-notifier.ts';
 import { createSmtpMailer } from './notifications/mailer.ts';
+import { readMigrationJournal, schemaLevel } from './db/client.ts';
+import { measuredBlobStore, measuredIdentity } from './observability/dependency-metrics.ts';
 import { createMetrics } from './observability/metrics.ts';
 import { createRateLimits } from './rate-limits/rate-limits.ts';
 import { createRateLimitStore } from './rate-limits/rate-limit-store.ts';
@@ -54,12 +56,26 @@ export interface DomainLog {
  * leaves the infrastructure open, since whoever opened that closes it.
  */
 export function buildDomain(infrastructure: Omit<Infrastructure, 'close'>, options: { log: DomainLog }) {
-  const { config, database, identity, blobStore, errorReporter } = infrastructure;
+  const { config, database, errorReporter } = infrastructure;
   const { log } = options;
   const { db } = database;
 
-  const allowlist = createAllowlistCache(createFindUserByEmail(db));
-  const metrics = createMetrics({ poolUse: database.poolUse, allowlistLive: allowlist.isLive });
+  const allowlist = createAllowlistCache(createFindUserByEmail(db), {
+    onStepAside: () => metrics.allowlistLapses.inc(),
+  });
+  let migrationsExpected: Promise<number> | undefined;
+  // Read at each scrape; the repositories they name are built below, before anything can scrape.
+  const metrics = createMetrics({
+    poolUse: database.poolUse,
+    allowlist,
+    accountCleanups: () => accountCleanups.queueStats(),
+    migrationsApplied: async () => (await schemaLevel(db)).applied,
+    migrationsExpected: () => (migrationsExpected ??= readMigrationJournal().then((journal) => journal.length)),
+    auditPending: () => auditWriter.pending(),
+  });
+  // Every call to the identity provider and the invoice store is timed and its failures counted.
+  const identity = measuredIdentity(infrastructure.identity, metrics);
+  const blobStore = measuredBlobStore(infrastructure.blobStore, metrics);
   const tokenCache = createTokenCache({
     recheckMs: config.tokenRecheckMs,
     outageGraceMs: config.tokenOutageGraceMs,
@@ -68,7 +84,11 @@ export function buildDomain(infrastructure: Omit<Infrastructure, 'close'>, optio
   // Writes through this process are forgotten by its cache at once, before the database's notice comes back.
   const users = createUsersRepository(db, { onChanged: allowlist.onNotify });
   const audit = createAuditRepository(db, { onWritten: (seconds) => metrics.auditWriteSeconds.observe(seconds) });
-  const auditWriter = createAuditWriter({ repository: audit, log });
+  const auditWriter = createAuditWriter({
+    repository: audit,
+    log,
+    onDropped: (entries) => metrics.auditEntriesDropped.inc(entries),
+  });
   const invoices = createInvoicesRepository(db);
   // An acknowledgement changes the current row's marks: the download path's cached copy is dropped with it.
   const invoiceWarnings = createInvoiceWarningsRepository(db, {

@@ -5,6 +5,7 @@ import { DatabaseInUseError } from './db/pglite-lock.ts';
 import { buildDomain } from './domain.ts';
 import { openInfrastructure } from './infrastructure.ts';
 import { createLogger } from './observability/logging.ts';
+import { startManagementServer } from './observability/metrics-route.ts';
 import { flushTracing } from './observability/tracing-switch.ts';
 
 /**
@@ -37,6 +38,12 @@ async function main() {
   await domain.start();
   const app = await createApp(domain, log);
 
+  // Before the API's port: a scraper finds the instance as soon as it could take traffic.
+  const management =
+    config.metricsPort === undefined
+      ? undefined
+      : await startManagementServer(domain, { host: config.host, port: config.metricsPort, logger: log });
+
   let closing = false;
   /**
    * Draining: readiness fails at once while the server keeps answering for the grace period, so a load
@@ -53,6 +60,7 @@ async function main() {
       await new Promise((resolve) => setTimeout(resolve, config.shutdownGraceMs));
       app.log.info('closing');
       await app.close();
+      await management?.close();
       await domain.close();
       await infrastructure.close();
       await flushTracing();

@@ -8,6 +8,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import type { IDeployment } from 'kubernetes-models/apps/v1/Deployment';
 import type { IHorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler';
 import type { IJob } from 'kubernetes-models/batch/v1/Job';
@@ -18,6 +19,9 @@ import type { IConfigMap } from 'kubernetes-models/v1/ConfigMap';
 import type { IPodTemplateSpec } from 'kubernetes-models/v1/PodTemplateSpec';
 import type { ISecret } from 'kubernetes-models/v1/Secret';
 import type { IService } from 'kubernetes-models/v1/Service';
+import type { IContainer } from 'kubernetes-models/v1/Container';
+import type { IPrometheusRule } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/PrometheusRule';
+import type { IServiceMonitor } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/ServiceMonitor';
 import { loadConfig } from '@portal/api/config.ts';
 import { REPO_ROOT } from '@portal/dev-stack';
 import {
@@ -25,9 +29,11 @@ import {
   containersOf,
   KUBERNETES_DIR,
   readManifests,
-  validateObjects,
+  validateObjectSets,
   type KubernetesObject,
+  type Manifest,
 } from '../kubernetes.ts';
+import { alertRuleGroups, PROMETHEUS_RULE, renderPrometheusRule } from '../prometheus-rule.ts';
 import { packageVersion } from '../release.ts';
 import { envExampleNames, type Check } from './check.ts';
 import { compareWithKubectl, guideChecks } from './kubernetes-guide.ts';
@@ -73,14 +79,18 @@ export async function kubernetesChecks(check: Check) {
   );
   guideChecks(check, VARIANTS);
   compareWithKubectl(check, VARIANTS);
-  for (const variant of VARIANTS) await variantChecks(check, variant);
-}
-
-async function variantChecks(check: Check, variant: string) {
-  const { manifests } = buildKustomization(path.join(REPO_ROOT, 'deploy', variant));
   const secretExample = readManifests('secret.example.yaml');
   const namespace = readManifests('namespace.yaml');
-  const problems = await validateObjects([...manifests, ...secretExample, ...namespace]);
+  const built = VARIANTS.map((variant) => buildKustomization(path.join(REPO_ROOT, 'deploy', variant)).manifests);
+  const problems = await validateObjectSets(built.map((manifests) => [...manifests, ...secretExample, ...namespace]));
+  for (const [index, variant] of VARIANTS.entries()) {
+    variantChecks(check, variant, built[index]!, problems[index]!);
+  }
+}
+
+function variantChecks(check: Check, variant: string, manifests: Manifest[], problems: string[]) {
+  const secretExample = readManifests('secret.example.yaml');
+  const namespace = readManifests('namespace.yaml');
   check(
     problems.length === 0,
     `${variant}: ${manifests.length + secretExample.length + namespace.length} objects valid against the Kubernetes API schemas, no unknown fields`,
@@ -281,19 +291,95 @@ async function variantChecks(check: Check, variant: string) {
     (policy) => Object.keys(policy.spec?.podSelector?.matchLabels ?? {}).length === 0 && !policy.spec?.ingress,
   );
   const apiPolicies = policies.filter((policy) => matches(policy.spec?.podSelector?.matchLabels, apiLabels));
+  // The monitoring component's management port (METRICS_PORT) may be admitted from elsewhere; only it.
+  const metricsPort = Number(
+    configMaps.find((candidate) => candidate.metadata?.name === 'portal-config')?.data?.METRICS_PORT || Number.NaN,
+  );
   const onlyFromProxy =
     apiPolicies.length > 0 &&
     apiPolicies.every((policy) =>
       (policy.spec?.ingress ?? []).every(
         (rule) =>
           (rule.from ?? []).length > 0 &&
-          (rule.from ?? []).every(
-            (peer) => matches(peer.podSelector?.matchLabels, proxyLabels) && !peer.namespaceSelector && !peer.ipBlock,
-          ),
+          ((rule.ports ?? []).length > 0 && (rule.ports ?? []).every((port) => port.port === metricsPort)
+            ? true
+            : (rule.from ?? []).every(
+                (peer) =>
+                  matches(peer.podSelector?.matchLabels, proxyLabels) && !peer.namespaceSelector && !peer.ipBlock,
+              )),
       ),
     );
   check(
     denyAll && onlyFromProxy,
     `${variant}: NetworkPolicies deny by default and admit the API instances' port from nginx only`,
+  );
+
+  if (objects.some((object) => object.kind === 'ServiceMonitor')) {
+    monitoringChecks(check, variant, { objects, policies, apiLabels, metricsPort, container, secret });
+  }
+}
+
+/**
+ * The monitoring component: the ServiceMonitor finds the instances' management port through a Service, with
+ * the token of the Secret, under the job the rules expect; a NetworkPolicy admits that port from another
+ * namespace; and the PrometheusRule is alert-rules.yaml, as generated.
+ */
+function monitoringChecks(
+  check: Check,
+  variant: string,
+  found: {
+    objects: KubernetesObject[];
+    policies: INetworkPolicy[];
+    apiLabels: Labels;
+    metricsPort: number;
+    container: IContainer | undefined;
+    secret: ISecret | undefined;
+  },
+) {
+  const { objects, policies, apiLabels, metricsPort, container, secret } = found;
+  const problems: string[] = [];
+  const containerPort = container?.ports?.find((port) => port.name === 'metrics')?.containerPort;
+  if (!Number.isInteger(metricsPort) || containerPort !== metricsPort)
+    problems.push(`METRICS_PORT (${metricsPort}) is not the api container's port "metrics" (${containerPort})`);
+  for (const monitor of ofKind<IServiceMonitor>(objects, 'ServiceMonitor')) {
+    const name = `ServiceMonitor ${monitor.metadata?.name}`;
+    if (monitor.metadata?.namespace !== 'parcel-portal') problems.push(`${name}: not in the portal's namespace`);
+    const services = ofKind<IService>(objects, 'Service').filter((service) =>
+      matches(monitor.spec.selector.matchLabels, service.metadata?.labels),
+    );
+    if (services.length !== 1 || !matches(services[0]?.spec?.selector, apiLabels))
+      problems.push(`${name}: selects ${services.length} Services, not one of the API instances`);
+    for (const endpoint of monitor.spec.endpoints ?? []) {
+      const servicePort = services[0]?.spec?.ports?.find((port) => port.name === endpoint.port);
+      if (servicePort?.targetPort !== 'metrics')
+        problems.push(`${name}: port ${endpoint.port} is not the management port`);
+      const credentials = endpoint.authorization?.credentials;
+      if (credentials?.name !== secret?.metadata?.name || !secret?.stringData?.[credentials?.key ?? ''])
+        problems.push(`${name}: its bearer token is not a key of secret.example.yaml`);
+      const job = endpoint.relabelings?.find((relabel) => relabel.targetLabel === 'job')?.replacement;
+      if (job !== 'portal') problems.push(`${name}: job is ${job}, the alert rules expect "portal"`);
+    }
+  }
+  const scraperAdmitted = policies.some(
+    (policy) =>
+      matches(policy.spec?.podSelector?.matchLabels, apiLabels) &&
+      (policy.spec?.ingress ?? []).some(
+        (rule) =>
+          (rule.from ?? []).some((peer) => peer.namespaceSelector) &&
+          (rule.ports ?? []).map((port) => port.port).join() === String(metricsPort),
+      ),
+  );
+  if (!scraperAdmitted) problems.push("no NetworkPolicy admits the scraper's namespace to the management port");
+  const rules = ofKind<IPrometheusRule>(objects, 'PrometheusRule');
+  if (rules.length !== 1 || !isDeepStrictEqual(rules[0]?.spec.groups, alertRuleGroups()))
+    problems.push('the PrometheusRule is not deploy/monitoring/alert-rules.yaml');
+  check(
+    problems.length === 0,
+    `${variant}: the ServiceMonitor scrapes the management port with the metrics token as job "portal", a NetworkPolicy admits the scraper there alone, the PrometheusRule holds alert-rules.yaml`,
+    problems,
+  );
+  check(
+    readFileSync(PROMETHEUS_RULE, 'utf8') === renderPrometheusRule(),
+    `${variant}: prometheus-rule.yaml is as \`npm run monitoring:rules\` makes it from alert-rules.yaml`,
   );
 }

@@ -10,6 +10,8 @@ export interface AuditWriterOptions {
   /** Distinct (client, reason, minute) rows a minute may add; refusals beyond it count under client "*". */
   maxRefusalRowsPerMinute?: number;
   now?: () => number;
+  /** Told how many entries were lost when a batch could not be written (the metrics count them). */
+  onDropped?: (entries: number) => void;
 }
 
 /**
@@ -26,14 +28,20 @@ export function createAuditWriter(options: AuditWriterOptions) {
   let minute = -1;
   const refusalKeysThisMinute = new Set<string>();
   let flushing: Promise<void> = Promise.resolve();
+  /** Entries (each fold counted as often as it was added) accepted and not yet written or given up. */
+  let pending = 0;
 
   async function write() {
     const batch = [...folded.values()];
     folded = new Map();
+    const entries = batch.reduce((sum, entry) => sum + entry.count, 0);
     try {
       await options.repository.recordFolded(batch);
     } catch (error) {
       options.log.error({ err: error, entries: batch.length }, 'could not write the audit log');
+      options.onDropped?.(entries);
+    } finally {
+      pending -= entries;
     }
   }
 
@@ -44,6 +52,7 @@ export function createAuditWriter(options: AuditWriterOptions) {
     JSON.stringify([minuteNumber, entry.client, entry.actor, entry.action, entry.target, entry.outcome, entry.detail]);
 
   function fold(minuteNumber: number, entry: Entry) {
+    pending += 1;
     const key = keyOf(minuteNumber, entry);
     const existing = folded.get(key);
     if (existing) {
@@ -85,6 +94,8 @@ export function createAuditWriter(options: AuditWriterOptions) {
     },
     /** Writes everything queued; resolves when it is in the database. */
     flush,
+    /** Entries accepted and not yet in the database: the backlog. */
+    pending: () => pending,
     async close() {
       clearInterval(timer);
       await flush();

@@ -28,6 +28,8 @@ export interface OpenedBlob {
  * Blobs are written whole or not at all and never change; only `portal verify --delete-orphans` deletes.
  */
 export interface BlobStore {
+  /** Which kind of store: the metrics' `store` label. */
+  readonly kind: 'folder' | 's3';
   /** Where the blobs live, for logs, backup manifests and messages: `folder /srv/invoices` or `s3://bucket/prefix`. */
   readonly description: string;
   /** Streams `body` into the store; enforces maxBytes (throws BlobTooLargeError, leaving nothing behind); returns its hash and size. Idempotent for identical bytes. */
@@ -51,6 +53,11 @@ export interface BlobStore {
   removeStaleTemporaryFiles(olderThanMs: number): Promise<number>;
   /** Lets go of open connections (the object store's); the folder store holds nothing open. */
   close(): void;
+  /**
+   * Calls `listener` on every answer in which the store says it is overloaded (a bucket's 503 SlowDown),
+   * retries included: the only sign of throttling the SDK's retry would otherwise hide. The folder has none.
+   */
+  onThrottled?(listener: () => void): void;
 }
 
 /** The store could not be reached or did not answer in time: nobody's mistake, retried later. */

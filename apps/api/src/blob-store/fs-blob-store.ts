@@ -37,6 +37,7 @@ export function createFsBlobStore(rootDir: string): BlobStore {
   }
 
   return {
+    kind: 'folder',
     description: `folder ${rootDir}`,
     close: () => {},
 

@@ -90,6 +90,15 @@ export function isStoreUnreachable(error: unknown): boolean {
   return false;
 }
 
+/** The bucket said it is overloaded: 503 (SlowDown, Service Unavailable) or a throttling code of another S3 API. */
+export function isThrottling(error: unknown): boolean {
+  if (!(error instanceof S3ServiceException)) return false;
+  return (
+    error.$metadata.httpStatusCode === 503 ||
+    ['SlowDown', 'ServiceUnavailable', 'Throttling', 'ThrottlingException', 'RequestLimitExceeded'].includes(error.name)
+  );
+}
+
 const isNotFound = (error: unknown) =>
   error instanceof S3ServiceException &&
   (error.name === 'NotFound' || error.name === 'NoSuchKey' || error.$metadata.httpStatusCode === 404);
@@ -181,9 +190,25 @@ export function createS3BlobStore(options: S3BlobStoreOptions): BlobStore & { cl
     );
   }
 
+  const throttleListeners: (() => void)[] = [];
+  // Below the SDK's retry, so each attempt's answer is seen: a SlowDown the retry recovered from still counts.
+  client.middlewareStack.add(
+    (next) => async (args) => {
+      try {
+        return await next(args);
+      } catch (error) {
+        if (isThrottling(error)) for (const listener of throttleListeners) listener();
+        throw error;
+      }
+    },
+    { step: 'deserialize', name: 'portalThrottleWatch', priority: 'high' },
+  );
+
   return {
+    kind: 's3',
     client,
     description: `s3://${bucket}/${prefix}`,
+    onThrottled: (listener) => void throttleListeners.push(listener),
     close: () => client.destroy(),
 
     removeStaleTemporaryFiles: (olderThanMs) => removeStalePartFiles(spoolDir, olderThanMs),

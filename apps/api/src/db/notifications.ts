@@ -10,6 +10,8 @@ import pg from 'pg';
 export interface ChannelSubscriber {
   onNotify(payload: string): void;
   onLive(live: boolean): void;
+  /** The listener heard its own heartbeat back: the channel proved itself just now. */
+  onHeartbeat?(): void;
 }
 
 export interface ChannelListener {
@@ -124,6 +126,7 @@ export function listenOnPostgres(
       awaited = undefined;
       lastHeardMs = performance.now();
       setLive(true);
+      subscriber.onHeartbeat?.();
     });
     try {
       await next.connect();

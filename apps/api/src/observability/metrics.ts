@@ -2,17 +2,101 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import type { DatabaseHandle } from '../db/client.ts';
 import { currentRelease } from '../release.ts';
 
+/** The identity provider's calls, as the API makes them (identity/identity-provider.ts). */
+export const IDENTITY_OPERATIONS = [
+  'verify_id_token',
+  'create_user',
+  'find_user_by_email',
+  'delete_user',
+  'revoke_sessions',
+] as const;
+export type IdentityOperation = (typeof IDENTITY_OPERATIONS)[number];
+
+/** The invoice store's calls (blob-store/blob-store.ts); `open` is timed to the answer's head, not its last byte. */
+export const BLOB_STORE_OPERATIONS = ['put', 'open', 'list', 'delete'] as const;
+export type BlobStoreOperation = (typeof BLOB_STORE_OPERATIONS)[number];
+export type BlobStoreKind = 'folder' | 's3';
+
 /**
- * The process's Prometheus registry and every metric the portal keeps; the pool gauge is read from the
- * database at each scrape. Built once in the domain, so the code that counts does not need the HTTP layer.
+ * How long a scrape waits for a value it reads from the database. A database that is down or slow must not
+ * make /metrics hang or fail: the value is left out of that scrape (absent, never a made-up 0), and
+ * everything else is still answered.
+ */
+export const SCRAPE_READ_TIMEOUT_MS = 2_000;
+
+/** What the metrics read at each scrape: the pool, the allowlist cache, the writer and the database (within SCRAPE_READ_TIMEOUT_MS). */
+export interface MetricsSources {
+  poolUse: DatabaseHandle['poolUse'];
+  /** The allowlist cache's trust in its change notices (users/allowlist-cache.ts). */
+  allowlist: { isLive(): boolean; heartbeatAgeSeconds(): number };
+  /** The pending account clean-ups (users/account-cleanups.ts). */
+  accountCleanups(): Promise<{ pending: number; oldestAgeSeconds: number }>;
+  /** Migrations applied to the database. */
+  migrationsApplied(): Promise<number>;
+  /** Migrations this release's journal has. */
+  migrationsExpected(): Promise<number>;
+  /** Audit entries accepted but not yet in the database (audit/audit-writer.ts). */
+  auditPending(): number;
+}
+
+/** Resolves with `read`'s value, or undefined when it fails or takes longer than `ms`. */
+async function within<T>(ms: number, read: () => Promise<T>): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), ms);
+    timer.unref();
+  });
+  try {
+    // Even a read that throws before its promise (a bug, a closed handle) costs the scrape one value, not all.
+    return await Promise.race([
+      Promise.resolve()
+        .then(read)
+        .catch(() => undefined),
+      late,
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** One read shared by the gauges of one scrape (two gauges from one query): joined while it is under way. */
+function sharedPerScrape<T>(read: () => Promise<T>) {
+  let underWay: Promise<T> | undefined;
+  return () =>
+    (underWay ??= read().finally(() => {
+      underWay = undefined;
+    }));
+}
+
+/**
+ * A gauge read at each scrape from the database. When the read fails or is late, the gauge has no sample in
+ * that scrape: an absent series is what Prometheus understands as "not known", where a 0 would say "empty".
+ */
+function databaseGauge(options: {
+  name: string;
+  help: string;
+  registers: Registry[];
+  read: () => Promise<number | undefined>;
+}) {
+  const gauge = new Gauge({ name: options.name, help: options.help, registers: options.registers });
+  const full = gauge.get.bind(gauge);
+  gauge.get = async () => {
+    const value = await options.read();
+    if (value === undefined) return { ...(await full()), values: [] };
+    gauge.set(value);
+    return full();
+  };
+  return gauge;
+}
+
+/**
+ * The process's Prometheus registry and every metric the portal keeps; gauges are read from their sources at
+ * each scrape. Built once in the domain, so the code that counts does not need the HTTP layer.
  * The portal's own metrics are named `portal_…` in base units (seconds, bytes), so they cannot clash with
  * another exporter's in a shared Prometheus; Node's process metrics keep their standard names.
  */
-export function createMetrics(sources: {
-  poolUse: DatabaseHandle['poolUse'];
-  /** Whether the allowlist cache trusts its change notices (users/allowlist-cache.ts). */
-  allowlistLive: () => boolean;
-}) {
+export function createMetrics(sources: MetricsSources, options: { readTimeoutMs?: number } = {}) {
+  const readTimeoutMs = options.readTimeoutMs ?? SCRAPE_READ_TIMEOUT_MS;
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const registers = [registry];
@@ -24,18 +108,25 @@ export function createMetrics(sources: {
     labelNames: ['version', 'revision'] as const,
     registers,
   }).set({ version, revision }, 1);
-  // Read at each scrape, from the pool itself. The states add up to the connections open plus the requests
-  // waiting: a sum over `state` is meaningful, which a `total` beside `idle` was not.
+  // Read at each scrape, from the pool itself. The two states add up to the connections open, so a sum over
+  // `state` means something; requests waiting for a connection are not connections, and have a gauge of their own.
   new Gauge({
     name: 'portal_db_pool_connections',
-    help: 'Database pool: connections in use (active), open but idle (idle), and requests waiting for one (waiting)',
+    help: 'Database pool connections open, by state: in use (active) or idle; the states add up to the connections open',
     labelNames: ['state'] as const,
     registers,
     collect() {
       const use = sources.poolUse();
       this.set({ state: 'active' }, use.total - use.idle);
       this.set({ state: 'idle' }, use.idle);
-      this.set({ state: 'waiting' }, use.waiting);
+    },
+  });
+  new Gauge({
+    name: 'portal_db_pool_waiting_requests',
+    help: 'Queries waiting for a database pool connection',
+    registers,
+    collect() {
+      this.set(sources.poolUse().waiting);
     },
   });
   // The LISTEN channel for allowlist changes: 0 while it is down or unproven (PostgreSQL restarting, a silent
@@ -45,9 +136,89 @@ export function createMetrics(sources: {
     help: 'Whether allowlist change notices are known to arrive (1) or the allowlist cache has stepped aside (0)',
     registers,
     collect() {
-      this.set(sources.allowlistLive() ? 1 : 0);
+      this.set(sources.allowlist.isLive() ? 1 : 0);
     },
   });
+  new Gauge({
+    name: 'portal_allowlist_notifications_heartbeat_age_seconds',
+    help: 'Seconds since the allowlist change notices last proved themselves (a heartbeat heard back on the LISTEN connection)',
+    registers,
+    collect() {
+      this.set(sources.allowlist.heartbeatAgeSeconds());
+    },
+  });
+  const cleanups = sharedPerScrape(() => within(readTimeoutMs, sources.accountCleanups));
+  databaseGauge({
+    name: 'portal_account_cleanups_pending',
+    help: 'Sign-in accounts of removed users still waiting to be signed out and deleted',
+    registers,
+    read: async () => (await cleanups())?.pending,
+  });
+  databaseGauge({
+    name: 'portal_account_cleanups_oldest_age_seconds',
+    help: 'Age of the oldest pending account clean-up, in seconds (0 when none is pending)',
+    registers,
+    read: async () => (await cleanups())?.oldestAgeSeconds,
+  });
+  databaseGauge({
+    name: 'portal_schema_migrations_applied',
+    help: 'Migrations applied to the database this instance uses',
+    registers,
+    read: () => within(readTimeoutMs, sources.migrationsApplied),
+  });
+  // The release's own count needs no database: known even while the database is down.
+  databaseGauge({
+    name: 'portal_schema_migrations_expected',
+    help: "Migrations this instance's release brings: the database is behind the release while fewer are applied",
+    registers,
+    read: () => within(readTimeoutMs, sources.migrationsExpected),
+  });
+  new Gauge({
+    name: 'portal_audit_entries_pending',
+    help: "Audit entries accepted and not yet written to the audit log (the batched writer's backlog)",
+    registers,
+    collect() {
+      this.set(sources.auditPending());
+    },
+  });
+
+  const identityDuration = new Histogram({
+    name: 'portal_identity_request_duration_seconds',
+    help: 'Time the identity provider (Firebase Authentication) took to answer a call, by operation',
+    labelNames: ['operation'] as const,
+    buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers,
+  });
+  const identityErrors = new Counter({
+    name: 'portal_identity_errors_total',
+    help: 'Identity provider calls that failed on its side (unreachable, too slow, an internal error or quota), by operation; a refused token is not one',
+    labelNames: ['operation'] as const,
+    registers,
+  });
+  const blobStoreDuration = new Histogram({
+    name: 'portal_blob_store_request_duration_seconds',
+    help: 'Time the invoice store took to answer a call (for a read: until the bytes start), by store and operation',
+    labelNames: ['store', 'operation'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers,
+  });
+  const blobStoreErrors = new Counter({
+    name: 'portal_blob_store_errors_total',
+    help: 'Invoice store calls that failed (an absent blob is not a failure), by store and operation',
+    labelNames: ['store', 'operation'] as const,
+    registers,
+  });
+  const blobStoreThrottled = new Counter({
+    name: 'portal_blob_store_throttled_total',
+    help: 'Answers of the bucket that said it is overloaded (503 SlowDown or Service Unavailable), each attempt counted',
+    labelNames: ['store'] as const,
+    registers,
+  });
+  // Every operation from the start, at 0: a rate over a series that appears only with its first error is no rate.
+  for (const operation of IDENTITY_OPERATIONS) {
+    identityDuration.zero({ operation });
+    identityErrors.inc({ operation }, 0);
+  }
 
   return {
     registry,
@@ -86,6 +257,29 @@ export function createMetrics(sources: {
       buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1],
       registers,
     }),
+    auditEntriesDropped: new Counter({
+      name: 'portal_audit_entries_dropped_total',
+      help: 'Audit entries lost because the audit log could not be written (each also logged as an error)',
+      registers,
+    }),
+    allowlistLapses: new Counter({
+      name: 'portal_allowlist_notifications_lapses_total',
+      help: 'Times the allowlist cache stepped aside because its change notices stopped proving themselves',
+      registers,
+    }),
+    identityDuration,
+    identityErrors,
+    blobStoreDuration,
+    blobStoreErrors,
+    blobStoreThrottled,
+    /** Zeroes the invoice store's series for the kind of store this instance uses. */
+    storeInUse(store: BlobStoreKind) {
+      for (const operation of BLOB_STORE_OPERATIONS) {
+        blobStoreDuration.zero({ store, operation });
+        blobStoreErrors.inc({ store, operation }, 0);
+      }
+      blobStoreThrottled.inc({ store }, 0);
+    },
   };
 }
 

@@ -71,6 +71,19 @@ export function createAccountCleanupsRepository(db: Database) {
       return { items, total: counted?.total ?? 0 };
     },
 
+    /** How many jobs wait and the oldest one's age, by the database's clock: one cheap query, for the metrics. */
+    async queueStats(): Promise<{ pending: number; oldestAgeSeconds: number }> {
+      const [row] = await db
+        .select({
+          pending: count(),
+          oldestAgeSeconds: sql<
+            string | number
+          >`coalesce(extract(epoch from now() - min(${accountCleanups.requestedAt})), 0)`,
+        })
+        .from(accountCleanups);
+      return { pending: row?.pending ?? 0, oldestAgeSeconds: Math.max(0, Number(row?.oldestAgeSeconds ?? 0)) };
+    },
+
     async pendingFor(email: string): Promise<number> {
       const [counted] = await db
         .select({ total: count() })

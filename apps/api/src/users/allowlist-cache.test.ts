@@ -35,6 +35,28 @@ describe('createAllowlistCache', () => {
     assert.equal(loads.length, 4);
   });
 
+  it('counts each time it steps aside, and says how long ago its notices last proved themselves', async () => {
+    let now = 1_000_000;
+    let lapses = 0;
+    const cache = createAllowlistCache(async () => undefined, { now: () => now, onStepAside: () => (lapses += 1) });
+    now += 4_000;
+    assert.equal(cache.heartbeatAgeSeconds(), 4, 'never proven: since the start');
+    cache.onLive(true);
+    assert.equal(cache.heartbeatAgeSeconds(), 0, 'live without heartbeats (an in-process database): proven throughout');
+    now += 2_000;
+    cache.onHeartbeat();
+    now += 1_500;
+    assert.equal(cache.heartbeatAgeSeconds(), 1.5);
+    cache.onLive(false);
+    cache.onLive(false);
+    now += 10_000;
+    assert.equal(cache.heartbeatAgeSeconds(), 11.5, 'the silence since the last heartbeat');
+    assert.equal(lapses, 1, 'one lapse, however often it is told');
+    cache.onLive(true);
+    cache.onLive(false);
+    assert.equal(lapses, 2);
+  });
+
   it('reads the database every time while notices may be lost, and forgets everything when they are back', async () => {
     const { cache, loads } = counting();
     await cache.find('in@example.com');

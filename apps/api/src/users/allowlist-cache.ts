@@ -20,8 +20,14 @@ export const ALLOWLIST_TTL_MS = 5_000;
  */
 export function createAllowlistCache(
   load: (email: string) => Promise<UserRow | undefined>,
-  options: { ttlMs?: number; now?: () => number } = {},
+  options: {
+    ttlMs?: number;
+    now?: () => number;
+    /** Called each time the cache steps aside (its notices stopped proving themselves): the metrics count it. */
+    onStepAside?: () => void;
+  } = {},
 ) {
+  const now = options.now ?? Date.now;
   const rows = createBoundedCache<{ row: UserRow | undefined }>({
     maxEntries: 20_000,
     ttlMs: options.ttlMs ?? ALLOWLIST_TTL_MS,
@@ -29,6 +35,9 @@ export function createAllowlistCache(
   });
   let live = false;
   let generation = 0;
+  /** When the channel last proved itself: a heartbeat heard back, or going live; and whether heartbeats come at all. */
+  let provenAtMs = now();
+  let heartbeats = false;
 
   function forget(email: string) {
     generation++;
@@ -50,9 +59,20 @@ export function createAllowlistCache(
     /** Whether remembered rows are used at all (change notices are known to arrive). */
     isLive: () => live,
     onLive(isLive: boolean) {
+      if (live && !isLive) options.onStepAside?.();
+      if (isLive) provenAtMs = now();
       live = isLive;
       forget('');
     },
+    onHeartbeat() {
+      heartbeats = true;
+      provenAtMs = now();
+    },
+    /**
+     * Seconds since the notices last proved themselves. An in-process database (PGlite) hears its own
+     * changes without heartbeats: while live, it is proven all the time.
+     */
+    heartbeatAgeSeconds: () => (live && !heartbeats ? 0 : (now() - provenAtMs) / 1000),
   };
 }
 

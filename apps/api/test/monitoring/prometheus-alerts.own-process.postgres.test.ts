@@ -9,11 +9,13 @@ import { after, before, describe, it } from 'node:test';
 import { findFreePort } from '@portal/dev-stack';
 import { currentRelease } from '../../src/release.ts';
 import { startTcpProxy } from '../helpers/tcp-proxy.ts';
+import { startManagementServer } from '../../src/observability/metrics-route.ts';
 import { useTestApp } from '../helpers/test-app.ts';
 
 // Why a process of its own (.own-process): it makes the database unreachable under the app for a minute.
 
 const METRICS_TOKEN = 'prometheus-test-metrics-token-0123456789';
+const METRICS_PORT = await findFreePort();
 const RULES = new URL('../../../../deploy/monitoring/alert-rules.yaml', import.meta.url);
 const DASHBOARD = new URL('../../../../deploy/monitoring/grafana-dashboard.json', import.meta.url);
 /** Prometheus scrapes and evaluates every second here; the shipped rules wait minutes (`for:`), this test seconds. */
@@ -33,16 +35,32 @@ interface PrometheusAlert {
 }
 
 describe('a real Prometheus scraping an instance with the shipped alert rules', () => {
-  const t = useTestApp({ env: { DATABASE_URL: proxiedUrl.href, METRICS_TOKEN, RATE_LIMIT_LOOKUPS_PER_MINUTE: '1' } });
+  const t = useTestApp({
+    env: {
+      DATABASE_URL: proxiedUrl.href,
+      METRICS_TOKEN,
+      METRICS_PORT: String(METRICS_PORT),
+      RATE_LIMIT_LOOKUPS_PER_MINUTE: '1',
+    },
+  });
   let prometheus: ChildProcess | undefined;
   let prometheusUrl = '';
   let workDir = '';
   let prometheusLog = '';
+  /** The API's port, and the management port Prometheus scrapes (METRICS_PORT), as in the monitoring component. */
+  let api = '';
   let target = '';
+  let management: { close(): Promise<void> } | undefined;
 
   before(async () => {
     await t.app.listen({ host: '127.0.0.1', port: 0 });
-    target = `127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    api = `127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    management = await startManagementServer(t.app.domain, {
+      host: '127.0.0.1',
+      port: METRICS_PORT,
+      logger: t.app.log,
+    });
+    target = `127.0.0.1:${METRICS_PORT}`;
     workDir = await mkdtemp(path.join(os.tmpdir(), 'portal-prometheus-'));
     const rules = (await readFile(RULES, 'utf8')).replace(/^(\s+for:) .+$/gm, `$1 ${FOR_IN_TEST}`);
     await writeFile(path.join(workDir, 'alert-rules.yaml'), rules);
@@ -76,6 +94,7 @@ describe('a real Prometheus scraping an instance with the shipped alert rules', 
   });
 
   after(async () => {
+    await management?.close();
     if (prometheus && prometheus.exitCode === null) {
       prometheus.kill('SIGTERM');
       await once(prometheus, 'exit');
@@ -108,6 +127,13 @@ describe('a real Prometheus scraping an instance with the shipped alert rules', 
   const firing = async (name: string) =>
     (await alerts()).some((alert) => alert.labels.alertname === name && alert.state === 'firing');
 
+  it('scrapes the instance on its management port with its token, where the API port has no /metrics', async () => {
+    const onApiPort = await fetch(`http://${api}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+    assert.equal(onApiPort.status, 404);
+    assert.equal((await fetch(`http://${target}/metrics`)).status, 401, 'the management port asks for the token too');
+    assert.equal((await fetch(`http://${target}/api/healthz`)).status, 404, 'and serves nothing else');
+  });
+
   it('scrapes the instance with its token and names the build; no alert fires while all is well', async () => {
     await waitFor('a successful scrape', 60_000, async () => (await query('up{job="portal"}'))[0]?.value[1] === '1');
     await waitFor('allowlist notices live', 60_000, async () => {
@@ -129,10 +155,10 @@ describe('a real Prometheus scraping an instance with the shipped alert rules', 
 
   it('evaluates every query of the shipped Grafana dashboard, each on series the instance really exports', async () => {
     // Traffic of every kind a panel shows: labelled counters exist only once counted.
-    for (let i = 0; i < 5; i += 1) await fetch(`http://${target}/api/healthz`);
-    for (let i = 0; i < 2; i += 1) await fetch(`http://${target}/api/users/someone@example.com`);
+    for (let i = 0; i < 5; i += 1) await fetch(`http://${api}/api/healthz`);
+    for (let i = 0; i < 2; i += 1) await fetch(`http://${api}/api/users/someone@example.com`);
     const { idToken } = await t.createAccount('reader@example.com');
-    await fetch(`http://${target}/api/invoice?parcelCode=NOSUCH1`, { headers: t.bearer(idToken) });
+    await fetch(`http://${api}/api/invoice?parcelCode=NOSUCH1`, { headers: t.bearer(idToken) });
     await new Promise((resolve) => setTimeout(resolve, 3_000));
     const dashboard = JSON.parse(await readFile(DASHBOARD, 'utf8')) as {
       panels: { title: string; targets: { expr: string }[] }[];
@@ -160,6 +186,16 @@ describe('a real Prometheus scraping an instance with the shipped alert rules', 
     await waitFor('PortalAllowlistNotificationsDown firing', FIRES_WITHIN_MS, () =>
       firing('PortalAllowlistNotificationsDown'),
     );
+    // The instance still answers its scrape, in time: what it reads from the database is left out, the rest is there.
+    const started = performance.now();
+    const scrape = await fetch(`http://${target}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+    const text = await scrape.text();
+    assert.equal(scrape.status, 200);
+    assert.ok(performance.now() - started < 8_000, `the scrape took ${Math.round(performance.now() - started)} ms`);
+    assert.doesNotMatch(text, /^portal_account_cleanups_pending /m, 'not known while the database is away');
+    assert.match(text, /^portal_schema_migrations_expected \d+$/m);
+    assert.match(text, /^portal_allowlist_notifications_live 0$/m);
+    assert.equal((await query('up{job="portal"}'))[0]?.value[1], '1', 'Prometheus scrapes it too');
     await proxy.restore();
     await waitFor(
       'the alert resolved',
