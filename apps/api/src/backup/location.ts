@@ -1,15 +1,19 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { chmod, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Recipient } from 'age-encryption';
 import {
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  CreateMultipartUploadCommand,
   DeleteObjectCommand,
   GetObjectCommand,
   ListObjectsV2Command,
   PutObjectCommand,
+  UploadPartCommand,
   S3Client,
   S3ServiceException,
 } from '@aws-sdk/client-s3';
@@ -126,6 +130,9 @@ export interface BucketLocationOptions {
   spoolDir?: string;
 }
 
+/** The size of one part of a large file's upload: S3's parts are 5 MiB at least, all but the last. */
+export const PART_BYTES = 8 * 1024 * 1024;
+
 const notFound = (error: unknown) =>
   error instanceof S3ServiceException &&
   (error.name === 'NotFound' || error.name === 'NoSuchKey' || error.$metadata.httpStatusCode === 404);
@@ -133,7 +140,10 @@ const notFound = (error: unknown) =>
 /**
  * An S3-compatible bucket (AWS S3, MinIO, Ceph RGW, Google Cloud Storage's XML API), through the AWS SDK's
  * standard credential chain like the invoice store. Each file is encrypted into a local spool file first, then
- * sent in one PutObject with its SHA-256, which the bucket checks: an object appears whole or not at all.
+ * sent in one PutObject with its SHA-256, which the bucket checks: an object appears whole or not at all. A
+ * file larger than a part (a table or a manifest of a large portal) goes up in parts, each with its own SHA-256,
+ * completed only when every part arrived, and aborted otherwise: servers cap one request's body (a single
+ * PutObject at 5 GiB on AWS, far less on some S3-compatible servers), not an upload's.
  */
 export function bucketLocation(options: BucketLocationOptions): BackupLocation {
   const client = new S3Client({
@@ -147,6 +157,54 @@ export function bucketLocation(options: BucketLocationOptions): BackupLocation {
   const { bucket } = options;
   const keyPrefix = options.prefix ? `${options.prefix}/` : '';
   const spoolDir = options.spoolDir ?? path.join(os.tmpdir(), 'portal-backup-spool');
+  const sha256Base64 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('base64');
+  const putInParts = async (
+    name: string,
+    size: number,
+    readPart: (start: number, length: number) => Promise<Buffer>,
+  ) => {
+    const Key = `${keyPrefix}${name}`;
+    const { UploadId } = await client.send(
+      new CreateMultipartUploadCommand({
+        Bucket: bucket,
+        Key,
+        ContentType: 'application/octet-stream',
+        ChecksumAlgorithm: 'SHA256',
+      }),
+    );
+    try {
+      const parts: { PartNumber: number; ETag: string | undefined; ChecksumSHA256: string }[] = [];
+      for (let start = 0, PartNumber = 1; start < size; start += PART_BYTES, PartNumber += 1) {
+        const body = await readPart(start, Math.min(PART_BYTES, size - start));
+        const ChecksumSHA256 = sha256Base64(body);
+        const { ETag } = await client.send(
+          new UploadPartCommand({ Bucket: bucket, Key, UploadId, PartNumber, Body: body, ChecksumSHA256 }),
+        );
+        parts.push({ PartNumber, ETag, ChecksumSHA256 });
+      }
+      await client.send(
+        new CompleteMultipartUploadCommand({ Bucket: bucket, Key, UploadId, MultipartUpload: { Parts: parts } }),
+      );
+    } catch (error) {
+      // Parts of an upload never completed are kept (and billed) by the bucket until aborted.
+      await client.send(new AbortMultipartUploadCommand({ Bucket: bucket, Key, UploadId })).catch(() => {});
+      throw error;
+    }
+  };
+  const putFile = async (name: string, file: string, sealed: SealedDigest) => {
+    if (sealed.size <= PART_BYTES) return void (await put(name, createReadStream(file), sealed.size, sealed.sha256));
+    const handle = await open(file);
+    try {
+      await putInParts(name, sealed.size, async (start, length) => {
+        const part = Buffer.alloc(length);
+        const { bytesRead } = await handle.read(part, 0, length, start);
+        if (bytesRead !== length) throw new Error(`${file} ended at ${start + bytesRead} of ${sealed.size} bytes`);
+        return part;
+      });
+    } finally {
+      await handle.close();
+    }
+  };
   const put = (name: string, body: Buffer | Readable, size: number, sha256: string) =>
     client.send(
       new PutObjectCommand({
@@ -173,7 +231,7 @@ export function bucketLocation(options: BucketLocationOptions): BackupLocation {
       const spooled = path.join(spoolDir, `${randomUUID()}.age`);
       try {
         const sealed = await writeSealed(spooled, plaintext, recipients);
-        await put(name, createReadStream(spooled), sealed.size, sealed.sha256);
+        await putFile(name, spooled, sealed);
         return sealed;
       } finally {
         await rm(spooled, { force: true });
@@ -181,6 +239,8 @@ export function bucketLocation(options: BucketLocationOptions): BackupLocation {
     },
     async writeSmall(name, bytes) {
       const buffer = Buffer.from(bytes);
+      if (buffer.length > PART_BYTES)
+        return putInParts(name, buffer.length, async (start, length) => buffer.subarray(start, start + length));
       await put(name, buffer, buffer.length, createHash('sha256').update(buffer).digest('hex'));
     },
     async readSmall(name, maxBytes) {
