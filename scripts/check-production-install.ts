@@ -4,7 +4,7 @@
  * (scripts/build-runtime.ts: build output + `npm ci --omit=dev --ignore-scripts`), makes it read-only, and
  * starts the stage's ENTRYPOINT + CMD in it with the stage's ENV, as its USER (when run as root), writing only
  * to a data folder (the image's /data) and a temp folder. Then: the login page's first-load script within its
- * budget, health, readiness, the SPA, the stage's own HEALTHCHECK command, the CLI, an upload stored
+ * budget, every third-party package under an allowed licence and NOTICE up to date (decision 81), health, readiness, the SPA, the stage's own HEALTHCHECK command, the CLI, an upload stored
  * world-readable for nginx, SIGTERM to Node itself draining and exiting 0. Needs PostgreSQL (the image runs
  * NODE_ENV=production): DATABASE_URL, else the local test database; uses `<name>_production` beside it.
  * Prints the folder's size and start-up time. The emulator host is a dummy: nothing here calls it.
@@ -20,6 +20,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import type { VersionInfo } from '@portal/contract';
 import {
+  apiBundledPackageDirs,
   findFreePort,
   freshDatabaseBeside,
   REPO_ROOT,
@@ -29,6 +30,7 @@ import {
 } from '@portal/dev-stack';
 import { renderDemoInvoicePdf } from '@portal/dev-stack/demo';
 import { readDockerfile, stageNamed } from './lib/dockerfile.ts';
+import { licenceTable, productionPackages, refusedPackages, renderNotice } from './lib/licences.ts';
 import { LOGIN_FIRST_LOAD_BUDGET_BYTES, loginFirstLoadBytes } from './lib/first-load.ts';
 import { currentRelease } from './lib/release.ts';
 import { buildRuntimeFolder } from './lib/runtime-folder.ts';
@@ -118,6 +120,19 @@ try {
   check(!existsSync(path.join(appDir, 'node_modules/vite')), 'no Vite installed');
   check(!existsSync(path.join(appDir, 'node_modules/typescript')), 'no TypeScript installed');
   check(!existsSync(path.join(appDir, 'tools/firebase-emulator/node_modules')), 'no firebase-tools installed');
+  // Decision 81: what production carries from third parties, installed or compiled into the API, is under a
+  // licence of the allow-list, and NOTICE names exactly that.
+  const thirdParty = productionPackages(appDir, await apiBundledPackageDirs());
+  console.log(`third-party packages in production by licence:\n${licenceTable(thirdParty)}`);
+  const refused = refusedPackages(thirdParty);
+  check(
+    refused.length === 0,
+    `all ${thirdParty.length} third-party packages in production have an allowed licence${refused.length > 0 ? `; not: ${refused.join('; ')}` : ''}`,
+  );
+  check(
+    readFileSync(path.join(REPO_ROOT, 'NOTICE'), 'utf8') === renderNotice(thirdParty),
+    'NOTICE lists the production packages as installed (else: npm run notice)',
+  );
   // What the image sends a first visitor before the login form can draw: the goal of decisions 14 and 41.
   const loginScript = loginFirstLoadBytes(path.join(appDir, 'apps/web/dist'));
   check(
