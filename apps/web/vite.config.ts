@@ -52,9 +52,9 @@ export default defineConfig(({ command }) => ({
         command === 'build'
           ? [
               dropUnusedUtilities([
-                fileURLToPath(new URL('./src', import.meta.url)),
-                fileURLToPath(new URL('./index.html', import.meta.url)),
-                path.dirname(createRequire(import.meta.url).resolve('react-bootstrap/esm/index.js')),
+                `${root}src/**/*.{ts,tsx,js,css,scss}`,
+                `${root}index.html`,
+                `${path.dirname(createRequire(import.meta.url).resolve('react-bootstrap/esm/index.js'))}/**/*.js`,
               ]),
             ]
           : [],
