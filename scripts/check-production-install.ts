@@ -25,6 +25,7 @@ import {
   freshDatabaseBeside,
   REPO_ROOT,
   requireTestDatabase,
+  startSentryReceiver,
   testDatabaseUrl,
   waitForHttp,
 } from '@portal/dev-stack';
@@ -107,6 +108,8 @@ async function gzippedBytes(dir: string): Promise<number> {
 }
 
 let server: ChildProcess | undefined;
+// A DSN makes the server load the Sentry SDK compiled into its bundle (decision 81): it must run from there.
+const sentry = await startSentryReceiver();
 let layerBytes: Promise<number> | undefined;
 let builtRelease: VersionInfo = { version: '', revision: '', release: '' };
 try {
@@ -129,6 +132,13 @@ try {
     refused.length === 0,
     `all ${thirdParty.length} third-party packages in production have an allowed licence${refused.length > 0 ? `; not: ${refused.join('; ')}` : ''}`,
   );
+  // The presigner signs with the client's middleware: one version of both, as Renovate's AWS SDK group keeps them.
+  const awsVersions = new Set(
+    thirdParty
+      .filter((pkg) => pkg.name === '@aws-sdk/client-s3' || pkg.name === '@aws-sdk/s3-request-presigner')
+      .map((pkg) => pkg.version),
+  );
+  check(awsVersions.size === 1, `the S3 client and its presigner are one version (${[...awsVersions].join(', ')})`);
   check(
     readFileSync(path.join(REPO_ROOT, 'NOTICE'), 'utf8') === renderNotice(thirdParty),
     'NOTICE lists the production packages as installed (else: npm run notice)',
@@ -178,6 +188,7 @@ try {
     WEBAUTHN_ORIGINS: `http://localhost:${port}`,
     INGEST_TOKEN,
     LOG_LEVEL: 'warn',
+    SENTRY_DSN: sentry.dsn,
     // How long the server keeps answering, not ready, after SIGTERM before it drains and exits.
     SHUTDOWN_GRACE_MS: String(SHUTDOWN_GRACE_MS),
   };
@@ -245,6 +256,7 @@ try {
 } finally {
   // The folder is removed below: the measurement reading it ends first.
   await layerBytes?.catch(() => {});
+  await sentry.close();
   if (server && server.exitCode === null && server.signalCode === null) server.kill('SIGKILL');
   spawnSync('chmod', ['-R', 'u+w', root]);
   await rm(root, { recursive: true, force: true });
