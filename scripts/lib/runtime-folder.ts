@@ -24,6 +24,9 @@ export const RUNTIME_FILES = [
   'apps/web/package.json',
   'apps/web/dist',
   'e2e/package.json',
+  // Whose code the image runs and under which licences (decision 81), beside it.
+  'LICENSE',
+  'NOTICE',
 ];
 
 /** Written by `npm run build`; without them there is nothing to assemble. */
