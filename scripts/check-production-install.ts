@@ -4,7 +4,7 @@
  * (scripts/build-runtime.ts: build output + `npm ci --omit=dev --ignore-scripts`), makes it read-only, and
  * starts the stage's ENTRYPOINT + CMD in it with the stage's ENV, as its USER (when run as root), writing only
  * to a data folder (the image's /data) and a temp folder. Then: the login page's first-load script within its
- * budget, health, readiness, the SPA, the stage's own HEALTHCHECK command, the CLI, an upload stored
+ * budget, every third-party package under an allowed licence and NOTICE up to date (decision 81), health, readiness, the SPA, the stage's own HEALTHCHECK command, the CLI, an upload stored
  * world-readable for nginx, SIGTERM to Node itself draining and exiting 0. Needs PostgreSQL (the image runs
  * NODE_ENV=production): DATABASE_URL, else the local test database; uses `<name>_production` beside it.
  * Prints the folder's size and start-up time. The emulator host is a dummy: nothing here calls it.
@@ -20,15 +20,18 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import type { VersionInfo } from '@portal/contract';
 import {
+  apiBundledPackageDirs,
   findFreePort,
   freshDatabaseBeside,
   REPO_ROOT,
   requireTestDatabase,
+  startSentryReceiver,
   testDatabaseUrl,
   waitForHttp,
 } from '@portal/dev-stack';
 import { renderDemoInvoicePdf } from '@portal/dev-stack/demo';
 import { readDockerfile, stageNamed } from './lib/dockerfile.ts';
+import { licenceTable, productionPackages, refusedPackages, renderNotice } from './lib/licences.ts';
 import { LOGIN_FIRST_LOAD_BUDGET_BYTES, loginFirstLoadBytes } from './lib/first-load.ts';
 import { currentRelease } from './lib/release.ts';
 import { buildRuntimeFolder } from './lib/runtime-folder.ts';
@@ -105,6 +108,8 @@ async function gzippedBytes(dir: string): Promise<number> {
 }
 
 let server: ChildProcess | undefined;
+// A DSN makes the server load the Sentry SDK compiled into its bundle (decision 81): it must run from there.
+const sentry = await startSentryReceiver();
 let layerBytes: Promise<number> | undefined;
 let builtRelease: VersionInfo = { version: '', revision: '', release: '' };
 try {
@@ -118,6 +123,26 @@ try {
   check(!existsSync(path.join(appDir, 'node_modules/vite')), 'no Vite installed');
   check(!existsSync(path.join(appDir, 'node_modules/typescript')), 'no TypeScript installed');
   check(!existsSync(path.join(appDir, 'tools/firebase-emulator/node_modules')), 'no firebase-tools installed');
+  // Decision 81: what production carries from third parties, installed or compiled into the API, is under a
+  // licence of the allow-list, and NOTICE names exactly that.
+  const thirdParty = productionPackages(appDir, await apiBundledPackageDirs());
+  console.log(`third-party packages in production by licence:\n${licenceTable(thirdParty)}`);
+  const refused = refusedPackages(thirdParty);
+  check(
+    refused.length === 0,
+    `all ${thirdParty.length} third-party packages in production have an allowed licence${refused.length > 0 ? `; not: ${refused.join('; ')}` : ''}`,
+  );
+  // The presigner signs with the client's middleware: one version of both, as Renovate's AWS SDK group keeps them.
+  const awsVersions = new Set(
+    thirdParty
+      .filter((pkg) => pkg.name === '@aws-sdk/client-s3' || pkg.name === '@aws-sdk/s3-request-presigner')
+      .map((pkg) => pkg.version),
+  );
+  check(awsVersions.size === 1, `the S3 client and its presigner are one version (${[...awsVersions].join(', ')})`);
+  check(
+    readFileSync(path.join(REPO_ROOT, 'NOTICE'), 'utf8') === renderNotice(thirdParty),
+    'NOTICE lists the production packages as installed (else: npm run notice)',
+  );
   // What the image sends a first visitor before the login form can draw: the goal of decisions 14 and 41.
   const loginScript = loginFirstLoadBytes(path.join(appDir, 'apps/web/dist'));
   check(
@@ -163,6 +188,7 @@ try {
     WEBAUTHN_ORIGINS: `http://localhost:${port}`,
     INGEST_TOKEN,
     LOG_LEVEL: 'warn',
+    SENTRY_DSN: sentry.dsn,
     // How long the server keeps answering, not ready, after SIGTERM before it drains and exits.
     SHUTDOWN_GRACE_MS: String(SHUTDOWN_GRACE_MS),
   };
@@ -195,9 +221,15 @@ try {
   };
   check(probe() === 0, "the image's HEALTHCHECK command passes against the running server");
 
-  const cli = imageCommand([...(runtime.entrypoint ?? []), 'apps/api/dist/cli.js', 'users', 'list'], env);
+  // Without the DSN: the receiver lives in this process, which spawnSync blocks, so an event the CLI sent would
+  // keep its connection, and the CLI, waiting for an answer.
+  const cliEnv = Object.fromEntries(Object.entries(env).filter(([name]) => name !== 'SENTRY_DSN'));
+  const cli = imageCommand([...(runtime.entrypoint ?? []), 'apps/api/dist/cli.js', 'users', 'list'], cliEnv);
   const listed = spawnSync(cli.program, cli.args, { ...cli.options, encoding: 'utf8', timeout: 60_000 });
-  check(listed.status === 0, `the CLI runs from the folder (users list: exit ${listed.status})`);
+  check(
+    listed.status === 0,
+    `the CLI runs from the folder (users list: exit ${listed.status ?? listed.signal}${listed.status === 0 ? '' : `; ${listed.stderr.slice(-2000)}`})`,
+  );
 
   const pdf = await renderDemoInvoicePdf('PROD000001');
   const uploadStatus = await putOnNewConnection(`${url}/api/invoices/PROD000001`, pdf);
@@ -230,6 +262,7 @@ try {
 } finally {
   // The folder is removed below: the measurement reading it ends first.
   await layerBytes?.catch(() => {});
+  await sentry.close();
   if (server && server.exitCode === null && server.signalCode === null) server.kill('SIGKILL');
   spawnSync('chmod', ['-R', 'u+w', root]);
   await rm(root, { recursive: true, force: true });

@@ -6,6 +6,7 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 import { FRAMEWORK_CHUNK, frameworkChunkCheck, inFrameworkChunk } from './build/framework-chunk.ts';
 import { productionAssets } from './build/production-assets.ts';
+import { sentrySourceMaps } from './build/sentry-source-maps.ts';
 import { signedInPreload } from './build/signed-in-preload.ts';
 import { dropUnusedUtilities } from './build/unused-utilities.ts';
 import { TEST_TIMEOUT_MS } from './src/testing/time-limits.ts';
@@ -17,6 +18,7 @@ export default defineConfig(({ command }) => ({
     react(),
     signedInPreload(),
     frameworkChunkCheck(),
+    ...(command === 'build' ? sentrySourceMaps() : []),
     productionAssets({ sourceMapsDir: fileURLToPath(new URL('./dist-sourcemaps', import.meta.url)) }),
   ],
   resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
@@ -50,9 +52,9 @@ export default defineConfig(({ command }) => ({
         command === 'build'
           ? [
               dropUnusedUtilities([
-                fileURLToPath(new URL('./src', import.meta.url)),
-                fileURLToPath(new URL('./index.html', import.meta.url)),
-                path.dirname(createRequire(import.meta.url).resolve('react-bootstrap/esm/index.js')),
+                `${root}src/**/*.{ts,tsx,js,css,scss}`,
+                `${root}index.html`,
+                `${path.dirname(createRequire(import.meta.url).resolve('react-bootstrap/esm/index.js'))}/**/*.js`,
               ]),
             ]
           : [],

@@ -24,6 +24,9 @@ export const RUNTIME_FILES = [
   'apps/web/package.json',
   'apps/web/dist',
   'e2e/package.json',
+  // Whose code the image runs and under which licences (decision 81), beside it.
+  'LICENSE',
+  'NOTICE',
 ];
 
 /** Written by `npm run build`; without them there is nothing to assemble. */
@@ -43,6 +46,32 @@ export async function folderBytes(dir: string): Promise<number> {
     if (entry.isFile()) total += (await stat(path.join(entry.parentPath, entry.name))).size;
   }
   return total;
+}
+
+/** The files `npm ci` reads: every package.json of the workspaces, the lockfile and what the root's scripts name. */
+const PACKAGE_FILES = RUNTIME_FILES.filter((file) => /(^|\/)package(-lock)?\.json$|\.mjs$/.test(file));
+
+function npmCiOmitDev(dir: string) {
+  const install = spawnSync(
+    'npm',
+    ['ci', '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'],
+    { cwd: dir, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } },
+  );
+  if (install.status !== 0) throw new Error(`npm ci --omit=dev failed in ${dir}`);
+}
+
+/**
+ * Only the production install of the runtime folder, in `dir` (emptied first): what `npm run notice` reads
+ * without needing a build.
+ */
+export async function installProductionTree(dir: string): Promise<void> {
+  await rm(dir, { recursive: true, force: true });
+  await mkdir(dir, { recursive: true });
+  for (const file of PACKAGE_FILES) {
+    await mkdir(path.dirname(path.join(dir, file)), { recursive: true });
+    await cp(path.join(REPO_ROOT, file), path.join(dir, file));
+  }
+  npmCiOmitDev(dir);
 }
 
 export interface RuntimeFolder {
@@ -67,12 +96,7 @@ export async function buildRuntimeFolder(dir: string): Promise<RuntimeFolder> {
     await cp(path.join(REPO_ROOT, file), path.join(dir, file), { recursive: true });
   }
   const started = performance.now();
-  const install = spawnSync(
-    'npm',
-    ['ci', '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'],
-    { cwd: dir, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } },
-  );
-  if (install.status !== 0) throw new Error(`npm ci --omit=dev failed in ${dir}`);
+  npmCiOmitDev(dir);
   const installSeconds = (performance.now() - started) / 1000;
   return {
     dir,

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { releaseName, type VersionInfo } from '@portal/contract';
 
-/** Set by the build (scripts/build-api.ts) to the release it compiled; absent when run from source. */
+/** Set by the build (scripts/build.ts) to the release it compiled; absent when run from source. */
 declare const PORTAL_BUILD: { version: string; revision: string } | undefined;
 
 function fromSource(): { version: string; revision: string } {

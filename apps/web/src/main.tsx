@@ -1,6 +1,7 @@
 import type { RuntimeConfig } from '@portal/contract';
 import { FIREBASE_SIGN_IN_ORIGIN } from '@portal/contract/identity-provider';
 import './app/bootstrap.scss';
+import './app/bootstrap-utilities.scss';
 import './app/styles.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';

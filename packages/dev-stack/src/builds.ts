@@ -4,6 +4,7 @@
  * shipped) always builds.
  */
 import { spawn } from 'node:child_process';
+import type { BuildOptions } from 'esbuild';
 import { cp, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -41,23 +42,16 @@ export function buildWeb(): Promise<BuildOutcome> {
 }
 
 /**
- * Compiles the API server, the CLI and the invoice reader's worker to JavaScript (apps/api/dist), so they run on plain Node without
- * tsx. Each entry is bundled with the workspace's own TypeScript sources (@portal/contract included);
- * packages from node_modules stay imports, installed by `npm ci --omit=dev`. The bundles sit at the same
- * folder depth as apps/api/src, so paths resolved from import.meta.url (the repository root, the
- * migrations) hold in both.
- * With `release` (what `npm run build` passes: package version + git revision, scripts/lib/release.ts), it is
- * compiled in and written beside the bundles as release.json, so a build without .git still knows what it is;
- * without it the server reads its release from the source tree at run time.
+ * Packages compiled into the API's bundles instead of installed in production: the Sentry SDK. Every
+ * @sentry/node 11 release depends on @sentry/bundler-plugins and through it on `sentry`, the Sentry CLI under
+ * the source-available FSL-1.1, which the server never loads (they are the SDK's build-tool plugins). Bundled,
+ * only the modules the server imports ship, @sentry/node stays a development dependency, and the production
+ * install holds no FSL package (decision 81). Their dependencies that are not Sentry's own stay imports.
  */
-export async function compileApi(
-  options: { release?: { version: string; revision: string; release: string } } = {},
-): Promise<void> {
-  // Loaded here: esbuild is a dev dependency of the root, and most callers only need the web build.
-  const { build } = await import('esbuild');
-  const outDir = path.join(apiDir, 'dist');
-  await rm(outDir, { recursive: true, force: true });
-  await build({
+const BUNDLED_PACKAGES = /^@sentry\//;
+
+function apiBuildOptions(release: { version: string; revision: string } | undefined): BuildOptions {
+  return {
     entryPoints: {
       server: path.join(apiDir, 'src/server.ts'),
       // The server's entry loads these two by dynamic import, as files of their own: the tracing SDK must start
@@ -69,19 +63,15 @@ export async function compileApi(
       // The reader pool's child process, a module of its own (apps/api/src/invoices/e-invoice/reader-pool.ts).
       'invoice-reader': path.join(apiDir, 'src/invoices/e-invoice/reader-process.ts'),
     },
-    outdir: outDir,
+    outdir: path.join(apiDir, 'dist'),
     bundle: true,
     platform: 'node',
     format: 'esm',
     target: 'node22',
     sourcemap: true,
     logLevel: 'warning',
-    ...(options.release
-      ? {
-          define: {
-            PORTAL_BUILD: JSON.stringify({ version: options.release.version, revision: options.release.revision }),
-          },
-        }
+    ...(release
+      ? { define: { PORTAL_BUILD: JSON.stringify({ version: release.version, revision: release.revision }) } }
       : {}),
     plugins: [
       {
@@ -102,15 +92,53 @@ export async function compileApi(
         name: 'node-modules-stay-external',
         setup(builder) {
           builder.onResolve({ filter: /^[^./]/ }, (args) =>
-            args.path.startsWith('@portal/') ? undefined : { path: args.path, external: true },
+            args.path.startsWith('@portal/') || BUNDLED_PACKAGES.test(args.path)
+              ? undefined
+              : { path: args.path, external: true },
           );
         },
       },
     ],
-  });
+  };
+}
+
+/**
+ * Compiles the API server, the CLI and the invoice reader's worker to JavaScript (apps/api/dist), so they run on plain Node without
+ * tsx. Each entry is bundled with the workspace's own TypeScript sources (@portal/contract included) and the
+ * Sentry SDK (BUNDLED_PACKAGES); other packages from node_modules stay imports, installed by
+ * `npm ci --omit=dev`. The bundles sit at the same
+ * folder depth as apps/api/src, so paths resolved from import.meta.url (the repository root, the
+ * migrations) hold in both.
+ * With `release` (what `npm run build` passes: package version + git revision, scripts/lib/release.ts), it is
+ * compiled in and written beside the bundles as release.json, so a build without .git still knows what it is;
+ * without it the server reads its release from the source tree at run time.
+ */
+export async function compileApi(
+  options: { release?: { version: string; revision: string; release: string } } = {},
+): Promise<void> {
+  // Loaded here: esbuild is a dev dependency of the root, and most callers only need the web build.
+  const { build } = await import('esbuild');
+  const outDir = path.join(apiDir, 'dist');
+  await rm(outDir, { recursive: true, force: true });
+  await build(apiBuildOptions(options.release));
   await cp(path.join(apiDir, 'src/db/migrations'), path.join(outDir, 'migrations'), { recursive: true });
   if (options.release)
     await writeFile(path.join(outDir, 'release.json'), `${JSON.stringify(options.release, null, 2)}\n`);
+}
+
+/**
+ * The folders (under node_modules) of the packages compileApi compiles into the bundles, from esbuild's own
+ * account of its inputs; nothing is written. NOTICE and the licence check read them beside the production install.
+ */
+export async function apiBundledPackageDirs(): Promise<string[]> {
+  const { build } = await import('esbuild');
+  const result = await build({ ...apiBuildOptions(undefined), write: false, metafile: true, sourcemap: false });
+  const dirs = new Set<string>();
+  for (const input of Object.keys(result.metafile.inputs)) {
+    const match = /^(.*node_modules\/(?:@[^/]+\/)?[^/]+)\//.exec(input);
+    if (match) dirs.add(path.resolve(REPO_ROOT, match[1]!));
+  }
+  return [...dirs].sort();
 }
 
 export function buildApi(): Promise<BuildOutcome> {

@@ -1,0 +1,53 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { test } from 'node:test';
+import { installedPackages, licenceVerdict, refusedPackages } from './lib/licences.ts';
+
+test('the allow-list takes permissive licences and expressions built only of them', () => {
+  for (const licence of [
+    'MIT',
+    'Apache-2.0',
+    '(MIT OR CC0-1.0)',
+    '(MIT AND Zlib)',
+    '(MIT OR EUPL-1.1+)',
+    'BlueOak-1.0.0',
+  ]) {
+    assert.equal(licenceVerdict(licence).allowed, true, licence);
+  }
+});
+
+test('no licence, copyleft only and source-available licences are refused, saying why', () => {
+  assert.deepEqual(licenceVerdict(undefined), { allowed: false, reason: 'no licence declared' });
+  assert.match(licenceVerdict('FSL-1.1-Apache-2.0').reason, /source-available/);
+  assert.match(licenceVerdict('FSL-1.1-MIT').reason, /source-available/);
+  assert.match(licenceVerdict('BUSL-1.1').reason, /source-available/);
+  assert.match(licenceVerdict('SSPL-1.0').reason, /source-available/);
+  assert.match(licenceVerdict('Elastic-2.0').reason, /source-available/);
+  assert.match(licenceVerdict('MIT AND Commons-Clause').reason, /source-available/);
+  assert.equal(licenceVerdict('GPL-3.0-only').allowed, false);
+  assert.equal(licenceVerdict('(MIT AND GPL-2.0)').allowed, false);
+  assert.equal(licenceVerdict('UNLICENSED').allowed, false);
+});
+
+test('installed packages are read from their folders, the legacy `licenses` array included', () => {
+  const root = mkdtempSync(path.join(os.tmpdir(), 'licences-test-'));
+  const write = (dir: string, manifest: object) => {
+    mkdirSync(path.join(root, dir), { recursive: true });
+    writeFileSync(path.join(root, dir, 'package.json'), JSON.stringify(manifest));
+  };
+  write('node_modules/limiter', { name: 'limiter', version: '1.1.5', licenses: [{ type: 'MIT', url: 'x' }] });
+  write('node_modules/@scope/cli', { name: '@scope/cli', version: '1.0.0', license: 'FSL-1.1-MIT' });
+  write('node_modules/outer/node_modules/nameless', { name: 'nameless', version: '0.1.0' });
+  write('apps/api/node_modules/nested', { name: 'nested', version: '2.0.0', license: 'ISC' });
+  const packages = installedPackages(root);
+  assert.deepEqual(
+    packages.map((pkg) => `${pkg.name}@${pkg.version} ${pkg.licence}`),
+    ['@scope/cli@1.0.0 FSL-1.1-MIT', 'limiter@1.1.5 MIT', 'nameless@0.1.0 undefined', 'nested@2.0.0 ISC'],
+  );
+  assert.deepEqual(refusedPackages(packages), [
+    '@scope/cli@1.0.0: source-available licence FSL-1.1-MIT',
+    'nameless@0.1.0: no licence declared',
+  ]);
+});
