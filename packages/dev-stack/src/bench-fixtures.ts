@@ -1,6 +1,6 @@
 // Fixtures for the benchmarks: a real PDF of a chosen size, an ID token and an allowlisted account.
 import { createHash } from 'node:crypto';
-import { PDFDocument } from 'pdf-lib';
+import { PDFDocument } from '@cantoo/pdf-lib';
 import { loadConfig } from '@portal/api/config.ts';
 import { withDomain } from '@portal/api/domain.ts';
 import type { AuthEmulator } from './auth-emulator.ts';

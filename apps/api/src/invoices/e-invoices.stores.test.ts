@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { describe, it } from 'node:test';
-import { AFRelationship, PDFDocument } from 'pdf-lib';
+import { AFRelationship, PDFDocument } from '@cantoo/pdf-lib';
 import { filesUnder, invoiceVersionsOf, sha256Of } from '../../test/helpers/fixtures.ts';
 import { useTestApp } from '../../test/helpers/test-app.ts';
 import { readInvoice } from './e-invoice/read-invoice.ts';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { describe, it } from 'node:test';
 import type { InvoiceFacts } from '@portal/contract';
-import { AFRelationship, PDFDocument, StandardFonts } from 'pdf-lib';
+import { AFRelationship, PDFDocument, StandardFonts } from '@cantoo/pdf-lib';
 import { useTestApp } from '../../test/helpers/test-app.ts';
 import { readInvoice } from './e-invoice/read-invoice.ts';
 

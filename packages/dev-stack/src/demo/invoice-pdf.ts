@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { PDFDocument, type PDFFont, type PDFPage, type RGB, StandardFonts, rgb } from 'pdf-lib';
+import { PDFDocument, type PDFFont, type PDFPage, type RGB, StandardFonts, rgb } from '@cantoo/pdf-lib';
 
 /*
  * Demo invoices for seeding and tests. Everything shown is derived from the parcel code and

@@ -9,7 +9,7 @@ import {
   PDFRawStream,
   PDFRef,
   PDFString,
-} from 'pdf-lib';
+} from '@cantoo/pdf-lib';
 import { readWithinStructureBudget } from './pdf-structure-budget.ts';
 import { ReadingBudgetError } from './reading-budget.ts';
 

@@ -7,7 +7,7 @@ import {
   PDFObjectStreamParser,
   PDFRawStream,
   PDFXRefStreamParser,
-} from 'pdf-lib';
+} from '@cantoo/pdf-lib';
 import { ReadingBudgetError } from './reading-budget.ts';
 
 /**

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { describe, it } from 'node:test';
-import { AFRelationship, PDFDocument } from 'pdf-lib';
+import { AFRelationship, PDFDocument } from '@cantoo/pdf-lib';
 import {
   chainedFlatePdf,
   crossReferenceEntriesPdf,

@@ -1,4 +1,4 @@
-import { PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from 'pdf-lib';
+import { PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from '@cantoo/pdf-lib';
 import type { EInvoiceContent, EInvoiceParty } from './model.ts';
 import { documentTypeName, paymentMeansName } from '@portal/contract/invoice-codes';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { PDFDocument, StandardFonts } from '@cantoo/pdf-lib';
 import { DEFAULT_VISIBLE_TEXT_LIMITS, readVisibleAccounts } from './visible-text.ts';
 
 async function pdfSaying(...lines: string[]): Promise<Uint8Array> {
