@@ -6,9 +6,10 @@
  * (apps/api/src/observability/metrics.ts), and the operations guide must name every metric and alert. Needs promtool (Debian's `prometheus` package; the set-up line installs it).
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { parse } from 'yaml';
+import { parse, stringify } from 'yaml';
 import { REPO_ROOT, SETUP_COMMAND } from '@portal/dev-stack';
 
 const dir = path.join(REPO_ROOT, 'deploy/monitoring');
@@ -24,6 +25,28 @@ function promtool(...args: string[]) {
 
 promtool('check', 'rules', RULES);
 promtool('test', 'rules', TESTS);
+
+// The compose profile's Prometheus (deploy/monitoring/compose/prometheus.yaml), checked whole, its rule files
+// included; only the token's path is pointed at a file that exists here (in the container it is a secret).
+const composePrometheus = parse(readFileSync(path.join(dir, 'compose/prometheus.yaml'), 'utf8')) as {
+  rule_files: string[];
+  scrape_configs: { job_name: string; authorization: { credentials_file: string } }[];
+};
+const scratch = mkdtempSync(path.join(os.tmpdir(), 'portal-prometheus-'));
+try {
+  writeFileSync(path.join(scratch, 'metrics-token.txt'), 'a-token-for-the-check\n');
+  for (const job of composePrometheus.scrape_configs)
+    job.authorization.credentials_file = path.join(scratch, 'metrics-token.txt');
+  composePrometheus.rule_files = composePrometheus.rule_files.map((file) => path.join(dir, 'compose', file));
+  writeFileSync(path.join(scratch, 'prometheus.yaml'), stringify(composePrometheus));
+  promtool('check', 'config', path.join(scratch, 'prometheus.yaml'));
+} finally {
+  rmSync(scratch, { recursive: true, force: true });
+}
+if (!composePrometheus.scrape_configs.some((job) => job.job_name === 'portal'))
+  throw new Error(
+    'deploy/monitoring/compose/prometheus.yaml: no scrape job named portal, which the alert rules select',
+  );
 
 interface RuleFile {
   groups: { rules: { alert?: string }[] }[];

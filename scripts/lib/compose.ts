@@ -52,6 +52,10 @@ export interface ComposeService {
   read_only?: boolean;
   cap_drop?: string[];
   stop_grace_period?: string;
+  profiles?: string[];
+  volumes?: string[];
+  ports?: string[];
+  secrets?: { source: string; target: string }[];
 }
 
 export interface ComposeFile {

@@ -26,6 +26,7 @@ export async function composeChecks(check: Check) {
   const { services } = readCompose(files[0]!, values);
   const { postgres, migrate, api, proxy } = services;
   startOrderChecks(check, services);
+  monitoringChecks(check, services);
   buildChecks(check, services, values, readFileSync(files[0]!, 'utf8'));
   check(!!(postgres && migrate && api && proxy), 'compose: postgres, migrate, api and proxy services');
   check(
@@ -98,6 +99,45 @@ export async function composeChecks(check: Check) {
   check(
     parseSeconds(api?.stop_grace_period) >= shutdownGraceMs / 1000 + 15,
     `compose: stop_grace_period (${api?.stop_grace_period}) covers SHUTDOWN_GRACE_MS (${shutdownGraceMs} ms) and the server's last 15 s`,
+  );
+}
+
+/**
+ * The monitoring profile: Prometheus and Grafana only with `--profile monitoring`, published on the loopback
+ * alone, every file they mount present in deploy/ (the configuration itself is checked by promtool in
+ * `npm run test:alerts`), Prometheus given the metrics token as a secret and Grafana the dashboard.
+ */
+function monitoringChecks(check: Check, services: Record<string, ComposeService | undefined>) {
+  const { prometheus, grafana } = services;
+  check(
+    [prometheus, grafana].every((service) => service?.profiles?.join() === 'monitoring'),
+    'compose: Prometheus and Grafana start with the monitoring profile only',
+  );
+  const mounts = [...(prometheus?.volumes ?? []), ...(grafana?.volumes ?? [])]
+    .map((volume) => volume.split(':')[0]!)
+    .filter((source) => source.startsWith('./'));
+  const missing = mounts.filter((source) => !existsSync(path.join(DEPLOY_DIR, source)));
+  check(
+    mounts.length >= 4 && missing.length === 0,
+    'compose: every file the monitoring services mount is in deploy/',
+    missing,
+  );
+  check(
+    !!prometheus?.command?.includes('--config.file=/etc/prometheus/portal/compose/prometheus.yaml') &&
+      !!prometheus.volumes?.includes('./monitoring:/etc/prometheus/portal:ro') &&
+      prometheus.secrets?.some((secret) => secret.target === '/run/secrets/metrics-token.txt') === true,
+    'compose: Prometheus reads deploy/monitoring/compose/prometheus.yaml with the rules beside it, and the metrics token as a secret',
+  );
+  check(
+    !!grafana?.volumes?.includes('./monitoring/grafana-dashboard.json:/var/lib/grafana/dashboards/portal.json:ro'),
+    "compose: Grafana is provisioned with the portal's dashboard",
+  );
+  const published = [...(prometheus?.ports ?? []), ...(grafana?.ports ?? [])];
+  const exposed = published.filter((port) => !port.startsWith('127.0.0.1:'));
+  check(
+    published.length === 2 && exposed.length === 0,
+    'compose: Prometheus and Grafana are published on the loopback only',
+    exposed,
   );
 }
 
