@@ -21,6 +21,7 @@ import { promisify } from 'node:util';
 import type { VersionInfo } from '@portal/contract';
 import {
   apiBundledPackageDirs,
+  webBundledPackageDirs,
   findFreePort,
   freshDatabaseBeside,
   REPO_ROOT,
@@ -123,9 +124,12 @@ try {
   check(!existsSync(path.join(appDir, 'node_modules/vite')), 'no Vite installed');
   check(!existsSync(path.join(appDir, 'node_modules/typescript')), 'no TypeScript installed');
   check(!existsSync(path.join(appDir, 'tools/firebase-emulator/node_modules')), 'no firebase-tools installed');
-  // Decision 81: what production carries from third parties, installed or compiled into the API, is under a
-  // licence of the allow-list, and NOTICE names exactly that.
-  const thirdParty = productionPackages(appDir, await apiBundledPackageDirs());
+  // Decision 81: what production carries from third parties, installed, compiled into the API or bundled into
+  // the SPA, is under a licence of the allow-list, and NOTICE names exactly that.
+  const thirdParty = productionPackages(appDir, [
+    ...(await apiBundledPackageDirs()),
+    ...(await webBundledPackageDirs()),
+  ]);
   console.log(`third-party packages in production by licence:\n${licenceTable(thirdParty)}`);
   const refused = refusedPackages(thirdParty);
   check(

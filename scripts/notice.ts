@@ -1,6 +1,6 @@
 /**
  * `npm run notice`: writes NOTICE from the production install (`npm ci --omit=dev` in a scratch folder, as the
- * runtime folder gets it) and the packages compiled into the API's bundles, after checking every licence against
+ * runtime folder gets it), the packages compiled into the API's bundles and those in the SPA's bundle, after checking every licence against
  * the allow-list of decision 81. Run it after any dependency change; `npm run test:production` fails while
  * NOTICE differs from what the production install would give.
  */
@@ -8,14 +8,17 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { apiBundledPackageDirs, REPO_ROOT } from '@portal/dev-stack';
+import { apiBundledPackageDirs, REPO_ROOT, webBundledPackageDirs } from '@portal/dev-stack';
 import { licenceTable, productionPackages, refusedPackages, renderNotice } from './lib/licences.ts';
 import { installProductionTree } from './lib/runtime-folder.ts';
 
 const scratch = await mkdtemp(path.join(os.tmpdir(), 'portal-notice-'));
 try {
   await installProductionTree(scratch);
-  const packages = productionPackages(scratch, await apiBundledPackageDirs());
+  const packages = productionPackages(scratch, [
+    ...(await apiBundledPackageDirs()),
+    ...(await webBundledPackageDirs()),
+  ]);
   console.log(`${packages.length} third-party packages in production:\n${licenceTable(packages)}`);
   const refused = refusedPackages(packages);
   if (refused.length > 0) {

@@ -8,6 +8,7 @@ import { FRAMEWORK_CHUNK, frameworkChunkCheck, inFrameworkChunk } from './build/
 import { productionAssets } from './build/production-assets.ts';
 import { sentrySourceMaps } from './build/sentry-source-maps.ts';
 import { signedInPreload } from './build/signed-in-preload.ts';
+import { thirdPartyPackages } from './build/third-party-packages.ts';
 import { dropUnusedUtilities } from './build/unused-utilities.ts';
 import { TEST_TIMEOUT_MS } from './src/testing/time-limits.ts';
 
@@ -18,6 +19,7 @@ export default defineConfig(({ command }) => ({
     react(),
     signedInPreload(),
     frameworkChunkCheck(),
+    thirdPartyPackages({ root: fileURLToPath(new URL('../..', import.meta.url)) }),
     ...(command === 'build' ? sentrySourceMaps() : []),
     productionAssets({ sourceMapsDir: fileURLToPath(new URL('./dist-sourcemaps', import.meta.url)) }),
   ],

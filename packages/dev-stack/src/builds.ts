@@ -5,7 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import type { BuildOptions } from 'esbuild';
-import { cp, rm, writeFile } from 'node:fs/promises';
+import { cp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { buildIfChanged, type BuildOutcome } from './input-hash.ts';
@@ -139,6 +139,19 @@ export async function apiBundledPackageDirs(): Promise<string[]> {
     if (match) dirs.add(path.resolve(REPO_ROOT, match[1]!));
   }
   return [...dirs].sort();
+}
+
+/**
+ * The folders (under node_modules) of the packages the SPA's bundle carries, as its build listed them
+ * (apps/web/build/third-party-packages.ts): they reach every browser, though production installs none of them.
+ * Builds the SPA first when its sources changed since the last build.
+ */
+export async function webBundledPackageDirs(): Promise<string[]> {
+  await buildWeb();
+  const listed = JSON.parse(
+    await readFile(path.join(webDir, 'dist/.vite/third-party-packages.json'), 'utf8'),
+  ) as string[];
+  return listed.map((dir) => path.resolve(REPO_ROOT, dir));
 }
 
 export function buildApi(): Promise<BuildOutcome> {

@@ -11,7 +11,7 @@ export {
   type ToolkitResponse,
 } from './identity-toolkit.ts';
 export { DEMO_PROJECT_ID, REPO_ROOT, startStack, type Stack, type StackOptions } from './stack.ts';
-export { apiBundledPackageDirs, buildApi, buildWeb, compileApi } from './builds.ts';
+export { apiBundledPackageDirs, buildApi, buildWeb, compileApi, webBundledPackageDirs } from './builds.ts';
 export { buildIfChanged, hashInputs, type BuildOutcome } from './input-hash.ts';
 export { fillTemplate, locateProgram, nginxProblem, renderPortalSite, requireNginx, startNginx } from './nginx.ts';
 export {
