@@ -173,6 +173,8 @@ test.describe('passkeys on the way to the admin page', () => {
     page,
     portal,
   }) => {
+    // It waits a whole confirmation out, on top of what a test may take.
+    test.setTimeout(test.info().timeout + (E2E_STEP_UP_SECONDS + 1) * 1000);
     // An admin of its own, whose page's confirmation nothing else renews.
     const admin = await newAdmin(portal);
     try {
