@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import type { Identity } from 'age-encryption';
 import { forEachConcurrently } from '../lib/concurrently.ts';
 import { hashStream } from './blob-copy.ts';
-import { blobKeyIdentity } from './blob-keys.ts';
+import { backupIdentities } from './blob-keys.ts';
 import { chooseBackup } from './catalogue.ts';
 import type { BackupReadKeys } from './keys.ts';
 import { locationOf, type BackupLocation } from './location.ts';
@@ -126,10 +126,7 @@ export async function checkBackup(
   );
   await checkIdentityOpens(location, manifest, keys.identities);
   const files = backupFiles(manifest);
-  const identities = [
-    ...keys.identities,
-    blobKeyIdentity(location, keysetOf(manifest.encryption.recipients), keys.identities),
-  ];
+  const identities = backupIdentities(location, keysetOf(manifest.encryption.recipients), keys.identities);
   const problems: string[] = [];
   await forEachConcurrently(files, FILES_AT_ONCE, async ({ file, at, sealed, plain }) => {
     // The encrypted bytes first: a file changed on disk says so, rather than failing to decrypt somewhere.

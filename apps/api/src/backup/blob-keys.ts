@@ -49,6 +49,12 @@ export async function createBlobKey(
   };
 }
 
+/** The identities that open every file of a backup: the recipients' own, and the run keys' (older backups). */
+export const backupIdentities = (location: BackupLocation, keyset: string, identities: string[]) => [
+  ...identities,
+  blobKeyIdentity(location, keyset, identities),
+];
+
 /**
  * The age identity that opens blobs wrapped with a run's key: it reads that run's key file with the given
  * identities, once per run, and leaves files sealed straight to the recipients (older backups) to them.
@@ -60,7 +66,17 @@ export function blobKeyIdentity(location: BackupLocation, keyset: string, identi
     const stream = await location.openRead(file);
     if (!stream) throw new BackupTamperedError(`${file} is missing from the backup.`);
     const chunks: Buffer[] = [];
-    for await (const chunk of await openSealed(stream, identities)) chunks.push(chunk as Buffer);
+    let size = 0;
+    const plain = await openSealed(stream, identities);
+    for await (const chunk of plain) {
+      chunks.push(chunk as Buffer);
+      size += (chunk as Buffer).length;
+      // A key file is 32 bytes: one that decrypts to more is not read further into memory.
+      if (size > KEY_BYTES) {
+        plain.destroy();
+        break;
+      }
+    }
     const key = Buffer.concat(chunks);
     if (key.length !== KEY_BYTES) throw new BackupTamperedError(`${file} does not hold a key.`);
     return key;

@@ -1,7 +1,7 @@
 import { schemaLevel, type DatabaseHandle } from '../db/client.ts';
 import type { BlobStore } from '../blob-store/blob-store.ts';
 import { forEachConcurrently } from '../lib/concurrently.ts';
-import { blobKeyIdentity } from './blob-keys.ts';
+import { backupIdentities } from './blob-keys.ts';
 import { checkIdentityOpens, checkSealedFiles, openBackupFile } from './backup-check.ts';
 import { chooseBackup } from './catalogue.ts';
 import { importDatabase, nonEmptyTables, type ImportReport } from './database-copy.ts';
@@ -74,7 +74,7 @@ export async function runRestore(
 
   let restored = 0;
   const keyset = keysetOf(manifest.encryption.recipients);
-  const identities = [...keys.identities, blobKeyIdentity(location, keyset, keys.identities)];
+  const identities = backupIdentities(location, keyset, keys.identities);
   await forEachConcurrently(manifest.blobs.list, BLOB_COPIES_AT_ONCE, async ({ sha256, size }) => {
     const file = blobFile(keyset, sha256);
     const stored = await targets.blobStore.put(await openBackupFile(location, file, identities), {
