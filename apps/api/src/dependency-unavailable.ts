@@ -1,4 +1,4 @@
-import { isDatabaseUnreachable } from './db/client.ts';
+import { isDatabaseUnreachable } from './db/pool.ts';
 import { DomainError } from './domain-error.ts';
 import { IdentityProviderUnavailableError } from './identity/identity-provider.ts';
 import { BlobStoreUnavailableError } from './blob-store/blob-store.ts';

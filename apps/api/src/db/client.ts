@@ -11,6 +11,7 @@ import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { listenOnPostgres, type ChannelListener, type ChannelSubscriber } from './notifications.ts';
 import { lockDataDir } from './pglite-lock.ts';
+import { openPool, type DatabaseTimeouts } from './pool.ts';
 import { schema } from './schema.ts';
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -145,12 +146,6 @@ export interface OpenDatabaseOptions {
   allowBehind?: boolean;
 }
 
-/** How long a connection attempt and a query may take before the caller gets an answer anyway. */
-export interface DatabaseTimeouts {
-  connectMs: number;
-  queryMs: number;
-}
-
 /**
  * Backup, restore and verify read or write whole tables, a statement at a time: at 100,000 invoices one takes
  * seconds, more on a busy server, where a request's query gives up after DATABASE_QUERY_TIMEOUT_MS (3 s).
@@ -238,55 +233,6 @@ export async function openDatabase(target: DatabaseTarget, options: OpenDatabase
       await unlock();
     },
   };
-}
-
-/**
- * A pool that survives its server going away: a connection that dies, idle or busy, is dropped instead of
- * killing the process; connecting and querying give up in time, so a caller gets an error to answer with
- * rather than a hang; and every later call opens a new connection, so service returns with the server.
- */
-function openPool(url: string, timeouts: DatabaseTimeouts | undefined) {
-  const pool = new pg.Pool({
-    connectionString: url,
-    max: 10,
-    idleTimeoutMillis: 10_000,
-    keepAlive: true,
-    ...(timeouts && {
-      connectionTimeoutMillis: timeouts.connectMs,
-      // The server cancels the statement; the client stops waiting a little later should the server be silent.
-      statement_timeout: timeouts.queryMs,
-      query_timeout: timeouts.queryMs + 500,
-      idle_in_transaction_session_timeout: 10 * timeouts.queryMs,
-    }),
-  });
-  // An idle connection that dies is removed by the pool; the query that next needs one reports the outage.
-  pool.on('error', () => {});
-  // A connection lent out (a transaction) may die between two queries; the query fails, the process lives.
-  pool.on('connect', (client) => client.on('error', () => {}));
-  return pool;
-}
-
-const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND']);
-const UNREACHABLE_MESSAGES =
-  /connection terminated|timeout exceeded when trying to connect|query read timeout|connection timeout|client has encountered a connection error|cannot use a pool after calling end/i;
-
-/**
- * True when an error means the database could not be reached or answer in time, rather than that it
- * refused a statement: connection refused, reset or timed out (Node codes, pg's own messages), and the
- * server's connection-exception, shutdown, too-many-connections and statement-timeout SQLSTATEs.
- * Looks through `cause`, where the query builder keeps the driver's error.
- */
-export function isDatabaseUnreachable(error: unknown): boolean {
-  for (let current = error, depth = 0; current && depth < 5; current = (current as Error).cause, depth++) {
-    const { code, message } = current as { code?: unknown; message?: unknown };
-    if (typeof code === 'string') {
-      if (UNREACHABLE_CODES.has(code)) return true;
-      if (/^(08|57P0|53300|57014)/.test(code)) return true;
-    }
-    if (typeof message === 'string' && UNREACHABLE_MESSAGES.test(message)) return true;
-    if (current instanceof AggregateError && current.errors.some(isDatabaseUnreachable)) return true;
-  }
-  return false;
 }
 
 export function databaseTargetFor(config: {
