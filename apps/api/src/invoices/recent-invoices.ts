@@ -46,8 +46,8 @@ export function createRecentInvoices(db: Database, options: { flushMs?: number; 
     const batch = [...pending.values()];
     pending = new Map();
     try {
-      // Two single statements, not a transaction: a transaction caught by an outage held its pooled
-      // connection for good (the pool then never closed). The trim is idempotent: a lost one is redone.
+      // Two single statements, not a transaction: the trim is idempotent, so one lost to an outage is redone
+      // by the next write, and the list needs no more than that.
       await db
         .insert(invoiceOpens)
         .values(batch)
