@@ -4,6 +4,7 @@ import { sql } from 'drizzle-orm';
 import { startTcpProxy } from '../../test/helpers/tcp-proxy.ts';
 import { databaseTargetFor, openDatabase, type DatabaseHandle } from './client.ts';
 
+const rowsOf = (result: unknown) => (result as { rows: unknown[] }).rows;
 /** The query builder keeps the driver's error as its cause. */
 const readTimedOut = (error: Error) => /query read timeout/i.test(String((error.cause as Error | undefined)?.message));
 
@@ -43,7 +44,9 @@ describe('the pool after a transaction on a connection that stopped answering', 
     // Lent out for good, ten of these would have been the whole pool.
     assert.deepEqual(handle.poolUse(), { total: 0, idle: 0, waiting: 0 });
     await proxy.restore();
-    assert.equal(await handle.db.transaction(async (tx) => (await tx.execute(sql`select 1 as one`)).rows[0]?.one), 1);
+    assert.deepEqual(await handle.db.transaction(async (tx) => rowsOf(await tx.execute(sql`select 1 as one`))), [
+      { one: 1 },
+    ]);
   });
 
   it('does not lend again the connection of a transaction that went silent half-way', async () => {
@@ -56,9 +59,8 @@ describe('the pool after a transaction on a connection that stopped answering', 
       }),
       readTimedOut,
     );
-    // The silent connection is still open (a firewall dropped it): the pool must not hand it out again.
-    const started = performance.now();
-    assert.equal((await handle.db.execute(sql`select 3 as three`)).rows[0]?.three, 3);
-    assert.ok(performance.now() - started < 700, 'answered by a live connection, not after a read timeout');
+    // The silent connection is still open (a firewall dropped it) and was the pool's only one: lent again, this
+    // query would wait behind the silent one until its own read timeout.
+    assert.deepEqual(rowsOf(await handle.db.execute(sql`select 3 as three`)), [{ three: 3 }]);
   });
 });
