@@ -146,8 +146,10 @@ describe(`restore drill (${invoiceStoreKind()} store)`, () => {
     assert.equal(before['user DRILL-XML'], `200 ${xmlOnlyRow.rendering_sha256}`, 'the screen gets the rendering');
     assert.equal(before['user DRILL-FX xml'], `200 ${hybridRow.xml_sha256}`);
     await t.app.domain.auditWriter.flush();
-    // Download counts reach rate_limit_windows at each instance's flush: written now, so the snapshot has them.
+    // Download counts reach rate_limit_windows at each instance's flush, and the opens above invoice_opens at
+    // the next second's: both written now, so the counts below and the snapshot see the same rows.
     await t.app.domain.rateLimits.flush();
+    await t.app.domain.recentInvoices.flush();
     const countsBefore = await tableCounts(t.database.db as never);
     assert.ok(countsBefore.audit_log! > 5, 'the audit log has entries to restore');
     assert.ok(countsBefore.admin_passkeys! > 0, "the admin's passkey is kept");
