@@ -49,7 +49,7 @@ function check(condition: boolean, message: string) {
 // The image runs with NODE_ENV=production, which refuses the embedded database: PostgreSQL, DATABASE_URL else
 // the local test database of scripts/setup-machine.sh (unreachable, this stops at once saying so).
 const databaseUrl = testDatabaseUrl();
-await requireTestDatabase(databaseUrl);
+await requireTestDatabase(databaseUrl, 'production');
 
 if (!process.env.SKIP_BUILD) {
   const build = spawnSync('npm', ['run', 'build', '--silent'], { cwd: REPO_ROOT, stdio: 'inherit' });

@@ -15,7 +15,7 @@ import { runCollectingOutput } from './lib/collect-output.ts';
 
 // DATABASE_URL, else the local test database of scripts/setup-machine.sh; its role must create databases.
 const databaseUrl = testDatabaseUrl();
-await requireTestDatabase(databaseUrl);
+await requireTestDatabase(databaseUrl, 'topology');
 requireNginx();
 
 if (!process.env.SKIP_BUILD) buildAll();

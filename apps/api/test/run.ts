@@ -27,6 +27,7 @@ import path from 'node:path';
 import pg from 'pg';
 import {
   findFreePort,
+  freshDatabaseBeside,
   NODE_COMPILE_CACHE,
   requireTestDatabase,
   startAuthEmulator,
@@ -39,7 +40,7 @@ const concurrency = Math.max(1, Number(process.env.API_TEST_CONCURRENCY) || os.a
 const chosen = (process.env.API_TEST_PASSES ?? 'pglite,object,postgres').split(',');
 // The PostgreSQL pass needs its database; a run of the other passes alone does not ask for one.
 const databaseUrl = chosen.includes('postgres') ? testDatabaseUrl() : undefined;
-if (databaseUrl) await requireTestDatabase(databaseUrl);
+if (databaseUrl) await requireTestDatabase(databaseUrl, 'api');
 
 // Node 20's --test takes no glob patterns (21+ does), and finds only .js files on its own: list them here.
 const files = process.argv.slice(2);
@@ -113,19 +114,7 @@ interface Slot {
 
 /** A database of the slot's own beside the one in DATABASE_URL, made afresh (its role may create databases). */
 async function createSlotDatabase(slot: number): Promise<string | undefined> {
-  if (!databaseUrl) return undefined;
-  const url = new URL(databaseUrl);
-  const name = `${url.pathname.slice(1)}_api_${slot}`;
-  const admin = new pg.Client({ connectionString: databaseUrl });
-  await admin.connect();
-  try {
-    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    await admin.query(`CREATE DATABASE "${name}"`);
-  } finally {
-    await admin.end();
-  }
-  url.pathname = `/${name}`;
-  return url.toString();
+  return databaseUrl ? freshDatabaseBeside(databaseUrl, `api_${slot}`) : undefined;
 }
 
 async function dropSlotDatabase(slotUrl: string | undefined) {

@@ -16,10 +16,12 @@ export { buildIfChanged, hashInputs, type BuildOutcome } from './input-hash.ts';
 export { fillTemplate, locateProgram, nginxProblem, renderPortalSite, requireNginx, startNginx } from './nginx.ts';
 export {
   checkTestDatabase,
+  claimTestDatabase,
   describeDatabaseUrl,
   LOCAL_TEST_DATABASE_URL,
   requireTestDatabase,
   SETUP_COMMAND,
+  TestDatabaseInUseError,
   testDatabaseUrl,
 } from './test-database.ts';
 export { blockedOnTheWay, NginxCannotReadError, nginxWorkerAccount, requireNginxCanRead } from './nginx-access.ts';

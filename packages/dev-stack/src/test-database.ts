@@ -49,9 +49,45 @@ export async function checkTestDatabase(databaseUrl: string, timeoutMs = 3000): 
   }
 }
 
-/** For a suite's runner, before anything starts: the problem, if any, on one line and exit 1. */
-export async function requireTestDatabase(databaseUrl: string): Promise<void> {
-  const problem = await checkTestDatabase(databaseUrl);
+/** A run of the same suite already holds the test database. */
+export class TestDatabaseInUseError extends Error {}
+
+/**
+ * Holds the test database for one suite's run until `release` or the end of the process (PostgreSQL drops
+ * a session's advisory lock with its connection). Two runs of one suite on one database would empty each
+ * other's tables and drop each other's databases beside it in the middle of their tests; the second is
+ * refused at once instead. Different suites make databases of their own beside it and may run together.
+ */
+export async function claimTestDatabase(databaseUrl: string, suite: string): Promise<{ release(): Promise<void> }> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  // A cluster restarted under a long run ends the claim, not the run.
+  client.on('error', () => {});
+  await client.connect();
+  const { rows } = await client.query<{ claimed: boolean }>('select pg_try_advisory_lock(hashtext($1)) as claimed', [
+    `parcel portal test suite: ${suite}`,
+  ]);
+  if (rows[0]?.claimed !== true) {
+    await client.end().catch(() => {});
+    throw new TestDatabaseInUseError(
+      `PostgreSQL: another run of the ${suite} tests is using ${describeDatabaseUrl(databaseUrl)} and the ` +
+        'databases beside it. Wait for it to end, or give this run a DATABASE_URL of its own',
+    );
+  }
+  return { release: () => client.end().catch(() => {}) };
+}
+
+/**
+ * For a suite's runner, before anything starts: the problem, if any, on one line and exit 1. With `suite`,
+ * also holds the database for this process's run of it (`claimTestDatabase`).
+ */
+export async function requireTestDatabase(databaseUrl: string, suite?: string): Promise<void> {
+  let problem = await checkTestDatabase(databaseUrl);
+  if (!problem && suite) {
+    problem = await claimTestDatabase(databaseUrl, suite).then(
+      () => undefined,
+      (error: Error) => error.message,
+    );
+  }
   if (!problem) return;
   process.stderr.write(`${problem}\n`);
   process.exit(1);

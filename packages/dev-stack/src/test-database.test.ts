@@ -1,0 +1,20 @@
+import assert from 'node:assert/strict';
+import { it } from 'node:test';
+import { claimTestDatabase, requireTestDatabase, TestDatabaseInUseError, testDatabaseUrl } from './test-database.ts';
+
+const databaseUrl = testDatabaseUrl();
+await requireTestDatabase(databaseUrl);
+
+it('lets one run of a suite hold the test database at a time, and other suites beside it', async () => {
+  const suite = `claim-test-${process.pid}`;
+  const first = await claimTestDatabase(databaseUrl, suite);
+  await assert.rejects(claimTestDatabase(databaseUrl, suite), (error: Error) => {
+    assert.ok(error instanceof TestDatabaseInUseError);
+    assert.match(error.message, new RegExp(`another run of the ${suite} tests is using .+ Wait for it to end`));
+    return true;
+  });
+  const other = await claimTestDatabase(databaseUrl, `${suite}-other`);
+  await first.release();
+  const next = await claimTestDatabase(databaseUrl, suite);
+  await Promise.all([next.release(), other.release()]);
+});
