@@ -14,7 +14,7 @@ import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { createApp } from '../../src/app.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
-import type { DatabaseHandle } from '../../src/db/client.ts';
+import type { Database, DatabaseHandle } from '../../src/db/client.ts';
 import { buildDomain, type Domain } from '../../src/domain.ts';
 import type { IdentityProvider } from '../../src/identity/identity-provider.ts';
 import { openInfrastructure, type Infrastructure } from '../../src/infrastructure.ts';
@@ -127,9 +127,7 @@ export function useTestApp(options: TestAppOptions = {}): TestContext {
     await context.app.domain.auditWriter.flush();
     const { downloads, unknownParcels } = context.app.domain.rateLimits;
     await Promise.all([downloads.flush(), unknownParcels.flush()]).catch(() => undefined);
-    await context.database.db.execute(
-      sql`truncate table users, invoices, invoice_versions, invoice_warnings, audit_log, rate_limit_windows, admin_passkeys, admin_step_ups, admin_confirmations, admin_enrollment_codes, webauthn_challenges, account_cleanups, invoice_opens, invoice_arrival_notices, invoice_sellers, invoice_buyers restart identity`,
-    );
+    await emptyTables(context.database.db);
     // The limits count in memory too (batched-limit.ts): emptied with the table they feed.
     context.app.domain.rateLimits.reset();
     stepUpSecrets.clear();
@@ -185,4 +183,24 @@ export function useTestApp(options: TestAppOptions = {}): TestContext {
     return { status: response.statusCode, body: response.body ? (response.json() as unknown) : undefined };
   };
   return context;
+}
+
+const EVERY_TABLE = sql`truncate table users, invoices, invoice_versions, invoice_warnings, audit_log, rate_limit_windows, admin_passkeys, admin_step_ups, admin_confirmations, admin_enrollment_codes, webauthn_challenges, account_cleanups, invoice_opens, invoice_arrival_notices, invoice_sellers, invoice_buyers restart identity`;
+
+/**
+ * Truncating locks the tables one after another. A transaction of the app's still under way (a background
+ * job's, or one a previous test's request began) may hold one of them and then lock rows of another
+ * (`select … for update`), and PostgreSQL ends one side as a deadlock, as it would any two transactions.
+ * Seen in a single CI run on a busy machine. The truncate is the side to try again.
+ */
+async function emptyTables(db: Database) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await db.execute(EVERY_TABLE);
+      return;
+    } catch (error) {
+      const code = ((error as Error).cause as { code?: string } | undefined)?.code;
+      if (code !== '40P01' || attempt === 5) throw error;
+    }
+  }
 }
