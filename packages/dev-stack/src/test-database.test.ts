@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { it } from 'node:test';
 import { claimTestDatabase, requireTestDatabase, TestDatabaseInUseError, testDatabaseUrl } from './test-database.ts';
 
@@ -17,4 +18,17 @@ it('lets one run of a suite hold the test database at a time, and other suites b
   await first.release();
   const next = await claimTestDatabase(databaseUrl, suite);
   await Promise.all([next.release(), other.release()]);
+});
+
+it('keeps no process running that ends without process.exit while it holds the claim', async () => {
+  const script = `
+    import { requireTestDatabase } from ${JSON.stringify(new URL('./test-database.ts', import.meta.url).href)};
+    await requireTestDatabase(${JSON.stringify(databaseUrl)}, 'claim-exit-${process.pid}');
+  `;
+  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: 'inherit' });
+  const ended = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  const timer = setTimeout(() => child.kill(), 20_000);
+  const code = await ended;
+  clearTimeout(timer);
+  assert.equal(code, 0, 'the process ended by itself');
 });

@@ -2,6 +2,7 @@
  * The PostgreSQL the test suites use: DATABASE_URL, else the role `scripts/setup-machine.sh` creates on
  * this machine. A suite that needs it and cannot reach it stops with what to run, never skips its pass.
  */
+import type { Socket } from 'node:net';
 import pg from 'pg';
 
 export const SETUP_COMMAND = 'bash scripts/setup-machine.sh';
@@ -73,6 +74,9 @@ export async function claimTestDatabase(databaseUrl: string, suite: string): Pro
         'databases beside it. Wait for it to end, or give this run a DATABASE_URL of its own',
     );
   }
+  // Held for as long as the process runs, but not what keeps it running: a runner that ends without
+  // process.exit() would otherwise wait on this connection for ever.
+  (client as unknown as { connection: { stream: Socket } }).connection.stream.unref();
   return { release: () => client.end().catch(() => {}) };
 }
 
