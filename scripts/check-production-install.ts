@@ -20,8 +20,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import type { VersionInfo } from '@portal/contract';
 import {
-  apiBundledPackageDirs,
-  webBundledPackageDirs,
+  bundledPackageDirs,
   findFreePort,
   freshDatabaseBeside,
   REPO_ROOT,
@@ -126,10 +125,7 @@ try {
   check(!existsSync(path.join(appDir, 'tools/firebase-emulator/node_modules')), 'no firebase-tools installed');
   // Decision 81: what production carries from third parties, installed, compiled into the API or bundled into
   // the SPA, is under a licence of the allow-list, and NOTICE names exactly that.
-  const thirdParty = productionPackages(appDir, [
-    ...(await apiBundledPackageDirs()),
-    ...(await webBundledPackageDirs()),
-  ]);
+  const thirdParty = productionPackages(appDir, await bundledPackageDirs());
   console.log(`third-party packages in production by licence:\n${licenceTable(thirdParty)}`);
   const refused = refusedPackages(thirdParty);
   check(

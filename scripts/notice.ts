@@ -8,17 +8,14 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { apiBundledPackageDirs, REPO_ROOT, webBundledPackageDirs } from '@portal/dev-stack';
+import { bundledPackageDirs, REPO_ROOT } from '@portal/dev-stack';
 import { licenceTable, productionPackages, refusedPackages, renderNotice } from './lib/licences.ts';
 import { installProductionTree } from './lib/runtime-folder.ts';
 
 const scratch = await mkdtemp(path.join(os.tmpdir(), 'portal-notice-'));
 try {
   await installProductionTree(scratch);
-  const packages = productionPackages(scratch, [
-    ...(await apiBundledPackageDirs()),
-    ...(await webBundledPackageDirs()),
-  ]);
+  const packages = productionPackages(scratch, await bundledPackageDirs());
   console.log(`${packages.length} third-party packages in production:\n${licenceTable(packages)}`);
   const refused = refusedPackages(packages);
   if (refused.length > 0) {

@@ -11,17 +11,15 @@ export {
   type ToolkitResponse,
 } from './identity-toolkit.ts';
 export { DEMO_PROJECT_ID, REPO_ROOT, startStack, type Stack, type StackOptions } from './stack.ts';
-export { apiBundledPackageDirs, buildApi, buildWeb, compileApi, webBundledPackageDirs } from './builds.ts';
+export { buildApi, buildWeb, bundledPackageDirs, compileApi } from './builds.ts';
 export { buildIfChanged, hashInputs, type BuildOutcome } from './input-hash.ts';
 export { fillTemplate, locateProgram, nginxProblem, renderPortalSite, requireNginx, startNginx } from './nginx.ts';
 export {
   checkTestDatabase,
-  claimTestDatabase,
   describeDatabaseUrl,
   LOCAL_TEST_DATABASE_URL,
   requireTestDatabase,
   SETUP_COMMAND,
-  TestDatabaseInUseError,
   testDatabaseUrl,
 } from './test-database.ts';
 export { blockedOnTheWay, NginxCannotReadError, nginxWorkerAccount, requireNginxCanRead } from './nginx-access.ts';
