@@ -70,6 +70,23 @@ test('signs up and signs in with e-mail and password', async () => {
   assert.equal(signIn.body.localId, signUp.body.localId);
 });
 
+test("a new account's tokens are never born revoked: signed in no earlier than its tokens are valid from", async () => {
+  // The emulator's own sign-up token fails this whenever a second boundary falls inside its sign-up.
+  const toolkit = identityToolkit(emulator.url);
+  for (let index = 0; index < 25; index++) {
+    const { idToken } = await toolkit.signUp(`newcomer-${index}@example.com`, PASSWORD);
+    const claims = JSON.parse(Buffer.from(idToken.split('.')[1] ?? '', 'base64url').toString()) as {
+      auth_time: number;
+    };
+    const lookup = await toolkit.call('lookup', { idToken });
+    const [account] = lookup.body.users as { validSince: string }[];
+    assert.ok(
+      claims.auth_time >= Number(account?.validSince),
+      `auth_time ${claims.auth_time}, valid since ${account?.validSince}`,
+    );
+  }
+});
+
 test('answers INVALID_LOGIN_CREDENTIALS for a wrong password and for an unknown e-mail', async () => {
   for (const [email, password] of [
     [EMAIL, 'wrong password'],

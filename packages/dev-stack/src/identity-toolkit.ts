@@ -32,16 +32,27 @@ export function identityToolkit(emulatorUrl: string) {
     return { status: response.status, body: (await response.json()) as Record<string, unknown> };
   }
 
-  async function session(method: 'signUp' | 'signInWithPassword', email: string, password: string): Promise<SignedIn> {
-    const { status, body } = await call(method, { email, password, returnSecureToken: true });
+  async function signIn(email: string, password: string): Promise<SignedIn> {
+    const { status, body } = await call('signInWithPassword', { email, password, returnSecureToken: true });
     if (status !== 200)
-      throw new Error(`accounts:${method} failed for ${email}: ${String(toolkitErrorCode(body) ?? status)}`);
+      throw new Error(`accounts:signInWithPassword failed for ${email}: ${String(toolkitErrorCode(body) ?? status)}`);
     return { uid: String(body.localId), idToken: String(body.idToken), refreshToken: String(body.refreshToken) };
   }
 
   return {
     call,
-    signUp: (email: string, password: string) => session('signUp', email, password),
+    /**
+     * Creates the account, then signs it in for its tokens. The emulator's own sign-up tokens can be born
+     * revoked: it takes the sign-in time before it sets "tokens valid since" (both in whole seconds), so a
+     * second boundary between the two makes firebase-admin's revocation check refuse the first token. A
+     * busy machine widens that gap; a sign-in after the account exists cannot fall before it.
+     */
+    async signUp(email: string, password: string): Promise<SignedIn> {
+      const { status, body } = await call('signUp', { email, password });
+      if (status !== 200)
+        throw new Error(`accounts:signUp failed for ${email}: ${String(toolkitErrorCode(body) ?? status)}`);
+      return signIn(email, password);
+    },
     /**
      * Signs in through an OIDC or SAML provider as the emulator's own provider page does for the web SDK: the
      * emulator takes any `oidc.*`/`saml.*` ID and a JSON stand-in for the provider's ID token. `subject` is
@@ -60,7 +71,7 @@ export function identityToolkit(emulatorUrl: string) {
         throw new Error(`accounts:signInWithIdp failed for ${email}: ${String(toolkitErrorCode(body) ?? status)}`);
       return { uid: String(body.localId), idToken: String(body.idToken), refreshToken: String(body.refreshToken) };
     },
-    signIn: (email: string, password: string) => session('signInWithPassword', email, password),
+    signIn,
     /** A new ID token for a refresh token, as the web SDK asks every hour; the status says whether it may. */
     async refresh(refreshToken: string): Promise<ToolkitResponse> {
       const response = await fetch(`${emulatorUrl}/securetoken.googleapis.com/v1/token?key=demo-api-key`, {
