@@ -12,7 +12,7 @@ import pg from 'pg';
 import { DEFAULT_HEARTBEAT } from '../../src/db/notifications.ts';
 import { ALLOWLIST_TTL_MS } from '../../src/users/allowlist-cache.ts';
 import { startTcpProxy } from '../helpers/tcp-proxy.ts';
-import { useTestApp } from '../helpers/test-app.ts';
+import { PRODUCTION_QUERY_TIMEOUT, useTestApp } from '../helpers/test-app.ts';
 
 // Why a process of its own (.own-process): it times how long refusals take, which a neighbour's load would blur.
 
@@ -27,7 +27,7 @@ const HEARTBEAT_BOUND_MS = DEFAULT_HEARTBEAT.intervalMs + DEFAULT_HEARTBEAT.answ
 const SLACK_MS = 1500;
 
 describe('a demoted administrator on another instance', () => {
-  const t = useTestApp({ env: { DATABASE_URL: proxiedUrl.href } });
+  const t = useTestApp({ env: { DATABASE_URL: proxiedUrl.href, ...PRODUCTION_QUERY_TIMEOUT } });
   // Not through the proxy: the other instance's (or the operator's) own connection.
   const other = new pg.Client({ connectionString: realUrl.href });
   before(() => other.connect());

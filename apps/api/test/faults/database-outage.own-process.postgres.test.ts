@@ -4,7 +4,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { DATABASE_UNAVAILABLE_MESSAGE } from '../../src/plugins/errors.ts';
 import { fakePdf } from '../helpers/fixtures.ts';
 import { secondsUntil, startTcpProxy, timed } from '../helpers/tcp-proxy.ts';
-import { useTestApp } from '../helpers/test-app.ts';
+import { PRODUCTION_QUERY_TIMEOUT, useTestApp } from '../helpers/test-app.ts';
 
 // Why a process of its own (.own-process): it cuts and restores the database under the apps it builds, for seconds at a time.
 
@@ -18,7 +18,7 @@ proxiedUrl.host = `127.0.0.1:${proxy.port}`;
 const ANSWER_WITHIN_S = 5;
 
 describe('a PostgreSQL outage under a running server', () => {
-  const t = useTestApp({ env: { DATABASE_URL: proxiedUrl.href } });
+  const t = useTestApp({ env: { DATABASE_URL: proxiedUrl.href, ...PRODUCTION_QUERY_TIMEOUT } });
   after(() => proxy.close());
 
   async function signedInUserWithInvoice() {

@@ -10,7 +10,7 @@ import { findFreePort } from '@portal/dev-stack';
 import { currentRelease } from '../../src/release.ts';
 import { startTcpProxy } from '../helpers/tcp-proxy.ts';
 import { startManagementServer } from '../../src/observability/metrics-route.ts';
-import { useTestApp } from '../helpers/test-app.ts';
+import { PRODUCTION_QUERY_TIMEOUT, useTestApp } from '../helpers/test-app.ts';
 
 // Why a process of its own (.own-process): it makes the database unreachable under the app for a minute.
 
@@ -38,6 +38,7 @@ describe('a real Prometheus scraping an instance with the shipped alert rules', 
   const t = useTestApp({
     env: {
       DATABASE_URL: proxiedUrl.href,
+      ...PRODUCTION_QUERY_TIMEOUT,
       METRICS_TOKEN,
       METRICS_PORT: String(METRICS_PORT),
       RATE_LIMIT_LOOKUPS_PER_MINUTE: '1',
