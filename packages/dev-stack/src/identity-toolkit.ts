@@ -32,12 +32,22 @@ export function identityToolkit(emulatorUrl: string) {
     return { status: response.status, body: (await response.json()) as Record<string, unknown> };
   }
 
-  async function signIn(email: string, password: string): Promise<SignedIn> {
-    const { status, body } = await call('signInWithPassword', { email, password, returnSecureToken: true });
+  /** The answer's body, or an error naming the call, the address and the emulator's code. */
+  async function succeeded(method: string, email: string, payload: unknown): Promise<Record<string, unknown>> {
+    const { status, body } = await call(method, payload);
     if (status !== 200)
-      throw new Error(`accounts:signInWithPassword failed for ${email}: ${String(toolkitErrorCode(body) ?? status)}`);
-    return { uid: String(body.localId), idToken: String(body.idToken), refreshToken: String(body.refreshToken) };
+      throw new Error(`accounts:${method} failed for ${email}: ${String(toolkitErrorCode(body) ?? status)}`);
+    return body;
   }
+
+  const signedIn = (body: Record<string, unknown>): SignedIn => ({
+    uid: String(body.localId),
+    idToken: String(body.idToken),
+    refreshToken: String(body.refreshToken),
+  });
+
+  const signIn = async (email: string, password: string): Promise<SignedIn> =>
+    signedIn(await succeeded('signInWithPassword', email, { email, password, returnSecureToken: true }));
 
   return {
     call,
@@ -48,9 +58,7 @@ export function identityToolkit(emulatorUrl: string) {
      * busy machine widens that gap; a sign-in after the account exists cannot fall before it.
      */
     async signUp(email: string, password: string): Promise<SignedIn> {
-      const { status, body } = await call('signUp', { email, password });
-      if (status !== 200)
-        throw new Error(`accounts:signUp failed for ${email}: ${String(toolkitErrorCode(body) ?? status)}`);
+      await succeeded('signUp', email, { email, password });
       return signIn(email, password);
     },
     /**
@@ -63,13 +71,12 @@ export function identityToolkit(emulatorUrl: string) {
       const response = new URLSearchParams({ providerId, id_token: claims });
       if (providerId.startsWith('saml.'))
         response.set('SAMLResponse', JSON.stringify({ assertion: { subject: { nameId: email } } }));
-      const { status, body } = await call('signInWithIdp', {
-        requestUri: `http://localhost/?${response.toString()}`,
-        returnSecureToken: true,
-      });
-      if (status !== 200)
-        throw new Error(`accounts:signInWithIdp failed for ${email}: ${String(toolkitErrorCode(body) ?? status)}`);
-      return { uid: String(body.localId), idToken: String(body.idToken), refreshToken: String(body.refreshToken) };
+      return signedIn(
+        await succeeded('signInWithIdp', email, {
+          requestUri: `http://localhost/?${response.toString()}`,
+          returnSecureToken: true,
+        }),
+      );
     },
     signIn,
     /** A new ID token for a refresh token, as the web SDK asks every hour; the status says whether it may. */
