@@ -4,7 +4,7 @@ import Tabs from 'react-bootstrap/Tabs';
 import { ErrorModal } from '@/components/ErrorModal';
 import { LoadingOverlay } from '@/components/LoadingOverlay';
 import { useQueryFailure } from '@/hooks/use-query-failure';
-import { useAdminAddress } from '../hooks/use-admin-address';
+import { useAddressQuery } from '@/hooks/use-address-query';
 import { useAdminCheck } from '../hooks/use-admin-check';
 import { NO_PERMISSION_MESSAGE } from '../messages';
 import { AdminRefusal } from './AdminRefusal';
@@ -22,7 +22,7 @@ const AUDIT_TAB = 'audit';
  * list's own names in the address stay as they are.
  */
 function useAdminTab() {
-  const { query, change } = useAdminAddress();
+  const { query, change } = useAddressQuery();
   const tab = query.get(TAB_PARAM) === AUDIT_TAB ? AUDIT_TAB : 'users';
   const select = (key: string | null) =>
     change((current) => {

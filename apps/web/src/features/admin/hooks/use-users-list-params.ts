@@ -2,7 +2,7 @@ import { USER_SORTS, USER_STATUSES, type UserSort, type UserStatus } from '@port
 import { PHONE_QUERY, useMediaQuery } from '@/hooks/use-media-query';
 import type { UsersQuery } from '../api/get-users-page';
 import { PAGE_SIZE, PAGE_SIZES, PHONE_PAGE_SIZE } from '../api/paging';
-import { useAdminAddress } from './use-admin-address';
+import { useAddressQuery } from '@/hooks/use-address-query';
 
 /** What the admin chose to see of the user list; `page` counts from 0 (the address shows it from 1). */
 export interface UsersListParams {
@@ -60,7 +60,7 @@ export const listKeyOf = (params: UsersListParams, defaultPageSize: number) =>
  * new page or filter is a history entry; typing a search replaces the entry instead of adding one per pause.
  */
 export function useUsersListParams() {
-  const { query, change: changeAddress } = useAdminAddress();
+  const { query, change: changeAddress } = useAddressQuery();
   const defaultPageSize = useMediaQuery(PHONE_QUERY) ? PHONE_PAGE_SIZE : PAGE_SIZE;
   const params = readListParams(query, defaultPageSize);
 

@@ -5,7 +5,7 @@ import {
   type InvoiceFilter,
   type InvoiceSort,
 } from '@portal/contract';
-import { useSearchParams } from 'react-router';
+import { useAddressQuery } from '@/hooks/use-address-query';
 import { PHONE_QUERY, useMediaQuery } from '@/hooks/use-media-query';
 
 /** What the finance user chose to see; `page` counts from 0 (the address shows it from 1). */
@@ -84,12 +84,15 @@ export function apiQueryOf(params: InvoiceSearchParams): URLSearchParams {
  * shared link show the same invoices. Anything but a new page starts again at the first.
  */
 export function useInvoiceSearchParams() {
-  const [query, setQuery] = useSearchParams();
+  const { query, change: changeAddress } = useAddressQuery();
   const defaultPageSize = useMediaQuery(PHONE_QUERY) ? PHONE_PAGE_SIZE : DESKTOP_PAGE_SIZE;
   const params = readSearchParams(query, defaultPageSize);
-  const update = (change: Partial<InvoiceSearchParams>) => {
-    const next = { ...params, ...change, page: change.page ?? 0 };
-    setQuery(writeSearchParams(next, defaultPageSize));
-  };
+  const update = (change: Partial<InvoiceSearchParams>) =>
+    changeAddress((current) =>
+      writeSearchParams(
+        { ...readSearchParams(current, defaultPageSize), ...change, page: change.page ?? 0 },
+        defaultPageSize,
+      ),
+    );
   return { params, update, listKey: JSON.stringify(params) };
 }
