@@ -106,6 +106,10 @@ export async function signInWithCompany(page: Page, email: string) {
   const popupOpened = page.waitForEvent('popup');
   await page.getByRole('button', { name: `Sign in with ${SSO_COMPANY}` }).click();
   const popup = await popupOpened;
+  // Waited for from before the click that ends the sign-in: the portal closes the pop-up once it has the
+  // answer, which can be before the click's own reply reaches this test, and a wait for the 'close' of a page
+  // already closed never ends.
+  const closed = popup.waitForEvent('close');
   await popup.waitForLoadState('domcontentloaded');
   const known = popup.locator('.js-reuse-account').filter({ hasText: email });
   if (await known.count()) {
@@ -115,7 +119,7 @@ export async function signInWithCompany(page: Page, email: string) {
     await popup.locator('#email-input').fill(email);
     await popup.locator('#sign-in').click();
   }
-  await popup.waitForEvent('close');
+  await closed;
 }
 
 /** The invoice on screen: the frame titled with the parcel code. */
