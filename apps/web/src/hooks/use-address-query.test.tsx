@@ -42,6 +42,18 @@ describe("a screen's state in the address", () => {
     act(() => result.current.address.change(setting('sort', '-email')));
     expect(result.current.location.search).toBe('?tab=audit&sort=-email');
   });
+
+  it('forgets a write the screen never rendered once the screen is gone', () => {
+    const first = renderHook(useAddressAndLocation, { wrapper });
+    // The admin leaves the page (the screen unmounts) before it has rendered the filter just picked.
+    act(() => {
+      first.result.current.address.change(setting('status', 'invited'));
+      first.unmount();
+    });
+    const again = renderHook(useAddressAndLocation, { wrapper });
+    act(() => again.result.current.address.change(setting('sort', '-email')));
+    expect(again.result.current.location.search).toBe('?tab=audit&sort=-email');
+  });
 });
 
 describe('the writes the screen has not caught up with', () => {

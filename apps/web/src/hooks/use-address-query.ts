@@ -27,10 +27,16 @@ export class AddressWrites {
   shown(rendered: string): void {
     if (this.chain[this.chain.length - 1] === rendered) this.chain = [];
   }
+
+  /** The screen that wrote them is gone: writes it never rendered must not shape the next screen's first change. */
+  forget(): void {
+    this.chain = [];
+  }
 }
 
 /** One for the page: every hook that writes the address (a tab, a list's filters) adds to the same chain. */
 const writes = new AddressWrites();
+let mountedUsers = 0;
 
 /**
  * The address's query string, for the hooks that keep a screen's state in it. `change` applies an edit to the
@@ -42,6 +48,15 @@ export function useAddressQuery() {
   const rendered = query.toString();
   // After the render: a Back to an address the chain started from must not bring the chain's writes back.
   useEffect(() => writes.shown(rendered), [rendered]);
+  // Leaving the page before it rendered a write would otherwise leave that write pending: back on the page at
+  // the address the writes started from, the first change would start from the write left behind.
+  useEffect(() => {
+    mountedUsers += 1;
+    return () => {
+      mountedUsers -= 1;
+      if (mountedUsers === 0) writes.forget();
+    };
+  }, []);
 
   const change = (edit: (current: URLSearchParams) => URLSearchParams, options: { replace?: boolean } = {}) => {
     const next = edit(new URLSearchParams(writes.latest(rendered)));
