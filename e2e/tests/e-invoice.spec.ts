@@ -39,9 +39,7 @@ test.describe('an e-invoice on the invoice screen', () => {
     const original = (await fixture('peppol-invoice.xml')).toString('utf8');
     await ingest(portal, replacedCode, Buffer.from(original), 'application/xml');
     const rerouted = original.replace('<cbc:ID>IBAN32423940</cbc:ID>', '<cbc:ID>GB33BUKB20201555555555</cbc:ID>');
-    expect((await ingest(portal, replacedCode, Buffer.from(rerouted), 'application/xml')).status).toBe(
-      'replaced',
-    );
+    expect((await ingest(portal, replacedCode, Buffer.from(rerouted), 'application/xml')).status).toBe('replaced');
   });
 
   test('a Factur-X invoice: the facts beside the spec frame (before the pages on a phone), and its XML', async ({
