@@ -3,10 +3,11 @@ import { Route, Routes } from 'react-router';
 import { LoginRoute } from '@/features/auth/components/LoginRoute';
 import { isInvoicePath, type SignedInInvoiceModule } from '@/lib/first-load-plan';
 import { lazyWithPreload } from '@/lib/lazy-with-preload';
-import { paths } from '@/lib/paths';
+import { FORMER_FINANCE_PATH, paths } from '@/lib/paths';
 import { preloadQueryBoundary } from '@/lib/query-boundary';
 import { AppLayout } from './layout/AppLayout';
 import { preloadHeader } from './layout/Header';
+import { ExactPath } from './routes/ExactPath';
 import { PrivateRoute } from './routes/PrivateRoute';
 
 /**
@@ -21,6 +22,7 @@ const InvoicesSearchScreen = lazy(() => import('@/features/invoices-search/compo
 const NotFoundScreen = lazy(() =>
   import('./routes/NotFoundScreen').then((module) => ({ default: module.NotFoundScreen })),
 );
+const FormerFinancePath = lazy(() => import('./routes/FormerFinancePath'));
 
 const loadAuthSdk = () => import('@/lib/firebase');
 
@@ -58,13 +60,16 @@ export function AppRoutes() {
   return (
     <Routes>
       <Route element={<AppLayout />}>
-        <Route element={<PrivateRoute />}>
-          <Route path={paths.root} element={<InvoiceScreen />} />
-          <Route path={paths.invoice} element={<InvoiceScreen />} />
-          <Route path={paths.admin} element={<AdminUsersScreen />} />
-          <Route path={paths.invoices} element={<InvoicesSearchScreen />} />
+        <Route element={<ExactPath notFound={<NotFoundScreen />} />}>
+          <Route element={<PrivateRoute />}>
+            <Route caseSensitive path={paths.root} element={<InvoiceScreen />} />
+            <Route caseSensitive path={paths.invoice} element={<InvoiceScreen />} />
+            <Route caseSensitive path={paths.admin} element={<AdminUsersScreen />} />
+            <Route caseSensitive path={paths.finance} element={<InvoicesSearchScreen />} />
+          </Route>
+          <Route caseSensitive path={paths.login} element={<LoginRoute />} />
+          <Route caseSensitive path={FORMER_FINANCE_PATH} element={<FormerFinancePath />} />
         </Route>
-        <Route path={paths.login} element={<LoginRoute />} />
         <Route path="*" element={<NotFoundScreen />} />
       </Route>
     </Routes>

@@ -18,7 +18,7 @@ export default function AdminLink({ email }: { email: string }) {
     <>
       {account.data?.finance === true && (
         <>
-          <Link to={paths.invoices} className="header-admin-link link-light text-nowrap">
+          <Link to={paths.finance} className="header-admin-link link-light text-nowrap">
             Invoices
           </Link>
           <Separator />

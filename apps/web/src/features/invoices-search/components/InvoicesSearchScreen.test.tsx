@@ -82,8 +82,8 @@ describe('the Invoices page', () => {
       invoice('PC3', { format: 'pdf', invoiceNumber: null, totalGross: null, sellerName: null, buyerName: null }),
     ]);
     server.use(accountLookup({ [MONEY]: { finance: true } }), ...fake.handlers);
-    const { user } = renderApp('/invoices?seller=nord', { auth: createFakeAuthClient({ signedInAs: MONEY }) });
-    expect(await screen.findByRole('link', { name: 'Invoices' })).toHaveAttribute('href', '/invoices');
+    const { user } = renderApp('/finance?seller=nord', { auth: createFakeAuthClient({ signedInAs: MONEY }) });
+    expect(await screen.findByRole('link', { name: 'Invoices' })).toHaveAttribute('href', '/finance');
     const table = await screen.findByRole('table', { name: 'Invoices found' });
     await within(table).findByRole('link', { name: 'PC1' });
     expect(within(table).getByRole('link', { name: 'PC1' })).toHaveAttribute('href', '/invoice?parcelCode=PC1');
@@ -114,14 +114,14 @@ describe('the Invoices page', () => {
   it("shows the server's reason for a search it refuses", async () => {
     const fake = fakeInvoicesApi([invoice('PC1')]);
     server.use(accountLookup({ [MONEY]: { finance: true } }), ...fake.handlers);
-    renderApp('/invoices?seller=ab', { auth: createFakeAuthClient({ signedInAs: MONEY }) });
+    renderApp('/finance?seller=ab', { auth: createFakeAuthClient({ signedInAs: MONEY }) });
     expect(await screen.findByText('Type at least 3 letters of the name')).toBeInTheDocument();
   });
 
   it('tells someone without the finance role that the page is not theirs, with no header link', async () => {
     const fake = fakeInvoicesApi([invoice('PC1')]);
     server.use(accountLookup({ 'user@example.com': {} }), ...fake.handlers);
-    renderApp('/invoices', { auth: createFakeAuthClient({ signedInAs: 'user@example.com' }) });
+    renderApp('/finance', { auth: createFakeAuthClient({ signedInAs: 'user@example.com' }) });
     expect(await screen.findByText(/The Invoices page is for people with the finance role/)).toBeInTheDocument();
     expect(screen.queryByRole('link', { name: 'Invoices' })).toBeNull();
     expect(fake.queries).toHaveLength(0);

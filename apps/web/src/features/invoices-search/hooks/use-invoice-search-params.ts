@@ -16,7 +16,7 @@ export interface InvoiceSearchParams {
   pageSize: number;
 }
 
-/** The names in the address: short, so a shared link stays readable (`/invoices?seller=acme&from=2026-01-01`). */
+/** The names in the address: short, so a shared link stays readable (`/finance?seller=acme&from=2026-01-01`). */
 const FILTER_NAMES: Record<Exclude<keyof InvoiceFilter, 'bankDetailsChanged' | 'format'>, string> = {
   parcelCode: 'parcel',
   invoiceNumber: 'number',
