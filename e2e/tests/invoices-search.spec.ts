@@ -44,7 +44,7 @@ test.describe('the Invoices page of a finance user', () => {
     await ingest(portal, `${tag}-A`, await fixture('facturx-en16931.pdf'), 'application/pdf');
     await ingest(portal, `${tag}-B`, await fixture('xrechnung-ubl.xml'), 'application/xml');
 
-    await page.goto('/invoices');
+    await page.goto('/finance');
     await portal.signIn(page, DEMO.finance);
     await expect(page.getByRole('heading', { name: 'Invoices' })).toBeVisible();
     await expect(page.getByRole('link', { name: 'Invoices', exact: true })).toBeVisible();
