@@ -166,5 +166,10 @@ export const passkeyDates = (passkey: { createdAt: string; lastUsedAt: string | 
 /** The row of someone the company directory provisions (SCIM): changed there, not here. */
 export const DIRECTORY_TITLE =
   'Kept by your company directory (SCIM provisioning): add, remove or change this person in the directory.';
+/**
+ * Why Delete is disabled on a row the company directory keeps: the server refuses it (managed-by-directory), so
+ * the row says so before the spec's "Are you sure?" rather than after it.
+ */
+export const DIRECTORY_DELETE_REASON = 'Kept by your company directory: remove them there.';
 /** The directory deactivated this person: listed, and refused at sign-in. */
 export const DEACTIVATED_TITLE = 'Deactivated in your company directory: cannot sign in';

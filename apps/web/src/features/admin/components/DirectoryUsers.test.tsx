@@ -4,13 +4,12 @@ import { createFakeAuthClient } from '@/testing/fake-auth-client';
 import { accountLookup } from '@/testing/handlers';
 import { server } from '@/testing/msw-server';
 import { renderApp } from '@/testing/render-app';
+import { DIRECTORY_DELETE_REASON } from '../messages';
 import { createFakeAdminApi, makeUser } from '../testing/fake-admin-api';
 
 const ADMIN = 'admin@example.com';
 const KEPT = 'kept@example.com';
 const GONE = 'gone@example.com';
-const REFUSAL =
-  'kept@example.com is kept by your company directory (SCIM provisioning). Change or remove them in the directory (Microsoft Entra ID, Okta, …) instead: a change made here would be undone by its next sync.';
 
 function setup() {
   const fake = createFakeAdminApi({
@@ -50,15 +49,30 @@ describe('users the company directory keeps (SCIM)', () => {
     expect(within(local).getByText(ADMIN)).toBeInTheDocument();
   });
 
-  it("show the server's refusal of a local delete, which says where to change them", async () => {
+  it('cannot be deleted here: Delete and the selection box are disabled, with the reason in the row and read with them', async () => {
     const fake = setup();
-    fake.failNext.delete = { status: 409, statusText: 'Conflict', message: REFUSAL, code: 'managed-by-directory' };
     const { user } = renderApp('/admin', { auth: createFakeAuthClient({ signedInAs: ADMIN }) });
-    await rowOf(KEPT);
-    await user.click(screen.getByRole('button', { name: `Delete ${KEPT}` }));
-    await user.click(
-      within(await screen.findByRole('dialog', { name: 'Are you sure?' })).getByRole('button', { name: 'Yes' }),
-    );
-    expect(await screen.findByRole('dialog', { name: 'Error' })).toHaveTextContent(REFUSAL);
+    const kept = await rowOf(KEPT);
+    const reason = within(kept).getByText(DIRECTORY_DELETE_REASON);
+    expect(reason).toBeVisible();
+    const remove = within(kept).getByRole('button', { name: `Delete ${KEPT}` });
+    expect(remove).toBeDisabled();
+    expect(remove).toHaveAccessibleDescription(DIRECTORY_DELETE_REASON);
+    const box = within(kept).getByRole('checkbox', { name: `Select ${KEPT}` });
+    expect(box).toBeDisabled();
+    expect(box).toHaveAccessibleDescription(DIRECTORY_DELETE_REASON);
+    // A deactivated one too; a row the portal's administrators added keeps the spec's Delete.
+    expect(within(await rowOf(GONE)).getByRole('button', { name: `Delete ${GONE}` })).toBeDisabled();
+    const local = await rowOf('local@example.com');
+    expect(within(local).queryByText(DIRECTORY_DELETE_REASON)).not.toBeInTheDocument();
+    await user.click(within(local).getByRole('button', { name: 'Delete local@example.com' }));
+    const confirmation = await screen.findByRole('dialog', { name: 'Are you sure?' });
+    expect(confirmation).toHaveTextContent('Are you sure you want to delete user local@example.com');
+    await user.click(within(confirmation).getByRole('button', { name: 'No' }));
+    // "Select all on this page" leaves the directory's rows (and one's own) out.
+    await user.click(screen.getByRole('checkbox', { name: 'Select all on this page' }));
+    expect(screen.getByText('1 selected')).toBeInTheDocument();
+    expect(box).not.toBeChecked();
+    expect(fake.users.has(KEPT)).toBe(true);
   });
 });

@@ -1,7 +1,14 @@
 import type { AllowedUser } from '@portal/contract';
 import Button from 'react-bootstrap/Button';
 import { formatDateTime } from '@/lib/format-date';
-import { DEACTIVATED_TITLE, DIRECTORY_TITLE, OWN_ACCOUNT_DELETE_REASON, passkeyCount, passkeyDates } from '../messages';
+import {
+  DEACTIVATED_TITLE,
+  DIRECTORY_DELETE_REASON,
+  DIRECTORY_TITLE,
+  OWN_ACCOUNT_DELETE_REASON,
+  passkeyCount,
+  passkeyDates,
+} from '../messages';
 import { UserRowMenu } from './UserRowMenu';
 
 export interface UserActions {
@@ -13,7 +20,25 @@ export interface UserActions {
   onResend: (email: string) => void;
 }
 
-function StatusBadges({ user, own, reasonId }: { user: AllowedUser; own: boolean; reasonId: string | undefined }) {
+/**
+ * Why this row cannot be deleted here, if it cannot: the signed-in admin's own row, or a row the company
+ * directory keeps (the server would refuse both). Said in the row and read with the disabled controls.
+ */
+function deleteRefusal(user: AllowedUser, own: boolean): { id: string; reason: string } | undefined {
+  if (own) return { id: `own-account-${user.email}`, reason: OWN_ACCOUNT_DELETE_REASON };
+  if (user.managedBy === 'directory') return { id: `directory-${user.email}`, reason: DIRECTORY_DELETE_REASON };
+  return undefined;
+}
+
+function StatusBadges({
+  user,
+  own,
+  refusal,
+}: {
+  user: AllowedUser;
+  own: boolean;
+  refusal: ReturnType<typeof deleteRefusal>;
+}) {
   return (
     <>
       <div className="status-badges">
@@ -35,9 +60,9 @@ function StatusBadges({ user, own, reasonId }: { user: AllowedUser; own: boolean
       {/* Below the badges, not among them: the badges keep one line, the dates wrap under them. */}
       {user.passkeys && <PasskeysNote passkeys={user.passkeys} />}
       {/* Said where everyone sees it, and read with the disabled checkbox and Delete (aria-describedby). */}
-      {reasonId && (
-        <span id={reasonId} className="small admin-note own-account-note">
-          {OWN_ACCOUNT_DELETE_REASON}
+      {refusal && (
+        <span id={refusal.id} className="small admin-note own-account-note">
+          {refusal.reason}
         </span>
       )}
     </>
@@ -68,7 +93,7 @@ export function UserRow({
   formatAdded,
 }: {
   user: AllowedUser;
-  /** The signed-in admin's own row: neither selectable nor deletable, with the reason. */
+  /** The signed-in admin's own row: neither selectable nor deletable, with the reason (as a directory's row). */
   own: boolean;
   selected: boolean;
   onToggle: (email: string, selected: boolean) => void;
@@ -76,7 +101,8 @@ export function UserRow({
   formatAdded: (at: string) => string;
 }) {
   const { email } = user;
-  const reasonId = own ? `own-account-${email}` : undefined;
+  const refusal = deleteRefusal(user, own);
+  const reasonId = refusal?.id;
   return (
     <tr>
       <td className="select-cell">
@@ -87,7 +113,7 @@ export function UserRow({
             className="form-check-input m-0"
             aria-label={`Select ${email}`}
             checked={selected}
-            disabled={own}
+            disabled={refusal !== undefined}
             aria-describedby={reasonId}
             onChange={(event) => onToggle(email, event.target.checked)}
           />
@@ -99,7 +125,7 @@ export function UserRow({
         </span>
       </td>
       <td className="status-cell">
-        <StatusBadges user={user} own={own} reasonId={reasonId} />
+        <StatusBadges user={user} own={own} refusal={refusal} />
       </td>
       <td className="added-cell">
         <time className="cell-text" dateTime={user.createdAt} title={formatDateTime(user.createdAt)}>
@@ -121,12 +147,12 @@ export function UserRow({
       <td className="actions-cell">
         <div className="row-actions">
           {/* A disabled button takes no hover: the wrapper carries the reason's tooltip for a mouse. */}
-          <span title={own ? OWN_ACCOUNT_DELETE_REASON : undefined}>
+          <span title={refusal?.reason}>
             <Button
               variant="outline-danger"
               size="sm"
               aria-label={`Delete ${email}`}
-              disabled={own}
+              disabled={refusal !== undefined}
               aria-describedby={reasonId}
               onClick={(event) => actions.onDelete(email, event.currentTarget)}
             >

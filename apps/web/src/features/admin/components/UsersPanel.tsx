@@ -31,7 +31,10 @@ export function UsersPanel() {
   const list = useUsersPage(usersQuery);
   const listFailure = useQueryFailure(list.error, statusTextOf);
   const feedback = useActionFeedback(listKey);
-  const selectable = (list.data?.users ?? []).map((user) => user.email).filter((email) => email !== currentEmail);
+  // Neither one's own row nor one the company directory keeps can be deleted here (UserRow says why).
+  const selectable = (list.data?.users ?? [])
+    .filter((user) => user.email !== currentEmail && user.managedBy !== 'directory')
+    .map((user) => user.email);
   const selection = useRowSelection(listKey, selectable);
   const userActions = useUserActions(feedback);
   const bulkDelete = useBulkDelete(feedback, selection.clear);
