@@ -8,7 +8,7 @@
 // Options: BENCH_INVOICES (default 10000000), BENCH_RUNS (default 30), BENCH_INGESTS (default 100),
 // BENCH_EXPLAIN=1 prints the query plans (EXPLAIN ANALYZE), BENCH_DATABASE names the database (default
 // portal_bench_invoices).
-import { readFile, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
@@ -20,6 +20,7 @@ import { buildDomain, type Domain } from '@portal/api/domain.ts';
 import { InvalidTokenError, type IdentityProvider } from '@portal/api/identity/identity-provider.ts';
 import { openInfrastructure } from '@portal/api/infrastructure.ts';
 import { createLogger } from '@portal/api/observability/logging.ts';
+import { readEInvoiceFixture } from '@portal/dev-stack/e-invoice-samples';
 
 const INVOICES = Number(process.env.BENCH_INVOICES ?? 10_000_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
@@ -369,7 +370,7 @@ async function main() {
   try {
     await database.db.execute(sql`insert into users (email, finance, activated, registered, firebase_uid)
       values (${FINANCE}, true, true, true, 'bench-finance') on conflict (email) do nothing`);
-    const pdf = await readFile(new URL('../apps/api/test/fixtures/e-invoices/facturx-en16931.pdf', import.meta.url));
+    const pdf = await readEInvoiceFixture('facturx-en16931.pdf');
     await domain.ingestInvoice({ parcelCode: 'BENCH-TEMPLATE', body: pdf, uploadedBy: 'bench' });
     const template = await domain.invoices.findByParcelCode('BENCH-TEMPLATE');
     if (!template?.xmlSha256) throw new Error('the template invoice has no XML');

@@ -29,6 +29,7 @@ import {
   enrollPasskey,
   httpPortalSession,
 } from '@portal/dev-stack/passkeys';
+import { eInvoiceSamplesDir } from '@portal/dev-stack/e-invoice-samples';
 
 const outDir = path.resolve(process.argv[2] ?? (await mkdtemp(path.join(os.tmpdir(), 'portal-measure-'))));
 await mkdir(outDir, { recursive: true });
@@ -58,7 +59,7 @@ for (let i = 1; i <= 30; i++) {
   if (status >= 300) throw new Error(`could not add a user: ${status}`);
 }
 step('users added');
-const samples = path.resolve('apps/api/test/fixtures/e-invoices');
+const samples = eInvoiceSamplesDir();
 // Reading an e-invoice has a time budget, which a busy machine can overrun: asked again, a few times.
 for (let attempt = 1; ; attempt++) {
   const upload = await fetch(`${stack.url}/api/invoices/MEASURE-FX-1`, {

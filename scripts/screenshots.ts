@@ -23,6 +23,7 @@ import {
   enrollPasskey,
   httpPortalSession,
 } from '@portal/dev-stack/passkeys';
+import { eInvoiceSamplesDir } from '@portal/dev-stack/e-invoice-samples';
 
 const outDir = path.resolve(process.argv[2] ?? (await mkdtemp(path.join(os.tmpdir(), 'portal-shots-'))));
 await mkdir(outDir, { recursive: true });
@@ -43,7 +44,7 @@ const stack = await startStack({
   log: () => {},
 });
 
-const samples = path.resolve('apps/api/test/fixtures/e-invoices');
+const samples = eInvoiceSamplesDir();
 const admin = demoAccount('admin@example.com');
 const { idToken: adminToken } = await identityToolkit(stack.emulator.url).signIn(admin.email, admin.password!);
 // Storing invoices is an admin call: this sign-in confirms with a passkey first, as the browser does. The demo

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { DEMO, expect, test, type Portal } from '../fixtures.ts';
+import { readEInvoiceFixture } from '@portal/dev-stack/e-invoice-samples';
 
-const fixture = (name: string) => readFile(new URL(`../../apps/api/test/fixtures/e-invoices/${name}`, import.meta.url));
+const fixture = readEInvoiceFixture;
 
 /** Stored through the real ingestion call, as the carrier's ingestion service (or an admin) sends them. */
 async function ingest(portal: Portal, parcelCode: string, body: Buffer, type: string) {

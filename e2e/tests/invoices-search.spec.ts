@@ -1,8 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { inflateRawSync } from 'node:zlib';
 import { DEMO, expect, test, type Portal } from '../fixtures.ts';
+import { readEInvoiceFixture } from '@portal/dev-stack/e-invoice-samples';
 
-const fixture = (name: string) => readFile(new URL(`../../apps/api/test/fixtures/e-invoices/${name}`, import.meta.url));
+const fixture = readEInvoiceFixture;
 
 async function ingest(portal: Portal, parcelCode: string, body: Buffer, type: string) {
   const response = await portal.adminUpload('PUT', `/api/invoices/${parcelCode}`, new Uint8Array(body), type);

@@ -30,12 +30,13 @@ import { openRestoreTarget } from './helpers/restore-target.ts';
 import { storedFacts } from './helpers/stored-facts.ts';
 import { useTestApp } from './helpers/test-app.ts';
 import { signUp } from './helpers/tokens.ts';
+import { readEInvoiceFixture } from '@portal/dev-stack/e-invoice-samples';
 
 const INGEST_TOKEN = 'test-ingest-token-0123456789abcdefghijklmnop';
 const CODES = ['DRILL-A', 'DRILL-B', 'DRILL-LARGE', 'DRILL-FX', 'DRILL-XML', 'NONE-SUCH'];
 /** The e-invoices of the drill: their XML is served on its own, from the blob xml_sha256 names. */
 const XML_CODES = ['DRILL-FX', 'DRILL-XML'];
-const eInvoiceFixture = (name: string) => readFile(new URL(`./fixtures/e-invoices/${name}`, import.meta.url));
+const eInvoiceFixture = readEInvoiceFixture;
 
 /** Every folder and file under `dir` (itself included) with its permission bits, as `folder/ 700` or `file 600`. */
 async function modesUnder(dir: string): Promise<string[]> {

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
 import { describe, it } from 'node:test';
 import { AFRelationship, PDFDocument } from '@cantoo/pdf-lib';
 import { filesUnder, invoiceVersionsOf, sha256Of } from '../../test/helpers/fixtures.ts';
 import { useTestApp } from '../../test/helpers/test-app.ts';
 import { readInvoice } from './e-invoice/read-invoice.ts';
+import { readEInvoiceFixture } from '@portal/dev-stack/e-invoice-samples';
 
 const INGEST_TOKEN = 'test-ingest-token-0123456789abcdefghijklmnop';
-const fixture = (name: string) => readFile(new URL(`../../test/fixtures/e-invoices/${name}`, import.meta.url));
+const fixture = readEInvoiceFixture;
 const service = { authorization: `Bearer ${INGEST_TOKEN}` };
 
 async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {

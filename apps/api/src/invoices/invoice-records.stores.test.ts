@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
 import type { ArrivalNotice, InvoiceHistory, RecentInvoices } from '@portal/contract';
 import { startMailCatcher, type MailCatcher } from '@portal/dev-stack';
@@ -7,10 +6,11 @@ import { sql } from 'drizzle-orm';
 import { fakePdf, sha256Of } from '../../test/helpers/fixtures.ts';
 import { useTestApp } from '../../test/helpers/test-app.ts';
 import { RECENT_INVOICES } from './recent-invoices.ts';
+import { readEInvoiceFixture } from '@portal/dev-stack/e-invoice-samples';
 
 const INGEST_TOKEN = 'test-ingest-token-0123456789abcdefghijklmnop';
 const service = { authorization: `Bearer ${INGEST_TOKEN}` };
-const fixture = (name: string) => readFile(new URL(`../../test/fixtures/e-invoices/${name}`, import.meta.url));
+const fixture = readEInvoiceFixture;
 
 /** The Peppol fixture paying into `account`, due `amount`. */
 async function ubl(account: string, amount = '1656.25'): Promise<Buffer> {

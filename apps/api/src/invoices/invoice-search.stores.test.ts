@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
 import { describe, it } from 'node:test';
 import { useTestApp } from '../../test/helpers/test-app.ts';
 import { zipEntries } from '../../test/helpers/zip-entries.ts';
 import { csvCell } from './invoice-zip.ts';
+import { readEInvoiceFixture } from '@portal/dev-stack/e-invoice-samples';
 
 const INGEST_TOKEN = 'test-ingest-token-0123456789abcdefghijklmnop';
-const fixture = (name: string) => readFile(new URL(`../../test/fixtures/e-invoices/${name}`, import.meta.url));
+const fixture = readEInvoiceFixture;
 const service = { authorization: `Bearer ${INGEST_TOKEN}` };
 
 /** Four invoices of every kind: a hybrid, two XML-only ones and a plain PDF. */

@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
 import { describe, it } from 'node:test';
 import type { InvoiceFacts } from '@portal/contract';
 import { AFRelationship, PDFDocument, StandardFonts } from '@cantoo/pdf-lib';
 import { useTestApp } from '../../test/helpers/test-app.ts';
 import { readInvoice } from './e-invoice/read-invoice.ts';
+import { readEInvoiceFixture } from '@portal/dev-stack/e-invoice-samples';
 
 const INGEST_TOKEN = 'test-ingest-token-0123456789abcdefghijklmnop';
 const service = { authorization: `Bearer ${INGEST_TOKEN}` };
-const fixture = (name: string) => readFile(new URL(`../../test/fixtures/e-invoices/${name}`, import.meta.url));
+const fixture = readEInvoiceFixture;
 
 const A = 'DE02120300000000202051';
 const B = 'GB33BUKB20201555555555';

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
 import { describe, it } from 'node:test';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { useTestApp } from '../../test/helpers/test-app.ts';
@@ -10,9 +9,10 @@ import {
   manyElementsXml,
   peakRssGrowth,
 } from '../../test/helpers/upload-bombs.ts';
+import { readEInvoiceFixture } from '@portal/dev-stack/e-invoice-samples';
 
 const INGEST_TOKEN = 'test-ingest-token-0123456789abcdefghijklmnop';
-const fixture = (name: string) => readFile(new URL(`../../test/fixtures/e-invoices/${name}`, import.meta.url));
+const fixture = readEInvoiceFixture;
 
 describe('hostile uploads: refused within budget, while the instance keeps serving', () => {
   // One upload at a time, so the test of the limit needs only one slow upload to fill it.

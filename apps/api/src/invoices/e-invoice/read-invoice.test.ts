@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
 import { describe, it } from 'node:test';
 import { AFRelationship, PDFDocument } from '@cantoo/pdf-lib';
 import type { EInvoiceFacts } from './model.ts';
 import { DEFAULT_READ_LIMITS, InvoiceRefusedError, readInvoice, type InvoiceFormat } from './read-invoice.ts';
+import { readEInvoiceFixture } from '@portal/dev-stack/e-invoice-samples';
 
-const fixture = (name: string) => readFile(new URL(`../../../test/fixtures/e-invoices/${name}`, import.meta.url));
+const fixture = readEInvoiceFixture;
 
 /** A hybrid made here: the plain sample PDF with `xml` attached the way Factur-X attaches it. */
 async function attachToPlainPdf(xml: Uint8Array | string, name = 'factur-x.xml'): Promise<Uint8Array> {

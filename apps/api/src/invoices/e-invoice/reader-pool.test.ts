@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
 import { after, describe, it } from 'node:test';
 import { manyElementsXml, slowTextXml } from '../../../test/helpers/upload-bombs.ts';
 import { DEFAULT_READ_LIMITS, InvoiceRefusedError, readInvoice } from './read-invoice.ts';
 import { createInvoiceReaderPool, DEFAULT_READER_POOL_OPTIONS, type InvoiceReaderPool } from './reader-pool.ts';
 import { ReadingBudgetError } from './reading-budget.ts';
+import { readEInvoiceFixture } from '@portal/dev-stack/e-invoice-samples';
 
-const fixture = (name: string) => readFile(new URL(`../../../test/fixtures/e-invoices/${name}`, import.meta.url));
+const fixture = readEInvoiceFixture;
 
 describe('the invoice reader pool', () => {
   const pools: InvoiceReaderPool[] = [];

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
 import { describe, it } from 'node:test';
 import { AFRelationship, PDFDocument } from '@cantoo/pdf-lib';
 import {
@@ -11,8 +10,9 @@ import {
 } from '../../../test/helpers/upload-bombs.ts';
 import { DEFAULT_READ_LIMITS, InvoiceRefusedError, readInvoice } from './read-invoice.ts';
 import { ReadingBudgetError } from './reading-budget.ts';
+import { readEInvoiceFixture } from '@portal/dev-stack/e-invoice-samples';
 
-const fixture = (name: string) => readFile(new URL(`../../../test/fixtures/e-invoices/${name}`, import.meta.url));
+const fixture = readEInvoiceFixture;
 
 /** The reading itself, on this thread: the budgets hold without the worker's limits around them. */
 describe('reading an upload within its budget', () => {

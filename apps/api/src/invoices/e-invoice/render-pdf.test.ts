@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
@@ -7,11 +6,12 @@ import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { documentTypeName } from '@portal/contract/invoice-codes';
 import { readInvoice } from './read-invoice.ts';
 import { britishDate, renderEInvoicePdf } from './render-pdf.ts';
+import { readEInvoiceFixture } from '@portal/dev-stack/e-invoice-samples';
 
 // PDF.js reads the metrics of Helvetica, which the rendering uses, from its own font folder.
 const STANDARD_FONTS = `${path.dirname(fileURLToPath(import.meta.resolve('pdfjs-dist/package.json')))}/standard_fonts/`;
 
-const fixture = (name: string) => readFile(new URL(`../../../test/fixtures/e-invoices/${name}`, import.meta.url));
+const fixture = readEInvoiceFixture;
 
 /** The text of every page, as a PDF reader (PDF.js, the web app's) extracts it. */
 async function textOf(pdf: Uint8Array): Promise<string[]> {
