@@ -155,7 +155,7 @@ async function shoot(browser: Browser, size: keyof typeof sizes) {
   await signOut(page);
 
   // The finance role's Invoices page: every invoice stored above, then a search with two of them ticked.
-  await page.goto(`${stack.url}/invoices`);
+  await page.goto(`${stack.url}/finance`);
   await signIn(page, 'finance@example.com');
   await page.getByRole('link', { name: 'SHOT-FX-1' }).waitFor();
   await snap('invoices');

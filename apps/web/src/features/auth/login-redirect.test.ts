@@ -11,6 +11,10 @@ describe('postLoginTarget', () => {
   it('sends any other previous location to the root', () => {
     expect(postLoginTarget({ pathname: '/elsewhere', search: '?a=b' }, null)).toBe('/');
   });
+  it('returns to the finance page with its query string, and to nothing else beginning so', () => {
+    expect(postLoginTarget({ pathname: '/finance', search: '?seller=nord' }, null)).toBe('/finance?seller=nord');
+    expect(postLoginTarget({ pathname: '/finance/x', search: '' }, null)).toBe('/');
+  });
   it('without a previous location restores a stored invoice location', () => {
     expect(postLoginTarget(null, { pathname: '/invoice', search: '?parcelCode=B2' })).toBe('/invoice?parcelCode=B2');
   });
