@@ -61,6 +61,7 @@ const DEPARTURES = {
   registerChangesNothing: 'The register call (`POST /users`) changes nothing',
   activateChangesNothing: '`PUT /users/<email>` after the reset mail is still sent and accepted, and changes nothing',
   notAllowlisted: 'an account that is not on the allowlist gets 401 from every user call',
+  foreignAccount: 'the create answers 409 `foreign-account` and leaves that account alone',
   apiBase: "the backend's base is the portal's origin followed by `/api`",
 };
 
@@ -134,6 +135,9 @@ describe('SPEC.md §7, called as it is written', () => {
         .map(({ suspended, managedBy }) => ({ suspended, managedBy })),
       [{ suspended: true, managedBy: 'directory' }],
     );
+    // Refused at sign-in, and unknown to the lookup (the forgot-password e-mail check).
+    const lookup = await t.app.inject({ url: '/api/users/gone@example.com' });
+    assert.equal(lookup.statusCode, 404);
   });
 
   it('GET /users/<email>: without a token (login page) activated; with the bearer token also admin; failure returns the error response', async () => {
@@ -167,6 +171,10 @@ describe('SPEC.md §7, called as it is written', () => {
     const again = await adminCall(admin.idToken, { method: 'POST', url: '/api/users/new@example.com', json: true });
     assert.equal(again.statusCode, 409);
     assert.equal(typeof again.json().message, 'string', 'a create failure carries the message field');
+    await signUp('held@example.com');
+    const held = await adminCall(admin.idToken, { method: 'POST', url: '/api/users/held@example.com', json: true });
+    assert.equal(held.statusCode, 409);
+    assert.equal(held.json().code, 'foreign-account');
   });
 
   it('POST /users with JSON content type, no auth header and { userId }: 200, and it changes nothing', async () => {
