@@ -55,6 +55,7 @@ function specCalls(): string[] {
 /** Each departure this file asserts, with the words deliberate-readings.md states it in. */
 const DEPARTURES = {
   stepUp: 'every admin call also needs the step-up secret',
+  stepUpBody: `403 with the code \`step-up-required\` and the message "${STEP_UP_MESSAGE}"`,
   directoryRows: 'A row the company directory keeps',
   directoryDeactivated: '`suspended: true`',
   ownAccount: 'An administrator cannot delete their own row',
