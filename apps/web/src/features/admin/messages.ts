@@ -171,5 +171,7 @@ export const DIRECTORY_TITLE =
  * the row says so before the spec's "Are you sure?" rather than after it.
  */
 export const DIRECTORY_DELETE_REASON = 'Kept by your company directory: remove them there.';
+/** Why the role items of such a row's menu are disabled: the directory's groups decide its roles. */
+export const DIRECTORY_ROLE_REASON = 'Their roles come from your company directory: change them there.';
 /** The directory deactivated this person: listed, and refused at sign-in. */
 export const DEACTIVATED_TITLE = 'Deactivated in your company directory: cannot sign in';

@@ -4,7 +4,7 @@ import { createFakeAuthClient } from '@/testing/fake-auth-client';
 import { accountLookup } from '@/testing/handlers';
 import { server } from '@/testing/msw-server';
 import { renderApp } from '@/testing/render-app';
-import { DIRECTORY_DELETE_REASON } from '../messages';
+import { DIRECTORY_DELETE_REASON, DIRECTORY_ROLE_REASON } from '../messages';
 import { createFakeAdminApi, makeUser } from '../testing/fake-admin-api';
 
 const ADMIN = 'admin@example.com';
@@ -74,5 +74,18 @@ describe('users the company directory keeps (SCIM)', () => {
     expect(screen.getByText('1 selected')).toBeInTheDocument();
     expect(box).not.toBeChecked();
     expect(fake.users.has(KEPT)).toBe(true);
+  });
+
+  it("cannot have their roles changed here: the menu's role items are disabled, with the reason", async () => {
+    setup();
+    const { user } = renderApp('/admin', { auth: createFakeAuthClient({ signedInAs: ADMIN }) });
+    await user.click(within(await rowOf(KEPT)).getByRole('button', { name: `More actions for ${KEPT}` }));
+    for (const name of ['Make admin', 'Give finance role']) {
+      const item = await screen.findByRole('button', { name });
+      expect(item).toHaveAttribute('aria-disabled', 'true');
+      expect(item).toHaveAccessibleDescription(DIRECTORY_ROLE_REASON);
+    }
+    expect(screen.getByText(DIRECTORY_ROLE_REASON)).toBeVisible();
+    expect(screen.getByRole('button', { name: 'End sessions' })).toBeEnabled();
   });
 });

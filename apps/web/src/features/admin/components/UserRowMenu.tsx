@@ -4,7 +4,13 @@ import { useRef, useState } from 'react';
 import Dropdown from 'react-bootstrap/Dropdown';
 import { useApiClient } from '@/lib/api-client';
 import { usersPageQueryOptions } from '../api/get-users-page';
-import { financeChangeButton, LAST_ADMIN_ROLE_REASON, roleChangeButton, rowMenuLabel } from '../messages';
+import {
+  DIRECTORY_ROLE_REASON,
+  financeChangeButton,
+  LAST_ADMIN_ROLE_REASON,
+  roleChangeButton,
+  rowMenuLabel,
+} from '../messages';
 import type { UserActions } from './UserRow';
 
 /** The administrators, counted (a page of one is enough: its total is the count). */
@@ -32,6 +38,9 @@ export function UserRowMenu({ user, own, actions }: { user: AllowedUser; own: bo
   // Until the count is known, "Remove admin" on one's own row waits rather than offer what may be refused.
   const roleLocked = own && user.admin && onlyAdmin !== false;
   const reasonId = `last-admin-${email}`;
+  // The company directory keeps this person's roles (groups to roles): the server refuses a change made here.
+  const directory = user.managedBy === 'directory';
+  const directoryReasonId = `directory-roles-${email}`;
   return (
     <Dropdown align="end" className="row-menu" onToggle={setOpen}>
       <Dropdown.Toggle
@@ -51,8 +60,8 @@ export function UserRowMenu({ user, own, actions }: { user: AllowedUser; own: bo
       <Dropdown.Menu>
         <Dropdown.Item
           as="button"
-          disabled={roleLocked}
-          aria-describedby={roleLocked && onlyAdmin ? reasonId : undefined}
+          disabled={roleLocked || directory}
+          aria-describedby={directory ? directoryReasonId : roleLocked && onlyAdmin ? reasonId : undefined}
           onClick={() => actions.onSetAdmin(email, !user.admin, toggle.current!)}
         >
           {roleChangeButton(!user.admin)}
@@ -62,9 +71,19 @@ export function UserRowMenu({ user, own, actions }: { user: AllowedUser; own: bo
             </span>
           )}
         </Dropdown.Item>
-        <Dropdown.Item as="button" onClick={() => actions.onSetFinance(email, !user.finance, toggle.current!)}>
+        <Dropdown.Item
+          as="button"
+          disabled={directory}
+          aria-describedby={directory ? directoryReasonId : undefined}
+          onClick={() => actions.onSetFinance(email, !user.finance, toggle.current!)}
+        >
           {financeChangeButton(!user.finance)}
         </Dropdown.Item>
+        {directory && (
+          <Dropdown.ItemText id={directoryReasonId} className="small row-menu-reason">
+            {DIRECTORY_ROLE_REASON}
+          </Dropdown.ItemText>
+        )}
         <Dropdown.Item as="button" onClick={() => actions.onEndSessions(email, toggle.current!)}>
           End sessions
         </Dropdown.Item>
