@@ -1,3 +1,4 @@
+import type { ApprovalKind } from '@portal/contract';
 import { ApiError } from '@/lib/api-client';
 import { formatDate, formatDateTime } from '@/lib/format-date';
 
@@ -168,3 +169,29 @@ export const DIRECTORY_TITLE =
   'Kept by your company directory (SCIM provisioning): add, remove or change this person in the directory.';
 /** The directory deactivated this person: listed, and refused at sign-in. */
 export const DEACTIVATED_TITLE = 'Deactivated in your company directory: cannot sign in';
+
+/** Promotions and passkey resets that wait for a second administrator. */
+export const approvalRequestedNotice = (email: string, kind: ApprovalKind) =>
+  kind === 'make-admin'
+    ? `Making ${email} an administrator waits for a second administrator's approval. Nothing has changed yet.`
+    : `Resetting the passkeys of ${email} waits for a second administrator's approval. Nothing has changed yet.`;
+export const APPROVAL_REQUESTED_DETAIL =
+  'Another administrator approves it under "Waiting for a second administrator" within 24 hours. They, not you, are shown the enrollment code, and hand it over.';
+export const approvalsTitle = (count: number) =>
+  count === 1
+    ? 'Waiting for a second administrator: 1 request'
+    : `Waiting for a second administrator: ${count} requests`;
+export const approvalDescription = (approval: { kind: ApprovalKind; email: string; requestedBy: string }) =>
+  approval.kind === 'make-admin'
+    ? `${approval.requestedBy} asks to make ${approval.email} an administrator`
+    : `${approval.requestedBy} asks to reset the passkeys of ${approval.email}`;
+export const approvalUntil = (expiresAt: string) => `until ${formatDateTime(expiresAt)}`;
+export const OWN_APPROVAL_NOTE = 'You asked for this: it waits for another administrator.';
+export const ABOUT_YOU_APPROVAL_NOTE = 'This is about you: another administrator decides it.';
+export const approveLabel = (email: string) => `Approve the request about ${email}`;
+export const rejectLabel = (email: string) => `Reject the request about ${email}`;
+export const withdrawLabel = (email: string) => `Withdraw your request about ${email}`;
+export const approvalRejectedNotice = (email: string, own: boolean) =>
+  own
+    ? `You withdrew your request about ${email}. Nothing was changed.`
+    : `You turned down the request about ${email}. Nothing was changed.`;
