@@ -195,3 +195,8 @@ export const approvalRejectedNotice = (email: string, own: boolean) =>
   own
     ? `You withdrew your request about ${email}. Nothing was changed.`
     : `You turned down the request about ${email}. Nothing was changed.`;
+export const APPROVE_TITLE = 'Approve?';
+export const approveMessage = (approval: { kind: ApprovalKind; email: string; requestedBy: string }) =>
+  approval.kind === 'make-admin'
+    ? `Make ${approval.email} an administrator, as ${approval.requestedBy} asked? You are shown their enrollment code next: check with ${approval.email} that they expect it, and hand it over in person or by phone.`
+    : `Reset the passkeys of ${approval.email}, as ${approval.requestedBy} asked? They are signed out everywhere, and you are shown their new enrollment code next. Do this only once you are sure it is them who asked.`;

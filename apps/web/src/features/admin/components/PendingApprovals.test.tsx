@@ -45,6 +45,10 @@ describe('promotions and passkey resets waiting for a second administrator', () 
     expect(within(region).getByRole('button', { name: `Reject the request about ${CANDIDATE}` })).toBeVisible();
 
     await user.click(within(region).getByRole('button', { name: `Approve the request about ${CANDIDATE}` }));
+    const confirm = await screen.findByRole('dialog', { name: 'Approve?' });
+    expect(confirm).toHaveTextContent(`Make ${CANDIDATE} an administrator, as ${OTHER} asked?`);
+    expect(fake.summary()).not.toContain('POST /approvals/7/approve');
+    await user.click(within(confirm).getByRole('button', { name: 'Approve' }));
     const notice = await screen.findByRole('status');
     expect(notice).toHaveTextContent(`${CANDIDATE} is now an administrator.`);
     expect(notice).toHaveTextContent(`Enrollment code for ${CANDIDATE}'s first passkey: ${FAKE_ENROLLMENT_CODE}`);

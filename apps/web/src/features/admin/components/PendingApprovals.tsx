@@ -1,11 +1,15 @@
 import type { Approval, ApprovalDone } from '@portal/contract';
+import { useRef, useState } from 'react';
 import Button from 'react-bootstrap/Button';
+import { ConfirmModal } from '@/components/ConfirmModal';
 import { useCurrentUser } from '@/lib/auth';
 import { useApprovals, useDecideApproval } from '../api/approvals';
 import type { ActionFeedback, Notice } from '../hooks/use-action-feedback';
 import {
   ABOUT_YOU_APPROVAL_NOTE,
   adminNotice,
+  APPROVE_TITLE,
+  approveMessage,
   approvalDescription,
   approvalRejectedNotice,
   approvalsTitle,
@@ -21,24 +25,45 @@ import {
 
 /**
  * Promotions and passkey resets waiting for a second administrator, shown only while there are any. Another
- * administrator approves (and is shown the enrollment code, in the notice above the list) or rejects; whoever
+ * administrator approves, after a confirmation (and is shown the enrollment code, in the notice above the
+ * list), or rejects; whoever
  * asked is told it waits for someone else, and may withdraw it; whom it is about cannot decide it.
  */
 export function PendingApprovals({ feedback }: { feedback: ActionFeedback }) {
   const approvals = useApprovals();
   const decide = useDecideApproval();
   const { email: currentEmail } = useCurrentUser();
+  // The approval asked about, kept while the confirmation fades out so its words do not change.
+  const [asked, setAsked] = useState<{ open: boolean; approval: Approval | null }>({ open: false, approval: null });
+  const trigger = useRef<HTMLButtonElement | null>(null);
   const waiting = approvals.data;
-  if (!waiting || waiting.length === 0) return null;
 
-  const run = async (approval: Approval, decision: 'approve' | 'reject', trigger: HTMLButtonElement) => {
+  const run = async (approval: Approval, decision: 'approve' | 'reject', from: HTMLButtonElement | null) => {
     try {
       const done = await decide.mutateAsync({ id: approval.id, decision });
       feedback.succeed(noticeOf(approval, decision, done, currentEmail));
     } catch (error) {
-      feedback.fail(serverMessageOf(error), error, trigger);
+      feedback.fail(serverMessageOf(error), error, from);
     }
   };
+  const confirmation = (
+    <ConfirmModal
+      show={asked.open}
+      title={APPROVE_TITLE}
+      message={asked.approval ? approveMessage(asked.approval) : ''}
+      yesLabel="Approve"
+      yesVariant="primary"
+      onNo={() => setAsked({ open: false, approval: asked.approval })}
+      onYes={() => {
+        setAsked({ open: false, approval: asked.approval });
+        if (asked.approval) void run(asked.approval, 'approve', trigger.current);
+      }}
+      onExited={() => {
+        if (trigger.current?.isConnected) trigger.current.focus();
+      }}
+    />
+  );
+  if (!waiting || waiting.length === 0) return confirmation;
 
   return (
     // A region, not an alert: it is there on every visit while anything waits, not news to interrupt with.
@@ -61,7 +86,10 @@ export function PendingApprovals({ feedback }: { feedback: ActionFeedback }) {
                   size="sm"
                   variant="primary"
                   aria-label={approveLabel(approval.email)}
-                  onClick={(event) => void run(approval, 'approve', event.currentTarget)}
+                  onClick={(event) => {
+                    trigger.current = event.currentTarget;
+                    setAsked({ open: true, approval });
+                  }}
                 >
                   Approve
                 </Button>
@@ -78,6 +106,7 @@ export function PendingApprovals({ feedback }: { feedback: ActionFeedback }) {
           );
         })}
       </ul>
+      {confirmation}
     </section>
   );
 }
