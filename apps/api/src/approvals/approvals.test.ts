@@ -4,6 +4,7 @@ import { describe, it } from 'node:test';
 import type { Approval, InvoiceFacts } from '@portal/contract';
 import { enrollPasskey } from '@portal/dev-stack/passkeys';
 import { sql } from 'drizzle-orm';
+import { failingIdentity } from '../../test/helpers/failing-identity.ts';
 import { useTestApp } from '../../test/helpers/test-app.ts';
 import { MADE_AFTER_MESSAGE, MADE_BY_UPLOADER_MESSAGE } from '../invoices/warnings-repository.ts';
 import { DECIDED_OR_EXPIRED_MESSAGE, OWN_REQUEST_MESSAGE } from './admin-approvals.ts';
@@ -25,7 +26,8 @@ async function ublPayingInto(account: string): Promise<Buffer> {
 }
 
 describe('four eyes that are two people: promotions and passkey resets wait for a second administrator', () => {
-  const t = useTestApp({ env: { RATE_LIMIT_LOOKUPS_PER_MINUTE: '10000' } });
+  const faults = failingIdentity();
+  const t = useTestApp({ env: { RATE_LIMIT_LOOKUPS_PER_MINUTE: '10000' }, wrapIdentity: faults.wrap });
   type Account = Awaited<ReturnType<typeof t.createAccount>>;
 
   const as = (account: Account) => t.bearer(account.idToken);
@@ -212,6 +214,28 @@ describe('four eyes that are two people: promotions and passkey resets wait for 
     assert.match(approved.json<{ enrollment: { code: string } }>().enrollment.code, /^[0-9A-Z]{4}(-[0-9A-Z]{4}){3}$/);
     assert.equal(await t.app.domain.passkeys.passkeysOf(['target@example.com']).then((map) => map.size), 0);
     assert.equal((await trustChanges())['passkey-reset'], (before['passkey-reset'] ?? 0) + 1);
+  });
+
+  it('leaves an approved reset waiting when the sign-in service cannot end the sessions, and nothing changed', async () => {
+    const asker = await t.createAccount('asker@example.com', { admin: true });
+    await t.createAccount('target@example.com', { admin: true });
+    const third = await t.createAccount('third@example.com', { admin: true });
+    const { approval } = (await reset(asker, 'target@example.com')).json<{ approval: Approval }>();
+    faults.fail('revokeSessions');
+    try {
+      const refused = await decide(third, approval.id, 'approve');
+      assert.equal(refused.statusCode, 503, refused.body);
+      assert.equal(typeof refused.json().message, 'string');
+    } finally {
+      faults.heal();
+    }
+    assert.equal(await t.app.domain.passkeys.passkeysOf(['target@example.com']).then((map) => map.size), 1);
+    assert.deepEqual(
+      (await listApprovals(third)).map((waiting) => waiting.id),
+      [approval.id],
+      'still waiting, to be approved once the service is back',
+    );
+    assert.equal((await decide(third, approval.id, 'approve')).statusCode, 200);
   });
 
   it('acts at once, with the code, where nobody but the caller and the person could approve', async () => {
