@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Logger } from 'pino';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import approvalRoutes from './approvals/routes.ts';
 import auditRoutes from './audit/routes.ts';
 import type { Config } from './config.ts';
 import type { Domain } from './domain.ts';
@@ -98,6 +99,7 @@ async function portalAppPlugin(app: FastifyInstance, { domain }: { domain: Domai
       await api.register(auditRoutes);
       await api.register(accountCleanupRoutes);
       await api.register(passkeyRoutes);
+      await api.register(approvalRoutes);
       await api.register(sessionRoutes);
       await api.register(invoiceRoutes, { maxInvoiceBytes: config.maxInvoiceBytes });
       await api.register(eInvoiceRoutes);

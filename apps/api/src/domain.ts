@@ -26,6 +26,8 @@ import { createArrivalNotifier } from './notifications/arrival-notifier.ts';
 import { createSmtpMailer } from './notifications/mailer.ts';
 import { readMigrationJournal, schemaLevel } from './db/client.ts';
 import { measuredBlobStore, measuredIdentity } from './observability/dependency-metrics.ts';
+import { createAdminApprovals } from './approvals/admin-approvals.ts';
+import { createApprovalsRepository } from './approvals/approvals-repository.ts';
 import { createMetrics } from './observability/metrics.ts';
 import { createRateLimits } from './rate-limits/rate-limits.ts';
 import { createRateLimitStore } from './rate-limits/rate-limit-store.ts';
@@ -132,6 +134,17 @@ export function buildDomain(infrastructure: Omit<Infrastructure, 'close'>, optio
     stepUpMaxAgeMs: config.adminStepUpMaxAgeMs,
     adminSessionMaxAgeMs: config.sessionLifetimes.adminMs,
   });
+  // Promotions and passkey resets wait for a second administrator wherever there is one who could look.
+  const adminApprovals = createAdminApprovals({
+    approvals: createApprovalsRepository(db),
+    findUser: (email) => users.findByEmail(email),
+    setAdmin: (input) => userAdmin.setAdmin(input),
+    codeForNewAdmin: (input) => passkeys.codeForNewAdmin(input),
+    resetPasskeys: (input) => passkeys.resetPasskeys(input),
+    audit: auditTrail,
+    onChanged: (change) => metrics.adminTrustChanges.inc({ change }),
+    log,
+  });
   // The company directory's SCIM calls, through the same user admin and session ender as the admin screen.
   const provisioning = createProvisioning({ users, userAdmin, sessions, log });
   // Many addresses at once through the same user admin: one way to add or remove a user.
@@ -160,7 +173,12 @@ export function buildDomain(infrastructure: Omit<Infrastructure, 'close'>, optio
     metrics,
     log,
   });
-  const acknowledgeInvoiceWarning = createWarningAcknowledger({ warnings: invoiceWarnings, audit: auditTrail });
+  const acknowledgeInvoiceWarning = createWarningAcknowledger({
+    warnings: invoiceWarnings,
+    audit: auditTrail,
+    adminGrantOf: (email) => users.findByEmail(email),
+    onAcknowledged: () => metrics.adminTrustChanges.inc({ change: 'warning-acknowledgement' }),
+  });
   // One reader process per upload slot: a slot never waits for a reader, and no more are ever started.
   const invoiceReaders = createInvoiceReaderPool({
     ...DEFAULT_READER_POOL_OPTIONS,
@@ -225,6 +243,7 @@ export function buildDomain(infrastructure: Omit<Infrastructure, 'close'>, optio
     accountCleaner,
     userAdmin,
     passkeys,
+    adminApprovals,
     sessions,
     bulkUserAdmin,
     provisioning,

@@ -69,6 +69,21 @@ const endpoints: { name: string; request: InjectOptions; expect: Record<Caller, 
     },
     expect: { anonymous: 401, outsider: 401, user: 403, admin: 'allowed' },
   },
+  {
+    name: 'GET /approvals',
+    request: { url: '/api/approvals' },
+    expect: { anonymous: 401, outsider: 401, user: 403, admin: 200 },
+  },
+  {
+    name: 'POST /approvals/:id/approve',
+    request: { method: 'POST', url: '/api/approvals/1/approve' },
+    expect: { anonymous: 401, outsider: 401, user: 403, admin: 404 },
+  },
+  {
+    name: 'POST /approvals/:id/reject',
+    request: { method: 'POST', url: '/api/approvals/1/reject' },
+    expect: { anonymous: 401, outsider: 401, user: 403, admin: 404 },
+  },
 ];
 
 describe('authorization matrix: every caller × every endpoint', () => {
@@ -94,7 +109,10 @@ describe('authorization matrix: every caller × every endpoint', () => {
         assert.ok(
           t.app.hasRoute({
             method,
-            url: url.replace(/DEMO000001$/, ':parcelCode').replace(/[^/]+@example\.com$/, ':email'),
+            url: url
+              .replace(/DEMO000001$/, ':parcelCode')
+              .replace(/[^/]+@example\.com$/, ':email')
+              .replace(/\/approvals\/\d+\//, '/approvals/:id/'),
           }),
           `${endpoint.name} is not routed`,
         );

@@ -9,3 +9,4 @@ export * from './sessions.ts';
 export * from './version.ts';
 export * from './invoice-search.ts';
 export * from './invoice-records.ts';
+export * from './approvals.ts';

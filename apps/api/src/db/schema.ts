@@ -40,6 +40,14 @@ export const users = pgTable(
     /** Set by the directory (SCIM active=false): the row stays, the person is refused. */
     suspended: boolean('suspended').notNull().default(false),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * Who asked to make this person an administrator, who approved it (null when no second administrator
+     * was needed) and when it took effect (migration 0022): a change-guard warning is not theirs to clear
+     * when its uploader made them, or when they became one after it. Null for administrators made before.
+     */
+    adminGrantedBy: text('admin_granted_by'),
+    adminApprovedBy: text('admin_approved_by'),
+    adminGrantedAt: timestamp('admin_granted_at', { withTimezone: true }),
   },
   (table) => [
     // Lets a prefix search (`LIKE 'abc%'`) use an index regardless of the database's collation.
@@ -342,6 +350,33 @@ export const adminEnrollmentCodes = pgTable('admin_enrollment_codes', {
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
 });
 
+/**
+ * A promotion to administrator or a passkey reset waiting for a second administrator (decision 91): one
+ * pending request per kind and address; decided or run out, it stays until swept, for the approvals list.
+ */
+export const adminApprovals = pgTable(
+  'admin_approvals',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    kind: text('kind', { enum: ['make-admin', 'reset-passkeys'] }).notNull(),
+    email: text('email')
+      .notNull()
+      .references(() => users.email, { onDelete: 'cascade' }),
+    requestedBy: text('requested_by').notNull(),
+    requestedAt: timestamp('requested_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    decidedBy: text('decided_by'),
+    decidedAt: timestamp('decided_at', { withTimezone: true }),
+    decision: text('decision', { enum: ['approved', 'rejected'] }),
+  },
+  (table) => [
+    uniqueIndex('admin_approvals_pending_idx')
+      .on(table.kind, table.email)
+      .where(sql`${table.decidedAt} is null`),
+    index('admin_approvals_expires_at_idx').on(table.expiresAt),
+  ],
+);
+
 /** WebAuthn challenges handed out and not yet answered: single-use, short-lived, bound to one sign-in. */
 export const webauthnChallenges = pgTable(
   'webauthn_challenges',
@@ -418,6 +453,7 @@ export const schema = {
   adminStepUps,
   adminConfirmations,
   adminEnrollmentCodes,
+  adminApprovals,
   webauthnChallenges,
   accountCleanups,
   invoiceOpens,

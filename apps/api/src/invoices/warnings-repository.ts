@@ -17,6 +17,34 @@ export const NO_WARNING_MESSAGE = 'This invoice has no such warning.';
 export const ALREADY_ACKNOWLEDGED_MESSAGE = 'This warning has already been acknowledged.';
 export const SECOND_PERSON_MESSAGE =
   'You uploaded the version that raised this warning: another administrator must acknowledge it.';
+export const MADE_BY_UPLOADER_MESSAGE =
+  'You were made an administrator by the person who uploaded the version that raised this warning: an administrator they did not make must acknowledge it.';
+export const MADE_AFTER_MESSAGE =
+  'You were made an administrator after the version that raised this warning was uploaded: an administrator who was one before must acknowledge it.';
+
+/** How the acknowledging administrator became one (users.admin_granted_*); all null for those made before it was kept. */
+export interface AdminGrant {
+  adminGrantedBy: string | null;
+  adminApprovedBy: string | null;
+  adminGrantedAt: Date | null;
+}
+
+/**
+ * Why this administrator is not a second person for a warning, or undefined when they are: not the uploader,
+ * not made an administrator by the uploader (asked or approved), and an administrator already when it was raised.
+ */
+export function notASecondPerson(
+  warning: { raisedBy: string; raisedAt: Date },
+  by: string,
+  grant: AdminGrant | undefined,
+): DomainError | undefined {
+  if (warning.raisedBy === by) return new DomainError('forbidden', SECOND_PERSON_MESSAGE, 'uploader');
+  if (grant?.adminGrantedBy === warning.raisedBy || grant?.adminApprovedBy === warning.raisedBy)
+    return new DomainError('forbidden', MADE_BY_UPLOADER_MESSAGE, 'made administrator by the uploader');
+  if (grant?.adminGrantedAt && grant.adminGrantedAt.getTime() > warning.raisedAt.getTime())
+    return new DomainError('forbidden', MADE_AFTER_MESSAGE, 'made administrator after the upload');
+  return undefined;
+}
 
 /** Stores what a new version raised, in the transaction that stores the version. */
 export async function insertWarnings(
@@ -86,13 +114,16 @@ export function createInvoiceWarningsRepository(db: Database, options: { onChang
     },
 
     /**
-     * Clears one warning, for an administrator who did not upload the version that raised it. The row is
+     * Clears one warning, for an administrator who is a second person to the version that raised it
+     * (`notASecondPerson`). The row is
      * locked while it is checked, so two acknowledgements at once end with one of them refused.
      */
     async acknowledge(input: {
       parcelCode: string;
       warningId: number;
       by: string;
+      /** How `by` became an administrator: read before, checked here against the locked warning. */
+      grant?: AdminGrant | undefined;
     }): Promise<InvoiceWarningAcknowledged> {
       const acknowledged = await db.transaction(async (tx) => {
         const [warning] = await tx
@@ -102,7 +133,8 @@ export function createInvoiceWarningsRepository(db: Database, options: { onChang
           .for('update');
         if (!warning) throw new DomainError('not-found', NO_WARNING_MESSAGE, 'no-warning');
         if (warning.acknowledgedAt) throw new DomainError('conflict', ALREADY_ACKNOWLEDGED_MESSAGE, 'acknowledged');
-        if (warning.raisedBy === input.by) throw new DomainError('forbidden', SECOND_PERSON_MESSAGE, 'uploader');
+        const refusal = notASecondPerson(warning, input.by, input.grant);
+        if (refusal) throw refusal;
         const [updated] = await tx
           .update(invoiceWarnings)
           .set({ acknowledgedAt: new Date(), acknowledgedBy: input.by })

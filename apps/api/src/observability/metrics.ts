@@ -17,6 +17,10 @@ export const BLOB_STORE_OPERATIONS = ['put', 'open', 'list', 'delete'] as const;
 export type BlobStoreOperation = (typeof BLOB_STORE_OPERATIONS)[number];
 export type BlobStoreKind = 'folder' | 's3';
 
+/** What a second person is for: who may act as an administrator, and a change-guard warning cleared. */
+export const ADMIN_TRUST_CHANGES = ['promotion', 'passkey-reset', 'warning-acknowledgement'] as const;
+export type AdminTrustChange = (typeof ADMIN_TRUST_CHANGES)[number];
+
 /**
  * How long a scrape waits for a value it reads from the database. A database that is down or slow must not
  * make /metrics hang or fail: the value is left out of that scrape (absent, never a made-up 0), and
@@ -214,6 +218,14 @@ export function createMetrics(sources: MetricsSources, options: { readTimeoutMs?
     labelNames: ['store'] as const,
     registers,
   });
+  const adminTrustChanges = new Counter({
+    name: 'portal_admin_trust_changes_total',
+    help: 'Administrators made, passkeys reset and change-guard warnings acknowledged (the alert on them close together)',
+    labelNames: ['change'] as const,
+    registers,
+  });
+  // At 0 from the start: the first promotion of an instance's life must count as an increase.
+  for (const change of ADMIN_TRUST_CHANGES) adminTrustChanges.inc({ change }, 0);
   // Every operation from the start, at 0: a rate over a series that appears only with its first error is no rate.
   for (const operation of IDENTITY_OPERATIONS) {
     identityDuration.zero({ operation });
@@ -267,6 +279,7 @@ export function createMetrics(sources: MetricsSources, options: { readTimeoutMs?
       help: 'Times the allowlist cache stepped aside because its change notices stopped proving themselves',
       registers,
     }),
+    adminTrustChanges,
     identityDuration,
     identityErrors,
     blobStoreDuration,

@@ -1,4 +1,5 @@
 import {
+  approvalRequestedSchema,
   emailParamsSchema,
   passkeyAssertionSchema,
   passkeyCreationOptionsSchema,
@@ -174,13 +175,17 @@ const passkeyRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         summary:
           "Reset another admin's passkeys (recovery): ends their sessions and answers the one-time enrollment " +
-          'code they set up a new passkey with',
+          'code they set up a new passkey with; 202 with `approval` when it waits for a second administrator',
         tags: ['passkeys'],
         params: emailParamsSchema,
-        response: { 200: passkeysResetSchema, ...errorResponses },
+        response: { 200: passkeysResetSchema, 202: approvalRequestedSchema, ...errorResponses },
       },
     },
-    (request) => ceremonies.resetPasskeys({ email: request.params.email, actor: adminSession(request).email }),
+    async (request, reply) => {
+      const { email } = request.params;
+      const outcome = await app.domain.adminApprovals.resetPasskeys({ email, actor: adminSession(request).email });
+      return 'pending' in outcome ? reply.code(202).send({ email, approval: outcome.pending }) : outcome;
+    },
   );
 };
 

@@ -133,6 +133,9 @@ export function createUsersRepository(
   };
 }
 
+/** Who made the row's person an administrator, who approved it, and when (cleared when the role is taken). */
+export type AdminGrantFields = Pick<UserRow, 'adminGrantedBy' | 'adminApprovedBy' | 'adminGrantedAt'>;
+
 /** The repository's calls, declared once: `createUsersRepository` is typed by it, transactions included. */
 export interface UsersRepository {
   findByEmail(email: string): Promise<UserRow | undefined>;
@@ -146,7 +149,7 @@ export interface UsersRepository {
       registered?: boolean;
       firebaseUid?: string | null;
       createdBy?: string | null;
-    } & Partial<DirectoryFields>,
+    } & Partial<DirectoryFields & AdminGrantFields>,
   ): Promise<UserRow | undefined>;
   /** The row behind /scim/v2/Users/<id>. */
   findByScimId(id: string): Promise<UserRow | undefined>;
@@ -162,7 +165,11 @@ export interface UsersRepository {
   remove(email: string): Promise<UserRow | undefined>;
   update(
     email: string,
-    changes: Partial<Pick<UserRow, 'activated' | 'registered' | 'firebaseUid' | 'admin' | 'finance'> & DirectoryFields>,
+    changes: Partial<
+      Pick<UserRow, 'activated' | 'registered' | 'firebaseUid' | 'admin' | 'finance'> &
+        DirectoryFields &
+        AdminGrantFields
+    >,
   ): Promise<UserRow | undefined>;
   transaction<T>(work: (inTransaction: UsersRepository) => Promise<T>): Promise<T>;
   lockAdmins(): Promise<string[]>;

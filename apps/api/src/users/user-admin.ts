@@ -4,7 +4,7 @@ import { DomainError, type RefusalKind } from '../domain-error.ts';
 import type { AuditTrail } from '../audit/audit-trail.ts';
 import type { AccountCleaner } from './account-cleaner.ts';
 import type { AccountCleanup } from './account-cleanups.ts';
-import type { DirectoryFields, UserRow, UsersRepository } from './repository.ts';
+import type { AdminGrantFields, DirectoryFields, UserRow, UsersRepository } from './repository.ts';
 
 export interface UserAdminDeps {
   users: UsersRepository;
@@ -222,6 +222,7 @@ export function createUserAdmin(deps: UserAdminDeps) {
           registered: true,
           firebaseUid: account.uid,
           createdBy: actor,
+          ...adminGrant(admin, actor),
           ...(input.directory ? directoryFields(input.directory) : {}),
         });
       } catch (error) {
@@ -295,7 +296,14 @@ export function createUserAdmin(deps: UserAdminDeps) {
      * Makes someone an administrator or stops them being one; refused for the last administrator, checked
      * under the same lock as a removal so two admins demoting each other cannot leave none.
      */
-    async setAdmin(input: { email: string; admin: boolean; actor: string; byDirectory?: boolean }): Promise<UserRow> {
+    async setAdmin(input: {
+      email: string;
+      admin: boolean;
+      actor: string;
+      byDirectory?: boolean;
+      /** A promotion a second administrator (`actor`) approved: who asked for it. */
+      requestedBy?: string;
+    }): Promise<UserRow> {
       const { email, admin, actor } = input;
       const event = {
         actor,
@@ -306,7 +314,9 @@ export function createUserAdmin(deps: UserAdminDeps) {
         const admins = await txUsers.lockAdmins();
         if (!admin && admins.length === 1 && admins[0] === email)
           throw new DomainError('conflict', LAST_ADMIN_ROLE_MESSAGE);
-        return txUsers.update(email, { admin });
+        // An administrator already keeps who made them one and when; a repeated promotion changes neither.
+        if (admin && admins.includes(email)) return txUsers.update(email, { admin });
+        return txUsers.update(email, { admin, ...adminGrant(admin, actor, input.requestedBy) });
       });
     },
 
@@ -377,6 +387,12 @@ export function createUserAdmin(deps: UserAdminDeps) {
 }
 
 export type UserAdmin = ReturnType<typeof createUserAdmin>;
+
+/** Who made someone an administrator and when, kept for the change guard's second person; cleared with the role. */
+const adminGrant = (admin: boolean, actor: string, requestedBy?: string): AdminGrantFields =>
+  admin
+    ? { adminGrantedBy: requestedBy ?? actor, adminApprovedBy: requestedBy ? actor : null, adminGrantedAt: new Date() }
+    : { adminGrantedBy: null, adminApprovedBy: null, adminGrantedAt: null };
 
 const directoryFields = (state: DirectoryState): DirectoryFields => ({
   managedBy: DIRECTORY,

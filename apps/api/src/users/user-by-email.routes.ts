@@ -1,5 +1,6 @@
 import {
   activatedUserSchema,
+  approvalRequestedSchema,
   addUserQuerySchema,
   activateUserBodySchema,
   allowedUserSchema,
@@ -9,7 +10,7 @@ import {
   removedUserSchema,
   userLookupSchema,
 } from '@portal/contract';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { acceptEmptyJsonBodies, isEmptyBody } from '../http/empty-body.ts';
 import { errorResponses } from '../http/error-responses.ts';
@@ -20,6 +21,16 @@ import { toAllowedUser } from './allowed-user.ts';
 import { NO_ACCOUNT_MESSAGE } from './user-admin.ts';
 
 const adminEmail = (request: FastifyRequest) => requireCaller(request).email;
+
+/**
+ * A promotion: made at once with its enrollment code where nobody else could approve it, otherwise a request
+ * for a second administrator (the row unchanged, no code for whoever asked).
+ */
+async function promote(app: FastifyInstance, email: string, actor: string) {
+  const outcome = await app.domain.adminApprovals.promote({ email, actor });
+  if ('pending' in outcome) return { row: outcome.row, approval: outcome.pending, enrollment: undefined };
+  return { row: outcome.done, approval: undefined, enrollment: outcome.enrollment };
+}
 
 /** One allowed address, /users/:email: look it up, add it, remove it, change its role, activate it. */
 const userRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -112,21 +123,27 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: 'admin' },
       schema: {
         summary: 'Give or take a role: administrator, finance',
+        description:
+          'Making someone an administrator answers 202 with `approval` when another administrator with a passkey ' +
+          'could approve it (anyone but the caller and the person): it waits for them (GET /approvals), and no ' +
+          'enrollment code is issued to the caller. Otherwise it is made at once, and `enrollment` is the code ' +
+          "the new administrator's first passkey needs.",
         tags: ['users'],
         params: emailParamsSchema,
         body: changeUserBodySchema,
-        response: { 200: changedUserSchema, ...errorResponses },
+        response: { 200: changedUserSchema, 202: approvalRequestedSchema, ...errorResponses },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { email } = request.params;
       const actor = adminEmail(request);
       const { admin, finance } = request.body;
-      let row = admin === undefined ? undefined : await app.domain.userAdmin.setAdmin({ email, admin, actor });
+      const promotion = admin === true ? await promote(app, email, actor) : undefined;
+      let row = admin === false ? await app.domain.userAdmin.setAdmin({ email, admin, actor }) : promotion?.row;
       if (finance !== undefined) row = await app.domain.userAdmin.setFinance({ email, finance, actor });
       if (!row) throw new Error('the body schema lets no call through without a role');
-      // A new administrator sets up their first passkey with a code from the admin who promoted them.
-      const enrollment = admin === true ? await app.domain.passkeys.codeForNewAdmin({ email, actor }) : undefined;
+      if (promotion?.approval) return reply.code(202).send({ ...toAllowedUser(row), approval: promotion.approval });
+      const enrollment = promotion?.enrollment;
       return { ...toAllowedUser(row), ...(enrollment ? { enrollment } : {}) };
     },
   );

@@ -201,7 +201,7 @@ export function useTestApp(options: TestAppOptions = {}): TestContext {
   return context;
 }
 
-const EVERY_TABLE = sql`truncate table users, invoices, invoice_versions, invoice_warnings, audit_log, rate_limit_windows, admin_passkeys, admin_step_ups, admin_confirmations, admin_enrollment_codes, webauthn_challenges, account_cleanups, invoice_opens, invoice_arrival_notices, invoice_sellers, invoice_buyers restart identity`;
+const EVERY_TABLE = sql`truncate table users, invoices, invoice_versions, invoice_warnings, audit_log, rate_limit_windows, admin_passkeys, admin_step_ups, admin_confirmations, admin_enrollment_codes, admin_approvals, webauthn_challenges, account_cleanups, invoice_opens, invoice_arrival_notices, invoice_sellers, invoice_buyers restart identity`;
 
 /**
  * Truncating locks the tables one after another. A transaction of the app's still under way (a background

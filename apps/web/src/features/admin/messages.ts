@@ -1,3 +1,4 @@
+import type { ApprovalKind } from '@portal/contract';
 import { ApiError } from '@/lib/api-client';
 import { formatDate, formatDateTime } from '@/lib/format-date';
 
@@ -175,3 +176,34 @@ export const DIRECTORY_DELETE_REASON = 'Kept by your company directory: remove t
 export const DIRECTORY_ROLE_REASON = 'Their roles come from your company directory: change them there.';
 /** The directory deactivated this person: listed, and refused at sign-in. */
 export const DEACTIVATED_TITLE = 'Deactivated in your company directory: cannot sign in';
+
+/** Promotions and passkey resets that wait for a second administrator. */
+export const approvalRequestedNotice = (email: string, kind: ApprovalKind) =>
+  kind === 'make-admin'
+    ? `Making ${email} an administrator waits for a second administrator's approval. Nothing has changed yet.`
+    : `Resetting the passkeys of ${email} waits for a second administrator's approval. Nothing has changed yet.`;
+export const APPROVAL_REQUESTED_DETAIL =
+  'Another administrator approves it under "Waiting for a second administrator" within 24 hours. They, not you, are shown the enrollment code, and hand it over.';
+export const approvalsTitle = (count: number) =>
+  count === 1
+    ? 'Waiting for a second administrator: 1 request'
+    : `Waiting for a second administrator: ${count} requests`;
+export const approvalDescription = (approval: { kind: ApprovalKind; email: string; requestedBy: string }) =>
+  approval.kind === 'make-admin'
+    ? `${approval.requestedBy} asks to make ${approval.email} an administrator`
+    : `${approval.requestedBy} asks to reset the passkeys of ${approval.email}`;
+export const approvalUntil = (expiresAt: string) => `until ${formatDateTime(expiresAt)}`;
+export const OWN_APPROVAL_NOTE = 'You asked for this: it waits for another administrator.';
+export const ABOUT_YOU_APPROVAL_NOTE = 'This is about you: another administrator decides it.';
+export const approveLabel = (email: string) => `Approve the request about ${email}`;
+export const rejectLabel = (email: string) => `Reject the request about ${email}`;
+export const withdrawLabel = (email: string) => `Withdraw your request about ${email}`;
+export const approvalRejectedNotice = (email: string, own: boolean) =>
+  own
+    ? `You withdrew your request about ${email}. Nothing was changed.`
+    : `You turned down the request about ${email}. Nothing was changed.`;
+export const APPROVE_TITLE = 'Approve?';
+export const approveMessage = (approval: { kind: ApprovalKind; email: string; requestedBy: string }) =>
+  approval.kind === 'make-admin'
+    ? `Make ${approval.email} an administrator, as ${approval.requestedBy} asked? You are shown their enrollment code next: check with ${approval.email} that they expect it, and hand it over in person or by phone.`
+    : `Reset the passkeys of ${approval.email}, as ${approval.requestedBy} asked? They are signed out everywhere, and you are shown their new enrollment code next. Do this only once you are sure it is them who asked.`;

@@ -1,20 +1,32 @@
-import { changedUserSchema, type ChangedUser } from '@portal/contract';
+import { approvalRequestedSchema, changedUserSchema, type ApprovalRequested, type ChangedUser } from '@portal/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useApiClient, type ApiClient } from '@/lib/api-client';
 import { useAuth, type AuthClient } from '@/lib/auth';
 import { resetContinueUrl } from '@/lib/paths';
 import { adminKeys } from './query-keys';
 
+/** A promotion that waits for a second administrator (202), or the row as changed. */
+const roleChangeSchema = { parse: (value: unknown) => parseRoleChange(value) };
+function parseRoleChange(value: unknown): ChangedUser | ApprovalRequested {
+  const waiting = approvalRequestedSchema.safeParse(value);
+  return waiting.success ? waiting.data : changedUserSchema.parse(value);
+}
+
 /**
- * PATCH /users/<email> { admin }: make someone an administrator, or stop them being one; a new administrator
- * without a passkey comes back with the enrollment code their first passkey needs.
+ * PATCH /users/<email> { admin }: make someone an administrator, or stop them being one. A promotion made at
+ * once comes back with the enrollment code a new administrator's first passkey needs; one that waits for a
+ * second administrator comes back with `approval`, and no code.
  */
-export async function setAdmin(api: ApiClient, email: string, admin: boolean): Promise<ChangedUser> {
+export async function setAdmin(
+  api: ApiClient,
+  email: string,
+  admin: boolean,
+): Promise<ChangedUser | ApprovalRequested> {
   const { data } = await api.request(`/users/${encodeURIComponent(email)}`, {
     method: 'PATCH',
     auth: true,
     json: { admin },
-    schema: changedUserSchema,
+    schema: roleChangeSchema,
   });
   return data;
 }

@@ -1,4 +1,6 @@
 import {
+  approvalRequestedSchema,
+  type ApprovalRequested,
   passkeyCreationOptionsSchema,
   passkeyRequestOptionsSchema,
   passkeysResetSchema,
@@ -86,16 +88,25 @@ export async function confirmWithPasskey(api: ApiClient): Promise<void> {
 
 /**
  * DELETE /users/<email>/passkeys: recovery for an admin who lost their passkey (another admin does it); it
- * signs them out everywhere and answers the enrollment code they set up a new passkey with.
+ * signs them out everywhere and answers the enrollment code they set up a new passkey with, or, where a
+ * third administrator could approve it, waits for them (`approval`, no code).
  */
-export async function resetPasskeys(api: ApiClient, email: string): Promise<PasskeysReset> {
+export async function resetPasskeys(api: ApiClient, email: string): Promise<PasskeysReset | ApprovalRequested> {
   const { data } = await api.request(`/users/${encodeURIComponent(email)}/passkeys`, {
     method: 'DELETE',
     auth: true,
-    schema: passkeysResetSchema,
+    schema: resetSchema,
   });
   return data;
 }
+
+/** A reset that waits for a second administrator (202, no code), or the reset done. */
+const resetSchema = {
+  parse(value: unknown): PasskeysReset | ApprovalRequested {
+    const waiting = approvalRequestedSchema.safeParse(value);
+    return waiting.success ? waiting.data : passkeysResetSchema.parse(value);
+  },
+};
 
 /** Resets another administrator's passkeys; settles once the audit log it extended has been reloaded. */
 export function useResetPasskeys() {

@@ -7,6 +7,7 @@ export const adminKeys = {
   usersPage: (query: UsersQuery) => ['admin', 'users', query] as const,
   auditPage: (page: number, filter: AuditFilter = {}) => ['admin', 'audit', { page, ...filter }] as const,
   accountCleanups: ['admin', 'account-cleanups'] as const,
+  approvals: ['admin', 'approvals'] as const,
   /**
    * Outside the prefix on purpose: reloading after a change must not ask again whether the admin page may
    * open; a confirmation that runs out meanwhile is asked for when a call is refused.

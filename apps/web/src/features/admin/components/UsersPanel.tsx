@@ -20,6 +20,7 @@ import { BulkAddModal } from './BulkAddModal';
 import { ExportButton } from './ExportButton';
 import { ListControls } from './ListControls';
 import { Pager } from './Pager';
+import { PendingApprovals } from './PendingApprovals';
 import { SearchField } from './SearchField';
 import { SelectionBar } from './SelectionBar';
 import { UsersTable } from './UsersTable';
@@ -79,6 +80,7 @@ export function UsersPanel() {
           </Button>
         </div>
       </div>
+      <PendingApprovals feedback={feedback} />
       <ActionNotice
         notice={feedback.notice}
         onShow={(email) => update({ search: email })}

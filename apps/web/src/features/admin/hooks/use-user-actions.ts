@@ -1,3 +1,4 @@
+import type { ApprovalKind } from '@portal/contract';
 import { useRef, useState } from 'react';
 import { useSetAdmin, useSetFinance, useResendInvitation } from '../api/change-user';
 import { useDeleteUser } from '../api/delete-user';
@@ -5,6 +6,8 @@ import { useEndSessions } from '../api/end-sessions';
 import { useResetPasskeys } from '../api/passkeys';
 import {
   adminNotice,
+  APPROVAL_REQUESTED_DETAIL,
+  approvalRequestedNotice,
   financeChangeButton,
   financeChangeMessage,
   financeNotice,
@@ -27,6 +30,12 @@ import {
 } from '../messages';
 import type { UserActions } from '../components/UserRow';
 import type { ActionFeedback, Notice } from './use-action-feedback';
+
+/** A promotion or reset that waits for a second administrator: nothing changed, no code for whoever asked. */
+const waitsForApproval = (email: string, kind: ApprovalKind): Notice => ({
+  text: approvalRequestedNotice(email, kind),
+  details: [APPROVAL_REQUESTED_DETAIL],
+});
 
 type Pending =
   | { kind: 'delete'; email: string }
@@ -110,7 +119,8 @@ export function useUserActions(feedback: ActionFeedback) {
       }),
   };
 
-  // A promotion or a reset issues the enrollment code the person's first passkey needs: shown here, once.
+  // A promotion or a reset made at once issues the enrollment code the person's first passkey needs: shown
+  // here, once. One that waits for a second administrator says so, and the approver is shown the code.
   const run = async (action: Pending): Promise<Notice> => {
     switch (action.kind) {
       case 'delete': {
@@ -120,8 +130,10 @@ export function useUserActions(feedback: ActionFeedback) {
         };
       }
       case 'role': {
-        const { enrollment } = await setAdmin.mutateAsync(action);
+        const changed = await setAdmin.mutateAsync(action);
+        if ('approval' in changed) return waitsForApproval(action.email, 'make-admin');
         const text = adminNotice(action.email, action.admin);
+        const { enrollment } = changed;
         return enrollment ? { text, details: enrollmentCodeDetails(action.email, enrollment) } : { text };
       }
       case 'finance':
@@ -131,8 +143,12 @@ export function useUserActions(feedback: ActionFeedback) {
         await endSessions.mutateAsync(action.email);
         return { text: sessionsEndedNotice(action.email) };
       case 'reset-passkeys': {
-        const { enrollment } = await resetPasskeys.mutateAsync(action.email);
-        return { text: passkeysResetNotice(action.email), details: enrollmentCodeDetails(action.email, enrollment) };
+        const reset = await resetPasskeys.mutateAsync(action.email);
+        if ('approval' in reset) return waitsForApproval(action.email, 'reset-passkeys');
+        return {
+          text: passkeysResetNotice(action.email),
+          details: enrollmentCodeDetails(action.email, reset.enrollment),
+        };
       }
     }
   };

@@ -1,6 +1,7 @@
 import {
   emailSchema,
   type AccountCleanupItem,
+  type Approval,
   type AllowedUser,
   type AuditEntry,
   type BulkAddResult,
@@ -54,8 +55,33 @@ export const steppedUp = (): StepUpStatus => ({
  * so tests can check what was sent (bearer token, content type, body) and when.
  */
 export function createFakeAdminApi(
-  options: { users?: AllowedUser[]; audit?: AuditEntry[]; cleanups?: AccountCleanupItem[]; stepUp?: StepUpStatus } = {},
+  options: {
+    users?: AllowedUser[];
+    audit?: AuditEntry[];
+    cleanups?: AccountCleanupItem[];
+    stepUp?: StepUpStatus;
+    approvals?: Approval[];
+  } = {},
 ) {
+  /** Requests waiting for a second administrator; `secondPerson.needed` makes promotions and resets wait. */
+  const approvals = options.approvals ?? [];
+  const secondPerson = { needed: false, nextId: 100 };
+  /** A new request, as the server records it when a second administrator must approve. */
+  const requestApproval = (kind: Approval['kind'], email: string): Approval => {
+    const approval: Approval = {
+      id: (secondPerson.nextId += 1),
+      kind,
+      email,
+      requestedBy: 'admin@example.com',
+      requestedAt: '2030-01-01T03:04:05.000Z',
+      expiresAt: FAKE_CODE_EXPIRY,
+      decision: null,
+      decidedBy: null,
+      decidedAt: null,
+    };
+    approvals.push(approval);
+    return approval;
+  };
   const users = new Map((options.users ?? []).map((user) => [user.email, user]));
   const audit = options.audit ?? [];
   const cleanups = options.cleanups ?? [];
@@ -225,6 +251,8 @@ export function createFakeAdminApi(
       const user = users.get(email);
       if (!user) return HttpResponse.json({ message: `${email} is not on the list.` }, { status: 404 });
       const body = (await request.json()) as { admin?: boolean; finance?: boolean };
+      if (body.admin === true && !user.admin && secondPerson.needed)
+        return HttpResponse.json({ ...user, approval: requestApproval('make-admin', email) }, { status: 202 });
       const changed = { ...user, admin: body.admin ?? user.admin, finance: body.finance ?? user.finance };
       users.set(email, changed);
       // A new administrator comes back with the enrollment code of their first passkey.
@@ -271,6 +299,9 @@ export function createFakeAdminApi(
       const call = await record(request);
       const failure = takeFailure('reset-passkeys');
       if (failure) return fail(failure);
+      const email = String(params.email);
+      if (secondPerson.needed && !refuseWithoutBearer(call))
+        return HttpResponse.json({ email, approval: requestApproval('reset-passkeys', email) }, { status: 202 });
       return (
         refuseWithoutBearer(call) ??
         HttpResponse.json({
@@ -279,6 +310,30 @@ export function createFakeAdminApi(
           enrollment: { code: FAKE_ENROLLMENT_CODE, expiresAt: FAKE_CODE_EXPIRY },
         })
       );
+    }),
+    // Not recorded in `calls`, like the step-up status: tests read those as the list's and actions' calls.
+    http.get(`${API}/approvals`, ({ request }) => {
+      if (!request.headers.get('authorization')?.startsWith('Bearer '))
+        return HttpResponse.json({ message: 'Sign in first.' }, { status: 401 });
+      return HttpResponse.json(approvals.filter((approval) => approval.decision === null));
+    }),
+    http.post(`${API}/approvals/:id/:decision`, async ({ request, params }) => {
+      const call = await record(request);
+      const refused = refuseWithoutBearer(call);
+      if (refused) return refused;
+      const approval = approvals.find((candidate) => candidate.id === Number(params.id));
+      if (!approval || approval.decision !== null)
+        return HttpResponse.json({ message: 'This request was already decided or has run out.' }, { status: 409 });
+      const approved = params.decision === 'approve';
+      Object.assign(approval, {
+        decision: approved ? 'approved' : 'rejected',
+        decidedBy: 'admin@example.com',
+        decidedAt: '2030-01-01T04:00:00.000Z',
+      });
+      if (!approved) return HttpResponse.json(approval);
+      const user = users.get(approval.email);
+      if (user && approval.kind === 'make-admin') users.set(approval.email, { ...user, admin: true });
+      return HttpResponse.json({ approval, enrollment: { code: FAKE_ENROLLMENT_CODE, expiresAt: FAKE_CODE_EXPIRY } });
     }),
     http.get(`${API}/audit`, async ({ request }) => {
       const call = await record(request);
@@ -328,6 +383,8 @@ export function createFakeAdminApi(
     deletesInFlight,
     gates,
     stepUp,
+    approvals,
+    secondPerson,
     /** The recorded calls other than the account lookup, as "METHOD path". */
     summary: () => calls.map((call) => `${call.method} ${call.path}`),
   };
