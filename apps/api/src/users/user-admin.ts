@@ -42,6 +42,11 @@ export const managedByDirectoryMessage = (email: string) =>
 export const LAST_ADMIN_SUSPEND_MESSAGE =
   'The directory cannot deactivate the last administrator. Make someone else an administrator first.';
 
+export const lastPasskeyAdminMessage = (email: string) =>
+  `The directory cannot remove, deactivate or take the administrator role from ${email}: they are the last ` +
+  "administrator with a passkey, and without one nobody could confirm an administrator's call. Have another " +
+  'administrator set up a passkey first.';
+
 /** The value of users.managed_by for rows the company directory keeps. */
 export const DIRECTORY = 'scim';
 
@@ -59,6 +64,16 @@ function isAccountAlreadyBound(error: unknown): boolean {
       return true;
   }
   return false;
+}
+
+/**
+ * The company directory may not leave the portal without an administrator who has a passkey: nobody could
+ * then confirm an administrator's call, and only the CLI could bring one back. Checked under `lockAdmins`.
+ */
+async function refuseLeavingNoPasskeyAdmin(txUsers: UsersRepository, admins: string[], leaving: string) {
+  const holders = await txUsers.passkeyHolders(admins);
+  if (holders.includes(leaving) && holders.every((holder) => holder === leaving))
+    throw new DomainError('conflict', lastPasskeyAdminMessage(leaving));
 }
 
 /**
@@ -271,6 +286,8 @@ export function createUserAdmin(deps: UserAdminDeps) {
       try {
         removed = await users.transaction(async (txUsers) => {
           const admins = await txUsers.lockAdmins();
+          // Before the removal, which takes the row's passkeys with it.
+          if (input.byDirectory && admins.includes(email)) await refuseLeavingNoPasskeyAdmin(txUsers, admins, email);
           const done = await txUsers.removeQueuingCleanup(email, actor);
           // Throwing rolls the removal back, and its queued clean-up with it.
           if (!done) throw new DomainError('not-found', notOnListMessage(email));
@@ -306,6 +323,7 @@ export function createUserAdmin(deps: UserAdminDeps) {
         const admins = await txUsers.lockAdmins();
         if (!admin && admins.length === 1 && admins[0] === email)
           throw new DomainError('conflict', LAST_ADMIN_ROLE_MESSAGE);
+        if (!admin && input.byDirectory) await refuseLeavingNoPasskeyAdmin(txUsers, admins, email);
         return txUsers.update(email, { admin });
       });
     },
@@ -330,6 +348,7 @@ export function createUserAdmin(deps: UserAdminDeps) {
         if (!before) throw new DomainError('not-found', notOnListMessage(email));
         if (state.suspended && before.admin && admins.every((other) => other === email))
           throw new DomainError('conflict', LAST_ADMIN_SUSPEND_MESSAGE);
+        if (state.suspended && before.admin) await refuseLeavingNoPasskeyAdmin(txUsers, admins, email);
         // A directory repeats what it sent (Entra ID every 40 minutes): an unchanged row is not written.
         const fields = directoryFields(state);
         if (
