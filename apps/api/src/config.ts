@@ -168,7 +168,7 @@ const envSchema = z
         }
         return domains;
       }),
-    // The roles the directory may give (admin, finance); empty: none, the directory adds and removes people only.
+    // The roles the directory gives and takes (admin, finance); empty: none, it adds and removes people only.
     SCIM_ASSIGNABLE_ROLES: z
       .string()
       .trim()

@@ -115,6 +115,7 @@ export function buildDomain(infrastructure: Omit<Infrastructure, 'close'>, optio
     cleaner: accountCleaner,
     forgetSessions,
     log,
+    directoryRoles: config.scim?.assignableRoles ?? [],
   });
   const sessions = createSessionEnder({
     identity,

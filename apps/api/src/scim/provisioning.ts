@@ -37,8 +37,9 @@ export const notKeptByDirectoryMessage = (email: string) =>
   `${email} was added on the portal, not by the directory, which changes only the people it keeps. A portal ` +
   `administrator adopts them into the directory first: npm run portal -- users adopt ${email} --operator <name>.`;
 export const notAssignableMessage = (role: string) =>
-  `The directory may not give the ${role} role: the portal's operator has not allowed it (SCIM_ASSIGNABLE_ROLES). ` +
-  'Ask them to allow it, or leave the group unassigned.';
+  `The directory may not give or take the ${role} role: the portal's operator has not given it to the directory ` +
+  "(SCIM_ASSIGNABLE_ROLES), so the portal's administrators set it on the admin screen. Leave the group " +
+  'unassigned, or ask the operator to allow it.';
 export const outsideDomainsMessage = (email: string, domains: readonly string[]) =>
   `${email} is not an address of the company's domains (${domains.join(', ')}): the directory may list those alone ` +
   '(SCIM_EMAIL_DOMAINS). Map the work address to userName, or ask the operator to add the domain.';
@@ -276,7 +277,9 @@ export function createProvisioning(deps: ProvisioningDeps) {
     const adding = [...wanted].filter((id) => !currentIds.has(id));
     const removing = current.filter((row) => !wanted.has(row.scimId));
     const added = adding.length > 0 ? await rowsWithIds(adding) : [];
-    if (added.length > 0 && !rules.assignableRoles.includes(role.name))
+    // A role the directory does not keep is the administrators' (on the admin screen): it neither gives nor
+    // takes it, so it cannot undo what they gave either.
+    if ((added.length > 0 || removing.length > 0) && !rules.assignableRoles.includes(role.name))
       throw new ScimError(403, undefined, notAssignableMessage(role.name));
     const notKept = added.find((row) => row.managedBy !== DIRECTORY);
     if (notKept) throw new ScimError(403, undefined, notKeptByDirectoryMessage(notKept.email));

@@ -16,7 +16,7 @@ type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
 
 function scim(app: FastifyInstance) {
   return async (
-    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
     url: string,
     options: { body?: unknown; token?: string | undefined; from?: string } = {},
   ) => {
@@ -142,7 +142,7 @@ describe('what the operator lets the directory do (SCIM_EMAIL_DOMAINS, SCIM_ASSI
     }
   });
 
-  it('gives the roles the operator allowed, and no other; takes any away', async () => {
+  it("gives and takes the roles the operator allowed it; the others stay the administrators' on its rows", async () => {
     await t.createAccount('boss@example.com', { admin: true });
     const lee = (await call('POST', '/Users', { body: user('lee@example.com') })).body;
     const add = (role: string) =>
@@ -150,7 +150,7 @@ describe('what the operator lets the directory do (SCIM_EMAIL_DOMAINS, SCIM_ASSI
     const admin = await add('admin');
     assert.equal(admin.status, 403);
     assert.deepEqual(admin.body.schemas, [SCIM_ERROR]);
-    assert.match(admin.body.detail, /may not give the admin role.*SCIM_ASSIGNABLE_ROLES/);
+    assert.match(admin.body.detail, /may not give or take the admin role.*SCIM_ASSIGNABLE_ROLES/);
     assert.equal((await t.app.domain.users.findByEmail('lee@example.com'))?.admin, false);
     const replaced = await call('PATCH', '/Groups/admin', {
       body: patch({ op: 'replace', path: 'members', value: [{ value: lee.id }] }),
@@ -164,5 +164,17 @@ describe('what the operator lets the directory do (SCIM_EMAIL_DOMAINS, SCIM_ASSI
     });
     assert.equal(taken.status, 200);
     assert.equal((await t.app.domain.users.findByEmail('lee@example.com'))?.finance, false);
+
+    // The admin role is not the directory's: the administrators give it on its rows, and it cannot undo that.
+    await t.app.domain.userAdmin.setAdmin({ email: 'lee@example.com', admin: true, actor: 'boss@example.com' });
+    assert.equal((await t.app.domain.users.findByEmail('lee@example.com'))?.admin, true);
+    const emptied = await call('PUT', '/Groups/admin', { body: { displayName: 'admin', members: [] } });
+    assert.equal(emptied.status, 403);
+    assert.equal((await t.app.domain.users.findByEmail('lee@example.com'))?.admin, true);
+    // The finance role is the directory's: the admin screen's change is refused, as it would be undone.
+    await assert.rejects(
+      t.app.domain.userAdmin.setFinance({ email: 'lee@example.com', finance: true, actor: 'boss@example.com' }),
+      (error: Error & { code?: string }) => /kept by your company directory/.test(error.message),
+    );
   });
 });

@@ -15,6 +15,11 @@ export interface UserAdminDeps {
   /** Makes this process forget an account's cached tokens, so its removal is seen on the very next call. */
   forgetSessions?: (uid: string) => void;
   log: { error(details: object, message: string): void };
+  /**
+   * The roles the company directory keeps on its rows (SCIM_ASSIGNABLE_ROLES); the others are the
+   * administrators' to change there too. Unset: every role, as when the directory kept them all.
+   */
+  directoryRoles?: readonly ('admin' | 'finance')[];
 }
 
 export const notOnListMessage = (email: string) => `${email} is not on the list of allowed users.`;
@@ -172,20 +177,21 @@ export function createUserAdmin(deps: UserAdminDeps) {
 
   /**
    * One role change in one transaction: `write` applies the role's own rule (the last-admin lock) and writes
-   * the row; a row the directory keeps is refused, rolled back, unless the directory itself asks. Audited
+   * the row; on a row the directory keeps, a role it keeps is refused, rolled back, unless it asks itself. Audited
    * whatever happens; on success the person's cached token verification, which carries the old roles, is
    * forgotten so the change holds at once.
    */
   async function changeRole(
     event: { actor: string; action: AuditAction; target: string },
-    byDirectory: boolean | undefined,
+    change: { role: 'admin' | 'finance'; byDirectory: boolean | undefined },
     write: (txUsers: UsersRepository) => Promise<UserRow | undefined>,
   ): Promise<UserRow> {
     const email = event.target;
+    const directoryKeepsRole = deps.directoryRoles?.includes(change.role) ?? true;
     const changed = await auditedTransaction(event, async (txUsers) => {
       const row = await write(txUsers);
       if (!row) throw new DomainError('not-found', notOnListMessage(email));
-      if (row.managedBy && !byDirectory)
+      if (row.managedBy && !change.byDirectory && directoryKeepsRole)
         throw new DomainError('managed-by-directory', managedByDirectoryMessage(email));
       return row;
     });
@@ -319,7 +325,7 @@ export function createUserAdmin(deps: UserAdminDeps) {
         action: admin ? ('users.make-admin' as const) : ('users.remove-admin' as const),
         target: email,
       };
-      return changeRole(event, input.byDirectory, async (txUsers) => {
+      return changeRole(event, { role: 'admin', byDirectory: input.byDirectory }, async (txUsers) => {
         const admins = await txUsers.lockAdmins();
         if (!admin && admins.length === 1 && admins[0] === email)
           throw new DomainError('conflict', LAST_ADMIN_ROLE_MESSAGE);
@@ -390,7 +396,9 @@ export function createUserAdmin(deps: UserAdminDeps) {
         action: finance ? ('users.grant-finance' as const) : ('users.remove-finance' as const),
         target: email,
       };
-      return changeRole(event, input.byDirectory, (txUsers) => txUsers.update(email, { finance }));
+      return changeRole(event, { role: 'finance', byDirectory: input.byDirectory }, (txUsers) =>
+        txUsers.update(email, { finance }),
+      );
     },
   };
 }
