@@ -14,12 +14,13 @@ const VALUE = `[A-Za-z0-9._~+/=-]{${SHORTEST_TOKEN},}`;
 /**
  * A token-like literal: a value after "Bearer", a value given to a name that says token or secret
  * (`SCIM_TOKEN=…`, `INGEST_TOKEN: …`, `const TOKEN = '…'`, `scimToken = process.env.X ?? '…'`), or any word
- * that calls itself a token and has the shape of one (`demo-scim-token-…-0123456789`).
+ * that calls itself a token and has the shape of one: hyphenated, with digits (`demo-scim-token-…-0123456789`).
  */
+const WORD_NAMING_A_TOKEN = new RegExp(`(?<![\\w-])([\\w.~+/]*-[\\w.~+/=-]*token[\\w.~+/=-]*)`, 'gi');
 const TOKEN_LIKE = [
   new RegExp(`Bearer\\s+['"\`]?(${VALUE})`, 'g'),
   new RegExp(`\\w*(?:token|secret)\\w*['"]?\\s*[:=][^'"\`\\n]*?['"\`]?(${VALUE})`, 'gi'),
-  new RegExp(`(?<![\\w-])([\\w.~+/]*-[\\w.~+/=-]*token[\\w.~+/=-]*)`, 'gi'),
+  WORD_NAMING_A_TOKEN,
 ];
 
 function filesUnder(relative: string): string[] {
@@ -39,6 +40,8 @@ function shownTokens(): Map<string, string> {
         const value = match[1]!;
         // A placeholder or a name, not a value: `$TOKEN`, `${SCIM_TOKEN}`, `<token>`, `SCIM_TOKEN_PREVIOUS`.
         if (value.length < SHORTEST_TOKEN || /^[A-Z0-9_]+$/.test(value) || /^[a-z0-9_]+$/.test(value)) continue;
+        // A file name or a heading's anchor that mentions tokens (`0089-…-token-….md`, `#changing-…-token-scim`).
+        if (pattern === WORD_NAMING_A_TOKEN && (value.includes('.') || !/\d/.test(value))) continue;
         if (!found.has(value)) found.set(value, file);
       }
   }
