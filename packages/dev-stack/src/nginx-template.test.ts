@@ -159,7 +159,12 @@ test('passes /scim/ on from any network unless SCIM_TOKEN_NETWORKS names some; t
     assert.equal((await getFrom('127.0.0.1', '/scim/v2/Users')).body, 'from the instance');
     const outside = await getFrom('127.0.0.2', '/scim/v2/Users');
     assert.equal(outside.status, 403);
-    assert.notEqual(outside.body, 'from the instance');
+    // In SCIM's error form (RFC 7644 §3.12), as the instances answer theirs.
+    assert.deepEqual(JSON.parse(outside.body), {
+      schemas: ['urn:ietf:params:scim:api:messages:2.0:Error'],
+      status: '403',
+      detail: 'SCIM calls are accepted only from the networks of the company directory (SCIM_TOKEN_NETWORKS).',
+    });
     // Only the directory's door is narrowed: the same caller still reaches the API and the pages.
     assert.equal((await getFrom('127.0.0.2', '/api/healthz')).body, 'from the instance');
     assert.deepEqual(reachedInstance, ['/scim/v2/Users', '/api/healthz']);

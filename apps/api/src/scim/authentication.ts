@@ -5,8 +5,9 @@ import { sameSecret } from '../lib/same-secret.ts';
 import { clientKey } from '../rate-limits/client-key.ts';
 import { ScimError } from './scim-error.ts';
 
+/** The same words as nginx's own refusal in deploy/nginx/portal.conf.template. */
 export const SCIM_NETWORK_MESSAGE =
-  "SCIM calls are accepted only from the company directory's networks (SCIM_TOKEN_NETWORKS).";
+  'SCIM calls are accepted only from the networks of the company directory (SCIM_TOKEN_NETWORKS).';
 /** The one key of the directory's allowance: every SCIM token is the same directory. */
 const DIRECTORY_KEY = 'directory';
 
