@@ -29,7 +29,7 @@ export interface ProvisioningDeps {
 export interface DirectoryRules {
   /** The domains of the addresses it may create; empty: any. */
   emailDomains: readonly string[];
-  /** The roles it may give; it may always take a role away (under the last-administrator rules). */
+  /** The roles it gives and takes; the others are the administrators', on its rows too. */
   assignableRoles: readonly ScimRoleName[];
 }
 

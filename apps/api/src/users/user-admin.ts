@@ -177,9 +177,9 @@ export function createUserAdmin(deps: UserAdminDeps) {
 
   /**
    * One role change in one transaction: `write` applies the role's own rule (the last-admin lock) and writes
-   * the row; on a row the directory keeps, a role it keeps is refused, rolled back, unless it asks itself. Audited
-   * whatever happens; on success the person's cached token verification, which carries the old roles, is
-   * forgotten so the change holds at once.
+   * the row; on a row the directory keeps, a role it keeps is refused, rolled back, unless it asks itself.
+   * Audited whatever happens; on success the person's cached token verification, which carries the old
+   * roles, is forgotten so the change holds at once.
    */
   async function changeRole(
     event: { actor: string; action: AuditAction; target: string },
