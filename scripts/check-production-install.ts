@@ -11,6 +11,7 @@
  * `SKIP_BUILD=1` uses the last `npm run build` (as `npm test` does, which builds once for three suites).
  */
 import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { chmod, chown, mkdir, mkdtemp, rm } from 'node:fs/promises';
@@ -38,7 +39,8 @@ import { buildRuntimeFolder } from './lib/runtime-folder.ts';
 
 const execFileAsync = promisify(execFile);
 const SHUTDOWN_GRACE_MS = 1000;
-const INGEST_TOKEN = 'production-check-ingest-token-0123456789';
+// Made at run time: a token printed here would be one the production server refuses (example-secrets.ts).
+const INGEST_TOKEN = randomBytes(32).toString('base64url');
 
 function check(condition: boolean, message: string) {
   if (!condition) throw new Error(message);

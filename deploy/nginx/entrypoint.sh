@@ -22,6 +22,25 @@ fi
 export PORTAL_INVOICE_STORE_ORIGIN="${PORTAL_INVOICE_STORE_ORIGIN:-http://127.0.0.1:9}"
 # nginx's masked access log: on the container's output beside its error log, unless a file is named.
 export PORTAL_ACCESS_LOG="${PORTAL_ACCESS_LOG:-/dev/stdout}"
+# /scim/ from SCIM_TOKEN_NETWORKS alone (the instances' own setting, comma-separated CIDR): one allow line each,
+# then deny all; empty: any network. Anything but addresses and networks is refused, never written into nginx.
+scim_allow() {
+  networks=$(printf '%s' "${SCIM_TOKEN_NETWORKS:-}" | tr -d ' \t')
+  if [ -z "$networks" ]; then
+    echo '    # SCIM_TOKEN_NETWORKS is empty: the directory may call from any network.'
+    return
+  fi
+  case "$networks" in
+    *[!0-9A-Fa-f.:/,]*)
+      echo "SCIM_TOKEN_NETWORKS must be addresses or networks (CIDR), comma-separated: $networks" >&2
+      exit 1
+      ;;
+  esac
+  printf '%s\n' "$networks" | tr ',' '\n' | sed '/^$/d; s/.*/    allow &;/'
+  echo '    deny all;'
+}
+PORTAL_SCIM_ALLOW=$(scim_allow)
+export PORTAL_SCIM_ALLOW
 home=${PORTAL_NGINX_HOME:-/etc/nginx/portal}
 run=${PORTAL_NGINX_RUN:-/tmp/nginx}
 mkdir -p "$run"
@@ -37,7 +56,7 @@ peers() {
 }
 
 render() {
-  envsubst '$PORTAL_LISTEN $PORTAL_UPSTREAM_SERVERS $PORTAL_WEB_ROOT $PORTAL_INVOICE_DIR $PORTAL_INVOICE_STORE_ORIGIN $PORTAL_MAX_BODY $PORTAL_ACCESS_LOG' \
+  envsubst '$PORTAL_LISTEN $PORTAL_SCIM_ALLOW $PORTAL_UPSTREAM_SERVERS $PORTAL_WEB_ROOT $PORTAL_INVOICE_DIR $PORTAL_INVOICE_STORE_ORIGIN $PORTAL_MAX_BODY $PORTAL_ACCESS_LOG' \
     < "$home/portal.conf.template" > "$run/portal.conf.next"
   mv "$run/portal.conf.next" "$run/portal.conf"
 }

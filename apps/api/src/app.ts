@@ -115,6 +115,7 @@ async function portalAppPlugin(app: FastifyInstance, { domain }: { domain: Domai
     await app.register(scimRoutes, {
       prefix: SCIM_PREFIX,
       tokens: config.scim.tokens,
+      from: config.scim.networks && networkMatcher(config.scim.networks),
       provisioning: domain.provisioning,
     });
   await app.register(runtimeConfigRoute, { runtimeConfig });

@@ -213,14 +213,15 @@ describe('loadConfig', () => {
     assert.equal(loadConfig(valid).scim, undefined);
     const token = 'a'.repeat(40);
     const previous = 'b'.repeat(40);
-    assert.deepEqual(loadConfig({ ...valid, SCIM_TOKEN: token }).scim, { tokens: [token] });
-    assert.deepEqual(loadConfig({ ...valid, SCIM_TOKEN: token, SCIM_TOKEN_PREVIOUS: previous }).scim, {
-      tokens: [token, previous],
-    });
+    assert.deepEqual(loadConfig({ ...valid, SCIM_TOKEN: token }).scim?.tokens, [token]);
+    assert.deepEqual(loadConfig({ ...valid, SCIM_TOKEN: token, SCIM_TOKEN_PREVIOUS: previous }).scim?.tokens, [
+      token,
+      previous,
+    ]);
     const folder = mkdtempSync(path.join(os.tmpdir(), 'scim-token-'));
     const file = path.join(folder, 'token');
     writeFileSync(file, `${token}\n`);
-    assert.deepEqual(loadConfig({ ...valid, SCIM_TOKEN_FILE: file }).scim, { tokens: [token] });
+    assert.deepEqual(loadConfig({ ...valid, SCIM_TOKEN_FILE: file }).scim?.tokens, [token]);
     assert.match(problemsOf({ ...valid, SCIM_TOKEN_FILE: file, SCIM_TOKEN: token }).join('\n'), /both set/);
     assert.match(problemsOf({ ...valid, SCIM_TOKEN_FILE: path.join(folder, 'missing') }).join('\n'), /ENOENT/);
     assert.match(problemsOf({ ...valid, SCIM_TOKEN: 'short' }).join('\n'), /SCIM_TOKEN must be at least 32/);
@@ -239,6 +240,7 @@ describe('loadConfig', () => {
       anonymousConcurrency: 4,
       passkeyCeremoniesPerMinute: 30,
       scimPerMinute: 6000,
+      scimRefusalsPerMinute: 10,
     });
     assert.equal(loadConfig({ ...valid, AUDIT_RETENTION_DAYS: '30' }).auditRetentionDays, 30);
   });
@@ -340,6 +342,73 @@ describe('loadConfig', () => {
     for (const NODE_ENV of ['development', 'test']) {
       assert.equal(loadConfig({ ...production, NODE_ENV }).webauthn, undefined, `${NODE_ENV}: from each request`);
     }
+  });
+
+  it("refuses in production a SCIM token the repository's README shows, which npm start may use elsewhere", () => {
+    const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+    const shown = /Bearer ([\w-]{32,})/.exec(readme)?.[1];
+    assert.ok(shown, "the README's demo token was read");
+    const production = {
+      FIREBASE_PROJECT_ID: 'real-project',
+      FIREBASE_API_KEY: 'k',
+      DATABASE_URL: 'postgres://u:p@127.0.0.1:5432/db',
+      NODE_ENV: 'production',
+      SCIM_EMAIL_DOMAINS: 'example.com',
+      ...PASSKEY_HOST,
+    };
+    for (const name of ['SCIM_TOKEN', 'SCIM_TOKEN_PREVIOUS']) {
+      const problems = problemsOf({ ...production, SCIM_TOKEN: 'c'.repeat(40), [name]: shown });
+      assert.match(problems.join('\n'), new RegExp(`^${name} is the example value of README.md`, 'm'), name);
+    }
+    assert.equal(loadConfig({ ...production, SCIM_TOKEN: 'c'.repeat(40) }).scim?.tokens[0], 'c'.repeat(40));
+    assert.deepEqual(loadConfig({ ...valid, SCIM_TOKEN: shown }).scim?.tokens, [shown], 'npm start runs with it');
+  });
+
+  it("takes the directory's networks, domains and roles, and requires the domains in production", () => {
+    const scim = (env: Record<string, string>) => loadConfig({ ...valid, SCIM_TOKEN: 'a'.repeat(40), ...env }).scim;
+    assert.deepEqual(scim({}), {
+      tokens: ['a'.repeat(40)],
+      networks: undefined,
+      emailDomains: [],
+      assignableRoles: [],
+    });
+    assert.deepEqual(
+      scim({
+        SCIM_TOKEN_NETWORKS: '20.36.0.0/14, 2603:1000::/24',
+        SCIM_EMAIL_DOMAINS: 'Example.com, example.co.uk',
+        SCIM_ASSIGNABLE_ROLES: 'finance, Admin',
+      }),
+      {
+        tokens: ['a'.repeat(40)],
+        networks: ['20.36.0.0/14', '2603:1000::/24'],
+        emailDomains: ['example.com', 'example.co.uk'],
+        assignableRoles: ['finance', 'admin'],
+      },
+    );
+    assert.match(
+      problemsOf({ ...valid, SCIM_TOKEN_NETWORKS: 'login.microsoftonline.com' }).join('\n'),
+      /SCIM_TOKEN_NETWORKS must be a comma-separated list of addresses or networks \(CIDR\) the company directory/,
+    );
+    assert.match(
+      problemsOf({ ...valid, SCIM_EMAIL_DOMAINS: 'example.com,@example.org' }).join('\n'),
+      /SCIM_EMAIL_DOMAINS must be a comma-separated list of e-mail domains .*"@example.org" is not one/,
+    );
+    assert.match(
+      problemsOf({ ...valid, SCIM_ASSIGNABLE_ROLES: 'admin,owner' }).join('\n'),
+      /SCIM_ASSIGNABLE_ROLES must be a comma-separated list of admin, finance \("owner"/,
+    );
+    const production = {
+      FIREBASE_PROJECT_ID: 'real-project',
+      FIREBASE_API_KEY: 'k',
+      DATABASE_URL: 'postgres://u:p@127.0.0.1:5432/db',
+      NODE_ENV: 'production',
+      ...PASSKEY_HOST,
+    };
+    assert.deepEqual(problemsOf(production), [], 'without SCIM, no domains are needed');
+    assert.match(
+      problemsOf({ ...production, SCIM_TOKEN: 'a'.repeat(40) }).join('\n'),
+      /SCIM_EMAIL_DOMAINS is required when NODE_ENV is production and SCIM_TOKEN is set/,
+    );
   });
 
   it('takes the ingestion token from any network unless INGEST_TOKEN_NETWORKS names some', () => {

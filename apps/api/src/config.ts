@@ -9,6 +9,7 @@ import { DEFAULT_THEME } from '@portal/contract/theme';
 import { parseS3Url } from './blob-store/s3-location.ts';
 import { exampleDatabasePasswordOrigin, exampleTokenOrigin } from './example-secrets.ts';
 import { parseNetworks } from './lib/networks.ts';
+import { SCIM_ROLE_NAMES, type ScimRoleName } from './scim/role-names.ts';
 
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -64,6 +65,31 @@ const onOff = (fallback: 'true' | 'false') =>
     .default(fallback)
     .transform((value) => value === 'true' || value === '1');
 
+/**
+ * Where a token is accepted from: empty, any network; otherwise addresses or networks (CIDR). A token is its
+ * caller's only credential: this keeps a leaked copy useless outside the networks that caller runs in.
+ */
+const networksOf = (caller: string) =>
+  z
+    .string()
+    .trim()
+    .default('')
+    .transform((value, ctx) => {
+      if (value === '') return undefined;
+      const networks = parseNetworks(value);
+      if (!networks) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `must be a comma-separated list of addresses or networks (CIDR) ${caller}, e.g. 10.0.7.0/24,2001:db8:7::/48; empty: any`,
+        });
+        return z.NEVER;
+      }
+      return networks;
+    });
+
+/** A host name with at least one dot (example.com, mail.example.co.uk), lower-cased. */
+const DOMAIN = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
+
 const hexColour = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour like #0b5fa5');
 
 const envSchema = z
@@ -115,23 +141,7 @@ const envSchema = z
     INGEST_TOKEN: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
     // Empty: any network. The token is the ingestion job's only credential; this keeps a leaked copy useless
     // outside the networks the job runs in.
-    INGEST_TOKEN_NETWORKS: z
-      .string()
-      .trim()
-      .default('')
-      .transform((value, ctx) => {
-        if (value === '') return undefined;
-        const networks = parseNetworks(value);
-        if (!networks) {
-          ctx.addIssue({
-            code: 'custom',
-            message:
-              'must be a comma-separated list of addresses or networks (CIDR) the ingestion job calls from, e.g. 10.0.7.0/24,2001:db8:7::/48; empty: any',
-          });
-          return z.NEVER;
-        }
-        return networks;
-      }),
+    INGEST_TOKEN_NETWORKS: networksOf('the ingestion job calls from'),
     METRICS_TOKEN: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
     // A management port of its own for /metrics, so a NetworkPolicy can let the scraper reach it and nothing else.
     METRICS_PORT: optionalString.pipe(z.coerce.number<string | undefined>().int().min(1).max(65535).optional()),
@@ -139,6 +149,42 @@ const envSchema = z
     SCIM_TOKEN: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
     // The token being replaced, accepted beside SCIM_TOKEN while the directory is switched to the new one.
     SCIM_TOKEN_PREVIOUS: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
+    // The directory's published egress ranges; empty: any network (nginx's location for /scim says the same).
+    SCIM_TOKEN_NETWORKS: networksOf('the company directory calls from'),
+    // The domains of the addresses the directory may create; empty: any (refused in production, with SCIM on).
+    SCIM_EMAIL_DOMAINS: z
+      .string()
+      .trim()
+      .default('')
+      .transform((value, ctx) => {
+        const domains = value === '' ? [] : value.split(',').map((entry) => entry.trim().toLowerCase());
+        const wrong = domains.find((domain) => !DOMAIN.test(domain));
+        if (wrong !== undefined) {
+          ctx.addIssue({
+            code: 'custom',
+            message: `must be a comma-separated list of e-mail domains such as example.com,example.co.uk ("${wrong}" is not one)`,
+          });
+          return z.NEVER;
+        }
+        return domains;
+      }),
+    // The roles the directory gives and takes (admin, finance); empty: none, it adds and removes people only.
+    SCIM_ASSIGNABLE_ROLES: z
+      .string()
+      .trim()
+      .default('')
+      .transform((value, ctx) => {
+        const roles = value === '' ? [] : value.split(',').map((entry) => entry.trim().toLowerCase());
+        const wrong = roles.find((role) => !(SCIM_ROLE_NAMES as readonly string[]).includes(role));
+        if (wrong !== undefined) {
+          ctx.addIssue({
+            code: 'custom',
+            message: `must be a comma-separated list of ${SCIM_ROLE_NAMES.join(', ')} ("${wrong}" is not a role the directory can give), or empty for none`,
+          });
+          return z.NEVER;
+        }
+        return roles as ScimRoleName[];
+      }),
     FIREBASE_PROJECT_ID: z.string().regex(/^[a-z0-9-]{4,40}$/, 'must be a Firebase project id'),
     FIREBASE_API_KEY: optionalString,
     FIREBASE_AUTH_DOMAIN: optionalString,
@@ -279,6 +325,8 @@ const envSchema = z
     RATE_LIMIT_PASSKEY_CEREMONIES_PER_MINUTE: z.coerce.number().int().min(1).default(30),
     // The directory's own allowance (all instances together): a first sync of 10,000 people fits in minutes.
     RATE_LIMIT_SCIM_PER_MINUTE: z.coerce.number().int().min(1).default(6000),
+    // Calls with a wrong SCIM token or none, per client address: beyond it every SCIM call from there is 429.
+    RATE_LIMIT_SCIM_REFUSALS_PER_MINUTE: z.coerce.number().int().min(1).default(10),
     AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).default(400),
     TOKEN_OUTAGE_GRACE_SECONDS: z.coerce.number().int().min(0).max(3600).default(900),
     IDENTITY_TIMEOUT_MS: milliseconds(3000),
@@ -345,7 +393,7 @@ const envSchema = z
       });
     }
     for (const name of ['INGEST_TOKEN', 'METRICS_TOKEN', 'SCIM_TOKEN', 'SCIM_TOKEN_PREVIOUS'] as const) {
-      const shippedIn = exampleTokenOrigin(env[name]);
+      const shippedIn = exampleTokenOrigin(env[name], env.NODE_ENV === 'production');
       if (shippedIn) {
         ctx.addIssue({
           code: 'custom',
@@ -378,6 +426,14 @@ const envSchema = z
         path: ['FIREBASE_PROJECT_ID'],
         message:
           'must begin with "demo-" while FIREBASE_AUTH_EMULATOR_HOST is set (the emulator does not check token signatures)',
+      });
+    }
+    if (env.NODE_ENV === 'production' && env.SCIM_TOKEN && env.SCIM_EMAIL_DOMAINS.length === 0) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SCIM_EMAIL_DOMAINS'],
+        message:
+          "is required when NODE_ENV is production and SCIM_TOKEN is set: without it the directory's token could list any address at all; name the company's e-mail domains, e.g. SCIM_EMAIL_DOMAINS=example.com",
       });
     }
     if (env.FIREBASE_AUTH_EMULATOR_HOST && env.NODE_ENV === 'production') {
@@ -549,7 +605,14 @@ function toConfig(env: z.infer<typeof envSchema>) {
     metricsPort: env.METRICS_PORT,
     /** The SCIM service provider at /scim/v2; undefined: not served at all. The current token comes first. */
     scim: env.SCIM_TOKEN
-      ? { tokens: [env.SCIM_TOKEN, ...(env.SCIM_TOKEN_PREVIOUS ? [env.SCIM_TOKEN_PREVIOUS] : [])] }
+      ? {
+          tokens: [env.SCIM_TOKEN, ...(env.SCIM_TOKEN_PREVIOUS ? [env.SCIM_TOKEN_PREVIOUS] : [])],
+          /** Where the tokens are accepted from; undefined: anywhere. */
+          networks: env.SCIM_TOKEN_NETWORKS,
+          /** The domains of the addresses the directory may create; empty: any (outside production only). */
+          emailDomains: env.SCIM_EMAIL_DOMAINS,
+          assignableRoles: env.SCIM_ASSIGNABLE_ROLES,
+        }
       : undefined,
     firebase: {
       projectId: env.FIREBASE_PROJECT_ID,
@@ -588,6 +651,7 @@ function toConfig(env: z.infer<typeof envSchema>) {
       anonymousConcurrency: env.RATE_LIMIT_ANONYMOUS_CONCURRENCY,
       passkeyCeremoniesPerMinute: env.RATE_LIMIT_PASSKEY_CEREMONIES_PER_MINUTE,
       scimPerMinute: env.RATE_LIMIT_SCIM_PER_MINUTE,
+      scimRefusalsPerMinute: env.RATE_LIMIT_SCIM_REFUSALS_PER_MINUTE,
     },
     auditRetentionDays: env.AUDIT_RETENTION_DAYS,
     /** Years below which no invoice version, nor its bytes, may be deleted; undefined: off (db/invoice-retention.ts). */

@@ -117,6 +117,7 @@ export function buildDomain(infrastructure: Omit<Infrastructure, 'close'>, optio
     cleaner: accountCleaner,
     forgetSessions,
     log,
+    directoryRoles: config.scim?.assignableRoles ?? [],
   });
   const sessions = createSessionEnder({
     identity,
@@ -146,7 +147,13 @@ export function buildDomain(infrastructure: Omit<Infrastructure, 'close'>, optio
     log,
   });
   // The company directory's SCIM calls, through the same user admin and session ender as the admin screen.
-  const provisioning = createProvisioning({ users, userAdmin, sessions, log });
+  const provisioning = createProvisioning({
+    users,
+    userAdmin,
+    sessions,
+    log,
+    rules: config.scim ?? { emailDomains: [], assignableRoles: [] },
+  });
   // Many addresses at once through the same user admin: one way to add or remove a user.
   const bulkUserAdmin = createBulkUserAdmin({ userAdmin, log });
   const recentInvoices = createRecentInvoices(db, {

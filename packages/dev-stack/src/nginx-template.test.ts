@@ -121,3 +121,54 @@ test("passes a caller's trace context on beside nginx's request id, which the ac
   assert.equal(lastHeaders.traceparent, undefined);
   assert.equal(lastHeaders.tracestate, undefined);
 });
+
+test('passes /scim/ on from any network unless SCIM_TOKEN_NETWORKS names some; then from those alone', async () => {
+  reachedInstance.length = 0;
+  assert.equal((await rawGet('/scim/v2/Users')).body, 'from the instance');
+  assert.deepEqual(reachedInstance, ['/scim/v2/Users']);
+
+  const port = await findFreePort();
+  const narrowed = await startNginx({
+    workDir: path.join(workDir, 'nginx-scim'),
+    httpConfig: await renderPortalSite({
+      listen: `listen 127.0.0.1:${port};`,
+      upstreamServers: [`server 127.0.0.1:${(upstream.address() as AddressInfo).port};`],
+      webRoot: workDir,
+      invoiceDir: workDir,
+      maxBody: '1m',
+      accessLog: '/dev/null',
+      scimNetworks: ['127.0.0.1/32', '2001:db8:5c1::/48'],
+    }),
+    readyUrl: `http://127.0.0.1:${port}/api/healthz`,
+  });
+  try {
+    /** A GET to the narrowed nginx from one loopback address or another (Linux answers all of 127/8). */
+    const getFrom = (localAddress: string, requestPath: string) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const request = http.get(
+          { host: '127.0.0.1', port, path: requestPath, localAddress, agent: false },
+          (response) => {
+            let body = '';
+            response.on('data', (chunk: Buffer) => (body += chunk.toString()));
+            response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+          },
+        );
+        request.on('error', reject);
+      });
+    reachedInstance.length = 0;
+    assert.equal((await getFrom('127.0.0.1', '/scim/v2/Users')).body, 'from the instance');
+    const outside = await getFrom('127.0.0.2', '/scim/v2/Users');
+    assert.equal(outside.status, 403);
+    // In SCIM's error form (RFC 7644 §3.12), as the instances answer theirs.
+    assert.deepEqual(JSON.parse(outside.body), {
+      schemas: ['urn:ietf:params:scim:api:messages:2.0:Error'],
+      status: '403',
+      detail: 'SCIM calls are accepted only from the networks of the company directory (SCIM_TOKEN_NETWORKS).',
+    });
+    // Only the directory's door is narrowed: the same caller still reaches the API and the pages.
+    assert.equal((await getFrom('127.0.0.2', '/api/healthz')).body, 'from the instance');
+    assert.deepEqual(reachedInstance, ['/scim/v2/Users', '/api/healthz']);
+  } finally {
+    await narrowed.stop();
+  }
+});

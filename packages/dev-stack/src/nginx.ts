@@ -63,6 +63,8 @@ export async function renderPortalSite(values: {
   maxBody: string;
   /** Where nginx writes its masked access log (a file); `/dev/null` where nobody reads it. */
   accessLog: string;
+  /** Where /scim/ is answered from (SCIM_TOKEN_NETWORKS, as the proxy image's entrypoint.sh writes it); unset: any. */
+  scimNetworks?: string[];
 }) {
   const template = await readFile(path.join(REPO_ROOT, 'deploy/nginx/portal.conf.template'), 'utf8');
   return fillTemplate(template, {
@@ -74,6 +76,9 @@ export async function renderPortalSite(values: {
     PORTAL_INVOICE_STORE_ORIGIN: values.invoiceStoreOrigin ?? 'http://127.0.0.1:9',
     PORTAL_MAX_BODY: values.maxBody,
     PORTAL_ACCESS_LOG: values.accessLog,
+    PORTAL_SCIM_ALLOW: values.scimNetworks
+      ? [...values.scimNetworks.map((network) => `    allow ${network};`), '    deny all;'].join('\n')
+      : '    # any network',
   });
 }
 

@@ -6,6 +6,7 @@
  * accepted by the server, the instances reachable from nginx only, no replica count under the autoscaler, and
  * the images of this release.
  */
+import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
@@ -248,14 +249,16 @@ function variantChecks(check: Check, variant: string, manifests: Manifest[], pro
   let configProblem = '';
   let shutdownGraceMs = Number.NaN;
   try {
-    // What an operator must fill in: the project's web API key and the passkeys' host (left empty in the
-    // ConfigMap on purpose), and secrets of their own (the example Secret's are refused: config.test.ts).
+    // What an operator must fill in: the project's web API key, the passkeys' host and the directory's
+    // domains (left empty in the ConfigMap on purpose), and secrets of their own (the example Secret's are
+    // refused: config.test.ts).
     const ownSecrets: Record<string, string> = {
       DATABASE_URL: 'postgres://portal:a-password-of-your-own@postgres.example.internal:5432/portal',
-      INGEST_TOKEN: 'an-ingest-token-of-your-own-0123456789abcdef',
-      METRICS_TOKEN: 'a-metrics-token-of-your-own-0123456789abcdef',
-      SCIM_TOKEN: 'a-scim-token-of-your-own-0123456789abcdef',
-      SCIM_TOKEN_PREVIOUS: 'a-previous-scim-token-of-your-own-0123456789',
+      // Made here: a token printed in the repository is refused in production (example-secrets.ts).
+      INGEST_TOKEN: randomBytes(32).toString('base64url'),
+      METRICS_TOKEN: randomBytes(32).toString('base64url'),
+      SCIM_TOKEN: randomBytes(32).toString('base64url'),
+      SCIM_TOKEN_PREVIOUS: randomBytes(32).toString('base64url'),
     };
     const secrets = Object.fromEntries(
       fromSecret.map((name) => [name, ownSecrets[name] ?? secret?.stringData?.[name]]),
@@ -265,6 +268,7 @@ function variantChecks(check: Check, variant: string, manifests: Manifest[], pro
       FIREBASE_API_KEY: 'web-api-key',
       WEBAUTHN_RP_ID: 'portal.example.com',
       WEBAUTHN_ORIGINS: 'https://portal.example.com',
+      SCIM_EMAIL_DOMAINS: 'example.com',
       ...secrets,
     }).shutdownGraceMs;
   } catch (error) {

@@ -134,6 +134,41 @@ export async function nginxChecks(check: Check) {
       );
     }
 
+    // The directory's networks (the instances' SCIM_TOKEN_NETWORKS) become /scim/'s allow lines; anything but
+    // addresses stops the proxy rather than reaching nginx's configuration.
+    const withScimNetworks = (networks: string) =>
+      entrypoint(here({ ...imageEnv, ...kubernetesEnv, SCIM_TOKEN_NETWORKS: networks }), ['-t']);
+    const narrowed = withScimNetworks('20.36.0.0/14, 2603:1000::/24');
+    const narrowedResult = spawnSync(narrowed.command, narrowed.args, {
+      ...narrowed.options,
+      encoding: 'utf8',
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    const scimLocation = /location \/scim\/ \{([^}]*)\}/.exec(
+      await readFile(path.join(run, 'portal.conf'), 'utf8'),
+    )?.[1];
+    const allowsTheNetworks =
+      narrowedResult.status === 0 &&
+      /allow 20\.36\.0\.0\/14;\s+allow 2603:1000::\/24;\s+deny all;/.test(scimLocation ?? '');
+    check(
+      allowsTheNetworks,
+      "nginx: SCIM_TOKEN_NETWORKS becomes /scim/'s allow lines (then deny all), and nginx -t passes",
+      allowsTheNetworks ? [] : [narrowedResult.stderr.trim(), scimLocation ?? 'no location /scim/'],
+    );
+    const injected = withScimNetworks('10.0.0.0/8; return 200');
+    const injectedResult = spawnSync(injected.command, injected.args, {
+      ...injected.options,
+      encoding: 'utf8',
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    const stopped =
+      injectedResult.status !== 0 && /SCIM_TOKEN_NETWORKS must be addresses or networks/.test(injectedResult.stderr);
+    check(
+      stopped,
+      'nginx: a SCIM_TOKEN_NETWORKS that is not addresses or networks stops the proxy, never written into nginx',
+      stopped ? [] : [`exit ${injectedResult.status}`, injectedResult.stderr.trim()],
+    );
+
     const port = await findFreePort();
     const [, composeValuesHere] = variants[0]!;
     if (process.getuid?.() === 0) {

@@ -23,6 +23,9 @@ export const USERS_USAGE = `  users add <email> [--admin --operator <name>] [--t
                                      remove an administrator's passkeys, end their sessions, and print
                                      the code they set up a new passkey with
   users end-sessions <email>         sign someone out on every device
+  users adopt <email> --operator <name>
+                                     hand someone the administrators added over to the company directory
+                                     (SCIM), which changes only the people it keeps
 
   --operator names the person running the command, for the audit log (any users command that changes
   something takes it; those that change roles or passkeys require it).

@@ -198,6 +198,26 @@ describe('npm run portal -- users', () => {
     }
   });
 
+  it('adopts an address into the company directory, audited under the operator; once', async () => {
+    await t.createAccount('kept@example.com');
+    const adopted = await cli('adopt', 'kept@example.com', '--operator', 'Jane Doe');
+    assert.equal(adopted.code, EXIT.ok, adopted.err);
+    assert.match(adopted.out, /kept@example.com is now kept by the company directory/);
+    assert.equal((await t.app.domain.users.findByEmail('kept@example.com'))?.managedBy, 'scim');
+    const [entry] = (await t.app.domain.audit.list({ limit: 10, offset: 0 })).filter(
+      (each) => each.action === 'users.directory-update',
+    );
+    assert.deepEqual(
+      [entry?.actor, entry?.target, entry?.detail],
+      ['cli:Jane Doe', 'kept@example.com', 'now kept by the company directory'],
+    );
+    assert.match((await cli('adopt', 'kept@example.com', '--operator', 'Jane Doe')).out, /already/);
+    const unknown = await cli('adopt', 'nobody@example.com', '--operator', 'Jane Doe');
+    assert.equal(unknown.code, EXIT.refused);
+    assert.match(unknown.err, /nobody@example.com is not on the list/);
+    assert.match((await cli('adopt', 'kept@example.com')).err, /needs --operator/);
+  });
+
   for (const [args, message] of [
     [[], /Missing a command/],
     [['frobnicate'], /Unknown command "users frobnicate"/],

@@ -20,7 +20,8 @@ export type UsersCommand =
   | { name: 'finance'; email: string; finance: boolean; operator: string }
   | { name: 'enrollment-code'; email: string; operator: string }
   | { name: 'reset-passkeys'; email: string; operator: string }
-  | { name: 'end-sessions'; email: string; operator?: string | undefined };
+  | { name: 'end-sessions'; email: string; operator?: string | undefined }
+  | { name: 'adopt'; email: string; operator: string };
 
 const ONE_ADDRESS_COMMANDS = [
   'add',
@@ -30,6 +31,7 @@ const ONE_ADDRESS_COMMANDS = [
   'enrollment-code',
   'reset-passkeys',
   'end-sessions',
+  'adopt',
 ] as const;
 const takesOneAddress = (name: string | undefined): name is (typeof ONE_ADDRESS_COMMANDS)[number] =>
   (ONE_ADDRESS_COMMANDS as readonly (string | undefined)[]).includes(name);
@@ -48,7 +50,7 @@ const FLAGS: Record<string, (keyof typeof OPTIONS)[]> = {
   finance: ['on', 'off'],
 };
 /** What changes a role, or how an administrator proves theirs, names a person in the audit log, not a login. */
-const NEEDS_OPERATOR = ['admin', 'finance', 'enrollment-code', 'reset-passkeys'];
+const NEEDS_OPERATOR = ['admin', 'finance', 'enrollment-code', 'reset-passkeys', 'adopt'];
 const OPERATOR_SHAPE = /^[\p{L}\p{N} .@_'-]{2,80}$/u;
 const OPERATOR_MISSING = '--operator needs a name, e.g. --operator "Jane Doe".';
 
@@ -96,7 +98,7 @@ export function parseUsersArgs(args: string[]): UsersCommand | { error: string }
     if (flags.length !== 1) return { error: '"users finance" takes exactly one of --on or --off.' };
     return { name, email: email.data, finance: flags[0] === 'on', operator: operator ?? '' };
   }
-  if (name === 'enrollment-code' || name === 'reset-passkeys')
+  if (name === 'enrollment-code' || name === 'reset-passkeys' || name === 'adopt')
     return { name, email: email.data, operator: operator ?? '' };
   if (name === 'add') return { name, email: email.data, admin, takeOver: values['take-over'] === true, operator };
   return { name, email: email.data, operator };
@@ -114,7 +116,10 @@ const describeRow = (row: UserRow) =>
 
 export async function runUsersCommand(
   command: UsersCommand,
-  domain: Pick<Domain, 'users' | 'userAdmin' | 'accountCleaner' | 'accountCleanups' | 'passkeys' | 'sessions'>,
+  domain: Pick<
+    Domain,
+    'users' | 'userAdmin' | 'accountCleaner' | 'accountCleanups' | 'passkeys' | 'sessions' | 'provisioning'
+  >,
   output: CliOutput = stdio,
 ) {
   const { users, userAdmin, passkeys, sessions } = domain;
@@ -159,6 +164,13 @@ export async function runUsersCommand(
     } else if (command.name === 'end-sessions') {
       await sessions.endSessionsOf({ email: command.email, actor });
       output.out(`${command.email} is signed out on every device and must sign in again.`);
+    } else if (command.name === 'adopt') {
+      const outcome = await domain.provisioning.adopt({ email: command.email, actor });
+      output.out(
+        outcome === 'adopted'
+          ? `${command.email} is now kept by the company directory (SCIM): its next sync may change, deactivate or remove them, and the admin screen no longer does.`
+          : `${command.email} is kept by the company directory already; nothing was changed.`,
+      );
     } else if (command.name === 'finance') {
       await userAdmin.setFinance({ email: command.email, finance: command.finance, actor });
       output.out(`${command.email} ${command.finance ? 'now has' : 'no longer has'} the finance role.`);

@@ -48,6 +48,11 @@ export function createRateLimits(
      * sync spends nothing of what people who are not signed in may use, and a runaway sync stops here.
      */
     scim: createBatchedLimit(store, 'scim', limits.scimPerMinute, MINUTE_MS, anonymousOptions),
+    /**
+     * Calls with a wrong SCIM token (or none), per client address: beyond it every SCIM call from there is
+     * refused until the window ends, the right token's included, so guessing stops there.
+     */
+    scimRefusals: createBatchedLimit(store, 'scim-refusals', limits.scimRefusalsPerMinute, MINUTE_MS, anonymousOptions),
   };
   const flushAll = () =>
     Promise.all(Object.values(all).map((limit) => limit.flush())).then(

@@ -1,14 +1,15 @@
-import { eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import { emailSchema } from '@portal/contract';
 import { z } from 'zod';
 import { users as usersTable } from '../db/schema.ts';
 import { DomainError } from '../domain-error.ts';
 import type { SessionEnder } from '../sessions/end-sessions.ts';
 import type { UserRow, UsersRepository } from '../users/repository.ts';
-import type { UserAdmin } from '../users/user-admin.ts';
+import { DIRECTORY, notOnListMessage, type UserAdmin } from '../users/user-admin.ts';
 import { parseFilter, stripSchema, type Filter } from './filter.ts';
 import { userFilterSql } from './filter-sql.ts';
 import { applyGroupPatch, applyUserPatch, booleanOf, RENAME_MESSAGE, type Operation, type UserState } from './patch.ts';
+import type { ScimRoleName } from './role-names.ts';
 import { columnOf, roleNamed, ROLES, type Role } from './roles.ts';
 import { ScimError, toScimError } from './scim-error.ts';
 import { USER_SCHEMA } from './scim-schemas.ts';
@@ -21,7 +22,27 @@ export interface ProvisioningDeps {
   userAdmin: UserAdmin;
   sessions: Pick<SessionEnder, 'endSessionsOf'>;
   log: { error(details: object, message: string): void };
+  /** What the operator lets the directory do (config.ts: SCIM_EMAIL_DOMAINS, SCIM_ASSIGNABLE_ROLES). */
+  rules: DirectoryRules;
 }
+
+export interface DirectoryRules {
+  /** The domains of the addresses it may create; empty: any. */
+  emailDomains: readonly string[];
+  /** The roles it gives and takes; the others are the administrators', on its rows too. */
+  assignableRoles: readonly ScimRoleName[];
+}
+
+export const notKeptByDirectoryMessage = (email: string) =>
+  `${email} was added on the portal, not by the directory, which changes only the people it keeps. A portal ` +
+  `administrator adopts them into the directory first: npm run portal -- users adopt ${email} --operator <name>.`;
+export const notAssignableMessage = (role: string) =>
+  `The directory may not give or take the ${role} role: the portal's operator has not given it to the directory ` +
+  "(SCIM_ASSIGNABLE_ROLES), so the portal's administrators set it on the admin screen. Leave the group " +
+  'unassigned, or ask the operator to allow it.';
+export const outsideDomainsMessage = (email: string, domains: readonly string[]) =>
+  `${email} is not an address of the company's domains (${domains.join(', ')}): the directory may list those alone ` +
+  '(SCIM_EMAIL_DOMAINS). Map the work address to userName, or ask the operator to add the domain.';
 
 const notFound = (what: string, id: string) => new ScimError(404, undefined, `No ${what} has the id "${id}".`);
 
@@ -87,11 +108,18 @@ export interface ListQuery {
  * instance and the sign-in account's clean-up are the admin screen's, with `scim` as the actor.
  */
 export function createProvisioning(deps: ProvisioningDeps) {
-  const { users, userAdmin } = deps;
+  const { users, userAdmin, rules } = deps;
 
   async function userById(id: string) {
     const row = await users.findByScimId(id);
     if (!row) throw notFound('user', id);
+    return row;
+  }
+
+  /** A row the directory may change: one it made, or one an administrator adopted into it. */
+  async function keptUserById(id: string) {
+    const row = await userById(id);
+    if (row.managedBy !== DIRECTORY) throw new ScimError(403, undefined, notKeptByDirectoryMessage(row.email));
     return row;
   }
 
@@ -115,14 +143,18 @@ export function createProvisioning(deps: ProvisioningDeps) {
     return changed;
   }
 
+  /** A role's members as the directory sees them: the people it keeps (others are not its to change). */
   async function membersOf(role: Role) {
-    const { items } = await users.list({ where: eq(columnOf(role), true) });
+    const { items } = await users.list({ where: and(eq(columnOf(role), true), eq(usersTable.managedBy, DIRECTORY)) });
     return items;
   }
 
   return {
     async createUser(body: unknown): Promise<UserRow> {
       const state = userStateOf(body);
+      const domain = state.userName.slice(state.userName.lastIndexOf('@') + 1);
+      if (rules.emailDomains.length > 0 && !rules.emailDomains.includes(domain))
+        throw new ScimError(400, 'invalidValue', outsideDomainsMessage(state.userName, rules.emailDomains));
       if (await users.findByEmail(state.userName))
         throw new ScimError(409, 'uniqueness', `${state.userName} is already a user of the portal.`);
       return asScim(() =>
@@ -163,18 +195,35 @@ export function createProvisioning(deps: ProvisioningDeps) {
     },
 
     async replaceUser(id: string, body: unknown): Promise<UserRow> {
-      const row = await userById(id);
+      const row = await keptUserById(id);
       return applyState(row, userStateOf(body));
     },
 
     async patchUser(id: string, operations: Operation[]): Promise<UserRow> {
-      const row = await userById(id);
+      const row = await keptUserById(id);
       return applyState(row, applyUserPatch(stateOfRow(row), operations));
     },
 
     async deleteUser(id: string): Promise<void> {
-      const row = await userById(id);
+      const row = await keptUserById(id);
       await asScim(() => userAdmin.removeUser({ email: row.email, actor: SCIM_ACTOR, byDirectory: true }));
+    },
+
+    /**
+     * Hands a row the portal's administrators added over to the directory (the CLI's `users adopt`): from
+     * then on the directory changes and removes it, and the admin screen no longer does. Audited with the
+     * operator as the actor, through the same service as the directory's own updates.
+     */
+    async adopt(input: { email: string; actor: string }): Promise<'adopted' | 'already'> {
+      const row = await users.findByEmail(input.email);
+      if (!row) throw new DomainError('not-found', notOnListMessage(input.email));
+      if (row.managedBy === DIRECTORY) return 'already';
+      await userAdmin.setDirectoryState({
+        email: row.email,
+        actor: input.actor,
+        state: { externalId: row.scimExternalId, suspended: row.suspended },
+      });
+      return 'adopted';
     },
 
     roleById(id: string): Role {
@@ -228,6 +277,12 @@ export function createProvisioning(deps: ProvisioningDeps) {
     const adding = [...wanted].filter((id) => !currentIds.has(id));
     const removing = current.filter((row) => !wanted.has(row.scimId));
     const added = adding.length > 0 ? await rowsWithIds(adding) : [];
+    // A role the directory does not keep is the administrators' (on the admin screen): it neither gives nor
+    // takes it, so it cannot undo what they gave either.
+    if ((added.length > 0 || removing.length > 0) && !rules.assignableRoles.includes(role.name))
+      throw new ScimError(403, undefined, notAssignableMessage(role.name));
+    const notKept = added.find((row) => row.managedBy !== DIRECTORY);
+    if (notKept) throw new ScimError(403, undefined, notKeptByDirectoryMessage(notKept.email));
     for (const row of added)
       await asScim(() => role.set(userAdmin, { email: row.email, member: true, actor: SCIM_ACTOR }));
     for (const row of removing)

@@ -1,3 +1,4 @@
+import type { ScimRoleName } from './role-names.ts';
 import { users } from '../db/schema.ts';
 import type { UserRow } from '../users/repository.ts';
 import type { UserAdmin } from '../users/user-admin.ts';
@@ -7,7 +8,7 @@ type FlagColumn = { [K in keyof UserRow]: UserRow[K] extends boolean ? K : never
 
 /** A role of the portal as a SCIM Group: its name (also its id), its column on users, and how it is given. */
 export interface Role {
-  name: string;
+  name: ScimRoleName;
   column: FlagColumn;
   set(userAdmin: UserAdmin, input: { email: string; member: boolean; actor: string }): Promise<UserRow>;
 }

@@ -1,10 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { asUnavailable } from '../dependency-unavailable.ts';
 import { DomainError } from '../domain-error.ts';
-import { bearerTokenOf } from '../http/bearer-token.ts';
-import { sameSecret } from '../lib/same-secret.ts';
-import { clientKey } from '../rate-limits/client-key.ts';
 import type { UserRow } from '../users/repository.ts';
+import { scimAuthentication } from './authentication.ts';
 import { parsePatchBody } from './patch.ts';
 import type { Provisioning } from './provisioning.ts';
 import { project, toScimGroup, toScimUser } from './resources.ts';
@@ -21,8 +19,6 @@ import {
 } from './scim-schemas.ts';
 
 export const SCIM_PREFIX = '/scim/v2';
-/** The one key of the directory's allowance: every SCIM token is the same directory. */
-const DIRECTORY_KEY = 'directory';
 
 /** The service provider's absolute address as the caller reached it (behind TRUST_PROXY, the proxy's). */
 const baseOf = (request: FastifyRequest) => `${request.protocol}://${request.host}${SCIM_PREFIX}`;
@@ -72,46 +68,21 @@ type Query = Record<string, string | undefined>;
 
 /**
  * The SCIM 2.0 service provider (RFC 7643, RFC 7644) at /scim/v2, registered only when SCIM_TOKEN is set.
- * Its callers are the company directory alone: a bearer token compared in constant time against the current
- * and (during a change) the previous token, and an allowance of its own (RATE_LIMIT_SCIM_PER_MINUTE) that
- * spends nothing of the budgets for people who are not signed in. Answers and errors are SCIM's
+ * Its callers are the company directory alone (authentication.ts: its networks, its tokens, wrong tokens
+ * throttled per client), with an allowance of its own (RATE_LIMIT_SCIM_PER_MINUTE) that spends nothing of
+ * the budgets for people who are not signed in. Answers and errors are SCIM's
  * (application/scim+json, RFC 7644 §3.12 error bodies), not the portal's `{ message, code }`.
  */
 export default async function scimRoutes(
   app: FastifyInstance,
-  options: { tokens: string[]; provisioning: Provisioning },
+  options: { tokens: string[]; from: ((ip: string) => boolean) | undefined; provisioning: Provisioning },
 ) {
-  const { tokens, provisioning } = options;
+  const { tokens, from, provisioning } = options;
   const domain = app.domain;
 
   app.addContentTypeParser(SCIM_CONTENT_TYPE, { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
 
-  app.addHook('onRequest', async (request, reply) => {
-    const token = bearerTokenOf(request.headers.authorization);
-    // Every configured token is compared, whichever matches, so the time taken says nothing about which.
-    const matches = token === undefined ? [] : tokens.map((expected) => sameSecret(token, expected));
-    if (!matches.includes(true)) {
-      domain.auditTrail.refusal({
-        client: clientKey(request.ip),
-        actor: null,
-        action: `${request.method} ${request.routeOptions.url ?? SCIM_PREFIX}`,
-        detail: token === undefined ? '401 no SCIM bearer token' : '401 a SCIM token that is not the configured one',
-      });
-      reply.header('www-authenticate', 'Bearer realm="scim"');
-      throw new ScimError(
-        401,
-        undefined,
-        'A SCIM call needs the bearer token the portal is configured with (SCIM_TOKEN).',
-      );
-    }
-    if (matches[0] !== true) request.log.warn('a SCIM call used the previous token (SCIM_TOKEN_PREVIOUS)');
-    const waitMs = domain.rateLimits.scim.hitNow(DIRECTORY_KEY);
-    if (waitMs !== undefined) {
-      const seconds = Math.max(1, Math.ceil(waitMs / 1000));
-      reply.header('retry-after', String(seconds));
-      throw new ScimError(429, undefined, `Too many SCIM calls. Please wait ${seconds} seconds and try again.`);
-    }
-  });
+  app.addHook('onRequest', scimAuthentication({ tokens, from, domain, prefix: SCIM_PREFIX }));
 
   app.setErrorHandler((error, request, reply) => {
     if (error instanceof ScimError) return sendScimError(reply, error);

@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { createApp } from '../app.ts';
 import { buildDomain, type Domain } from '../domain.ts';
 import { createLogger } from '../observability/logging.ts';
+import { adminPasskeys } from '../db/schema.ts';
 import { useTestApp } from '../../test/helpers/test-app.ts';
 import { PATCH_OP, SCIM_CONTENT_TYPE, SCIM_ERROR, USER_SCHEMA } from './scim-schemas.ts';
 
@@ -65,7 +66,13 @@ function scim(app: FastifyInstance) {
 
 describe('SCIM 2.0 at /scim/v2', () => {
   const t = useTestApp({
-    env: { ...BUSY_MACHINE, SCIM_TOKEN: TOKEN, SCIM_TOKEN_PREVIOUS: PREVIOUS, TOKEN_RECHECK_SECONDS: '60' },
+    env: {
+      ...BUSY_MACHINE,
+      SCIM_TOKEN: TOKEN,
+      SCIM_TOKEN_PREVIOUS: PREVIOUS,
+      SCIM_ASSIGNABLE_ROLES: 'admin,finance',
+      TOKEN_RECHECK_SECONDS: '60',
+    },
   });
   const call = (...args: Parameters<ReturnType<typeof scim>>) => scim(t.app)(...args);
   const auditOf = async (action: string) =>
@@ -209,8 +216,24 @@ describe('SCIM 2.0 at /scim/v2', () => {
       (await t.app.inject({ url: '/api/users/bob@example.com', headers: t.bearer(user.idToken) })).statusCode,
       200,
     );
-    // Entra ID matches a person who is already listed by userName, then patches them: the row is adopted.
+    // Entra ID matches a person who is already listed by userName, then patches them: refused until a portal
+    // administrator adopts the row into the directory (the CLI's users adopt), which is audited.
     const id = await idOf('bob@example.com');
+    const notKept = await call('PATCH', `/Users/${id}`, patch({ op: 'Replace', path: 'active', value: false }));
+    assert.equal(notKept.status, 403);
+    assert.deepEqual(notKept.body.schemas, [SCIM_ERROR]);
+    assert.match(notKept.body.detail, /bob@example.com was added on the portal.*users adopt bob@example.com/);
+    assert.equal((await call('PUT', `/Users/${id}`, oktaCreate('bob@example.com'))).status, 403);
+    assert.equal((await call('DELETE', `/Users/${id}`)).status, 403);
+    assert.deepEqual(
+      await t.app.domain.users.findByEmail('bob@example.com').then((row) => [row?.managedBy, row?.suspended]),
+      [null, false],
+      'nothing changed',
+    );
+    assert.equal(await t.app.domain.provisioning.adopt({ email: 'bob@example.com', actor: 'cli:Jane' }), 'adopted');
+    const [adopted] = await auditOf('users.directory-update');
+    assert.deepEqual([adopted?.actor, adopted?.detail], ['cli:Jane', 'now kept by the company directory']);
+    assert.equal(await t.app.domain.provisioning.adopt({ email: 'bob@example.com', actor: 'cli:Jane' }), 'already');
     const update = await call(
       'PATCH',
       `/Users/${id}`,
@@ -366,10 +389,70 @@ describe('SCIM 2.0 at /scim/v2', () => {
     );
     assert.equal((await call('DELETE', '/Groups/admin')).status, 400);
     assert.equal((await call('GET', '/Groups/sales')).status, 404);
-    // Emptying the role would leave no administrator: refused, nothing changed.
+    // The group's members, as the directory sees them, are the people it keeps: emptying it leaves the
+    // portal's own administrator as they are, and adding them is refused.
+    const admin = await t.app.domain.users.findByEmail('admin@example.com');
+    const listed = await call('GET', '/Groups/admin');
+    assert.ok(!listed.body.members.some((each: Json) => each.value === admin?.scimId));
+    const empty = await call('PUT', '/Groups/admin', { displayName: 'admin', members: [] });
+    assert.equal(empty.status, 200, JSON.stringify(empty.body));
+    assert.equal((await t.app.domain.users.findByEmail('admin@example.com'))?.admin, true);
+    const foreign = await call(
+      'PATCH',
+      '/Groups/finance',
+      patch({ op: 'add', path: 'members', value: [{ value: admin?.scimId }] }),
+    );
+    assert.equal(foreign.status, 403);
+    assert.match(foreign.body.detail, /admin@example.com was added on the portal/);
+    assert.equal((await t.app.domain.users.findByEmail('admin@example.com'))?.finance, false);
+  });
+
+  it('keeps the last administrator, and the last administrator with a passkey, whatever the directory asks', async () => {
+    await t.createAccount('ivy@example.com', { admin: true });
+    await t.app.domain.provisioning.adopt({ email: 'ivy@example.com', actor: 'cli:Jane' });
+    const ivy = await idOf('ivy@example.com');
+    // The only administrator: neither demoted nor deactivated nor removed.
     const empty = await call('PUT', '/Groups/admin', { displayName: 'admin', members: [] });
     assert.equal(empty.status, 409);
-    assert.equal((await t.app.domain.users.findByEmail('admin@example.com'))?.admin, true);
+    assert.deepEqual(empty.body.schemas, [SCIM_ERROR]);
+    // A second administrator, the directory's, without a passkey: Ivy is still the only one who has one.
+    const jack = (await call('POST', '/Users', entraCreate('jack@example.com'))).body;
+    assert.equal(
+      (await call('PATCH', '/Groups/admin', patch({ op: 'add', path: 'members', value: [{ value: jack.id }] }))).status,
+      200,
+    );
+    await t.database.db.insert(adminPasskeys).values({
+      credentialId: 'ivy-key',
+      email: 'ivy@example.com',
+      publicKey: 'pk',
+      deviceType: 'singleDevice',
+      backedUp: false,
+    });
+    const attempts = [
+      await call('PATCH', '/Groups/admin', patch({ op: 'remove', path: `members[value eq "${ivy}"]` })),
+      await call('PATCH', `/Users/${ivy}`, patch({ op: 'replace', path: 'active', value: false })),
+      await call('DELETE', `/Users/${ivy}`),
+    ];
+    for (const refused of attempts) {
+      assert.equal(refused.status, 409, JSON.stringify(refused.body));
+      assert.deepEqual(refused.body.schemas, [SCIM_ERROR]);
+      assert.equal(refused.body.status, '409');
+      assert.match(refused.body.detail, /ivy@example.com: they are the last administrator with a passkey/);
+    }
+    const row = await t.app.domain.users.findByEmail('ivy@example.com');
+    assert.deepEqual([row?.admin, row?.suspended], [true, false], 'nothing changed');
+    assert.ok((await auditOf('users.remove-admin')).some((entry) => entry.outcome === 'refused'));
+    // Once Jack has a passkey too, Ivy may go.
+    await t.database.db.insert(adminPasskeys).values({
+      credentialId: 'jack-key',
+      email: 'jack@example.com',
+      publicKey: 'pk',
+      deviceType: 'singleDevice',
+      backedUp: false,
+    });
+    const removed = await call('PATCH', '/Groups/admin', patch({ op: 'remove', path: `members[value eq "${ivy}"]` }));
+    assert.equal(removed.status, 200, JSON.stringify(removed.body));
+    assert.equal((await t.app.domain.users.findByEmail('ivy@example.com'))?.admin, false);
   });
 
   it("refuses an admin's local change to a user the directory keeps, saying where to change it", async () => {
@@ -505,6 +588,7 @@ describe('a deprovisioning on two instances of one database', () => {
   for (const how of ['active false', 'delete'] as const) {
     it(`refuses the person on the other instance within 1 s of a ${how} on this one`, async () => {
       const user = await t.createAccount('hank@example.com');
+      await t.app.domain.provisioning.adopt({ email: 'hank@example.com', actor: 'cli:test' });
       const lookup = () => second.app.inject({ url: '/api/users/hank@example.com', headers: t.bearer(user.idToken) });
       // The other instance has the row and the token in its caches, and hears change notices.
       for (let waited = 0; !second.domain.allowlist.isLive(); waited += 50) {

@@ -1,6 +1,6 @@
-import { asc, eq, sql } from 'drizzle-orm';
+import { asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
-import { accountCleanups, users } from '../db/schema.ts';
+import { accountCleanups, adminPasskeys, users } from '../db/schema.ts';
 import { CLEANUP_LEASE_MS, type AccountCleanup } from './account-cleanups.ts';
 import { listUsers, type UserListOptions } from './list-query.ts';
 
@@ -130,6 +130,15 @@ export function createUsersRepository(
       // A suspended administrator signs in nowhere: they do not count as one who remains.
       return rows.filter((row) => !row.suspended).map((row) => row.email);
     },
+
+    async passkeyHolders(emails) {
+      if (emails.length === 0) return [];
+      const rows = await db
+        .selectDistinct({ email: adminPasskeys.email })
+        .from(adminPasskeys)
+        .where(inArray(adminPasskeys.email, emails));
+      return rows.map((row) => row.email);
+    },
   };
 }
 
@@ -173,4 +182,6 @@ export interface UsersRepository {
   ): Promise<UserRow | undefined>;
   transaction<T>(work: (inTransaction: UsersRepository) => Promise<T>): Promise<T>;
   lockAdmins(): Promise<string[]>;
+  /** Which of `emails` have at least one passkey: the administrators who can confirm an administrator's call. */
+  passkeyHolders(emails: string[]): Promise<string[]>;
 }

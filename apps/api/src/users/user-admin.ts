@@ -15,6 +15,11 @@ export interface UserAdminDeps {
   /** Makes this process forget an account's cached tokens, so its removal is seen on the very next call. */
   forgetSessions?: (uid: string) => void;
   log: { error(details: object, message: string): void };
+  /**
+   * The roles the company directory keeps on its rows (SCIM_ASSIGNABLE_ROLES); the others are the
+   * administrators' to change there too. Unset: every role, as when the directory kept them all.
+   */
+  directoryRoles?: readonly ('admin' | 'finance')[];
 }
 
 export const notOnListMessage = (email: string) => `${email} is not on the list of allowed users.`;
@@ -42,6 +47,11 @@ export const managedByDirectoryMessage = (email: string) =>
 export const LAST_ADMIN_SUSPEND_MESSAGE =
   'The directory cannot deactivate the last administrator. Make someone else an administrator first.';
 
+export const lastPasskeyAdminMessage = (email: string) =>
+  `The directory cannot remove, deactivate or take the administrator role from ${email}: they are the last ` +
+  "administrator with a passkey, and without one nobody could confirm an administrator's call. Have another " +
+  'administrator set up a passkey first.';
+
 /** The value of users.managed_by for rows the company directory keeps. */
 export const DIRECTORY = 'scim';
 
@@ -59,6 +69,16 @@ function isAccountAlreadyBound(error: unknown): boolean {
       return true;
   }
   return false;
+}
+
+/**
+ * The company directory may not leave the portal without an administrator who has a passkey: nobody could
+ * then confirm an administrator's call, and only the CLI could bring one back. Checked under `lockAdmins`.
+ */
+async function refuseLeavingNoPasskeyAdmin(txUsers: UsersRepository, admins: string[], leaving: string) {
+  const holders = await txUsers.passkeyHolders(admins);
+  if (holders.includes(leaving) && holders.every((holder) => holder === leaving))
+    throw new DomainError('conflict', lastPasskeyAdminMessage(leaving));
 }
 
 /**
@@ -157,20 +177,21 @@ export function createUserAdmin(deps: UserAdminDeps) {
 
   /**
    * One role change in one transaction: `write` applies the role's own rule (the last-admin lock) and writes
-   * the row; a row the directory keeps is refused, rolled back, unless the directory itself asks. Audited
-   * whatever happens; on success the person's cached token verification, which carries the old roles, is
-   * forgotten so the change holds at once.
+   * the row; on a row the directory keeps, a role it keeps is refused, rolled back, unless it asks itself.
+   * Audited whatever happens; on success the person's cached token verification, which carries the old
+   * roles, is forgotten so the change holds at once.
    */
   async function changeRole(
     event: { actor: string; action: AuditAction; target: string },
-    byDirectory: boolean | undefined,
+    change: { role: 'admin' | 'finance'; byDirectory: boolean | undefined },
     write: (txUsers: UsersRepository) => Promise<UserRow | undefined>,
   ): Promise<UserRow> {
     const email = event.target;
+    const directoryKeepsRole = deps.directoryRoles?.includes(change.role) ?? true;
     const changed = await auditedTransaction(event, async (txUsers) => {
       const row = await write(txUsers);
       if (!row) throw new DomainError('not-found', notOnListMessage(email));
-      if (row.managedBy && !byDirectory)
+      if (row.managedBy && !change.byDirectory && directoryKeepsRole)
         throw new DomainError('managed-by-directory', managedByDirectoryMessage(email));
       return row;
     });
@@ -272,6 +293,8 @@ export function createUserAdmin(deps: UserAdminDeps) {
       try {
         removed = await users.transaction(async (txUsers) => {
           const admins = await txUsers.lockAdmins();
+          // Before the removal, which takes the row's passkeys with it.
+          if (input.byDirectory && admins.includes(email)) await refuseLeavingNoPasskeyAdmin(txUsers, admins, email);
           const done = await txUsers.removeQueuingCleanup(email, actor);
           // Throwing rolls the removal back, and its queued clean-up with it.
           if (!done) throw new DomainError('not-found', notOnListMessage(email));
@@ -310,10 +333,11 @@ export function createUserAdmin(deps: UserAdminDeps) {
         action: admin ? ('users.make-admin' as const) : ('users.remove-admin' as const),
         target: email,
       };
-      return changeRole(event, input.byDirectory, async (txUsers) => {
+      return changeRole(event, { role: 'admin', byDirectory: input.byDirectory }, async (txUsers) => {
         const admins = await txUsers.lockAdmins();
         if (!admin && admins.length === 1 && admins[0] === email)
           throw new DomainError('conflict', LAST_ADMIN_ROLE_MESSAGE);
+        if (!admin && input.byDirectory) await refuseLeavingNoPasskeyAdmin(txUsers, admins, email);
         // An administrator already keeps who made them one and when; a repeated promotion changes neither.
         if (admin && admins.includes(email)) return txUsers.update(email, { admin });
         return txUsers.update(email, { admin, ...adminGrant(admin, actor, input.requestedBy) });
@@ -340,6 +364,7 @@ export function createUserAdmin(deps: UserAdminDeps) {
         if (!before) throw new DomainError('not-found', notOnListMessage(email));
         if (state.suspended && before.admin && admins.every((other) => other === email))
           throw new DomainError('conflict', LAST_ADMIN_SUSPEND_MESSAGE);
+        if (state.suspended && before.admin) await refuseLeavingNoPasskeyAdmin(txUsers, admins, email);
         // A directory repeats what it sent (Entra ID every 40 minutes): an unchanged row is not written.
         const fields = directoryFields(state);
         if (
@@ -381,7 +406,9 @@ export function createUserAdmin(deps: UserAdminDeps) {
         action: finance ? ('users.grant-finance' as const) : ('users.remove-finance' as const),
         target: email,
       };
-      return changeRole(event, input.byDirectory, (txUsers) => txUsers.update(email, { finance }));
+      return changeRole(event, { role: 'finance', byDirectory: input.byDirectory }, (txUsers) =>
+        txUsers.update(email, { finance }),
+      );
     },
   };
 }
