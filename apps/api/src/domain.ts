@@ -30,6 +30,7 @@ import { createMetrics } from './observability/metrics.ts';
 import { createRateLimits } from './rate-limits/rate-limits.ts';
 import { createRateLimitStore } from './rate-limits/rate-limit-store.ts';
 import { ALLOWLIST_CHANNEL, createAllowlistCache } from './users/allowlist-cache.ts';
+import { createCompanySignIn } from './sso/company-sign-in.ts';
 import { createFindUserByEmail, createUsersRepository } from './users/repository.ts';
 import { createAccountCleaner } from './users/account-cleaner.ts';
 import { createAccountCleanupsRepository } from './users/account-cleanups.ts';
@@ -132,6 +133,17 @@ export function buildDomain(infrastructure: Omit<Infrastructure, 'close'>, optio
     stepUpMaxAgeMs: config.adminStepUpMaxAgeMs,
     adminSessionMaxAgeMs: config.sessionLifetimes.adminMs,
   });
+  // Single sign-on admitted to one row: the company's domains, a verified address, the bound subject.
+  const companySignIn = config.sso
+    ? createCompanySignIn({
+        sso: config.sso,
+        allowedDomains: config.ssoAllowedDomains,
+        users,
+        identity,
+        audit: auditTrail,
+        log,
+      })
+    : undefined;
   // The company directory's SCIM calls, through the same user admin and session ender as the admin screen.
   const provisioning = createProvisioning({ users, userAdmin, sessions, log });
   // Many addresses at once through the same user admin: one way to add or remove a user.
@@ -226,6 +238,7 @@ export function buildDomain(infrastructure: Omit<Infrastructure, 'close'>, optio
     userAdmin,
     passkeys,
     sessions,
+    companySignIn,
     bulkUserAdmin,
     provisioning,
     invoiceAccess,

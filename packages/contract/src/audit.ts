@@ -18,6 +18,8 @@ export const AUDIT_ACTIONS = [
   'users.grant-finance',
   'users.remove-finance',
   'sessions.end',
+  'sso.link',
+  'sso.link-refused',
   'invoice.download',
   'invoice.download-xml',
   'invoice.download-zip',

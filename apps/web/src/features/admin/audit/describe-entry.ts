@@ -25,6 +25,8 @@ const ACTIONS: Record<AuditAction, string> = {
   'users.grant-finance': 'Gave finance access to',
   'users.remove-finance': 'Removed finance access from',
   'sessions.end': 'Ended the sessions of',
+  'sso.link': 'Linked a company sign-in to',
+  'sso.link-refused': 'Refused a company sign-in for',
   'invoice.download': 'Opened invoice',
   'invoice.download-xml': 'Downloaded the XML of invoice',
   'invoice.download-zip': 'Downloaded a ZIP of',
