@@ -228,7 +228,9 @@ export function ssoFlows(kind: 'OIDC' | 'SAML', providerId: string) {
     await page.goto(`${portal().url}/invoice?parcelCode=DEMO000003`);
     await expect(page).toHaveURL(/\/login$/);
     await signInWithCompany(page, email);
-    await expect(page.getByRole('status')).toContainText('Your portal account has a password.', { timeout: 20_000 });
+    await expect(page.getByRole('status').filter({ hasText: 'Your portal account has a password.' })).toBeVisible({
+      timeout: 20_000,
+    });
     await expect(page.getByLabel('Email address')).toHaveValue(email);
     await page.getByLabel('Password', { exact: true }).fill(password);
     await page.getByRole('button', { name: 'Submit' }).click();
