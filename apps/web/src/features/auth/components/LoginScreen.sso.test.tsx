@@ -102,6 +102,7 @@ describe('the login screen with single sign-on', () => {
     expect(await screen.findByRole('status')).toHaveTextContent(prompt);
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
     expect(screen.getByLabelText('Email address')).toHaveValue('user@example.com');
+    expect(screen.getByLabelText('Password')).toHaveFocus();
 
     // The portal's sentence when the link itself is refused, then the link made with the password.
     auth.failNextLink = new Error('To link your Acme account, please sign in with your email and password again.');

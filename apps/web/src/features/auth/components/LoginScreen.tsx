@@ -1,4 +1,4 @@
-import { lazy, useEffect, useState, type FormEvent } from 'react';
+import { lazy, useEffect, useRef, useState, type FormEvent } from 'react';
 import { usePageTitle } from '@/hooks/use-page-title';
 import { CompanySignInRefused, useAuth } from '@/lib/auth';
 import { QueryBoundary } from '@/lib/query-boundary';
@@ -25,8 +25,14 @@ export function LoginScreen() {
   const [showPassword, setShowPassword] = useState(false);
   /** A company sign-in the portal links once the password is typed here (decision 0087), with its sentence. */
   const [link, setLink] = useState<{ companyIdToken: string; prompt: string } | null>(null);
+  const passwordField = useRef<HTMLInputElement>(null);
   const { sso } = useRuntimeConfig();
   usePageTitle('Login');
+
+  // Asked for the password to link: the one thing left to do is to type it.
+  useEffect(() => {
+    if (link) passwordField.current?.focus();
+  }, [link]);
 
   // After the first paint: the pop-up must open within the click, not after the SDK has downloaded.
   useEffect(() => {
@@ -115,6 +121,7 @@ export function LoginScreen() {
               <div className="input-group">
                 <input
                   id="login-password"
+                  ref={passwordField}
                   className="form-control"
                   type={showPassword ? 'text' : 'password'}
                   required
