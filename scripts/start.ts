@@ -22,6 +22,8 @@ const scimToken = process.env.SCIM_TOKEN ?? 'demo-scim-token-for-npm-start-only-
 // SSO_PROVIDER_ID= (empty) turns it off.
 const ssoProvider = process.env.SSO_PROVIDER_ID ?? 'oidc.demo-company';
 const ssoLabel = ssoProvider ? (process.env.SSO_BUTTON_LABEL ?? 'Demo Company') : '';
+// The demo company's domain: a company sign-in of any other address is refused, as in production.
+const ssoDomains = ssoProvider ? (process.env.SSO_ALLOWED_DOMAINS ?? 'example.com') : '';
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 // The demo's mail relay, as the emulator is its identity provider: it keeps the "invoice arrived" mail for
@@ -60,6 +62,7 @@ const stack = await startStack({
     ...(mailCatcher ? { SMTP_URL: mailCatcher.smtpUrl, MAIL_FROM: 'Parcel Invoice Portal <portal@localhost>' } : {}),
     SSO_PROVIDER_ID: ssoProvider,
     SSO_BUTTON_LABEL: ssoLabel,
+    SSO_ALLOWED_DOMAINS: ssoDomains,
   },
 }).catch((error: unknown) => {
   // What failed says what to do (a port in use, a build error above); its stack trace would not.

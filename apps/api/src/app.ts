@@ -28,6 +28,7 @@ import security, { originOf } from './plugins/security.ts';
 import spa from './plugins/spa.ts';
 import accountCleanupRoutes from './users/account-cleanups.routes.ts';
 import sessionRoutes from './sessions/routes.ts';
+import ssoRoutes from './sso/routes.ts';
 import userBulkRoutes from './users/user-bulk.routes.ts';
 import userByEmailRoutes from './users/user-by-email.routes.ts';
 import userListRoutes from './users/user-list.routes.ts';
@@ -101,6 +102,7 @@ async function portalAppPlugin(app: FastifyInstance, { domain }: { domain: Domai
       await api.register(passkeyRoutes);
       await api.register(approvalRoutes);
       await api.register(sessionRoutes);
+      await api.register(ssoRoutes);
       await api.register(invoiceRoutes, { maxInvoiceBytes: config.maxInvoiceBytes });
       await api.register(eInvoiceRoutes);
       await api.register(warningRoutes);

@@ -169,6 +169,40 @@ describe('loadConfig', () => {
     assert.match(problemsOf({ ...production, SSO_BUTTON_LABEL: 'Acme' }).join(), /FIREBASE_AUTH_DOMAIN/);
   });
 
+  it("takes the company's e-mail domains for single sign-on, required in production and any domain elsewhere", () => {
+    const sso = { ...valid, SSO_PROVIDER_ID: 'oidc.acme', SSO_BUTTON_LABEL: 'Acme' };
+    assert.deepEqual(loadConfig(sso).ssoAllowedDomains, [], 'outside production, empty: any domain');
+    assert.deepEqual(loadConfig({ ...sso, SSO_ALLOWED_DOMAINS: ' Acme.com, acme.co.uk ,' }).ssoAllowedDomains, [
+      'acme.com',
+      'acme.co.uk',
+    ]);
+    for (const wrong of ['@acme.com', 'acme', 'acme..com', 'https://acme.com', 'ac me.com']) {
+      assert.match(
+        problemsOf({ ...sso, SSO_ALLOWED_DOMAINS: wrong }).join(),
+        /SSO_ALLOWED_DOMAINS.*not a mail domain/,
+        wrong,
+      );
+    }
+    assert.match(problemsOf({ ...valid, SSO_ALLOWED_DOMAINS: 'acme.com' }).join(), /SSO_PROVIDER_ID.*required/);
+    const production = {
+      FIREBASE_PROJECT_ID: 'real-project',
+      FIREBASE_API_KEY: 'k',
+      FIREBASE_AUTH_DOMAIN: 'real-project.firebaseapp.com',
+      DATABASE_URL: 'postgres://u:p@127.0.0.1:5432/db',
+      NODE_ENV: 'production',
+      ...PASSKEY_HOST,
+      SSO_PROVIDER_ID: 'oidc.acme',
+      SSO_BUTTON_LABEL: 'Acme',
+    };
+    const problems = problemsOf(production);
+    assert.equal(problems.length, 1, problems.join('; '));
+    assert.match(
+      problems[0]!,
+      /^SSO_ALLOWED_DOMAINS is required when SSO_PROVIDER_ID is set and NODE_ENV is production/,
+    );
+    assert.deepEqual(loadConfig({ ...production, SSO_ALLOWED_DOMAINS: 'acme.com' }).ssoAllowedDomains, ['acme.com']);
+  });
+
   it('treats empty variables as unset', () => {
     assert.equal(loadConfig({ ...valid, DATABASE_URL: '', SENTRY_DSN: '' }).databaseUrl, undefined);
   });

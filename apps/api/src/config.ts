@@ -56,6 +56,9 @@ function parseTrustProxy(value: string): false | number | string[] | 'invalid' |
 const NARROWEST_IPV4_BITS = 24;
 const NARROWEST_IPV6_BITS = 64;
 
+/** A mail domain as it follows the "@": labels of letters, digits and hyphens, and a top-level label. */
+const MAIL_DOMAIN = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]$/;
+
 /** A timeout: at least 100 ms (anything shorter is a typo), at most ten minutes. */
 const milliseconds = (fallback: number) => z.coerce.number().int().min(100).max(600_000).default(fallback);
 
@@ -204,6 +207,25 @@ const envSchema = z
         .optional(),
     ),
     SSO_BUTTON_LABEL: optionalString.pipe(z.string().trim().min(1).max(60, 'must be at most 60 characters').optional()),
+    // The company's own e-mail domains: a company sign-in of any other address is refused (sso/company-sign-in.ts).
+    SSO_ALLOWED_DOMAINS: z
+      .string()
+      .default('')
+      .transform((value, ctx) => {
+        const domains = value
+          .split(',')
+          .map((entry) => entry.trim().toLowerCase())
+          .filter(Boolean);
+        const wrong = domains.find((domain) => !MAIL_DOMAIN.test(domain));
+        if (wrong !== undefined) {
+          ctx.addIssue({
+            code: 'custom',
+            message: `"${wrong}" is not a mail domain: list the company's domains separated by commas, e.g. acme.com,acme.co.uk`,
+          });
+          return z.NEVER;
+        }
+        return domains;
+      }),
     SENTRY_DSN: optionalString.pipe(z.url('must be a Sentry DSN URL').optional()),
     SENTRY_ENVIRONMENT: z.string().default('L1'),
     // OpenTelemetry's own variables (decision 0079): the SDK reads them itself (observability/tracing.ts);
@@ -476,6 +498,22 @@ const envSchema = z
           'is required when SSO_PROVIDER_ID is set: the sign-in pop-up runs on the auth domain (e.g. your-project.firebaseapp.com)',
       });
     }
+    if (env.SSO_PROVIDER_ID && env.SSO_ALLOWED_DOMAINS.length === 0 && env.NODE_ENV === 'production') {
+      // Outside production an empty list admits every domain, for the emulator's made-up addresses.
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SSO_ALLOWED_DOMAINS'],
+        message:
+          "is required when SSO_PROVIDER_ID is set and NODE_ENV is production: list the company's e-mail domains (e.g. acme.com), so an address the provider vouches for in any other domain is refused",
+      });
+    }
+    if (env.SSO_ALLOWED_DOMAINS.length > 0 && !env.SSO_PROVIDER_ID) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SSO_PROVIDER_ID'],
+        message: 'is required when SSO_ALLOWED_DOMAINS is set: the domains are those of the single sign-on provider',
+      });
+    }
     if (env.SSO_BUTTON_LABEL && !env.SSO_PROVIDER_ID) {
       ctx.addIssue({
         code: 'custom',
@@ -625,6 +663,8 @@ function toConfig(env: z.infer<typeof envSchema>) {
       env.SSO_PROVIDER_ID && env.SSO_BUTTON_LABEL
         ? { providerId: env.SSO_PROVIDER_ID, label: env.SSO_BUTTON_LABEL }
         : undefined,
+    /** The domains a company sign-in's address may have; empty (development only): any. */
+    ssoAllowedDomains: env.SSO_ALLOWED_DOMAINS,
     // The release goes with the DSN to both SDKs (browser by /config.json), so every event names its build.
     sentry: env.SENTRY_DSN
       ? { dsn: env.SENTRY_DSN, environment: env.SENTRY_ENVIRONMENT, release: currentRelease().release }

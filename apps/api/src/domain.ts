@@ -32,6 +32,7 @@ import { createMetrics } from './observability/metrics.ts';
 import { createRateLimits } from './rate-limits/rate-limits.ts';
 import { createRateLimitStore } from './rate-limits/rate-limit-store.ts';
 import { ALLOWLIST_CHANNEL, createAllowlistCache } from './users/allowlist-cache.ts';
+import { createCompanySignIn } from './sso/company-sign-in.ts';
 import { createFindUserByEmail, createUsersRepository } from './users/repository.ts';
 import { createAccountCleaner } from './users/account-cleaner.ts';
 import { createAccountCleanupsRepository } from './users/account-cleanups.ts';
@@ -146,6 +147,17 @@ export function buildDomain(infrastructure: Omit<Infrastructure, 'close'>, optio
     onChanged: (change) => metrics.adminTrustChanges.inc({ change }),
     log,
   });
+  // Single sign-on admitted to one row: the company's domains, a verified address, the bound subject.
+  const companySignIn = config.sso
+    ? createCompanySignIn({
+        sso: config.sso,
+        allowedDomains: config.ssoAllowedDomains,
+        users,
+        identity,
+        audit: auditTrail,
+        log,
+      })
+    : undefined;
   // The company directory's SCIM calls, through the same user admin and session ender as the admin screen.
   const provisioning = createProvisioning({
     users,
@@ -252,6 +264,7 @@ export function buildDomain(infrastructure: Omit<Infrastructure, 'close'>, optio
     passkeys,
     adminApprovals,
     sessions,
+    companySignIn,
     bulkUserAdmin,
     provisioning,
     invoiceAccess,

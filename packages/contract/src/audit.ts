@@ -21,6 +21,8 @@ export const AUDIT_ACTIONS = [
   'users.approval-approved',
   'users.approval-rejected',
   'sessions.end',
+  'sso.link',
+  'sso.link-refused',
   'invoice.download',
   'invoice.download-xml',
   'invoice.download-zip',

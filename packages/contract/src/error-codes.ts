@@ -9,6 +9,11 @@ export const STATUS_OF_CODE = {
   unauthenticated: 401,
   /** The sign-in reached its maximum length, or its sessions were ended: sign in again. */
   'session-expired': 401,
+  /**
+   * A company sign-in of an account that has a password, not linked yet: sign in with the password once
+   * and link the company account (POST /api/sso/link), so it never replaces the password.
+   */
+  'sso-link-required': 401,
   forbidden: 403,
   /** An administrator's call needs a recent passkey confirmation of this sign-in: confirm, then call again. */
   'step-up-required': 403,

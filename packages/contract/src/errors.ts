@@ -7,7 +7,8 @@ export const errorCodeSchema = z
   .enum(ERROR_CODES)
   .describe(
     'Stable machine-readable kind: invalid (400), unauthenticated (401), session-expired (401: the sign-in ' +
-      'reached its maximum length, sign in again), forbidden (403), step-up-required (403: an administrator ' +
+      'reached its maximum length, sign in again), sso-link-required (401: a first company sign-in of an ' +
+      'account with a password; sign in with the password and link it), forbidden (403), step-up-required (403: an administrator ' +
       'must confirm with their passkey, then repeat the call), not-found (404), conflict (409), ' +
       'foreign-account (409: a sign-in account the portal did not make holds the address; adding it again ' +
       'with takeOver=true deletes that account), too-large (413), unsupported-media-type (415), ' +

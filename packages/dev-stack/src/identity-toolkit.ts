@@ -64,10 +64,24 @@ export function identityToolkit(emulatorUrl: string) {
     /**
      * Signs in through an OIDC or SAML provider as the emulator's own provider page does for the web SDK: the
      * emulator takes any `oidc.*`/`saml.*` ID and a JSON stand-in for the provider's ID token. `subject` is
-     * the person's ID at the provider (stable per person); the address is asserted as verified.
+     * the person's ID at the provider (stable per person); the address is asserted as verified unless
+     * `emailVerified` is false (an OIDC provider's `email_verified`; SAML's NameID always counts as verified).
      */
-    async signInWithProvider(providerId: string, email: string, subject = `subject-${email}`): Promise<SignedIn> {
-      const claims = JSON.stringify({ sub: subject, email, email_verified: true, iss: '', aud: '', exp: 0, iat: 0 });
+    async signInWithProvider(
+      providerId: string,
+      email: string,
+      subject = `subject-${email}`,
+      { emailVerified = true }: { emailVerified?: boolean } = {},
+    ): Promise<SignedIn> {
+      const claims = JSON.stringify({
+        sub: subject,
+        email,
+        email_verified: emailVerified,
+        iss: '',
+        aud: '',
+        exp: 0,
+        iat: 0,
+      });
       const response = new URLSearchParams({ providerId, id_token: claims });
       if (providerId.startsWith('saml.'))
         response.set('SAMLResponse', JSON.stringify({ assertion: { subject: { nameId: email } } }));

@@ -39,6 +39,9 @@ export const users = pgTable(
     managedBy: text('managed_by'),
     /** Set by the directory (SCIM active=false): the row stays, the person is refused. */
     suspended: boolean('suspended').notNull().default(false),
+    /** The single sign-on provider's id of the person, bound at their first company sign-in (migration 0024). */
+    ssoSubject: text('sso_subject'),
+    ssoLinkedAt: timestamp('sso_linked_at', { withTimezone: true }),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     /**
      * Who asked to make this person an administrator, who approved it (null when no second administrator

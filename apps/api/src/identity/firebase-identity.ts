@@ -35,6 +35,17 @@ function toTokenError(error: unknown): Error {
   return new IdentityProviderUnavailableError('The identity provider could not be reached', { cause: error });
 }
 
+/**
+ * The person's id at the provider the token signed in with (`firebase.identities["oidc.acme"]`): Firebase
+ * links one identity per provider to an account, so the list has one entry. None for a password sign-in.
+ */
+function providerSubjectOf(firebase: { sign_in_provider: string; identities: Record<string, unknown> }) {
+  const provider = firebase.sign_in_provider;
+  if (provider === 'password') return undefined;
+  const ids = firebase.identities[provider];
+  return Array.isArray(ids) && typeof ids[0] === 'string' && ids[0] !== '' ? ids[0] : undefined;
+}
+
 function toProviderError(error: unknown): Error {
   if (error instanceof IdentityProviderUnavailableError) return error;
   return new IdentityProviderUnavailableError(`Identity provider call failed (${errorCode(error) || 'no code'})`, {
@@ -127,12 +138,14 @@ export function createFirebaseIdentity(options: {
           authTimeMs: decoded.auth_time * 1000,
           signInProvider: decoded.firebase.sign_in_provider,
           tenant: decoded.firebase.tenant,
+          emailVerified: decoded.email_verified === true,
+          providerSubject: providerSubjectOf(decoded.firebase),
         };
       } catch (error) {
         throw toTokenError(error);
       }
     },
-    createUser: (email) => createPortalAccount({ email, emailVerified: false }),
+    createUser: (email) => createPortalAccount({ email, emailVerified: true }),
     async findUserByEmail(email) {
       try {
         const user = await bounded(() => auth.getUserByEmail(email));
@@ -144,6 +157,19 @@ export function createFirebaseIdentity(options: {
     },
     deleteUser: (uid) => ignoringMissingUser(() => auth.deleteUser(uid)),
     revokeSessions: (uid) => ignoringMissingUser(() => auth.revokeRefreshTokens(uid)),
+    async hasPassword(uid) {
+      try {
+        const user = await bounded(() => auth.getUser(uid));
+        return user.providerData.some((provider) => provider.providerId === 'password');
+      } catch (error) {
+        if (errorCode(error) === 'auth/user-not-found') return false;
+        throw toProviderError(error);
+      }
+    },
+    markEmailVerified: (uid) =>
+      ignoringMissingUser(async () => {
+        await auth.updateUser(uid, { emailVerified: true });
+      }),
     close: () => deleteApp(app),
   };
   return identity;

@@ -9,13 +9,21 @@ export interface VerifiedToken {
   signInProvider: string | undefined;
   /** The Identity Platform tenant the token belongs to; undefined for the project's own users. */
   tenant: string | undefined;
+  /**
+   * The account's address is verified: for a company sign-in, the provider vouched for it (OIDC's
+   * `email_verified`, SAML always), as Firebase joins a federated sign-in to an address only then.
+   */
+  emailVerified: boolean;
+  /** The federated provider's own id of the person (OIDC `sub`) for a sign-in through it; else undefined. */
+  providerSubject: string | undefined;
 }
 
 export interface IdentityProvider {
   /** Verifies signature, audience, expiry and revocation; throws InvalidTokenError when any fails. */
   verifyIdToken(token: string): Promise<VerifiedToken>;
   /**
-   * Creates an account without a password (the user sets one through the reset mail). An account the portal
+   * Creates an account without a password (the user sets one through the reset mail), its address marked
+   * verified: the administrator listed it, and a company sign-in must join it without dropping a password. An account the portal
    * made earlier for the address is answered as it is (`created: false`: not the caller's to delete on a
    * rollback). Any other account with the address throws ForeignAccountError and is left alone: deleting
    * it is the caller's decision, to be audited first (user-admin.ts).
@@ -26,6 +34,13 @@ export interface IdentityProvider {
   deleteUser(uid: string): Promise<void>;
   /** Invalidates refresh tokens so existing sessions end. */
   revokeSessions(uid: string): Promise<void>;
+  /** Whether the account can sign in with a password; false for an account that is gone. */
+  hasPassword(uid: string): Promise<boolean>;
+  /**
+   * Marks the account's address verified, so a company sign-in with it joins the account and keeps its
+   * password (Firebase drops the password of an account whose address is unverified).
+   */
+  markEmailVerified(uid: string): Promise<void>;
 }
 
 export class InvalidTokenError extends Error {

@@ -27,6 +27,8 @@ export function measuredIdentity<T extends IdentityProvider>(identity: T, metric
     findUserByEmail: (email: string) => measure('find_user_by_email', () => identity.findUserByEmail(email)),
     deleteUser: (uid: string) => measure('delete_user', () => identity.deleteUser(uid)),
     revokeSessions: (uid: string) => measure('revoke_sessions', () => identity.revokeSessions(uid)),
+    hasPassword: (uid: string) => measure('has_password', () => identity.hasPassword(uid)),
+    markEmailVerified: (uid: string) => measure('mark_email_verified', () => identity.markEmailVerified(uid)),
   } satisfies IdentityProvider);
 }
 

@@ -9,6 +9,8 @@ export const IDENTITY_OPERATIONS = [
   'find_user_by_email',
   'delete_user',
   'revoke_sessions',
+  'has_password',
+  'mark_email_verified',
 ] as const;
 export type IdentityOperation = (typeof IDENTITY_OPERATIONS)[number];
 

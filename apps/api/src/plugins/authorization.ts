@@ -29,6 +29,8 @@ export interface Caller {
   finance: boolean;
   /** When this sign-in's password was entered (the token's auth_time): what step-ups and lifetimes bind to. */
   authTimeMs: number;
+  /** "password", or the single sign-on provider's ID: linking a company sign-in needs a password sign-in. */
+  signInProvider: string | undefined;
 }
 
 declare module 'fastify' {
@@ -67,9 +69,9 @@ export default fp<{ ingestToken?: string | undefined; ingestFrom?: ((ip: string)
       }
     });
 
-    const ssoProvider = app.domain.config.sso?.providerId;
+    const companySignIn = app.domain.companySignIn;
     const acceptedSignIn = (provider: string | undefined) =>
-      provider === 'password' || (ssoProvider !== undefined && provider === ssoProvider);
+      provider === 'password' || (companySignIn !== undefined && provider === companySignIn.providerId);
 
     async function resolveCaller(request: FastifyRequest, token: string): Promise<Caller> {
       let verified;
@@ -91,6 +93,9 @@ export default fp<{ ingestToken?: string | undefined; ingestFrom?: ((ip: string)
       if (verified.tenant !== undefined || !acceptedSignIn(verified.signInProvider)) {
         throw new DomainError('unauthenticated', NOT_ALLOWED_MESSAGE, 'not a password or SSO sign-in of this project');
       }
+      const viaCompany = companySignIn !== undefined && verified.signInProvider === companySignIn.providerId;
+      // The company's domains and a verified address first: nothing about the list is told to anyone else.
+      if (viaCompany) companySignIn.checkAddress(verified);
       const row = verified.email ? await app.domain.allowlist.find(verified.email.toLowerCase()) : undefined;
       if (!row) throw new DomainError('unauthenticated', NOT_ALLOWED_MESSAGE, 'not on the list');
       // Deactivated by the company directory (SCIM active=false): listed, and refused like someone who is not.
@@ -104,6 +109,9 @@ export default fp<{ ingestToken?: string | undefined; ingestFrom?: ((ip: string)
       if (sessionHasEnded({ authTimeMs: verified.authTimeMs, nowMs: Date.now(), admin: row.admin, lifetimes })) {
         throw new DomainError('session-expired', SESSION_ENDED_MESSAGE, 'sign-in older than the session lifetime');
       }
+      // The company identity bound to the row at its first link, and required of every later company sign-in.
+      if (viaCompany) await companySignIn.admit(verified, row);
+      else companySignIn?.rememberVerified(verified);
       if (!row.activated) await app.domain.users.update(row.email, { activated: true });
       return {
         uid: verified.uid,
@@ -111,6 +119,7 @@ export default fp<{ ingestToken?: string | undefined; ingestFrom?: ((ip: string)
         admin: row.admin,
         finance: row.finance,
         authTimeMs: verified.authTimeMs,
+        signInProvider: verified.signInProvider,
       };
     }
 

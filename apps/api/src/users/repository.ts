@@ -1,4 +1,4 @@
-import { asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { accountCleanups, adminPasskeys, users } from '../db/schema.ts';
 import { CLEANUP_LEASE_MS, type AccountCleanup } from './account-cleanups.ts';
@@ -89,15 +89,27 @@ export function createUsersRepository(
       return changed(email, { row: removed, cleanup });
     },
 
+    async bindSsoSubject(email, firebaseUid, subject) {
+      // Only the first link binds: of two first sign-ins at once, one wins and the other is then checked.
+      const [bound] = await db
+        .update(users)
+        .set({ ssoSubject: subject, ssoLinkedAt: sql`now()`, updatedAt: sql`now()` })
+        .where(and(eq(users.email, email), eq(users.firebaseUid, firebaseUid), isNull(users.ssoSubject)))
+        .returning();
+      return changed(email, bound);
+    },
+
     async remove(email) {
       const [removed] = await db.delete(users).where(eq(users.email, email)).returning();
       return changed(email, removed);
     },
 
     async update(email, changes) {
+      // A row given another sign-in account starts without a company link: the old one was that account's.
+      const relinked = changes.firebaseUid === undefined ? {} : { ssoSubject: null, ssoLinkedAt: null };
       const [updated] = await db
         .update(users)
-        .set({ ...changes, updatedAt: sql`now()` })
+        .set({ ...changes, ...relinked, updatedAt: sql`now()` })
         .where(eq(users.email, email))
         .returning();
       return changed(email, updated);
@@ -171,6 +183,11 @@ export interface UsersRepository {
     email: string,
     requestedBy: string,
   ): Promise<{ row: UserRow; cleanup: AccountCleanup } | undefined>;
+  /**
+   * Binds the single sign-on provider's id of the person to the row of `email` held by `firebaseUid`, if none
+   * is bound yet; undefined when one is (or the row is gone or held by another account).
+   */
+  bindSsoSubject(email: string, firebaseUid: string, subject: string): Promise<UserRow | undefined>;
   remove(email: string): Promise<UserRow | undefined>;
   update(
     email: string,

@@ -13,8 +13,15 @@ export interface AuthClient {
   /**
    * Single sign-on through the project's OIDC or SAML provider (`oidc.…`, `saml.…`), in a pop-up window
    * (decision 0068). Resolves once signed in; a pop-up the person closed rejects with auth/popup-closed-by-user.
+   * The portal is asked before the app counts the person as signed in: its refusal rejects with
+   * CompanySignInRefused, and nobody is signed in (decision 0087).
    */
   signInWithProvider(providerId: string): Promise<void>;
+  /**
+   * The spec's e-mail and password sign-in, linking the company sign-in the portal asked a password for
+   * (`companyIdToken`, from CompanySignInRefused) before the app counts the person as signed in.
+   */
+  signInAndLinkProvider(email: string, password: string, companyIdToken: string): Promise<void>;
   /** Loads what single sign-on needs ahead of the click, so the pop-up opens within the click's gesture. */
   prepareProviderSignIn(): Promise<void>;
   signOut(): Promise<void>;
@@ -26,6 +33,26 @@ export interface AuthClient {
    * freshly signed in (a new `auth_time`), which setting up a first passkey needs.
    */
   confirmPassword(password: string): Promise<void>;
+}
+
+/**
+ * The portal refused a company sign-in (another domain, an unverified address, another identity than the
+ * linked one, not on the list), with its own sentence; `linkRequired`: the account has a password, which
+ * links it (`companyIdToken` is the refused sign-in's token to link).
+ */
+export class CompanySignInRefused extends Error {
+  readonly linkRequired: boolean;
+  readonly companyIdToken: string;
+  /** The address the company signed in, for the form the link asks for. */
+  readonly email: string;
+
+  constructor(message: string, options: { linkRequired: boolean; companyIdToken: string; email: string }) {
+    super(message);
+    this.name = 'CompanySignInRefused';
+    this.linkRequired = options.linkRequired;
+    this.companyIdToken = options.companyIdToken;
+    this.email = options.email;
+  }
 }
 
 export type AuthState =

@@ -22,6 +22,10 @@ function fakeFirebase(current: AuthUser | null) {
       current = user;
       for (const listener of listeners) listener(user);
     }),
+    signInAndLinkProvider: vi.fn(async () => {
+      current = user;
+      for (const listener of listeners) listener(user);
+    }),
     prepareProviderSignIn: vi.fn(async () => undefined),
     signOut: vi.fn(async () => undefined),
     sendPasswordReset: vi.fn(async () => undefined),

@@ -60,6 +60,8 @@ export function createDeferredAuthClient(
     // Straight on when loaded: browsers open a pop-up only within the gesture (the click) that asked for it.
     signInWithProvider: (providerId) =>
       loaded ? loaded.signInWithProvider(providerId) : client().then((real) => real.signInWithProvider(providerId)),
+    signInAndLinkProvider: async (email, password, companyIdToken) =>
+      (await client()).signInAndLinkProvider(email, password, companyIdToken),
     prepareProviderSignIn: async () => (await client()).prepareProviderSignIn(),
     signOut: async () => (await client()).signOut(),
     sendPasswordReset: async (email, continueUrl) => (await client()).sendPasswordReset(email, continueUrl),

@@ -1,6 +1,7 @@
 import type { RuntimeConfig } from '@portal/contract';
 import { initializeApp } from 'firebase/app';
 import {
+  beforeAuthStateChanged,
   browserLocalPersistence,
   connectAuthEmulator,
   EmailAuthProvider,
@@ -10,8 +11,9 @@ import {
   sendPasswordResetEmail,
   signInWithEmailAndPassword,
   signOut,
+  type User,
 } from 'firebase/auth';
-import type { AuthClient } from './auth';
+import { CompanySignInRefused, type AuthClient } from './auth';
 import type * as FirebaseSsoModule from './firebase-sso';
 
 /** The single sign-on chunk, loaded beside this one only when the deployment has a provider. */
@@ -33,6 +35,35 @@ export function createFirebaseAuthClient(config: RuntimeConfig, sso?: FirebaseSs
   });
   if (config.authEmulatorUrl) connectAuthEmulator(auth, config.authEmulatorUrl, { disableWarnings: true });
 
+  /**
+   * Run before a sign-in becomes the app's (Firebase's beforeAuthStateChanged): single sign-on asks the
+   * portal first, so a refused company sign-in never counts as signed in and the login screen can say why.
+   * A gate that throws keeps the person signed out; the sign-in call then rejects.
+   */
+  let gate: ((user: User) => Promise<void>) | undefined;
+  beforeAuthStateChanged(auth, async (user) => {
+    if (user && gate) await gate(user);
+  });
+  async function throughGate(check: (user: User) => Promise<void>, signIn: () => Promise<void>) {
+    let failure: unknown;
+    gate = async (user) => {
+      try {
+        await check(user);
+      } catch (error) {
+        failure = error;
+        throw error;
+      }
+    };
+    try {
+      await signIn();
+    } catch (error) {
+      // Firebase wraps the gate's error (auth/login-blocked): the gate's own is what the screen shows.
+      throw failure ?? error;
+    } finally {
+      gate = undefined;
+    }
+  }
+
   return {
     onChange: (listener) =>
       onAuthStateChanged(auth, (user) => listener(user ? { uid: user.uid, email: user.email ?? '' } : null)),
@@ -41,7 +72,28 @@ export function createFirebaseAuthClient(config: RuntimeConfig, sso?: FirebaseSs
     },
     signInWithProvider: async (providerId) => {
       if (!sso) throw new Error('Single sign-on is not configured');
-      await sso.signInWithSso(auth, providerId);
+      await throughGate(
+        async (user) => {
+          const refusal = await sso.portalRefusalOf(config.apiBaseUrl, user);
+          if (refusal) {
+            throw new CompanySignInRefused(refusal.message, {
+              linkRequired: refusal.code === 'sso-link-required',
+              companyIdToken: refusal.idToken,
+              email: user.email ?? '',
+            });
+          }
+        },
+        () => sso.signInWithSso(auth, providerId),
+      );
+    },
+    signInAndLinkProvider: async (email, password, companyIdToken) => {
+      if (!sso) throw new Error('Single sign-on is not configured');
+      await throughGate(
+        (user) => sso.linkCompanySignIn(config.apiBaseUrl, user, companyIdToken),
+        async () => {
+          await signInWithEmailAndPassword(auth, email, password);
+        },
+      );
     },
     prepareProviderSignIn: async () => {},
     signOut: () => signOut(auth),

@@ -1,4 +1,4 @@
-import type { AuthClient, AuthUser } from '@/lib/auth';
+import type { AuthClient, AuthUser, CompanySignInRefused } from '@/lib/auth';
 
 interface Account {
   uid: string;
@@ -26,6 +26,10 @@ export function createFakeAuthClient(
     failNextSignIn?: Error;
     /** Who the provider's pop-up signs in; unset: the person closed it. */
     providerAccount?: AuthUser;
+    /** The portal's refusal of the next company sign-in, as the real client's gate raises it. */
+    refuseNextProviderSignIn?: CompanySignInRefused;
+    /** The portal's refusal of the next link, with its sentence. */
+    failNextLink?: Error;
     tokenRequests: boolean[];
   } = {
     calls: [],
@@ -57,7 +61,24 @@ export function createFakeAuthClient(
         throw error;
       }
       if (!client.providerAccount) throw providerError('auth/popup-closed-by-user');
+      if (client.refuseNextProviderSignIn) {
+        const refusal = client.refuseNextProviderSignIn;
+        client.refuseNextProviderSignIn = undefined;
+        throw refusal;
+      }
       current = client.providerAccount;
+      emit();
+    },
+    async signInAndLinkProvider(email, password, companyIdToken) {
+      client.calls.push(`signInAndLinkProvider:${email}:${companyIdToken}`);
+      const account = accounts[email];
+      if (!account || account.password !== password) throw providerError('auth/invalid-credential');
+      if (client.failNextLink) {
+        const error = client.failNextLink;
+        client.failNextLink = undefined;
+        throw error;
+      }
+      current = { uid: account.uid, email };
       emit();
     },
     async prepareProviderSignIn() {

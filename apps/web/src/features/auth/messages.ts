@@ -1,4 +1,5 @@
 import { ApiError } from '@/lib/api-client';
+import { CompanySignInRefused } from '@/lib/auth';
 import { reportError } from '@/lib/error-reporting';
 
 /** Every sentence the login screen and the password reset show a person, kept together; the spec's are word for word. */
@@ -34,11 +35,16 @@ export function signInErrorMessage(error: unknown): string {
 /** The button of single sign-on, with the company's name from the runtime configuration. */
 export const ssoButtonLabel = (company: string) => `Sign in with ${company}`;
 
+/** Leaves the password sign-in as the spec's, without linking the company account it was asked for. */
+export const ssoLinkCancelLabel = (company: string) => `Sign in without linking my ${company} account`;
+
 /**
- * A failed single sign-on. Closing the pop-up is the person's own choice and says nothing (null). A refusal
- * by the portal itself (not on the list) is not here: it comes from the API once signed in, as for a password.
+ * A failed single sign-on. Closing the pop-up is the person's own choice and says nothing (null). The
+ * portal's own refusal (another domain, an unverified address, another identity than the linked one, not on
+ * the list) is shown in the portal's sentence, which says what to do.
  */
 export function ssoSignInErrorMessage(error: unknown, company: string): string | null {
+  if (error instanceof CompanySignInRefused) return error.message;
   const code = (error as { code?: unknown } | null)?.code;
   if (code === 'auth/popup-closed-by-user' || code === 'auth/cancelled-popup-request' || code === 'auth/user-cancelled')
     return null;

@@ -21,6 +21,7 @@ export function invoiceErrorMessage(error: unknown, supportContact: string): str
   if (error === MISSING_PARCEL_CODE) return doubleCheck;
   switch (errorCodeOf(error)) {
     case 'unauthenticated': // status 401
+    case 'sso-link-required': // 401 too: a company sign-in the login screen links; refused until then
     case 'session-expired': // 401 too; the app signs the person out at once, so this shows only for a moment
       return `You are not authorized to see the invoice. Please contact ${supportContact}.`;
     // Every 5xx (500 itself too: docs/product/deliberate-readings.md) and no response at all.
@@ -42,8 +43,11 @@ export function canRetryInvoice(error: unknown): boolean {
 /** Whether the reason ends with "Please contact …": then the support links belong beside it. */
 export function needsSupport(error: unknown): boolean {
   const code = errorCodeOf(error);
-  return code === 'unauthenticated' || code === 'session-expired' || canRetryInvoice(error);
+  return (
+    code === 'unauthenticated' || code === 'sso-link-required' || code === 'session-expired' || canRetryInvoice(error)
+  );
 }
 
 /** A 401: the signed-in account is not admitted (or its session ended), whatever the parcel code. */
-export const isAccountRefused = (error: unknown): boolean => errorCodeOf(error) === 'unauthenticated';
+export const isAccountRefused = (error: unknown): boolean =>
+  errorCodeOf(error) === 'unauthenticated' || errorCodeOf(error) === 'sso-link-required';

@@ -28,6 +28,8 @@ const ACTIONS: Record<AuditAction, string> = {
   'users.approval-approved': 'Approved a change for',
   'users.approval-rejected': 'Turned down a change for',
   'sessions.end': 'Ended the sessions of',
+  'sso.link': 'Linked a company sign-in to',
+  'sso.link-refused': 'Refused a company sign-in for',
   'invoice.download': 'Opened invoice',
   'invoice.download-xml': 'Downloaded the XML of invoice',
   'invoice.download-zip': 'Downloaded a ZIP of',

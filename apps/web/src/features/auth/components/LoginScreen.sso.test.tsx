@@ -1,5 +1,6 @@
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { CompanySignInRefused } from '@/lib/auth';
 import { createFakeAuthClient } from '@/testing/fake-auth-client';
 import { accountLookup } from '@/testing/handlers';
 import { server } from '@/testing/msw-server';
@@ -62,5 +63,78 @@ describe('the login screen with single sign-on', () => {
         'Your Acme account could not be matched to your portal account. Please contact the website administrator.',
       ),
     );
+  });
+
+  it("shows the portal's refusal of a company sign-in on the login screen, signed out", async () => {
+    const auth = createFakeAuthClient();
+    auth.providerAccount = { uid: 'uid-sso', email: 'user@example.com' };
+    const refusal =
+      'This Acme account is not the one linked to your portal account. Please sign in with the Acme account you used before, or ask the website administrator to reset the link.';
+    auth.refuseNextProviderSignIn = new CompanySignInRefused(refusal, {
+      linkRequired: false,
+      companyIdToken: 'company-token',
+      email: 'user@example.com',
+    });
+    const { user, router } = renderApp('/login', { auth, config: sso });
+    await user.click(await screen.findByRole('button', { name: 'Sign in with Acme' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(refusal);
+    expect(router.state.location.pathname).toBe('/login');
+    expect(screen.getByRole('button', { name: 'Sign in with Acme' })).toBeEnabled();
+  });
+
+  it('asks for the password of an account that has one, and links the company account with it', async () => {
+    server.use(accountLookup({ 'user@example.com': {} }));
+    const auth = createFakeAuthClient({ accounts: { 'user@example.com': { uid: 'uid-1', password: 'pw-1' } } });
+    auth.providerAccount = { uid: 'uid-1', email: 'user@example.com' };
+    const prompt =
+      'Your portal account has a password. To link your Acme account to it, sign in once with your email and password; after that, both ways work.';
+    auth.refuseNextProviderSignIn = new CompanySignInRefused(prompt, {
+      linkRequired: true,
+      companyIdToken: 'company-token',
+      email: 'user@example.com',
+    });
+    const { user, router } = renderApp('/login', {
+      auth,
+      config: sso,
+      state: { from: { pathname: '/invoice', search: '?parcelCode=DEMO1' } },
+    });
+    await user.click(await screen.findByRole('button', { name: 'Sign in with Acme' }));
+    expect(await screen.findByRole('status')).toHaveTextContent(prompt);
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    expect(screen.getByLabelText('Email address')).toHaveValue('user@example.com');
+    expect(screen.getByLabelText('Password')).toHaveFocus();
+
+    // The portal's sentence when the link itself is refused, then the link made with the password.
+    auth.failNextLink = new Error('To link your Acme account, please sign in with your email and password again.');
+    await user.type(screen.getByLabelText('Password'), 'pw-1');
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('To link your Acme account, please sign in');
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/invoice'));
+    expect(auth.calls.filter((call) => call.startsWith('signInAndLinkProvider'))).toEqual([
+      'signInAndLinkProvider:user@example.com:company-token',
+      'signInAndLinkProvider:user@example.com:company-token',
+    ]);
+    expect(auth.calls).not.toContain('signIn:user@example.com');
+  });
+
+  it('signs in with the password alone when the person chooses not to link', async () => {
+    server.use(accountLookup({ 'user@example.com': {} }));
+    const auth = createFakeAuthClient({ accounts: { 'user@example.com': { uid: 'uid-1', password: 'pw-1' } } });
+    auth.providerAccount = { uid: 'uid-1', email: 'user@example.com' };
+    auth.refuseNextProviderSignIn = new CompanySignInRefused('Your portal account has a password.', {
+      linkRequired: true,
+      companyIdToken: 'company-token',
+      email: 'user@example.com',
+    });
+    const { user, router } = renderApp('/login', { auth, config: sso });
+    await user.click(await screen.findByRole('button', { name: 'Sign in with Acme' }));
+    await user.click(await screen.findByRole('button', { name: 'Sign in without linking my Acme account' }));
+    expect(screen.queryByRole('status')).not.toBeInTheDocument();
+    await user.type(screen.getByLabelText('Password'), 'pw-1');
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    await waitFor(() => expect(router.state.location.pathname).not.toBe('/login'));
+    expect(auth.calls).toContain('signIn:user@example.com');
+    expect(auth.calls.some((call) => call.startsWith('signInAndLinkProvider'))).toBe(false);
   });
 });

@@ -1,9 +1,15 @@
-import { lazy, useEffect, useState, type FormEvent } from 'react';
+import { lazy, useEffect, useRef, useState, type FormEvent } from 'react';
 import { usePageTitle } from '@/hooks/use-page-title';
-import { useAuth } from '@/lib/auth';
+import { CompanySignInRefused, useAuth } from '@/lib/auth';
 import { QueryBoundary } from '@/lib/query-boundary';
 import { useRuntimeConfig } from '@/lib/runtime-config';
-import { MISSING_CREDENTIALS_MESSAGE, signInErrorMessage, ssoButtonLabel, ssoSignInErrorMessage } from '../messages';
+import {
+  MISSING_CREDENTIALS_MESSAGE,
+  signInErrorMessage,
+  ssoButtonLabel,
+  ssoLinkCancelLabel,
+  ssoSignInErrorMessage,
+} from '../messages';
 
 // Plain Bootstrap markup rather than react-bootstrap components: the first page a phone loads carries no
 // component library. Loaded on demand: form validation code is not needed to sign in.
@@ -17,8 +23,16 @@ export function LoginScreen() {
   const [submitting, setSubmitting] = useState(false);
   const [forgotOpen, setForgotOpen] = useState(false);
   const [showPassword, setShowPassword] = useState(false);
+  /** A company sign-in the portal links once the password is typed here (decision 0087), with its sentence. */
+  const [link, setLink] = useState<{ companyIdToken: string; prompt: string } | null>(null);
+  const passwordField = useRef<HTMLInputElement>(null);
   const { sso } = useRuntimeConfig();
   usePageTitle('Login');
+
+  // Asked for the password to link: the one thing left to do is to type it.
+  useEffect(() => {
+    if (link) passwordField.current?.focus();
+  }, [link]);
 
   // After the first paint: the pop-up must open within the click, not after the SDK has downloaded.
   useEffect(() => {
@@ -29,10 +43,17 @@ export function LoginScreen() {
     if (!sso) return;
     setSubmitting(true);
     setError(null);
+    setLink(null);
     try {
       await client.signInWithProvider(sso.providerId);
     } catch (signInError) {
-      setError(ssoSignInErrorMessage(signInError, sso.label));
+      if (signInError instanceof CompanySignInRefused && signInError.linkRequired) {
+        // Not a failure: the password typed below links the company account and keeps the password.
+        setLink({ companyIdToken: signInError.companyIdToken, prompt: signInError.message });
+        setForm({ email: signInError.email, pass: '' });
+      } else {
+        setError(ssoSignInErrorMessage(signInError, sso.label));
+      }
       setSubmitting(false);
     }
   };
@@ -46,7 +67,8 @@ export function LoginScreen() {
     setSubmitting(true);
     setError(null);
     try {
-      await client.signIn(form.email.trim(), form.pass);
+      if (link) await client.signInAndLinkProvider(form.email.trim(), form.pass, link.companyIdToken);
+      else await client.signIn(form.email.trim(), form.pass);
     } catch (signInError) {
       setError(signInErrorMessage(signInError));
       setSubmitting(false);
@@ -58,7 +80,12 @@ export function LoginScreen() {
       <div className="card shadow-sm">
         <div className="card-body p-4">
           <h1 className="h3 mb-4">Login</h1>
-          {notice && !error && (
+          {link && !error && (
+            <div className="alert alert-info" role="status">
+              {link.prompt}
+            </div>
+          )}
+          {notice && !error && !link && (
             <div className="alert alert-info" role="status">
               {notice}
             </div>
@@ -94,6 +121,7 @@ export function LoginScreen() {
               <div className="input-group">
                 <input
                   id="login-password"
+                  ref={passwordField}
                   className="form-control"
                   type={showPassword ? 'text' : 'password'}
                   required
@@ -124,6 +152,11 @@ export function LoginScreen() {
               </button>
             </div>
           </form>
+          {link && (
+            <button type="button" className="btn btn-link px-0 mt-2" onClick={() => setLink(null)}>
+              {ssoLinkCancelLabel(sso?.label ?? '')}
+            </button>
+          )}
           {sso && (
             <>
               <div className="login-divider my-4" aria-hidden="true">
