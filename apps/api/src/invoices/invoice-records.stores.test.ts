@@ -103,7 +103,7 @@ describe('invoices as records: recently opened, history, arrival notices', () =>
     assert.equal((await t.app.inject({ url: '/api/recent-invoices' })).statusCode, 401);
   });
 
-  it('shows every version with who sent it, amounts, accounts and change markers; each downloadable, the current marked', async () => {
+  it('shows every version with its sender, amounts, accounts and change markers; each downloadable, the current marked', async () => {
     const admin = await t.createAccount('admin@example.com', { admin: true });
     const user = await t.createAccount('user@example.com');
     const v1 = await ubl(A);
@@ -113,9 +113,10 @@ describe('invoices as records: recently opened, history, arrival notices', () =>
     await put('H1', v3);
     await put('H1', v3); // the same bytes again: no new version
 
-    const response = await get('/invoices/H1/versions', user.idToken);
-    assert.equal(response.statusCode, 200, response.body);
-    const { versions } = response.json<InvoiceHistory>();
+    // A stepped-up administrator reads the whole record: who sent each version, every account ever named.
+    const whole = await get('/invoices/H1/versions', admin.idToken);
+    assert.equal(whole.statusCode, 200, whole.body);
+    const { versions } = whole.json<InvoiceHistory>();
     assert.equal(versions.length, 3);
     const [third, second, first] = versions;
     assert.deepEqual(
@@ -128,6 +129,42 @@ describe('invoices as records: recently opened, history, arrival notices', () =>
     );
     assert.deepEqual([first!.amountDue, first!.currency, first!.paymentAccounts], ['1656.25', 'EUR', [A]]);
     assert.deepEqual([second!.amountDue, second!.paymentAccounts], ['1700.00', [B]]);
+
+    // Anyone else with the code: the versions, dates, amounts and markers, the kind of sender, no past accounts.
+    const response = await get('/invoices/H1/versions', user.idToken);
+    assert.equal(response.statusCode, 200, response.body);
+    const seen = response.json<InvoiceHistory>().versions;
+    assert.deepEqual(
+      seen.map((version) => [version.id, version.receivedFrom, version.receivedAt, version.current]),
+      versions.map((version) => [
+        version.id,
+        version.receivedFrom === 'admin@example.com' ? 'administrator' : version.receivedFrom,
+        version.receivedAt,
+        version.current,
+      ]),
+    );
+    assert.deepEqual(
+      seen.map((version) => version.paymentAccounts),
+      [null, null, null],
+      'the current version is a plain PDF; the earlier accounts are not told',
+    );
+    assert.deepEqual(
+      seen.map((version) => version.warnings),
+      versions.map((version) => version.warnings),
+    );
+    assert.ok(!response.body.includes('admin@example.com') && !response.body.includes(A) && !response.body.includes(B));
+
+    // An administrator whose passkey confirmation is not in this browser reads what everyone reads.
+    const unconfirmed = await t.app.inject({
+      url: '/api/invoices/H1/versions',
+      headers: { authorization: `Bearer ${admin.idToken}` },
+    });
+    assert.equal(unconfirmed.statusCode, 200);
+    assert.ok(!unconfirmed.body.includes('admin@example.com'));
+    // A finance user without a passkey confirmation likewise.
+    const finance = await t.createAccount('finance@example.com', { finance: true });
+    const financeView = await get('/invoices/H1/versions', finance.idToken);
+    assert.ok(!financeView.body.includes('admin@example.com'), financeView.body);
     assert.deepEqual(first!.warnings, []);
     assert.deepEqual(
       second!.warnings.map((warning) => [warning.kind, warning.acknowledged]),

@@ -24,8 +24,16 @@ const WARNING_NAMES: Record<InvoiceVersion['warnings'][number]['kind'], string> 
   'visible-text-unread': 'PDF text could not be checked',
 };
 
-/** Who sent a version, as people read it: the ingestion token is "the ingestion service". */
-const senderOf = (from: string) => (from === 'service' ? 'Ingestion service' : from);
+/**
+ * Who sent a version, as people read it: the ingestion token is "the ingestion service"; someone who is not a
+ * stepped-up administrator or finance user is told the kind of sender only, never the person.
+ */
+const SENDER_KINDS: Record<string, string> = {
+  service: 'Ingestion service',
+  administrator: 'An administrator',
+  operator: 'An operator (command line)',
+};
+const senderOf = (from: string) => SENDER_KINDS[from] ?? from;
 
 function VersionEntry({ parcelCode, version }: { parcelCode: string; version: InvoiceVersion }) {
   const api = useApiClient();
