@@ -342,6 +342,71 @@ describe('loadConfig', () => {
     }
   });
 
+  it('refuses in production any token that can be guessed, and says how to make one', () => {
+    const production = {
+      FIREBASE_PROJECT_ID: 'real-project',
+      FIREBASE_API_KEY: 'k',
+      DATABASE_URL: 'postgres://u:p@127.0.0.1:5432/db',
+      NODE_ENV: 'production',
+      ...PASSKEY_HOST,
+    };
+    const guessable = {
+      INGEST_TOKEN: 'a'.repeat(40),
+      METRICS_TOKEN: 'abcdefghijklmnopqrstuvwxyz0123456789',
+      SCIM_TOKEN: 'passwordpassword-passwordpassword1',
+      SCIM_TOKEN_PREVIOUS: '0123456789abcdef0123456789abcdef',
+    };
+    const problems = problemsOf({ ...production, ...guessable });
+    for (const name of Object.keys(guessable)) {
+      const problem = problems.find((text) => text.startsWith(`${name} `));
+      assert.ok(problem, `${name} refused: ${problems.join('; ')}`);
+      assert.match(problem, /openssl rand -base64 32/);
+      assert.ok(!problem.includes(guessable[name as keyof typeof guessable]), 'the value is not repeated');
+    }
+    // What `openssl rand` makes passes, whatever its alphabet, a hex token of 32 characters included.
+    const made = {
+      INGEST_TOKEN: 'q7Jx2mP9vL4sT8wR1cY6nB3kH5dF0gZaEuIoXeWtMi0=',
+      METRICS_TOKEN: '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08',
+      SCIM_TOKEN: '3c59dc048e8850243be8079a5c74d079',
+      SCIM_TOKEN_PREVIOUS: 'kV3_mQ8-zR2xW7pL5nT9bY4cH6jD1fGs0aEuIoXe',
+    };
+    assert.deepEqual(problemsOf({ ...production, ...made }), []);
+    // Outside production the tests' and the demo's tokens stay accepted.
+    assert.equal(loadConfig({ ...valid, INGEST_TOKEN: 'a'.repeat(40) }).ingestToken, 'a'.repeat(40));
+  });
+
+  it('refuses an http:// passkey origin in production, but for http://localhost', () => {
+    const production = {
+      FIREBASE_PROJECT_ID: 'real-project',
+      FIREBASE_API_KEY: 'k',
+      DATABASE_URL: 'postgres://u:p@127.0.0.1:5432/db',
+      NODE_ENV: 'production',
+      WEBAUTHN_RP_ID: 'portal.example.com',
+    };
+    const problems = problemsOf({
+      ...production,
+      WEBAUTHN_ORIGINS: 'https://portal.example.com,http://portal.example.com',
+    });
+    assert.equal(problems.length, 1, problems.join('; '));
+    assert.match(problems[0]!, /^WEBAUTHN_ORIGINS names http:\/\/portal\.example\.com: .* must be https/);
+    for (const origin of ['http://localhost:8080', 'http://127.0.0.1:43001', 'http://[::1]:8080']) {
+      assert.deepEqual(
+        problemsOf({ ...production, WEBAUTHN_RP_ID: 'localhost', WEBAUTHN_ORIGINS: origin }),
+        [],
+        origin,
+      );
+    }
+    assert.match(
+      problemsOf({ ...production, WEBAUTHN_ORIGINS: 'http://localhost.example.com' }).join(),
+      /must be https/,
+    );
+    assert.deepEqual(
+      loadConfig({ ...production, NODE_ENV: 'test', WEBAUTHN_ORIGINS: 'http://portal.example.com' }).webauthn?.origins,
+      ['http://portal.example.com'],
+      'outside production a test stack may run on plain http',
+    );
+  });
+
   it('takes the ingestion token from any network unless INGEST_TOKEN_NETWORKS names some', () => {
     assert.equal(loadConfig(valid).ingestNetworks, undefined);
     assert.deepEqual(loadConfig({ ...valid, INGEST_TOKEN_NETWORKS: '10.0.7.0/24, 2001:db8:7::/48' }).ingestNetworks, [

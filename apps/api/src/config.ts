@@ -9,6 +9,7 @@ import { DEFAULT_THEME } from '@portal/contract/theme';
 import { parseS3Url } from './blob-store/s3-location.ts';
 import { exampleDatabasePasswordOrigin, exampleTokenOrigin } from './example-secrets.ts';
 import { parseNetworks } from './lib/networks.ts';
+import { MAKE_A_TOKEN, weakSecretReason } from './lib/secret-strength.ts';
 
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -50,6 +51,12 @@ function parseTrustProxy(value: string): false | number | string[] | 'invalid' |
   });
   return tooWide ? 'too-wide' : entries;
 }
+
+/** The tokens callers present to the portal: each must be hard to guess in production (lib/secret-strength.ts). */
+const BEARER_TOKENS = ['INGEST_TOKEN', 'METRICS_TOKEN', 'SCIM_TOKEN', 'SCIM_TOKEN_PREVIOUS'] as const;
+
+/** Origins on the machine itself, which browsers treat as secure without TLS: how the production check runs. */
+const LOOPBACK_ORIGIN = /^http:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/i;
 
 /** The widest networks TRUST_PROXY may name: one subnet of proxies (256 IPv4 addresses, one IPv6 /64). */
 const NARROWEST_IPV4_BITS = 24;
@@ -351,6 +358,30 @@ const envSchema = z
           code: 'custom',
           path: [name],
           message: `is the example value of ${shippedIn}, which anyone who has read the repository knows; make a token of your own (e.g. openssl rand -hex 32) and give it to whoever calls with it, or leave it empty`,
+        });
+      }
+    }
+    if (env.NODE_ENV === 'production') {
+      for (const name of BEARER_TOKENS) {
+        const value = env[name];
+        const weakness = value === undefined ? undefined : weakSecretReason(value);
+        if (weakness) {
+          ctx.addIssue({
+            code: 'custom',
+            path: [name],
+            message: `${weakness}: in production a token is its caller's only credential, and this one can be guessed; ${MAKE_A_TOKEN} and give it to whoever calls with it`,
+          });
+        }
+      }
+      const plainOrigins = (env.WEBAUTHN_ORIGINS ?? []).filter(
+        (origin) => origin.startsWith('http://') && !LOOPBACK_ORIGIN.test(origin),
+      );
+      if (plainOrigins.length > 0) {
+        // Over http a network in between reads the step-up cookie and could serve its own page at the origin.
+        ctx.addIssue({
+          code: 'custom',
+          path: ['WEBAUTHN_ORIGINS'],
+          message: `names ${plainOrigins.join(', ')}: when NODE_ENV is production the pages must be https (only http://localhost, which never leaves the machine, is accepted); give the address people open, e.g. https://portal.example.com`,
         });
       }
     }
