@@ -342,6 +342,17 @@ describe('loadConfig', () => {
     }
   });
 
+  it('takes INGEST_TOKEN_NETWORKS behind proxies TRUST_PROXY names by address, never behind a hop count', () => {
+    const networks = { ...valid, INGEST_TOKEN_NETWORKS: '10.0.7.0/24' };
+    assert.match(
+      problemsOf({ ...networks, TRUST_PROXY: '1' }).join('\n'),
+      /^INGEST_TOKEN_NETWORKS needs TRUST_PROXY to list the proxies' addresses .* not a hop count/m,
+    );
+    assert.deepEqual(loadConfig({ ...networks, TRUST_PROXY: '10.0.4.21' }).trustProxy, ['10.0.4.21']);
+    assert.equal(loadConfig(networks).trustProxy, false, 'no proxy: the connecting address itself');
+    assert.equal(loadConfig({ ...valid, TRUST_PROXY: '1' }).trustProxy, 1, 'a count alone is still taken');
+  });
+
   it('refuses in production any token that can be guessed, and says how to make one', () => {
     const production = {
       FIREBASE_PROJECT_ID: 'real-project',

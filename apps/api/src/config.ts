@@ -361,6 +361,16 @@ const envSchema = z
         });
       }
     }
+    if (env.INGEST_TOKEN_NETWORKS && typeof env.TRUST_PROXY === 'number') {
+      // A hop count believes the X-Forwarded-For of whatever connects: any pod or container that can reach the
+      // instance could name an address inside the networks.
+      ctx.addIssue({
+        code: 'custom',
+        path: ['INGEST_TOKEN_NETWORKS'],
+        message:
+          "needs TRUST_PROXY to list the proxies' addresses (e.g. 10.0.4.21,10.0.4.22), not a hop count: with a count, X-Forwarded-For is believed from whatever connects, so anything that can reach an instance could claim an address in these networks; or leave TRUST_PROXY empty when the ingestion job connects to the instances directly",
+      });
+    }
     if (env.NODE_ENV === 'production') {
       for (const name of BEARER_TOKENS) {
         const value = env[name];
