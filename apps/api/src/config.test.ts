@@ -353,6 +353,18 @@ describe('loadConfig', () => {
     assert.equal(loadConfig({ ...valid, TRUST_PROXY: '1' }).trustProxy, 1, 'a count alone is still taken');
   });
 
+  it('takes a trace context from callers only when TRUST_TRACE_CONTEXT asks, and only behind TRUST_PROXY', () => {
+    assert.match(
+      problemsOf({ ...valid, TRUST_TRACE_CONTEXT: 'true' }).join(),
+      /^TRUST_TRACE_CONTEXT needs TRUST_PROXY/,
+    );
+    assert.deepEqual(problemsOf({ ...valid, TRUST_TRACE_CONTEXT: 'true', TRUST_PROXY: '127.0.0.1' }), []);
+    assert.match(
+      problemsOf({ ...valid, TRUST_TRACE_CONTEXT: 'yes' }).join(),
+      /TRUST_TRACE_CONTEXT must be true or false/,
+    );
+  });
+
   it('refuses in production any token that can be guessed, and says how to make one', () => {
     const production = {
       FIREBASE_PROJECT_ID: 'real-project',

@@ -186,6 +186,9 @@ const envSchema = z
         .optional(),
     ),
     OTEL_EXPORTER_OTLP_PROTOCOL: otlpProtocol,
+    // Read by observability/tracing.ts itself, before this file loads: whether a request from a proxy TRUST_PROXY
+    // names may continue the trace context (traceparent) it brings; off: every request starts its own trace.
+    TRUST_TRACE_CONTEXT: onOff('false'),
     OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: otlpProtocol,
     OTEL_SERVICE_NAME: optionalString,
     OTEL_RESOURCE_ATTRIBUTES: optionalString,
@@ -369,6 +372,14 @@ const envSchema = z
         path: ['INGEST_TOKEN_NETWORKS'],
         message:
           "needs TRUST_PROXY to list the proxies' addresses (e.g. 10.0.4.21,10.0.4.22), not a hop count: with a count, X-Forwarded-For is believed from whatever connects, so anything that can reach an instance could claim an address in these networks; or leave TRUST_PROXY empty when the ingestion job connects to the instances directly",
+      });
+    }
+    if (env.TRUST_TRACE_CONTEXT && env.TRUST_PROXY === false) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['TRUST_TRACE_CONTEXT'],
+        message:
+          'needs TRUST_PROXY: a trace context is taken only from the proxies it names, never from any caller; set TRUST_PROXY, or leave TRUST_TRACE_CONTEXT off',
       });
     }
     if (env.NODE_ENV === 'production') {
