@@ -79,7 +79,11 @@ const passkeyRoutes: FastifyPluginAsyncZod = async (app) => {
    * still knows the secret's confirmation and says it ran out, instead of asking as if there never was one.
    */
   const confirmed = (request: FastifyRequest, reply: FastifyReply, done: Confirmation) => {
-    sendStepUpCookie(request, reply, done.secret, app.domain.config.sessionLifetimes.adminMs);
+    sendStepUpCookie(
+      { request, reply, pageOrigins: app.domain.config.webauthn?.origins },
+      done.secret,
+      app.domain.config.sessionLifetimes.adminMs,
+    );
     return { steppedUpUntil: done.steppedUpUntil };
   };
 
@@ -111,7 +115,7 @@ const passkeyRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      clearStepUpCookie(request, reply);
+      clearStepUpCookie({ request, reply, pageOrigins: app.domain.config.webauthn?.origins });
       const secret = stepUpSecretOf(request);
       try {
         if (secret) await ceremonies.forgetBrowser(secret);

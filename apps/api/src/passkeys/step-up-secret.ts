@@ -39,18 +39,24 @@ export function stepUpSecretOf(request: FastifyRequest): string | undefined {
 
 /**
  * Whether the cookie is sent only over https: when the portal's pages are configured as https origins
- * (WEBAUTHN_ORIGINS), whatever scheme reaches this instance, since behind an ingress that ends TLS every request
- * arrives here as http, and a proxy's X-Forwarded-Proto names its own hop's scheme; otherwise when the request
- * came over https (behind a proxy TRUST_PROXY names). So only development on http://localhost, and a
- * production check on http://localhost, get it without Secure.
+ * (WEBAUTHN_ORIGINS, `pageOrigins`), whatever scheme reaches this instance, since behind an ingress that ends
+ * TLS every request arrives here as http, and a proxy's X-Forwarded-Proto names its own hop's scheme;
+ * otherwise when the request came over https (behind a proxy TRUST_PROXY names). So only development on
+ * http://localhost, and a production check on http://localhost, get it without Secure.
  */
-export function stepUpCookieIsSecure(request: FastifyRequest): boolean {
-  const origins = request.server.domain.config.webauthn?.origins;
-  if (origins?.some((origin) => origin.startsWith('https://'))) return true;
+export function stepUpCookieIsSecure(request: FastifyRequest, pageOrigins: readonly string[] | undefined): boolean {
+  if (pageOrigins?.some((origin) => origin.startsWith('https://'))) return true;
   return request.protocol === 'https';
 }
 
-function setStepUpCookie(request: FastifyRequest, reply: FastifyReply, value: string, maxAgeSeconds: number) {
+/** Where the cookie goes and how: the request it answers, and the configured page origins (if any). */
+export interface StepUpCookieTarget {
+  request: FastifyRequest;
+  reply: FastifyReply;
+  pageOrigins: readonly string[] | undefined;
+}
+
+function setStepUpCookie(target: StepUpCookieTarget, value: string, maxAgeSeconds: number) {
   const attributes = [
     `${STEP_UP_COOKIE}=${value}`,
     'Path=/api',
@@ -58,16 +64,16 @@ function setStepUpCookie(request: FastifyRequest, reply: FastifyReply, value: st
     'HttpOnly',
     'SameSite=Strict',
   ];
-  if (stepUpCookieIsSecure(request)) attributes.push('Secure');
-  reply.header('set-cookie', attributes.join('; '));
+  if (stepUpCookieIsSecure(target.request, target.pageOrigins)) attributes.push('Secure');
+  target.reply.header('set-cookie', attributes.join('; '));
 }
 
 /** Hands the secret to the browser for `maxAgeMs`. Path=/api: the SPA's own pages never carry it. */
-export function sendStepUpCookie(request: FastifyRequest, reply: FastifyReply, secret: string, maxAgeMs: number) {
-  setStepUpCookie(request, reply, secret, Math.max(1, Math.round(maxAgeMs / 1000)));
+export function sendStepUpCookie(target: StepUpCookieTarget, secret: string, maxAgeMs: number) {
+  setStepUpCookie(target, secret, Math.max(1, Math.round(maxAgeMs / 1000)));
 }
 
 /** Tells the browser to drop the secret (signing out, ending its sessions): same name, path and flags, no age. */
-export function clearStepUpCookie(request: FastifyRequest, reply: FastifyReply) {
-  setStepUpCookie(request, reply, '', 0);
+export function clearStepUpCookie(target: StepUpCookieTarget) {
+  setStepUpCookie(target, '', 0);
 }

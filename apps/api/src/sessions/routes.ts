@@ -19,7 +19,7 @@ const sessionRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const ended = await app.domain.sessions.endOwnSessions(requireCaller(request));
       // Every session of this person is over: this browser's passkey confirmation goes with them.
-      clearStepUpCookie(request, reply);
+      clearStepUpCookie({ request, reply, pageOrigins: app.domain.config.webauthn?.origins });
       return ended;
     },
   );
