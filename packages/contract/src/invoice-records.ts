@@ -51,6 +51,11 @@ export const invoiceVersionSchema = z.object({
   hasXml: z.boolean(),
   /** The version GET /invoice answers now. */
   current: z.boolean(),
+  /**
+   * Whether the caller may download this version's PDF and XML: always for a stepped-up administrator or
+   * finance user, otherwise only the current version's.
+   */
+  downloadable: z.boolean(),
   /** The change guard's markers: what this version changed against the ones before it. */
   warnings: z.array(versionWarningSchema),
 });

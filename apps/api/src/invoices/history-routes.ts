@@ -78,7 +78,9 @@ const historyRoutes: FastifyPluginAsyncZod = async (app) => {
             (part === 'pdf'
               ? 'The PDF as GET /invoice answered it while this version was current (for an XML-only invoice, its rendering). '
               : 'The e-invoice XML of this version, byte for byte; 404 for a plain PDF. ') +
-            'Counts as a download and is audited with the version.',
+            'Counts as a download and is audited with the version. A version whose bytes are not the current ' +
+            'ones only for an administrator or a finance user who confirmed their passkey in this browser ' +
+            '(403 otherwise).',
           tags: ['invoices'],
           params: invoiceVersionParamsSchema,
           response: { 200: z.custom<Buffer | Readable>(), ...errorResponses },
@@ -86,7 +88,13 @@ const historyRoutes: FastifyPluginAsyncZod = async (app) => {
       },
       async (request, reply) => {
         const { parcelCode, versionId } = request.params;
-        const bytes = await invoiceAccess.open({ user: requireCaller(request).email, parcelCode, part, versionId });
+        const bytes = await invoiceAccess.open({
+          user: requireCaller(request).email,
+          parcelCode,
+          part,
+          versionId,
+          earlierVersions: await isSteppedUpAdminOrFinance(app, request),
+        });
         reply
           .type(part === 'pdf' ? 'application/pdf' : 'application/xml')
           .header('cache-control', 'no-store')

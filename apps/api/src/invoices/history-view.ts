@@ -12,8 +12,8 @@ export function senderKindOf(uploadedBy: string): SenderKind {
 /**
  * The history as a person reads it who holds a parcel code and nothing more: every version with its date,
  * format, amounts and the change guard's markers (what lets them stop before paying), the kind of sender in
- * place of the person, and the payment accounts of the current version only (those its PDF and facts show
- * anyway). Who uploaded each version and every account ever named are for administrators and finance, stepped
+ * place of the person, and the payment accounts and files of the current version only (those its PDF and facts
+ * show anyway). Who uploaded each version and every account ever named are for administrators and finance, stepped
  * up with their passkey: a list of past accounts is the list a fraudster needs to pick a convincing one.
  */
 export function historyForHolderOfCode(history: InvoiceHistory): InvoiceHistory {
@@ -23,6 +23,7 @@ export function historyForHolderOfCode(history: InvoiceHistory): InvoiceHistory 
       ...version,
       receivedFrom: senderKindOf(version.receivedFrom),
       paymentAccounts: version.current ? version.paymentAccounts : null,
+      downloadable: version.current,
     })),
   };
 }

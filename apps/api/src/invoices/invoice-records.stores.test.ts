@@ -6,6 +6,7 @@ import { startMailCatcher, type MailCatcher } from '@portal/dev-stack';
 import { sql } from 'drizzle-orm';
 import { fakePdf, sha256Of } from '../../test/helpers/fixtures.ts';
 import { useTestApp } from '../../test/helpers/test-app.ts';
+import { EARLIER_VERSION_MESSAGE } from './invoice-access.ts';
 import { RECENT_INVOICES } from './recent-invoices.ts';
 
 const INGEST_TOKEN = 'test-ingest-token-0123456789abcdefghijklmnop';
@@ -179,12 +180,22 @@ describe('invoices as records: recently opened, history, arrival notices', () =>
     );
     assert.equal(third!.sha256, sha256Of(v3));
 
-    // Each version's own bytes, through the same allowances and audit as the current invoice.
-    const xml = await get(`/invoices/H1/versions/${first!.id}/xml`, user.idToken);
+    // Each version's own bytes, through the same allowances and audit as the current invoice: the earlier ones
+    // for the stepped-up administrator, the current one for everyone.
+    assert.deepEqual(
+      seen.map((version) => version.downloadable),
+      [true, false, false],
+    );
+    assert.ok(versions.every((version) => version.downloadable));
+    const refused = await get(`/invoices/H1/versions/${first!.id}/xml`, user.idToken);
+    assert.equal(refused.statusCode, 403, refused.body);
+    assert.equal(refused.json().message, EARLIER_VERSION_MESSAGE);
+    assert.equal((await get(`/invoices/H1/versions/${third!.id}/pdf`, user.idToken)).statusCode, 200);
+    const xml = await get(`/invoices/H1/versions/${first!.id}/xml`, admin.idToken);
     assert.equal(xml.statusCode, 200);
     assert.deepEqual(xml.rawPayload, v1);
     assert.match(String(xml.headers['content-disposition']), /H1-version-\d+\.xml/);
-    const pdf = await get(`/invoices/H1/versions/${first!.id}/pdf`, user.idToken);
+    const pdf = await get(`/invoices/H1/versions/${first!.id}/pdf`, admin.idToken);
     assert.equal(pdf.statusCode, 200);
     assert.equal(pdf.headers['content-type'], 'application/pdf');
     assert.ok(pdf.rawPayload.subarray(0, 5).equals(Buffer.from('%PDF-')), 'the rendering of the XML-only version');
@@ -204,13 +215,25 @@ describe('invoices as records: recently opened, history, arrival notices', () =>
     assert.equal((await get('/invoices/H1/versions/abc/pdf', user.idToken)).statusCode, 400);
 
     await t.app.domain.auditWriter.flush();
-    const audited = (await t.app.domain.audit.list({ limit: 100, offset: 0 })).filter(
-      (entry) => entry.actor === 'user@example.com' && entry.target === 'H1',
+    const entries = await t.app.domain.audit.list({ limit: 100, offset: 0 });
+    const audited = entries.filter((entry) => entry.actor === 'user@example.com' && entry.target === 'H1');
+    assert.ok(
+      entries.some(
+        (entry) =>
+          entry.actor === 'admin@example.com' &&
+          entry.action === 'invoice.download-xml' &&
+          entry.outcome === 'ok' &&
+          entry.detail?.startsWith(`version ${first!.id} `),
+      ),
     );
     assert.ok(
       audited.some(
-        (entry) => entry.action === 'invoice.download-xml' && entry.detail?.startsWith(`version ${first!.id} `),
+        (entry) =>
+          entry.action === 'invoice.download-xml' &&
+          entry.outcome === 'refused' &&
+          entry.detail === `version ${first!.id}`,
       ),
+      'the refused earlier version is audited',
     );
     assert.ok(audited.some((entry) => entry.action === 'invoice.history'));
     // A version download is not an "opened" invoice for the recent list; only the screen's PDF is.

@@ -100,18 +100,22 @@ function VersionEntry({ parcelCode, version }: { parcelCode: string; version: In
           </div>
         )}
       </dl>
-      <div className="d-flex flex-wrap gap-2">
-        <Button size="sm" variant="outline-primary" onClick={() => void download('pdf')} disabled={busy !== null}>
-          {busy === 'pdf' && <Spinner as="span" animation="border" size="sm" className="me-2" aria-hidden="true" />}
-          Download PDF<span className="visually-hidden"> of the version of {formatDateTime(version.receivedAt)}</span>
-        </Button>
-        {version.hasXml && (
-          <Button size="sm" variant="outline-primary" onClick={() => void download('xml')} disabled={busy !== null}>
-            {busy === 'xml' && <Spinner as="span" animation="border" size="sm" className="me-2" aria-hidden="true" />}
-            Download XML<span className="visually-hidden"> of the version of {formatDateTime(version.receivedAt)}</span>
+      {/* Earlier versions' files are for stepped-up administrators and finance users; `undefined`: an older API. */}
+      {version.downloadable !== false && (
+        <div className="d-flex flex-wrap gap-2">
+          <Button size="sm" variant="outline-primary" onClick={() => void download('pdf')} disabled={busy !== null}>
+            {busy === 'pdf' && <Spinner as="span" animation="border" size="sm" className="me-2" aria-hidden="true" />}
+            Download PDF<span className="visually-hidden"> of the version of {formatDateTime(version.receivedAt)}</span>
           </Button>
-        )}
-      </div>
+          {version.hasXml && (
+            <Button size="sm" variant="outline-primary" onClick={() => void download('xml')} disabled={busy !== null}>
+              {busy === 'xml' && <Spinner as="span" animation="border" size="sm" className="me-2" aria-hidden="true" />}
+              Download XML
+              <span className="visually-hidden"> of the version of {formatDateTime(version.receivedAt)}</span>
+            </Button>
+          )}
+        </div>
+      )}
       {failed && (
         <p className="small text-danger mt-2 mb-0" role="alert">
           The file could not be downloaded. Please try again.

@@ -33,6 +33,7 @@ const version = (id: number, overrides: object = {}) => ({
   size: 1000,
   hasXml: true,
   current: false,
+  downloadable: true,
   warnings: [],
   ...overrides,
 });
@@ -97,7 +98,7 @@ beforeEach(() => {
             warnings: [{ kind: 'bank-details', detail: 'payment account …2051 -> …5555', acknowledged: true }],
           }),
           // As someone who is not a stepped-up administrator or finance user reads an earlier version.
-          version(1, { receivedFrom: 'administrator', paymentAccounts: null }),
+          version(1, { receivedFrom: 'administrator', paymentAccounts: null, downloadable: false }),
         ],
       }),
     ),
@@ -143,6 +144,7 @@ describe('history', () => {
     expect(within(older!).getByText('DE02 1203 0000 0000 2020 51')).toBeInTheDocument();
     expect(within(first!).getByText('An administrator')).toBeInTheDocument();
     expect(within(first!).queryByText('IBAN')).not.toBeInTheDocument();
+    expect(within(first!).queryByRole('button', { name: /Download/ })).not.toBeInTheDocument();
     await user.click(within(older!).getByRole('button', { name: /Download XML/ }));
     await waitFor(() => expect(requested).toContain('version 2 xml'));
     await user.click(toggle);
