@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createSoftwareAuthenticator, enrollPasskey } from '@portal/dev-stack/passkeys';
+import { sql } from 'drizzle-orm';
 import { useTestApp } from '../../test/helpers/test-app.ts';
 import { STEP_UP_MESSAGE } from './passkey-ceremonies.ts';
 
@@ -62,6 +63,22 @@ describe('the step-up cookie behind an ingress that ends TLS, and at sign-out', 
     // Without a cookie (already gone, another browser) it answers the same, and forgets nothing else.
     const again = await t.app.inject({ method: 'DELETE', url: '/api/me/step-up' });
     assert.equal(again.statusCode, 204);
+  });
+
+  it('signing out while the database is away still clears the cookie', async () => {
+    const { secret } = await confirmedAdmin();
+    await t.database.db.execute(sql`alter table admin_confirmations rename to admin_confirmations_away`);
+    try {
+      const signedOut = await t.app.inject({
+        method: 'DELETE',
+        url: '/api/me/step-up',
+        headers: { cookie: `portal_step_up=${secret}` },
+      });
+      assert.equal(signedOut.statusCode, 204, signedOut.body);
+      assert.match(setCookieOf(signedOut), /^portal_step_up=; Path=\/api; Max-Age=0;/);
+    } finally {
+      await t.database.db.execute(sql`alter table admin_confirmations_away rename to admin_confirmations`);
+    }
   });
 
   it('ending every session of the person clears it in the browser that asked', async () => {
