@@ -378,10 +378,101 @@ describe('loadConfig', () => {
     }
   });
 
+  it('takes INGEST_TOKEN_NETWORKS behind proxies TRUST_PROXY names by address, never behind a hop count', () => {
+    const networks = { ...valid, INGEST_TOKEN_NETWORKS: '10.0.7.0/24' };
+    assert.match(
+      problemsOf({ ...networks, TRUST_PROXY: '1' }).join('\n'),
+      /^INGEST_TOKEN_NETWORKS needs TRUST_PROXY to list the proxies' addresses .* not a hop count/m,
+    );
+    assert.deepEqual(loadConfig({ ...networks, TRUST_PROXY: '10.0.4.21' }).trustProxy, ['10.0.4.21']);
+    assert.equal(loadConfig(networks).trustProxy, false, 'no proxy: the connecting address itself');
+    assert.equal(loadConfig({ ...valid, TRUST_PROXY: '1' }).trustProxy, 1, 'a count alone is still taken');
+  });
+
+  it('takes a trace context from callers only when TRUST_TRACE_CONTEXT asks, and only behind TRUST_PROXY', () => {
+    assert.match(
+      problemsOf({ ...valid, TRUST_TRACE_CONTEXT: 'true' }).join(),
+      /^TRUST_TRACE_CONTEXT needs TRUST_PROXY/,
+    );
+    assert.deepEqual(problemsOf({ ...valid, TRUST_TRACE_CONTEXT: 'true', TRUST_PROXY: '127.0.0.1' }), []);
+    assert.match(
+      problemsOf({ ...valid, TRUST_TRACE_CONTEXT: 'yes' }).join(),
+      /TRUST_TRACE_CONTEXT must be true or false/,
+    );
+  });
+
+  it('refuses in production any token that can be guessed, and says how to make one', () => {
+    const production = {
+      FIREBASE_PROJECT_ID: 'real-project',
+      FIREBASE_API_KEY: 'k',
+      DATABASE_URL: 'postgres://u:p@127.0.0.1:5432/db',
+      NODE_ENV: 'production',
+      SCIM_EMAIL_DOMAINS: 'example.com',
+      ...PASSKEY_HOST,
+    };
+    const guessable = {
+      INGEST_TOKEN: 'a'.repeat(40),
+      METRICS_TOKEN: 'abcdefghijklmnopqrstuvwxyz0123456789',
+      SCIM_TOKEN: 'passwordpassword-passwordpassword1',
+      SCIM_TOKEN_PREVIOUS: '0123456789abcdef0123456789abcdef',
+    };
+    const problems = problemsOf({ ...production, ...guessable });
+    for (const name of Object.keys(guessable)) {
+      const problem = problems.find((text) => text.startsWith(`${name} `));
+      assert.ok(problem, `${name} refused: ${problems.join('; ')}`);
+      assert.match(problem, /openssl rand -base64 32/);
+      assert.ok(!problem.includes(guessable[name as keyof typeof guessable]), 'the value is not repeated');
+    }
+    // What `openssl rand` makes passes, whatever its alphabet, a hex token of 32 characters included.
+    const made = {
+      INGEST_TOKEN: 'q7Jx2mP9vL4sT8wR1cY6nB3kH5dF0gZaEuIoXeWtMi0=',
+      METRICS_TOKEN: '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08',
+      SCIM_TOKEN: '3c59dc048e8850243be8079a5c74d079',
+      SCIM_TOKEN_PREVIOUS: 'kV3_mQ8-zR2xW7pL5nT9bY4cH6jD1fGs0aEuIoXe',
+    };
+    assert.deepEqual(problemsOf({ ...production, ...made }), []);
+    // Outside production the tests' and the demo's tokens stay accepted.
+    assert.equal(loadConfig({ ...valid, INGEST_TOKEN: 'a'.repeat(40) }).ingestToken, 'a'.repeat(40));
+  });
+
+  it('refuses an http:// passkey origin in production, but for http://localhost', () => {
+    const production = {
+      FIREBASE_PROJECT_ID: 'real-project',
+      FIREBASE_API_KEY: 'k',
+      DATABASE_URL: 'postgres://u:p@127.0.0.1:5432/db',
+      NODE_ENV: 'production',
+      WEBAUTHN_RP_ID: 'portal.example.com',
+    };
+    const problems = problemsOf({
+      ...production,
+      WEBAUTHN_ORIGINS: 'https://portal.example.com,http://portal.example.com',
+    });
+    assert.equal(problems.length, 1, problems.join('; '));
+    assert.match(problems[0]!, /^WEBAUTHN_ORIGINS names http:\/\/portal\.example\.com: .* must be https/);
+    for (const origin of ['http://localhost:8080', 'http://127.0.0.1:43001', 'http://[::1]:8080']) {
+      assert.deepEqual(
+        problemsOf({ ...production, WEBAUTHN_RP_ID: 'localhost', WEBAUTHN_ORIGINS: origin }),
+        [],
+        origin,
+      );
+    }
+    assert.match(
+      problemsOf({ ...production, WEBAUTHN_ORIGINS: 'http://localhost.example.com' }).join(),
+      /must be https/,
+    );
+    assert.deepEqual(
+      loadConfig({ ...production, NODE_ENV: 'test', WEBAUTHN_ORIGINS: 'http://portal.example.com' }).webauthn?.origins,
+      ['http://portal.example.com'],
+      'outside production a test stack may run on plain http',
+    );
+  });
+
   it("refuses in production a SCIM token the repository's README shows, which npm start may use elsewhere", () => {
     const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
     const shown = /Bearer ([\w-]{32,})/.exec(readme)?.[1];
     assert.ok(shown, "the README's demo token was read");
+    // A token of the operator's own, as `openssl rand -base64 32` makes one: production's other rules pass it.
+    const OWN_TOKEN = 'q7Jx2mP9vL4sT8wR1cY6nB3kH5dF0gZaEuIoXeWtMi0=';
     const production = {
       FIREBASE_PROJECT_ID: 'real-project',
       FIREBASE_API_KEY: 'k',
@@ -391,10 +482,10 @@ describe('loadConfig', () => {
       ...PASSKEY_HOST,
     };
     for (const name of ['SCIM_TOKEN', 'SCIM_TOKEN_PREVIOUS']) {
-      const problems = problemsOf({ ...production, SCIM_TOKEN: 'c'.repeat(40), [name]: shown });
+      const problems = problemsOf({ ...production, SCIM_TOKEN: OWN_TOKEN, [name]: shown });
       assert.match(problems.join('\n'), new RegExp(`^${name} is the example value of README.md`, 'm'), name);
     }
-    assert.equal(loadConfig({ ...production, SCIM_TOKEN: 'c'.repeat(40) }).scim?.tokens[0], 'c'.repeat(40));
+    assert.equal(loadConfig({ ...production, SCIM_TOKEN: OWN_TOKEN }).scim?.tokens[0], OWN_TOKEN);
     assert.deepEqual(loadConfig({ ...valid, SCIM_TOKEN: shown }).scim?.tokens, [shown], 'npm start runs with it');
   });
 

@@ -10,6 +10,7 @@ import { parseS3Url } from './blob-store/s3-location.ts';
 import { exampleDatabasePasswordOrigin, exampleTokenOrigin } from './example-secrets.ts';
 import { parseNetworks } from './lib/networks.ts';
 import { SCIM_ROLE_NAMES, type ScimRoleName } from './scim/role-names.ts';
+import { MAKE_A_TOKEN, weakSecretReason } from './lib/secret-strength.ts';
 
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -51,6 +52,12 @@ function parseTrustProxy(value: string): false | number | string[] | 'invalid' |
   });
   return tooWide ? 'too-wide' : entries;
 }
+
+/** The tokens callers present to the portal: each must be hard to guess in production (lib/secret-strength.ts). */
+const BEARER_TOKENS = ['INGEST_TOKEN', 'METRICS_TOKEN', 'SCIM_TOKEN', 'SCIM_TOKEN_PREVIOUS'] as const;
+
+/** Origins on the machine itself, which browsers treat as secure without TLS: how the production check runs. */
+const LOOPBACK_ORIGIN = /^http:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/i;
 
 /** The widest networks TRUST_PROXY may name: one subnet of proxies (256 IPv4 addresses, one IPv6 /64). */
 const NARROWEST_IPV4_BITS = 24;
@@ -247,6 +254,9 @@ const envSchema = z
         .optional(),
     ),
     OTEL_EXPORTER_OTLP_PROTOCOL: otlpProtocol,
+    // Read by observability/tracing.ts itself, before this file loads: whether a request from a proxy TRUST_PROXY
+    // names may continue the trace context (traceparent) it brings; off: every request starts its own trace.
+    TRUST_TRACE_CONTEXT: onOff('false'),
     OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: otlpProtocol,
     OTEL_SERVICE_NAME: optionalString,
     OTEL_RESOURCE_ATTRIBUTES: optionalString,
@@ -421,6 +431,48 @@ const envSchema = z
           code: 'custom',
           path: [name],
           message: `is the example value of ${shippedIn}, which anyone who has read the repository knows; make a token of your own (e.g. openssl rand -hex 32) and give it to whoever calls with it, or leave it empty`,
+        });
+      }
+    }
+    if (env.INGEST_TOKEN_NETWORKS && typeof env.TRUST_PROXY === 'number') {
+      // A hop count believes the X-Forwarded-For of whatever connects: any pod or container that can reach the
+      // instance could name an address inside the networks.
+      ctx.addIssue({
+        code: 'custom',
+        path: ['INGEST_TOKEN_NETWORKS'],
+        message:
+          "needs TRUST_PROXY to list the proxies' addresses (e.g. 10.0.4.21,10.0.4.22), not a hop count: with a count, X-Forwarded-For is believed from whatever connects, so anything that can reach an instance could claim an address in these networks; or leave TRUST_PROXY empty when the ingestion job connects to the instances directly",
+      });
+    }
+    if (env.TRUST_TRACE_CONTEXT && env.TRUST_PROXY === false) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['TRUST_TRACE_CONTEXT'],
+        message:
+          'needs TRUST_PROXY: a trace context is taken only from the proxies it names, never from any caller; set TRUST_PROXY, or leave TRUST_TRACE_CONTEXT off',
+      });
+    }
+    if (env.NODE_ENV === 'production') {
+      for (const name of BEARER_TOKENS) {
+        const value = env[name];
+        const weakness = value === undefined ? undefined : weakSecretReason(value);
+        if (weakness) {
+          ctx.addIssue({
+            code: 'custom',
+            path: [name],
+            message: `${weakness}: in production a token is its caller's only credential, and this one can be guessed; ${MAKE_A_TOKEN} and give it to whoever calls with it`,
+          });
+        }
+      }
+      const plainOrigins = (env.WEBAUTHN_ORIGINS ?? []).filter(
+        (origin) => origin.startsWith('http://') && !LOOPBACK_ORIGIN.test(origin),
+      );
+      if (plainOrigins.length > 0) {
+        // Over http a network in between reads the step-up cookie and could serve its own page at the origin.
+        ctx.addIssue({
+          code: 'custom',
+          path: ['WEBAUTHN_ORIGINS'],
+          message: `names ${plainOrigins.join(', ')}: when NODE_ENV is production the pages must be https (only http://localhost, which never leaves the machine, is accepted); give the address people open, e.g. https://portal.example.com`,
         });
       }
     }

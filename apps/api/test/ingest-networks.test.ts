@@ -39,3 +39,35 @@ describe('the ingestion token outside its networks', () => {
     );
   });
 });
+
+/**
+ * Behind a proxy: X-Forwarded-For names the client only when the proxy TRUST_PROXY lists sent it. Any other
+ * machine that reaches the instance (another pod, another container) is itself the client, whatever it says.
+ */
+describe('the ingestion token behind a listed proxy', () => {
+  const PROXY = '10.0.4.21';
+  const t = useTestApp({ env: { INGEST_TOKEN, INGEST_TOKEN_NETWORKS: '10.0.7.0/24', TRUST_PROXY: PROXY } });
+
+  const store = (parcelCode: string, remoteAddress: string, forwardedFor: string) =>
+    t.app.inject({
+      method: 'PUT',
+      url: `/api/invoices/${parcelCode}`,
+      payload: fakePdf(parcelCode),
+      headers: {
+        authorization: `Bearer ${INGEST_TOKEN}`,
+        'content-type': 'application/pdf',
+        'x-forwarded-for': forwardedFor,
+      },
+      remoteAddress,
+    });
+
+  it('believes the proxy, and ignores the same header forged by a peer it does not list', async () => {
+    assert.equal((await store('NET-PROXIED', PROXY, '10.0.7.9')).statusCode, 201);
+    const forged = await store('NET-FORGED', '10.0.9.15', '10.0.7.9');
+    assert.equal(forged.statusCode, 403, forged.body);
+    assert.equal(forged.json().message, INGEST_NETWORK_MESSAGE);
+    // Nor may a listed proxy pass on a chain whose client sits outside: the nearest untrusted address counts.
+    const outside = await store('NET-CHAINED', PROXY, '10.0.7.9, 203.0.113.9');
+    assert.equal(outside.statusCode, 403, outside.body);
+  });
+});

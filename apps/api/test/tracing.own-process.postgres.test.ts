@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -10,6 +11,7 @@ import { findFreePort, waitForHttp } from '@portal/dev-stack';
 import { fakePdf } from './helpers/fixtures.ts';
 import { openTestInvoiceStore, type TestInvoiceStore } from './helpers/invoice-stores.ts';
 import { startOtlpReceiver, type ReceivedSpan } from './helpers/otlp-receiver.ts';
+import { PERSONAL_ATTRIBUTES } from '../src/observability/trace-privacy.ts';
 import { RECORD_SDK_MODULES, sdkModulesIn } from './helpers/sdk-modules.ts';
 import { TEST_PROJECT_ID } from './helpers/test-app.ts';
 import { signIn, signUp } from './helpers/tokens.ts';
@@ -61,8 +63,10 @@ describe('traces (OpenTelemetry, opt-in by OTEL_* variables)', () => {
         DATABASE_URL: databaseUrl,
         WEB_DIST_DIR: path.join(dataDir, 'no-web-build'),
         INGEST_TOKEN,
-        // The test stands where nginx would: its X-Request-Id is taken as the request's id.
+        // The test stands where nginx would: its X-Request-Id is taken as the request's id, and its trace
+        // context continued. A peer at another address (127.0.0.2) is a caller like any other.
         TRUST_PROXY: '127.0.0.1',
+        TRUST_TRACE_CONTEXT: 'true',
         LOG_LEVEL: 'info',
         SHUTDOWN_GRACE_MS: '0',
         ...store.env,
@@ -210,6 +214,42 @@ describe('traces (OpenTelemetry, opt-in by OTEL_* variables)', () => {
     );
     assert.ok(!everything.includes(EMAIL), 'no e-mail address in the spans');
     assert.ok(!everything.includes(idToken.split('.')[1]!.slice(0, 40)), 'no token in the spans');
+
+    // Who called stays out of every span: no address, no port, no browser.
+    for (const span of receiver.spans) {
+      const carried = Object.keys(span.attributes).filter((name) => PERSONAL_ATTRIBUTES.has(name));
+      assert.deepEqual(carried, [], `${span.name} carries who called`);
+    }
+
+    // A caller the instance does not trust as its proxy brings a traceparent: its request starts a trace of its own.
+    const foreignTraceId = randomBytes(16).toString('hex');
+    const versionSpansBefore = receiver.spans.filter((span) => span.attributes['http.route'] === '/api/version').length;
+    const directStatus = await new Promise<number>((resolve, reject) => {
+      http
+        .get(
+          {
+            host: '127.0.0.1',
+            port: on.port,
+            path: '/api/version',
+            localAddress: '127.0.0.2',
+            headers: { traceparent: `00-${foreignTraceId}-${randomBytes(8).toString('hex')}-01` },
+          },
+          (response) => {
+            response.resume();
+            response.on('end', () => resolve(response.statusCode ?? 0));
+          },
+        )
+        .on('error', reject);
+    });
+    assert.equal(directStatus, 200);
+    const versionSpans = () => receiver.spans.filter((span) => span.attributes['http.route'] === '/api/version');
+    for (let waited = 0; waited < 15_000 && versionSpans().length === versionSpansBefore; waited += 100)
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.ok(versionSpans().length > versionSpansBefore, spanTree(receiver.spans));
+    assert.ok(
+      receiver.spans.every((span) => span.traceId !== foreignTraceId),
+      'the untrusted caller’s trace is not continued',
+    );
 
     const { release } = (await (await fetch(`${base}/api/version`)).json()) as { release: string };
     assert.equal(serverSpan.resource['service.name'], 'parcel-invoice-portal');

@@ -30,7 +30,11 @@ export const invoiceVersionSchema = z.object({
   id: z.number().int(),
   /** When it was stored (ISO 8601). */
   receivedAt: z.string(),
-  /** Who stored it: an administrator's e-mail, `service` (the ingestion token) or the CLI's operator label. */
+  /**
+   * Who stored it: an administrator's e-mail, `service` (the ingestion token) or the CLI's operator label; for a
+   * caller who is not a stepped-up administrator or finance user, only the kind: `service`, `administrator` or
+   * `operator`.
+   */
   receivedFrom: z.string(),
   format: invoiceFormatSchema,
   profileName: z.string().nullable(),
@@ -40,13 +44,18 @@ export const invoiceVersionSchema = z.object({
   amountDue: z.string().nullable(),
   totalGross: z.string().nullable(),
   currency: z.string().nullable(),
-  /** BT-84 of every payment means, as written; null for a plain PDF. */
+  /** BT-84 of every payment means, as written; null for a plain PDF, and for a version not current unless stepped up. */
   paymentAccounts: z.array(z.string()).nullable(),
   sha256: z.string(),
   size: z.number().int(),
   hasXml: z.boolean(),
   /** The version GET /invoice answers now. */
   current: z.boolean(),
+  /**
+   * Whether the caller may download this version's PDF and XML: always for a stepped-up administrator or
+   * finance user, otherwise only the current version's.
+   */
+  downloadable: z.boolean(),
   /** The change guard's markers: what this version changed against the ones before it. */
   warnings: z.array(versionWarningSchema),
 });

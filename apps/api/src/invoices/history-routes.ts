@@ -10,6 +10,8 @@ import { z } from 'zod';
 import { errorResponses } from '../http/error-responses.ts';
 import { requireCaller } from '../http/require-caller.ts';
 import { sendInvoiceBytes } from '../http/send-invoice-bytes.ts';
+import { isSteppedUpAdminOrFinance } from '../http/stepped-up.ts';
+import { historyForHolderOfCode } from './history-view.ts';
 
 /**
  * An invoice as a record: every version it had (GET /invoices/:parcelCode/versions) and each one's PDF and XML,
@@ -45,11 +47,13 @@ const historyRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         summary: 'Every version of a parcel’s invoice',
         description:
-          'Newest first: when each was received and from whom (an administrator’s e-mail, `service` for the ' +
-          'ingestion token, or the CLI’s operator label), its format, amounts, payment accounts and the change ' +
-          'guard’s warnings it raised; `current` marks the one GET /invoice answers. For everyone who may open ' +
-          'the invoice: needs a download allowance left without spending one, and an unknown code spends one of ' +
-          'the unknown-parcel allowance, as on the PDF.',
+          'Newest first: when each was received and from whom, its format, amounts, payment accounts and the ' +
+          'change guard’s warnings it raised; `current` marks the one GET /invoice answers. For everyone who may ' +
+          'open the invoice: needs a download allowance left without spending one, and an unknown code spends ' +
+          'one of the unknown-parcel allowance, as on the PDF. An administrator or a finance user who confirmed ' +
+          'their passkey in this browser sees who sent each version (an e-mail, `service` for the ingestion ' +
+          'token, or the CLI’s operator label) and every version’s payment accounts; everyone else sees the kind ' +
+          'of sender (`service`, `administrator` or `operator`) and the current version’s accounts only.',
         tags: ['invoices'],
         params: z.object({ parcelCode: parcelCodeSchema }),
         response: { 200: invoiceHistorySchema, ...errorResponses },
@@ -58,7 +62,8 @@ const historyRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const { parcelCode } = request.params;
       const history = await invoiceAccess.open({ user: requireCaller(request).email, parcelCode, part: 'history' });
-      return reply.header('cache-control', 'no-store').send(history);
+      const wholeRecord = await isSteppedUpAdminOrFinance(app, request);
+      return reply.header('cache-control', 'no-store').send(wholeRecord ? history : historyForHolderOfCode(history));
     },
   );
 
@@ -73,7 +78,9 @@ const historyRoutes: FastifyPluginAsyncZod = async (app) => {
             (part === 'pdf'
               ? 'The PDF as GET /invoice answered it while this version was current (for an XML-only invoice, its rendering). '
               : 'The e-invoice XML of this version, byte for byte; 404 for a plain PDF. ') +
-            'Counts as a download and is audited with the version.',
+            'Counts as a download and is audited with the version. A version whose bytes are not the current ' +
+            'ones only for an administrator or a finance user who confirmed their passkey in this browser ' +
+            '(403 otherwise).',
           tags: ['invoices'],
           params: invoiceVersionParamsSchema,
           response: { 200: z.custom<Buffer | Readable>(), ...errorResponses },
@@ -81,7 +88,13 @@ const historyRoutes: FastifyPluginAsyncZod = async (app) => {
       },
       async (request, reply) => {
         const { parcelCode, versionId } = request.params;
-        const bytes = await invoiceAccess.open({ user: requireCaller(request).email, parcelCode, part, versionId });
+        const bytes = await invoiceAccess.open({
+          user: requireCaller(request).email,
+          parcelCode,
+          part,
+          versionId,
+          earlierVersions: await isSteppedUpAdminOrFinance(app, request),
+        });
         reply
           .type(part === 'pdf' ? 'application/pdf' : 'application/xml')
           .header('cache-control', 'no-store')

@@ -14,11 +14,14 @@ import type { InvoiceWarningsRepository } from './warnings-repository.ts';
 export const NO_INVOICE_MESSAGE = 'No invoice was found for this parcel code.';
 export const NO_XML_MESSAGE = 'This invoice is a plain PDF: it has no e-invoice XML.';
 export const NO_VERSION_MESSAGE = 'This invoice has no such version.';
+export const EARLIER_VERSION_MESSAGE =
+  'Earlier versions of an invoice are for administrators and finance users who confirmed their passkey.';
 
 /** Why a part was not found: the code has no invoice at all (a guess, or a typo), or its invoice has no XML. */
 export const UNKNOWN_PARCEL = 'unknown-parcel';
 export const NO_XML = 'no-xml';
 export const NO_VERSION = 'no-version';
+const EARLIER_VERSION = 'earlier version';
 
 /**
  * What a signed-in person may open of a parcel's invoice: the PDF the spec's screen shows (the original, or the
@@ -111,11 +114,16 @@ export function createInvoiceAccess(deps: InvoiceAccessDeps) {
     part: InvoicePart,
     current: InvoiceRow,
     versionId: number | undefined,
+    earlierVersions: boolean,
   ): Promise<InvoiceFacts | InvoiceHistory | InvoiceBytes> {
     // The warnings are read fresh, never cached: an acknowledgement on another instance shows at once.
     if (part === 'facts') return invoiceFactsOf(current, await deps.warnings.pending(current.parcelCode));
     if (part === 'history') return historyOf(current, await deps.invoices.listVersions(current.parcelCode));
     const invoice = versionId === undefined ? current : await versionOf(current.parcelCode, versionId);
+    // The current bytes are the invoice anyone with the code opens; earlier ones name the accounts it had.
+    if (!earlierVersions && invoice.sha256 !== current.sha256) {
+      throw new DomainError('forbidden', EARLIER_VERSION_MESSAGE, EARLIER_VERSION);
+    }
     if (part === 'pdf') {
       // For an XML-only invoice, the PDF rendered from it at ingestion.
       const pdf = { sha256: invoice.renderingSha256 ?? invoice.sha256, size: invoice.renderingSize ?? invoice.size };
@@ -128,15 +136,17 @@ export function createInvoiceAccess(deps: InvoiceAccessDeps) {
   return {
     /**
      * `versionId`: a PDF or XML of that version (the history's downloads) instead of the current one; the
-     * same allowances and audit apply, and the version must be the parcel code's own.
+     * same allowances and audit apply, and the version must be the parcel code's own. `earlierVersions: false`
+     * refuses a version whose bytes are not the current ones (403).
      */
     async open<P extends InvoicePart>(request: {
       user: string;
       parcelCode: string;
       part: P;
       versionId?: number;
+      earlierVersions?: boolean;
     }): Promise<OpenedPart<P>> {
-      const { user, parcelCode, part, versionId } = request;
+      const { user, parcelCode, part, versionId, earlierVersions = true } = request;
       const action = AUDIT_ACTION[part];
       // Both allowances in one round trip: neither depends on the other's answer.
       const [downloadWaitMs, guess] = await Promise.all([
@@ -154,10 +164,14 @@ export function createInvoiceAccess(deps: InvoiceAccessDeps) {
           part,
           await findCurrent(parcelCode),
           part === 'pdf' || part === 'xml' ? versionId : undefined,
+          earlierVersions,
         );
       } catch (error) {
         const notFound = error instanceof DomainError && error.kind === 'not-found' ? error.reason : undefined;
         guess.settle(notFound === UNKNOWN_PARCEL);
+        if (error instanceof DomainError && error.reason === EARLIER_VERSION) {
+          audit.queued({ actor: user, action, target: parcelCode, outcome: 'refused', detail: `version ${versionId}` });
+        }
         if (notFound) {
           const detail =
             notFound === UNKNOWN_PARCEL
@@ -219,6 +233,7 @@ export function historyOf(current: InvoiceRow, versions: VersionWithWarnings[]):
       size: version.size,
       hasXml: version.xmlSha256 !== null,
       current: version.id === currentId,
+      downloadable: true,
       warnings: version.warnings,
     })),
   };

@@ -5,6 +5,7 @@ import { startMailCatcher, type MailCatcher } from '@portal/dev-stack';
 import { sql } from 'drizzle-orm';
 import { fakePdf, sha256Of } from '../../test/helpers/fixtures.ts';
 import { useTestApp } from '../../test/helpers/test-app.ts';
+import { EARLIER_VERSION_MESSAGE } from './invoice-access.ts';
 import { RECENT_INVOICES } from './recent-invoices.ts';
 import { readEInvoiceFixture } from '@portal/dev-stack/e-invoice-samples';
 
@@ -103,7 +104,7 @@ describe('invoices as records: recently opened, history, arrival notices', () =>
     assert.equal((await t.app.inject({ url: '/api/recent-invoices' })).statusCode, 401);
   });
 
-  it('shows every version with who sent it, amounts, accounts and change markers; each downloadable, the current marked', async () => {
+  it('shows every version with its sender, amounts, accounts and change markers; each downloadable, the current marked', async () => {
     const admin = await t.createAccount('admin@example.com', { admin: true });
     const user = await t.createAccount('user@example.com');
     const v1 = await ubl(A);
@@ -113,9 +114,10 @@ describe('invoices as records: recently opened, history, arrival notices', () =>
     await put('H1', v3);
     await put('H1', v3); // the same bytes again: no new version
 
-    const response = await get('/invoices/H1/versions', user.idToken);
-    assert.equal(response.statusCode, 200, response.body);
-    const { versions } = response.json<InvoiceHistory>();
+    // A stepped-up administrator reads the whole record: who sent each version, every account ever named.
+    const whole = await get('/invoices/H1/versions', admin.idToken);
+    assert.equal(whole.statusCode, 200, whole.body);
+    const { versions } = whole.json<InvoiceHistory>();
     assert.equal(versions.length, 3);
     const [third, second, first] = versions;
     assert.deepEqual(
@@ -128,6 +130,42 @@ describe('invoices as records: recently opened, history, arrival notices', () =>
     );
     assert.deepEqual([first!.amountDue, first!.currency, first!.paymentAccounts], ['1656.25', 'EUR', [A]]);
     assert.deepEqual([second!.amountDue, second!.paymentAccounts], ['1700.00', [B]]);
+
+    // Anyone else with the code: the versions, dates, amounts and markers, the kind of sender, no past accounts.
+    const response = await get('/invoices/H1/versions', user.idToken);
+    assert.equal(response.statusCode, 200, response.body);
+    const seen = response.json<InvoiceHistory>().versions;
+    assert.deepEqual(
+      seen.map((version) => [version.id, version.receivedFrom, version.receivedAt, version.current]),
+      versions.map((version) => [
+        version.id,
+        version.receivedFrom === 'admin@example.com' ? 'administrator' : version.receivedFrom,
+        version.receivedAt,
+        version.current,
+      ]),
+    );
+    assert.deepEqual(
+      seen.map((version) => version.paymentAccounts),
+      [null, null, null],
+      'the current version is a plain PDF; the earlier accounts are not told',
+    );
+    assert.deepEqual(
+      seen.map((version) => version.warnings),
+      versions.map((version) => version.warnings),
+    );
+    assert.ok(!response.body.includes('admin@example.com') && !response.body.includes(A) && !response.body.includes(B));
+
+    // An administrator whose passkey confirmation is not in this browser reads what everyone reads.
+    const unconfirmed = await t.app.inject({
+      url: '/api/invoices/H1/versions',
+      headers: { authorization: `Bearer ${admin.idToken}` },
+    });
+    assert.equal(unconfirmed.statusCode, 200);
+    assert.ok(!unconfirmed.body.includes('admin@example.com'));
+    // A finance user without a passkey confirmation likewise.
+    const finance = await t.createAccount('finance@example.com', { finance: true });
+    const financeView = await get('/invoices/H1/versions', finance.idToken);
+    assert.ok(!financeView.body.includes('admin@example.com'), financeView.body);
     assert.deepEqual(first!.warnings, []);
     assert.deepEqual(
       second!.warnings.map((warning) => [warning.kind, warning.acknowledged]),
@@ -142,12 +180,22 @@ describe('invoices as records: recently opened, history, arrival notices', () =>
     );
     assert.equal(third!.sha256, sha256Of(v3));
 
-    // Each version's own bytes, through the same allowances and audit as the current invoice.
-    const xml = await get(`/invoices/H1/versions/${first!.id}/xml`, user.idToken);
+    // Each version's own bytes, through the same allowances and audit as the current invoice: the earlier ones
+    // for the stepped-up administrator, the current one for everyone.
+    assert.deepEqual(
+      seen.map((version) => version.downloadable),
+      [true, false, false],
+    );
+    assert.ok(versions.every((version) => version.downloadable));
+    const refused = await get(`/invoices/H1/versions/${first!.id}/xml`, user.idToken);
+    assert.equal(refused.statusCode, 403, refused.body);
+    assert.equal(refused.json().message, EARLIER_VERSION_MESSAGE);
+    assert.equal((await get(`/invoices/H1/versions/${third!.id}/pdf`, user.idToken)).statusCode, 200);
+    const xml = await get(`/invoices/H1/versions/${first!.id}/xml`, admin.idToken);
     assert.equal(xml.statusCode, 200);
     assert.deepEqual(xml.rawPayload, v1);
     assert.match(String(xml.headers['content-disposition']), /H1-version-\d+\.xml/);
-    const pdf = await get(`/invoices/H1/versions/${first!.id}/pdf`, user.idToken);
+    const pdf = await get(`/invoices/H1/versions/${first!.id}/pdf`, admin.idToken);
     assert.equal(pdf.statusCode, 200);
     assert.equal(pdf.headers['content-type'], 'application/pdf');
     assert.ok(pdf.rawPayload.subarray(0, 5).equals(Buffer.from('%PDF-')), 'the rendering of the XML-only version');
@@ -167,13 +215,25 @@ describe('invoices as records: recently opened, history, arrival notices', () =>
     assert.equal((await get('/invoices/H1/versions/abc/pdf', user.idToken)).statusCode, 400);
 
     await t.app.domain.auditWriter.flush();
-    const audited = (await t.app.domain.audit.list({ limit: 100, offset: 0 })).filter(
-      (entry) => entry.actor === 'user@example.com' && entry.target === 'H1',
+    const entries = await t.app.domain.audit.list({ limit: 100, offset: 0 });
+    const audited = entries.filter((entry) => entry.actor === 'user@example.com' && entry.target === 'H1');
+    assert.ok(
+      entries.some(
+        (entry) =>
+          entry.actor === 'admin@example.com' &&
+          entry.action === 'invoice.download-xml' &&
+          entry.outcome === 'ok' &&
+          entry.detail?.startsWith(`version ${first!.id} `),
+      ),
     );
     assert.ok(
       audited.some(
-        (entry) => entry.action === 'invoice.download-xml' && entry.detail?.startsWith(`version ${first!.id} `),
+        (entry) =>
+          entry.action === 'invoice.download-xml' &&
+          entry.outcome === 'refused' &&
+          entry.detail === `version ${first!.id}`,
       ),
+      'the refused earlier version is audited',
     );
     assert.ok(audited.some((entry) => entry.action === 'invoice.history'));
     // A version download is not an "opened" invoice for the recent list; only the screen's PDF is.

@@ -77,6 +77,50 @@ describe('recently opened invoices, written together', () => {
     await recent.close();
   });
 
+  it("answers everyone's list when a person opened an invoice and was removed in the same second", async () => {
+    const failures: unknown[] = [];
+    const recent = createRecentInvoices(database.db, { flushMs: 3_600_000, log: (error) => failures.push(error) });
+    await database.db.execute(sql`insert into invoices (parcel_code, sha256, size, uploaded_by, format)
+      values ('P2', ${'0'.repeat(64)}, 1, 'test', 'pdf') on conflict do nothing`);
+    recent.recordOpen(JANE, 'P1', at(1));
+    recent.recordOpen(JOE, 'P2', at(1));
+    // Jane's row goes before her open is written: her open has no row left to belong to.
+    await database.db.execute(sql`delete from users where email = ${JANE}`);
+    const list = await recent.list(JOE);
+    assert.deepEqual(
+      list.map((invoice) => invoice.parcelCode),
+      ['P2'],
+    );
+    assert.deepEqual(await rows(), [`${JOE} P2 1`], 'the removed person’s open is dropped, the others written');
+    assert.deepEqual(failures, []);
+    recent.recordOpen(JOE, 'P1', at(2));
+    await recent.flush();
+    assert.equal(await recent.countFor(JOE), 2, 'later writes are not held up by the removed person’s open');
+    await recent.close();
+  });
+
+  it('answers the list from what is written when the write of the last opens fails', async () => {
+    const failures: unknown[] = [];
+    const recent = createRecentInvoices(database.db, { flushMs: 3_600_000, log: (error) => failures.push(error) });
+    await database.db.execute(sql`insert into invoices (parcel_code, sha256, size, uploaded_by, format)
+      values ('P2', ${'0'.repeat(64)}, 1, 'test', 'pdf') on conflict do nothing`);
+    recent.recordOpen(JOE, 'P2', at(1));
+    await recent.flush();
+    recent.recordOpen(JOE, 'P3', at(2));
+    await database.db.execute(sql`alter table users rename to users_away`);
+    try {
+      assert.deepEqual(
+        (await recent.list(JOE)).map((invoice) => invoice.parcelCode),
+        ['P2'],
+      );
+    } finally {
+      await database.db.execute(sql`alter table users_away rename to users`);
+    }
+    assert.equal(failures.length, 1, 'the failed write is logged');
+    assert.equal(await recent.countFor(JOE), 2, 'and the open it held is written by the next');
+    await recent.close();
+  });
+
   it('writes what is pending when it closes', async () => {
     const recent = createRecentInvoices(database.db, { flushMs: 3_600_000 });
     recent.recordOpen(JANE, 'P9', at(9));

@@ -1,7 +1,7 @@
 import type { RecentInvoice } from '@portal/contract';
 import { desc, eq, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
-import { invoiceOpens, invoices } from '../db/schema.ts';
+import { invoiceOpens, invoices, users } from '../db/schema.ts';
 
 /** How many invoices a person's "Recently opened" list keeps. */
 export const RECENT_INVOICES = 20;
@@ -48,13 +48,19 @@ export function createRecentInvoices(db: Database, options: { flushMs?: number; 
     try {
       // Two single statements, not a transaction: the trim is idempotent, so one lost to an outage is redone
       // by the next write, and the list needs no more than that.
-      await db
-        .insert(invoiceOpens)
-        .values(batch)
-        .onConflictDoUpdate({
-          target: [invoiceOpens.userEmail, invoiceOpens.parcelCode],
-          set: { openedAt: sql`greatest(${invoiceOpens.openedAt}, excluded.opened_at)` },
-        });
+      // Only the opens of people still on the list: one removed since their open (in the same second, say)
+      // has no row for theirs to reference, and one such open would fail the whole batch, every time.
+      const rows = sql.join(
+        batch.map((open) => sql`(${open.userEmail}::text, ${open.parcelCode}::text, ${open.openedAt}::timestamptz)`),
+        sql`, `,
+      );
+      await db.execute(sql`
+        insert into ${invoiceOpens} (user_email, parcel_code, opened_at)
+        select opens.user_email, opens.parcel_code, opens.opened_at
+        from (values ${rows}) as opens (user_email, parcel_code, opened_at)
+        join ${users} on ${users.email} = opens.user_email
+        on conflict (user_email, parcel_code)
+        do update set opened_at = greatest(${invoiceOpens}.opened_at, excluded.opened_at)`);
       const people = [...new Set(batch.map((open) => open.userEmail))];
       await db.execute(sql`
         delete from ${invoiceOpens} as opens
@@ -116,7 +122,11 @@ export function createRecentInvoices(db: Database, options: { flushMs?: number; 
      * one at a glance. Nothing of anyone else's is read.
      */
     async list(userEmail: string): Promise<RecentInvoice[]> {
-      if ([...pending.values()].some((open) => open.userEmail === userEmail)) await flush();
+      if ([...pending.values()].some((open) => open.userEmail === userEmail)) {
+        // A write that fails (the database away, anyone's open in the batch) costs the list its last second,
+        // never the answer: the opens stay pending for the next write.
+        await flush().catch((error: unknown) => options.log?.(error));
+      }
       const rows = await db
         .select({
           parcelCode: invoiceOpens.parcelCode,

@@ -1,15 +1,7 @@
 import { register } from 'node:module';
-import { context, propagation, trace, type Attributes } from '@opentelemetry/api';
+import { context, propagation, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import {
-  CompositePropagator,
-  getNumberFromEnv,
-  getRPCMetadata,
-  getStringFromEnv,
-  W3CBaggagePropagator,
-  W3CTraceContextPropagator,
-  type ExportResult,
-} from '@opentelemetry/core';
+import { getNumberFromEnv, getRPCMetadata, getStringFromEnv, type ExportResult } from '@opentelemetry/core';
 import { OTLPTraceExporter as OTLPJsonTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { OTLPTraceExporter as OTLPProtobufTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { registerInstrumentations } from '@opentelemetry/instrumentation';
@@ -32,7 +24,8 @@ import FastifyOtelInstrumentation from '@fastify/otel';
 import { createAddHookMessageChannel } from 'import-in-the-middle';
 import { currentRelease } from '../release.ts';
 import { FLUSH_TRACING } from './tracing-switch.ts';
-import { maskPersonalData, maskPersonalDataDeep } from '@portal/contract/personal-data';
+import { maskPersonalData } from '@portal/contract/personal-data';
+import { incomingTraceContext, privateAttributes, privateSpanName, traceTrustFromEnv } from './trace-privacy.ts';
 
 /**
  * The OpenTelemetry SDK, started by the server's entry (server.ts) before it imports anything it instruments,
@@ -69,25 +62,19 @@ function samplerFromEnv(): Sampler {
 
 /**
  * Masks every span's name, attributes and events on the way out, as the logs are masked: an instrumentation
- * records URLs (`url.path`, `url.query`, `url.full`), and the invoice routes carry parcel codes in them.
+ * records URLs (`url.path`, `url.query`, `url.full`), the invoice routes carry parcel codes in them and the
+ * finance search its filters; and it records who called (address, browser), which stays out of traces.
  */
 export function maskingExporter(inner: SpanExporter): SpanExporter {
-  const maskAttributes = (attributes: Attributes): Attributes => {
-    const masked = maskPersonalDataDeep({ ...attributes }) as Attributes;
-    // `url.query` stands without its `?`, which the masking looks for before a code.
-    const query = masked['url.query'];
-    if (typeof query === 'string') masked['url.query'] = maskPersonalData(`?${query}`).slice(1);
-    return masked;
-  };
   const mask = (span: ReadableSpan): ReadableSpan =>
     Object.create(span, {
-      name: { value: maskPersonalData(span.name) },
-      attributes: { value: maskAttributes(span.attributes) },
+      name: { value: privateSpanName(span.name) },
+      attributes: { value: privateAttributes(span.attributes) },
       events: {
         value: span.events.map((event) => ({
           ...event,
           name: maskPersonalData(event.name),
-          attributes: event.attributes && maskAttributes(event.attributes),
+          attributes: event.attributes && privateAttributes(event.attributes),
         })),
       },
     }) as ReadableSpan;
@@ -137,16 +124,20 @@ export async function startTracing(): Promise<void> {
   });
   const contextManager = new AsyncLocalStorageContextManager();
   context.setGlobalContextManager(contextManager.enable());
-  propagation.setGlobalPropagator(
-    new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] }),
-  );
+  const incoming = incomingTraceContext(traceTrustFromEnv(process.env));
+  propagation.setGlobalPropagator(incoming.propagator);
   trace.setGlobalTracerProvider(provider);
 
   registerInstrumentations({
     tracerProvider: provider,
     instrumentations: [
       new HttpInstrumentation({
-        ignoreIncomingRequestHook: (request) => PROBES.has((request.url ?? '').split('?')[0] ?? ''),
+        // The first hook a request meets, before its trace context is read: whether it may bring one.
+        ignoreIncomingRequestHook: (request) => {
+          if (PROBES.has((request.url ?? '').split('?')[0] ?? '')) return true;
+          incoming.admit(request);
+          return false;
+        },
       }),
       new FastifyOtelInstrumentation({
         registerOnInitialization: true,

@@ -215,6 +215,9 @@ export function createPasskeyCeremonies(deps: PasskeyCeremoniesDeps) {
   return {
     requireStepUp,
 
+    /** Signing out in a browser: the confirmation its secret stands for confirms nothing more. */
+    forgetBrowser: (secret: string) => store.forgetConfirmationOf(hashOfSecret(secret)),
+
     async status(session: AdminSession): Promise<StepUpStatus> {
       const [count, { verdict, nowMs }] = await Promise.all([passkeys.countFor(session.email), stepUpVerdict(session)]);
       return {

@@ -12,6 +12,7 @@ import {
 } from '@portal/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import type { Config } from '../config.ts';
 import { acceptEmptyJsonBodies } from '../http/empty-body.ts';
 import { errorResponses } from '../http/error-responses.ts';
@@ -19,7 +20,7 @@ import { requireCaller } from '../http/require-caller.ts';
 import { clientKey } from '../rate-limits/client-key.ts';
 import { rateLimited } from '../rate-limits/rate-limited.ts';
 import type { AdminSession, Confirmation, RelyingParty } from './passkey-ceremonies.ts';
-import { sendStepUpCookie, stepUpSecretOf } from './step-up-secret.ts';
+import { clearStepUpCookie, sendStepUpCookie, stepUpSecretOf } from './step-up-secret.ts';
 
 /** A WebAuthn response is a few kilobytes; anything far larger is not one. */
 const CEREMONY_BODY_LIMIT = 128 * 1024;
@@ -79,7 +80,11 @@ const passkeyRoutes: FastifyPluginAsyncZod = async (app) => {
    * still knows the secret's confirmation and says it ran out, instead of asking as if there never was one.
    */
   const confirmed = (request: FastifyRequest, reply: FastifyReply, done: Confirmation) => {
-    sendStepUpCookie(request, reply, done.secret, app.domain.config.sessionLifetimes.adminMs);
+    sendStepUpCookie(
+      { request, reply, pageOrigins: app.domain.config.webauthn?.origins },
+      done.secret,
+      app.domain.config.sessionLifetimes.adminMs,
+    );
     return { steppedUpUntil: done.steppedUpUntil };
   };
 
@@ -94,6 +99,33 @@ const passkeyRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     (request) => ceremonies.status(adminSession(request)),
+  );
+
+  app.delete(
+    '/me/step-up',
+    {
+      // Public: signing out must clear the browser's secret even when the session has already ended.
+      config: { access: 'public' },
+      schema: {
+        summary: "Forget this browser's passkey confirmation (signing out)",
+        description:
+          'Clears the step-up cookie and forgets the confirmation its secret stands for, so it confirms nothing ' +
+          'after sign-out. Holding the secret is all it needs; without one it only clears the cookie. 204.',
+        tags: ['passkeys'],
+        response: { 204: z.null(), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      clearStepUpCookie({ request, reply, pageOrigins: app.domain.config.webauthn?.origins });
+      const secret = stepUpSecretOf(request);
+      try {
+        if (secret) await ceremonies.forgetBrowser(secret);
+      } catch (error) {
+        // The cookie is gone all the same; the confirmation left behind runs out within ADMIN_STEP_UP_MAX_AGE_SECONDS.
+        request.log.warn({ err: error }, 'the signed-out browser’s passkey confirmation could not be forgotten');
+      }
+      return reply.code(204).send(null);
+    },
   );
 
   app.post(

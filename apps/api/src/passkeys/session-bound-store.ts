@@ -100,6 +100,11 @@ export function createSessionBoundStore(db: Database) {
       await db.delete(adminConfirmations).where(eq(adminConfirmations.firebaseUid, uid));
     },
 
+    /** Forgets the confirmation a browser's secret stands for (that browser signed out). */
+    async forgetConfirmationOf(secretHash: string) {
+      await db.delete(adminConfirmations).where(eq(adminConfirmations.secretHash, secretHash));
+    },
+
     /** Only for tests and tools: how many challenges are waiting (all of them alive or not). */
     async pendingChallenges(uid: string) {
       const rows = await db

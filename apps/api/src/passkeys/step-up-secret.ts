@@ -38,18 +38,42 @@ export function stepUpSecretOf(request: FastifyRequest): string | undefined {
 }
 
 /**
- * Hands the secret to the browser for `maxAgeMs`. Path=/api: the SPA's own pages never carry
- * it; Secure whenever the request came over https (behind a proxy, as TRUST_PROXY lets it say), so only
- * http://localhost, a secure context of its own, gets it in the clear.
+ * Whether the cookie is sent only over https: when the portal's pages are configured as https origins
+ * (WEBAUTHN_ORIGINS, `pageOrigins`), whatever scheme reaches this instance, since behind an ingress that ends
+ * TLS every request arrives here as http, and a proxy's X-Forwarded-Proto names its own hop's scheme;
+ * otherwise when the request came over https (behind a proxy TRUST_PROXY names). So only development on
+ * http://localhost, and a production check on http://localhost, get it without Secure.
  */
-export function sendStepUpCookie(request: FastifyRequest, reply: FastifyReply, secret: string, maxAgeMs: number) {
+export function stepUpCookieIsSecure(request: FastifyRequest, pageOrigins: readonly string[] | undefined): boolean {
+  if (pageOrigins?.some((origin) => origin.startsWith('https://'))) return true;
+  return request.protocol === 'https';
+}
+
+/** Where the cookie goes and how: the request it answers, and the configured page origins (if any). */
+export interface StepUpCookieTarget {
+  request: FastifyRequest;
+  reply: FastifyReply;
+  pageOrigins: readonly string[] | undefined;
+}
+
+function setStepUpCookie(target: StepUpCookieTarget, value: string, maxAgeSeconds: number) {
   const attributes = [
-    `${STEP_UP_COOKIE}=${secret}`,
+    `${STEP_UP_COOKIE}=${value}`,
     'Path=/api',
-    `Max-Age=${Math.max(1, Math.round(maxAgeMs / 1000))}`,
+    `Max-Age=${maxAgeSeconds}`,
     'HttpOnly',
     'SameSite=Strict',
   ];
-  if (request.protocol === 'https') attributes.push('Secure');
-  reply.header('set-cookie', attributes.join('; '));
+  if (stepUpCookieIsSecure(target.request, target.pageOrigins)) attributes.push('Secure');
+  target.reply.header('set-cookie', attributes.join('; '));
+}
+
+/** Hands the secret to the browser for `maxAgeMs`. Path=/api: the SPA's own pages never carry it. */
+export function sendStepUpCookie(target: StepUpCookieTarget, secret: string, maxAgeMs: number) {
+  setStepUpCookie(target, secret, Math.max(1, Math.round(maxAgeMs / 1000)));
+}
+
+/** Tells the browser to drop the secret (signing out, ending its sessions): same name, path and flags, no age. */
+export function clearStepUpCookie(target: StepUpCookieTarget) {
+  setStepUpCookie(target, '', 0);
 }

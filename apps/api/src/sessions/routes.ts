@@ -2,6 +2,7 @@ import { emailParamsSchema, sessionsEndedSchema } from '@portal/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorResponses } from '../http/error-responses.ts';
 import { requireCaller } from '../http/require-caller.ts';
+import { clearStepUpCookie } from '../passkeys/step-up-secret.ts';
 
 /** Ending sessions: one's own ("Sign out everywhere"), or someone else's (an admin's "End sessions"). */
 const sessionRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -15,7 +16,12 @@ const sessionRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: sessionsEndedSchema, ...errorResponses },
       },
     },
-    (request) => app.domain.sessions.endOwnSessions(requireCaller(request)),
+    async (request, reply) => {
+      const ended = await app.domain.sessions.endOwnSessions(requireCaller(request));
+      // Every session of this person is over: this browser's passkey confirmation goes with them.
+      clearStepUpCookie({ request, reply, pageOrigins: app.domain.config.webauthn?.origins });
+      return ended;
+    },
   );
 
   app.delete(

@@ -106,6 +106,23 @@ describe('the header', () => {
     expect(await screen.findByRole('heading', { name: 'Login' })).toBeInTheDocument();
   });
 
+  it('asks the API to clear the passkey confirmation cookie once signed out', async () => {
+    server.use(accountLookup({ 'user@example.com': {} }));
+    const cleared: string[] = [];
+    server.use(
+      http.delete(`${API}/me/step-up`, ({ request }) => {
+        cleared.push(request.headers.get('authorization') ?? 'no token');
+        return new HttpResponse(null, { status: 204 });
+      }),
+    );
+    const auth = createFakeAuthClient({ accounts, signedInAs: 'user@example.com' });
+    const { user } = renderApp('/invoice', { auth });
+    await screen.findByRole('button', { name: 'Sign Out' });
+    expect(cleared).toEqual([]);
+    await user.click(screen.getByRole('button', { name: 'Sign Out' }));
+    await waitFor(() => expect(cleared).toEqual(['no token']));
+  });
+
   it('after Sign Out, a private route opened later still carries the requested location to /login', async () => {
     server.use(accountLookup({ 'user@example.com': {} }));
     const auth = createFakeAuthClient({ accounts, signedInAs: 'user@example.com' });

@@ -75,8 +75,13 @@ describe('"Sign out everywhere" in the header', () => {
 
 describe('a session the server ended after its maximum length', () => {
   it('signs out here and says why on /login, keeping the page to come back to', async () => {
+    const cleared: string[] = [];
     server.use(
       accountLookup({ [USER]: {} }),
+      http.delete(`${API}/me/step-up`, () => {
+        cleared.push('step-up cookie');
+        return new HttpResponse(null, { status: 204 });
+      }),
       http.get(`${API}/invoice`, () =>
         HttpResponse.json(
           {
@@ -97,5 +102,7 @@ describe('a session the server ended after its maximum length', () => {
     // A new ID token would carry the same sign-in time: no refresh is tried for this refusal.
     expect(auth.tokenRequests.filter((forced) => forced)).toEqual([]);
     expect(auth.calls).toContain('signOut');
+    // The passkey confirmation's cookie goes with the session.
+    await waitFor(() => expect(cleared).toEqual(['step-up cookie']));
   });
 });

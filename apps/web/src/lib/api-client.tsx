@@ -1,5 +1,5 @@
 import { codeForStatus, isErrorCode, type ErrorCode } from '@portal/contract/error-codes';
-import { createContext, useContext, useEffect, useMemo, type ReactNode } from 'react';
+import { createContext, useContext, useEffect, useMemo, useRef, type ReactNode } from 'react';
 import { useAuth } from './auth';
 import { useRuntimeConfig } from './runtime-config';
 
@@ -184,7 +184,25 @@ export function ApiClientProvider({ children }: { children: ReactNode }) {
       },
     };
   }, [apiBaseUrl, client, endSession]);
+  useForgetStepUpOnSignOut(value.api);
   return <ApiClientContext value={value}>{children}</ApiClientContext>;
+}
+
+/**
+ * Once a signed-in person is signed out (Sign Out, or the session ended), the API clears the browser's passkey
+ * confirmation: it is an HttpOnly cookie, out of this script's reach. Best effort: a failure leaves a
+ * confirmation that no new sign-in can use and that runs out on its own.
+ */
+function useForgetStepUpOnSignOut(api: ApiClient) {
+  const { state } = useAuth();
+  const wasSignedIn = useRef(false);
+  useEffect(() => {
+    if (state.status === 'signed-in') wasSignedIn.current = true;
+    else if (state.status === 'signed-out' && wasSignedIn.current) {
+      wasSignedIn.current = false;
+      api.request('/me/step-up', { method: 'DELETE' }).catch(() => {});
+    }
+  }, [state.status, api]);
 }
 
 function useApiClientContext(): ApiClientContextValue {

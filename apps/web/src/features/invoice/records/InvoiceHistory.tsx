@@ -24,8 +24,16 @@ const WARNING_NAMES: Record<InvoiceVersion['warnings'][number]['kind'], string> 
   'visible-text-unread': 'PDF text could not be checked',
 };
 
-/** Who sent a version, as people read it: the ingestion token is "the ingestion service". */
-const senderOf = (from: string) => (from === 'service' ? 'Ingestion service' : from);
+/**
+ * Who sent a version, as people read it: the ingestion token is "the ingestion service"; someone who is not a
+ * stepped-up administrator or finance user is told the kind of sender only, never the person.
+ */
+const SENDER_KINDS: Record<string, string> = {
+  service: 'Ingestion service',
+  administrator: 'An administrator',
+  operator: 'An operator (command line)',
+};
+const senderOf = (from: string) => SENDER_KINDS[from] ?? from;
 
 function VersionEntry({ parcelCode, version }: { parcelCode: string; version: InvoiceVersion }) {
   const api = useApiClient();
@@ -92,18 +100,22 @@ function VersionEntry({ parcelCode, version }: { parcelCode: string; version: In
           </div>
         )}
       </dl>
-      <div className="d-flex flex-wrap gap-2">
-        <Button size="sm" variant="outline-primary" onClick={() => void download('pdf')} disabled={busy !== null}>
-          {busy === 'pdf' && <Spinner as="span" animation="border" size="sm" className="me-2" aria-hidden="true" />}
-          Download PDF<span className="visually-hidden"> of the version of {formatDateTime(version.receivedAt)}</span>
-        </Button>
-        {version.hasXml && (
-          <Button size="sm" variant="outline-primary" onClick={() => void download('xml')} disabled={busy !== null}>
-            {busy === 'xml' && <Spinner as="span" animation="border" size="sm" className="me-2" aria-hidden="true" />}
-            Download XML<span className="visually-hidden"> of the version of {formatDateTime(version.receivedAt)}</span>
+      {/* Earlier versions' files are for stepped-up administrators and finance users; `undefined`: an older API. */}
+      {version.downloadable !== false && (
+        <div className="d-flex flex-wrap gap-2">
+          <Button size="sm" variant="outline-primary" onClick={() => void download('pdf')} disabled={busy !== null}>
+            {busy === 'pdf' && <Spinner as="span" animation="border" size="sm" className="me-2" aria-hidden="true" />}
+            Download PDF<span className="visually-hidden"> of the version of {formatDateTime(version.receivedAt)}</span>
           </Button>
-        )}
-      </div>
+          {version.hasXml && (
+            <Button size="sm" variant="outline-primary" onClick={() => void download('xml')} disabled={busy !== null}>
+              {busy === 'xml' && <Spinner as="span" animation="border" size="sm" className="me-2" aria-hidden="true" />}
+              Download XML
+              <span className="visually-hidden"> of the version of {formatDateTime(version.receivedAt)}</span>
+            </Button>
+          )}
+        </div>
+      )}
       {failed && (
         <p className="small text-danger mt-2 mb-0" role="alert">
           The file could not be downloaded. Please try again.

@@ -33,6 +33,7 @@ const version = (id: number, overrides: object = {}) => ({
   size: 1000,
   hasXml: true,
   current: false,
+  downloadable: true,
   warnings: [],
   ...overrides,
 });
@@ -96,6 +97,8 @@ beforeEach(() => {
           version(2, {
             warnings: [{ kind: 'bank-details', detail: 'payment account …2051 -> …5555', acknowledged: true }],
           }),
+          // As someone who is not a stepped-up administrator or finance user reads an earlier version.
+          version(1, { receivedFrom: 'administrator', paymentAccounts: null, downloadable: false }),
         ],
       }),
     ),
@@ -129,8 +132,8 @@ describe('history', () => {
     const toggle = screen.getByRole('button', { name: 'History' });
     expect(toggle).toHaveAttribute('aria-expanded', 'false');
     await user.click(toggle);
-    const history = await screen.findByRole('region', { name: 'History (2 versions)' });
-    const [current, older] = within(history).getAllByRole('listitem');
+    const history = await screen.findByRole('region', { name: 'History (3 versions)' });
+    const [current, older, first] = within(history).getAllByRole('listitem');
     expect(within(current!).getByText('Current')).toBeInTheDocument();
     expect(within(current!).getByText('E-invoice replaced by a plain PDF')).toBeInTheDocument();
     expect(within(current!).getByText('admin@example.com')).toBeInTheDocument();
@@ -139,6 +142,9 @@ describe('history', () => {
     expect(within(older!).getByText('Bank details changed (checked)')).toBeInTheDocument();
     expect(within(older!).getByText('Ingestion service')).toBeInTheDocument();
     expect(within(older!).getByText('DE02 1203 0000 0000 2020 51')).toBeInTheDocument();
+    expect(within(first!).getByText('An administrator')).toBeInTheDocument();
+    expect(within(first!).queryByText('IBAN')).not.toBeInTheDocument();
+    expect(within(first!).queryByRole('button', { name: /Download/ })).not.toBeInTheDocument();
     await user.click(within(older!).getByRole('button', { name: /Download XML/ }));
     await waitFor(() => expect(requested).toContain('version 2 xml'));
     await user.click(toggle);
