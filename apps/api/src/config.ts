@@ -109,9 +109,12 @@ const envSchema = z
       .int()
       .min(1024)
       .default(10 * 1024 * 1024),
-    // Each upload being read holds its body and a reader process (up to 256 MB of heap): this bounds the memory.
+    // Each upload being read holds its body and a reader process (up to INVOICE_READER_MEMORY_MB): this bounds the memory.
     MAX_CONCURRENT_INGESTS: z.coerce.number().int().min(1).max(32).default(2),
     INVOICE_READ_TIMEOUT_MS: milliseconds(10_000),
+    // A reader with PDF.js loaded is about 150 MB resident before it reads anything; 320 leaves a 512 MiB
+    // container about 190 MB for the server with one upload slot.
+    INVOICE_READER_MEMORY_MB: z.coerce.number().int().min(224).max(8192).default(320),
     INGEST_TOKEN: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
     // Empty: any network. The token is the ingestion job's only credential; this keeps a leaked copy useless
     // outside the networks the job runs in.
@@ -541,6 +544,8 @@ function toConfig(env: z.infer<typeof envSchema>) {
     maxConcurrentIngests: env.MAX_CONCURRENT_INGESTS,
     /** Wall-clock time reading one upload may take before its reader process is killed and it is refused. */
     invoiceReadTimeoutMs: env.INVOICE_READ_TIMEOUT_MS,
+    /** Resident memory one reader process may reach while reading an upload before it is killed and the upload refused. */
+    invoiceReaderMemoryMb: env.INVOICE_READER_MEMORY_MB,
     ingestToken: env.INGEST_TOKEN,
     /** Where the ingestion token is accepted from; undefined: anywhere. */
     ingestNetworks: env.INGEST_TOKEN_NETWORKS,

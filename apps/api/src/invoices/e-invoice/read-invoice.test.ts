@@ -467,14 +467,14 @@ describe('readInvoice over the public samples', () => {
     assert.ok(content.allowancesCharges.some((entry) => !entry.charge));
   });
 
-  it('reads a plain PDF as format pdf with no facts and no warning', async () => {
+  it('reads a plain PDF as format pdf with no facts and no warning, and the accounts its page shows', async () => {
     const read = await readInvoice(await fixture('plain.pdf'));
     assert.deepEqual(read, {
       format: 'pdf',
       content: null,
       profileName: null,
       xml: null,
-      visibleAccounts: null,
+      visibleAccounts: { ibans: [], accounts: [] },
       warnings: [],
     });
   });
