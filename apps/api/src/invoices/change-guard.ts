@@ -125,7 +125,9 @@ export function warningsFor(history: GuardedVersion[], next: GuardedVersion): Ra
   // plain PDF, a plain PDF before an e-invoice, or the other way round), the pages are what is compared.
   const shownBefore = lastAccounts ? undefined : lastShowing(history);
   const shownNow = shownAccountsOf(next);
-  if (shownBefore && shownNow && !sameAccounts(shownBefore, shownNow)) {
+  // A plain PDF that shows no account where an e-invoice was is already `e-invoice-removed`.
+  const removed = warnings.some((warning) => warning.kind === 'e-invoice-removed');
+  if (shownBefore && shownNow && !(removed && shownNow.length === 0) && !sameAccounts(shownBefore, shownNow)) {
     warnings.push({
       kind: 'bank-details',
       detail: `${SHOWN_ACCOUNTS_DETAIL} ${accountsText(shownBefore)} -> ${accountsText(shownNow)}`,

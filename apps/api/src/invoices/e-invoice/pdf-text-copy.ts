@@ -76,7 +76,11 @@ function pagesOf(document: PDFDocument, maxPages: number): { leaves: PDFDict[] }
       for (let index = kids.size() - 1; index >= 0; index -= 1) pending.push(kids.get(index));
     } else {
       leaves.push(node);
-      if (leaves.length > maxPages) return { unreadable: `it has more than the ${maxPages} pages read` };
+      if (leaves.length > maxPages) {
+        const declared = root instanceof PDFDict ? root.lookup(PDFName.of('Count')) : undefined;
+        const count = declared instanceof PDFNumber && declared.asNumber() > maxPages ? declared.asNumber() : null;
+        return { unreadable: `it has ${count ?? 'more'} pages, more than the ${maxPages} read` };
+      }
     }
   }
   if (leaves.length === 0) return { unreadable: 'it has no pages' };

@@ -45,13 +45,14 @@ export const LOAD_PDF_JS_AT_START = '--load-pdf-js';
 
 /**
  * Measured: a 10 MB UBL invoice of 7,500 lines (the largest the default upload limit lets in) reads in
- * about a second on an idle core and needs between 64 and 96 MB of heap; a typical invoice, a few
- * milliseconds and a few MB. The deadline leaves room for a busy machine (INVOICE_READ_TIMEOUT_MS).
+ * about a second on an idle core and needs between 64 and 96 MB of heap, and takes a reader from about 140 to
+ * about 305 MiB resident; a typical invoice, a few milliseconds and a few MB. The deadline leaves room for a
+ * busy machine (INVOICE_READ_TIMEOUT_MS), the memory ceiling for that invoice (INVOICE_READER_MEMORY_MB).
  */
 export const DEFAULT_READER_POOL_OPTIONS: Omit<InvoiceReaderPoolOptions, 'size'> = {
   timeoutMs: 10_000,
-  maxHeapMb: 192,
-  maxRssMb: 320,
+  maxHeapMb: 224,
+  maxRssMb: 352,
   filesPerProcess: 200,
   loadPdfJsAtStart: true,
 };
@@ -109,9 +110,9 @@ export function createInvoiceReaderPool(options: InvoiceReaderPoolOptions) {
   let started = 0;
   let peakRssBytes = 0;
   let lastPeakRssBytes = 0;
-  const memoryRefusal = () =>
+  const memoryRefusal = (megabytes: number) =>
     new ReadingBudgetError(
-      `The invoice is refused: reading it needs more than the ${options.maxRssMb} MB of memory one file may use.`,
+      `The invoice is refused: reading it needs more than the ${megabytes} MB of memory one file may use.`,
     );
 
   function spawn(): PooledReader {
@@ -230,7 +231,7 @@ export function createInvoiceReaderPool(options: InvoiceReaderPoolOptions) {
       const onExit = (code: number | null, signal: NodeJS.Signals | null) => {
         // stderr may still hold V8's last words when 'exit' comes; 'close' waits for it.
         child.once('close', () => {
-          if (OUT_OF_HEAP.test(pooled.stderr)) return finish(false, memoryRefusal());
+          if (OUT_OF_HEAP.test(pooled.stderr)) return finish(false, memoryRefusal(options.maxHeapMb));
           finish(false, new Error(`The invoice reader stopped (${code ?? signal}): ${pooled.stderr.slice(0, 1000)}`));
         });
       };
@@ -244,7 +245,7 @@ export function createInvoiceReaderPool(options: InvoiceReaderPoolOptions) {
         const bytes = residentBytes(child.pid);
         if (bytes === null) return;
         observe(bytes);
-        if (bytes > options.maxRssMb * 1024 * 1024) finish(false, memoryRefusal());
+        if (bytes > options.maxRssMb * 1024 * 1024) finish(false, memoryRefusal(options.maxRssMb));
       }, RSS_WATCH_MS);
       const timer = setTimeout(
         () =>

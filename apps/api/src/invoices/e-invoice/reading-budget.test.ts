@@ -4,6 +4,7 @@ import { describe, it } from 'node:test';
 import { AFRelationship, PDFDocument } from '@cantoo/pdf-lib';
 import {
   chainedFlatePdf,
+  contentBombs,
   crossReferenceEntriesPdf,
   flateObjectStreamPdf,
   manyAttributesXml,
@@ -39,6 +40,50 @@ describe('reading an upload within its budget', () => {
       /decompresses to more than the 8 MB one document may use \(at its object and cross-reference streams\)/,
     );
     assert.ok(growthMb < 80, `memory rose by ${growthMb.toFixed(0)} MB`);
+  });
+
+  describe('a bomb where PDF.js reads the visible text: page content, forms, fonts', () => {
+    const cases = [
+      { name: 'one page of 2,000 MB of content, in a 2 MB file', build: () => contentBombs.onePage(2000) },
+      { name: '25 pages of 4 MB of content each', build: () => contentBombs.severalPages(25) },
+      { name: 'one 1 MB content stream named 5,000 times', build: () => contentBombs.repeatedContents(5000) },
+      { name: 'forms drawing forms six levels deep, in object streams', build: () => contentBombs.nestedForms(6) },
+      { name: 'a 500 MB font program', build: () => contentBombs.fontProgram(500) },
+    ];
+    for (const { name, build } of cases) {
+      it(`refuses ${name} within the byte budget, in under a second`, async (context) => {
+        const bomb = await build();
+        const { result, growthMb, ms } = await peakRssGrowth(() => readInvoice(bomb).catch((error: unknown) => error));
+        assert.ok(result instanceof ReadingBudgetError, String(result));
+        assert.match(
+          result.message,
+          /^The PDF is refused: it decompresses to more than the 20 MB one document may use/,
+        );
+        context.diagnostic(`${bomb.length} bytes: refused in ${ms.toFixed(0)} ms, memory +${growthMb.toFixed(0)} MB`);
+        assert.ok(ms < 1000, `refused in ${ms.toFixed(0)} ms`);
+        assert.ok(growthMb < 120, `memory rose by ${growthMb.toFixed(0)} MB`);
+      });
+    }
+
+    it('refuses a form that draws itself', async () => {
+      await assert.rejects(readInvoice(await contentBombs.selfDrawingForm()), (error: unknown) => {
+        assert.ok(error instanceof ReadingBudgetError);
+        assert.match(error.message, /one of its forms draws itself/);
+        return true;
+      });
+    });
+
+    it('counts the attached XML and the page content against the one budget', async () => {
+      const bomb = await contentBombs.attachmentAndContent(await fixture('facturx-basic.xml'));
+      await assert.rejects(readInvoice(bomb), (error: unknown) => {
+        assert.ok(error instanceof ReadingBudgetError);
+        assert.match(error.message, /more than the 20 MB one document may use \(at the content, fonts and forms/);
+        return true;
+      });
+      // Each path alone is within it: a budget of their sum reads the invoice.
+      const read = await readInvoice(bomb, { ...DEFAULT_READ_LIMITS, maxDecodedBytes: 24 * 1024 * 1024 });
+      assert.equal(read.format, 'facturx');
+    });
   });
 
   it('refuses a cross-reference stream that declares more entries than it holds', async () => {

@@ -67,8 +67,8 @@ const SPACE = /[\s\u00a0\u200b:;,|()[\]]+/;
  * IBANs whose characters are parted by any white space (spaces, line breaks, the gap between two table
  * cells, one character per text item): the text is cut into its alphanumeric tokens (punctuation around a
  * token, `IBAN:` or a trailing comma, falls away) and each token that starts with a country code and check
- * digits is joined to the tokens after it until its country's length. So that letters spaced out one by one
- * are read too, a token of country letters alone starts a candidate where an "IBAN" label stands just before.
+ * digits, or is one or two letters (spaced out one by one), is joined to the tokens after it until its
+ * country's length; without an "IBAN" label just before, only pieces of up to four characters are joined.
  */
 function ibansAcrossLayout(text: string): string[] {
   const tokens = text
@@ -84,14 +84,15 @@ function ibansAcrossLayout(text: string): string[] {
     const offsets = [0, ...[...token.matchAll(/(?<=IBAN)[A-Z]{2}/g)].map((match) => match.index)];
     for (const offset of offsets) {
       const head = token.slice(offset);
-      if (!/^[A-Z]{2}(\d|$)/.test(head) && !(labelled && /^[A-Z]{1,2}$/.test(head))) continue;
-      if (!/^[A-Z]{2}\d{2}/.test(head) && !labelled) continue;
+      if (!/^[A-Z]{2}\d/.test(head) && !/^[A-Z]{1,2}$/.test(head)) continue;
       let candidate = head;
       for (let next = start + 1; next < tokens.length && candidate.length < 34; next += 1) {
         const length = ibanLengthOf(candidate);
         if (length !== undefined && candidate.length >= length) break;
         const piece = tokens[next]!;
-        if (!/^[A-Z0-9]+$/.test(piece)) break;
+        // Unlabelled, only pieces as an IBAN is printed (groups of four, or one character at a time) are
+        // joined: longer words and numbers side by side in a table are not one account.
+        if (!/^[A-Z0-9]+$/.test(piece) || (!labelled && piece.length > 4)) break;
         candidate += piece;
       }
       const length = ibanLengthOf(candidate);
