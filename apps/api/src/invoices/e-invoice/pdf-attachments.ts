@@ -38,7 +38,7 @@ const MAX_ATTACHMENTS = 100;
  * byte budget (pdf-structure-budget.ts): past it, or built as a bomb, the PDF is refused with
  * ReadingBudgetError; a PDF that cannot be read at all is PdfAttachmentError. An encrypted PDF is loaded
  * decrypted when it opens without a password (only an owner password set, as many invoice programs do), and
- * as it is otherwise.
+ * as it is otherwise (its trailer then still names /Encrypt).
  */
 export async function loadPdfWithinBudget(pdf: Uint8Array, budget: ByteBudget): Promise<PDFDocument> {
   try {
@@ -46,7 +46,12 @@ export async function loadPdfWithinBudget(pdf: Uint8Array, budget: ByteBudget): 
     const document = await readWithinStructureBudget(budget, () => PDFDocument.load(pdf, options));
     if (!document.isEncrypted) return document;
     try {
-      return await readWithinStructureBudget(budget, () => PDFDocument.load(pdf, { ...options, password: '' }));
+      const decrypted = await readWithinStructureBudget(budget, () =>
+        PDFDocument.load(pdf, { ...options, password: '' }),
+      );
+      // Its objects are plain now: whoever reads it next (the text copy) must not take it for encrypted.
+      delete decrypted.context.trailerInfo.Encrypt;
+      return decrypted;
     } catch (error) {
       if (error instanceof ReadingBudgetError) throw error;
       return document;

@@ -45,15 +45,15 @@ const DRAWING = 'the content its pages and forms draw, counted each time it is d
  */
 export async function textCopyOf(document: PDFDocument, budget: ByteBudget, maxPages: number): Promise<TextCopy> {
   const { context } = document;
+  // Still encrypted after loading (pdf-attachments.ts decrypts what opens without a password): its streams
+  // are ciphertext, and reading them as text would find nothing and say so as if it had looked.
+  if (context.trailerInfo.Encrypt) return { unreadable: 'it is encrypted with a password' };
   const pages = pagesOf(document, maxPages);
   if ('unreadable' in pages) return pages;
   for (const [ref, object] of context.enumerateIndirectObjects()) {
     if (object instanceof PDFRawStream) context.assign(ref, decodedForText(object, budget));
   }
   countDrawing(document, pages.leaves, budget);
-  // The copy is read as decrypted (or was never encrypted): an /Encrypt left in its trailer would have PDF.js
-  // decrypt plain bytes.
-  delete context.trailerInfo.Encrypt;
   const bytes = await document.save({ useObjectStreams: false, addDefaultPage: false, updateFieldAppearances: false });
   return { bytes };
 }

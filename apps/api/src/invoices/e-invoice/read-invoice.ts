@@ -2,7 +2,7 @@ import { isCiiRoot, readCii } from './cii.ts';
 import { type EInvoiceContent, profileName } from './model.ts';
 import { loadPdfWithinBudget, PdfAttachmentError, readPdfAttachments, type PdfAttachment } from './pdf-attachments.ts';
 import { textCopyOf } from './pdf-text-copy.ts';
-import { ByteBudget } from './reading-budget.ts';
+import { ByteBudget, ReadingBudgetError } from './reading-budget.ts';
 import { isUblRoot, readUbl } from './ubl.ts';
 import { DEFAULT_VISIBLE_TEXT_LIMITS, readVisibleAccounts, type VisibleAccounts } from './visible-text.ts';
 import { DEFAULT_XML_LIMITS, decodeXmlBytes, parseXml, XmlRefusedError, type XmlLimits } from './xml-tree.ts';
@@ -180,7 +180,13 @@ async function readPdf(bytes: Uint8Array, limits: ReadInvoiceLimits): Promise<Re
     }
   }
   // After the XML: the copy decodes the document's streams in place, and the attachments are read from it.
-  const copy = await textCopyOf(document, budget, DEFAULT_VISIBLE_TEXT_LIMITS.maxPages);
+  const copy = await textCopyOf(document, budget, DEFAULT_VISIBLE_TEXT_LIMITS.maxPages).catch((error: unknown) => {
+    if (error instanceof ReadingBudgetError) throw error;
+    // A structure pdf-lib loaded but cannot walk or save: its text is not read, and the guard says so.
+    return {
+      unreadable: `its pages could not be prepared for reading (${String((error as Error).message).slice(0, 200)})`,
+    };
+  });
   const visibleAccounts = 'unreadable' in copy ? copy : await readVisibleAccounts(copy.bytes);
   if ('unreadable' in visibleAccounts) {
     warnings.push(
