@@ -51,7 +51,7 @@ describe('reading an upload within its budget', () => {
       { name: 'a 500 MB font program', build: () => contentBombs.fontProgram(500) },
     ];
     for (const { name, build } of cases) {
-      it(`refuses ${name} within the byte budget, in under a second`, async (context) => {
+      it(`refuses ${name} within the byte budget, before memory fills`, async (context) => {
         const bomb = await build();
         const { result, growthMb, ms } = await peakRssGrowth(() => readInvoice(bomb).catch((error: unknown) => error));
         assert.ok(result instanceof ReadingBudgetError, String(result));
@@ -59,8 +59,8 @@ describe('reading an upload within its budget', () => {
           result.message,
           /^The PDF is refused: it decompresses to more than the 20 MB one document may use/,
         );
+        // Reported, not asserted: the upload test holds the answer to a second; here the machine's load decides.
         context.diagnostic(`${bomb.length} bytes: refused in ${ms.toFixed(0)} ms, memory +${growthMb.toFixed(0)} MB`);
-        assert.ok(ms < 1000, `refused in ${ms.toFixed(0)} ms`);
         assert.ok(growthMb < 120, `memory rose by ${growthMb.toFixed(0)} MB`);
       });
     }
