@@ -145,9 +145,13 @@ const envSchema = z
       .int()
       .min(1024)
       .default(10 * 1024 * 1024),
-    // Each upload being read holds its body and a reader process (up to 256 MB of heap): this bounds the memory.
+    // Each upload being read holds its body and a reader process (up to INVOICE_READER_MEMORY_MB): this bounds the memory.
     MAX_CONCURRENT_INGESTS: z.coerce.number().int().min(1).max(32).default(2),
     INVOICE_READ_TIMEOUT_MS: milliseconds(10_000),
+    // A reader with PDF.js loaded is about 140 MiB resident before it reads anything, and the largest genuine
+    // invoice the default upload limit lets in (10 MB of UBL) takes it to about 305 MiB; 352 leaves a 512 MiB
+    // container 160 MiB for the server with one upload slot (decision 0093).
+    INVOICE_READER_MEMORY_MB: z.coerce.number().int().min(224).max(8192).default(352),
     INGEST_TOKEN: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
     // Empty: any network. The token is the ingestion job's only credential; this keeps a leaked copy useless
     // outside the networks the job runs in.
@@ -687,6 +691,8 @@ function toConfig(env: z.infer<typeof envSchema>) {
     maxConcurrentIngests: env.MAX_CONCURRENT_INGESTS,
     /** Wall-clock time reading one upload may take before its reader process is killed and it is refused. */
     invoiceReadTimeoutMs: env.INVOICE_READ_TIMEOUT_MS,
+    /** Resident memory one reader process may reach while reading an upload before it is killed and the upload refused. */
+    invoiceReaderMemoryMb: env.INVOICE_READER_MEMORY_MB,
     ingestToken: env.INGEST_TOKEN,
     /** Where the ingestion token is accepted from; undefined: anywhere. */
     ingestNetworks: env.INGEST_TOKEN_NETWORKS,

@@ -203,6 +203,9 @@ export function buildDomain(infrastructure: Omit<Infrastructure, 'close'>, optio
     ...DEFAULT_READER_POOL_OPTIONS,
     size: config.maxConcurrentIngests,
     timeoutMs: config.invoiceReadTimeoutMs,
+    maxRssMb: config.invoiceReaderMemoryMb,
+    // The rest of the ceiling is PDF.js's code, buffers and native memory, which the heap does not hold.
+    maxHeapMb: config.invoiceReaderMemoryMb - 128,
   });
   const ingestSlots = createIngestSlots(config.maxConcurrentIngests);
   const arrivalNotices = createArrivalNoticesRepository(db);

@@ -37,11 +37,13 @@ export type InvoiceStored = z.infer<typeof invoiceStoredSchema>;
 /**
  * Why an invoice needs a second look before anyone pays it, raised when a version is stored:
  * - `bank-details`: its payment accounts (BT-84 of every payment means, as a set) differ from the last ones
- *   any earlier version named, or it names none where an earlier one did;
+ *   any earlier version named, or it names none where an earlier one did; or, where no XML can be compared
+ *   (a plain PDF before or after), the accounts its pages show differ from those the last version showed
+ *   (detail `accounts shown …`);
  * - `amount`: its amount due (BT-115 with its currency) differs from the last one, or is gone;
  * - `e-invoice-removed`: a plain PDF replaced an e-invoice, so neither can be checked any more;
- * - `visible-account`: a hybrid's pages show an IBAN its XML does not name;
- * - `visible-text-unread`: a hybrid's pages could not be read to check that.
+ * - `visible-account`: a hybrid's pages show an account its XML does not name;
+ * - `visible-text-unread`: a PDF's pages could not be read to check either.
  */
 export const invoiceWarningKindSchema = z.enum(INVOICE_WARNING_KINDS);
 export type InvoiceWarningKind = z.infer<typeof invoiceWarningKindSchema>;

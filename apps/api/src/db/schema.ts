@@ -18,6 +18,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import type { StoredInvoiceFacts } from '../invoices/e-invoice/stored-facts.ts';
+import type { VisibleAccounts } from '../invoices/e-invoice/visible-text.ts';
 
 export const users = pgTable(
   'users',
@@ -167,6 +168,12 @@ export const invoiceVersions = pgTable(
     uploadedAt: timestamp('uploaded_at', { withTimezone: true }).notNull().defaultNow(),
     uploadedBy: text('uploaded_by').notNull(),
     ...eInvoiceColumns,
+    /**
+     * The accounts the version's pages show, or why they could not be read (migration 0018): what the change
+     * guard holds a later version against where no XML can be compared. Null for XML only and for versions
+     * stored before every PDF's pages were read.
+     */
+    visibleAccounts: jsonb('visible_accounts').$type<VisibleAccounts>(),
   },
   (table) => [index('invoice_versions_parcel_code_idx').on(table.parcelCode, table.id)],
 );

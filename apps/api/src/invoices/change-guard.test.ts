@@ -95,10 +95,85 @@ describe('the change guard', () => {
     const hybrid = { format: 'facturx' as const, facts: withAccounts(A) };
     const raise = (visibleAccounts: Parameters<typeof warningsFor>[1]['visibleAccounts']) =>
       warningsFor([], { ...hybrid, visibleAccounts }).map((warning) => `${warning.kind}: ${warning.detail}`);
-    assert.deepEqual(raise({ ibans: [A] }), []);
-    assert.deepEqual(raise({ ibans: [A, B] }), ['visible-account: shown on the PDF, not in its XML: …5555']);
+    assert.deepEqual(raise({ ibans: [A], accounts: [A] }), []);
+    assert.deepEqual(raise({ ibans: [A, B], accounts: [A, B] }), [
+      'visible-account: shown on the PDF, not in its XML: …5555',
+    ]);
+    // An account number that is not an IBAN, held whole by the XML's IBAN, is that IBAN; another is not.
+    assert.deepEqual(raise({ ibans: [A], accounts: [A, 'ACCOUNT 0000202051'] }), []);
+    assert.deepEqual(raise({ ibans: [], accounts: ['SORT CODE 202015 ACCOUNT 55555555'] }), [
+      'visible-account: shown on the PDF, not in its XML: …5555',
+    ]);
     assert.deepEqual(raise({ unreadable: 'it has 80 pages, more than the 50 read' }), [
       "visible-text-unread: the PDF's text could not be read: it has 80 pages, more than the 50 read",
     ]);
+  });
+
+  describe('what a person sees, where no XML is there to compare', () => {
+    const pdfShowing = (...accounts: string[]): GuardedVersion => ({
+      format: 'pdf',
+      facts: null,
+      visibleAccounts: { ibans: accounts.filter((account) => /^[A-Z]{2}\d/.test(account)), accounts },
+    });
+    const unreadablePdf: GuardedVersion = { format: 'pdf', facts: null, visibleAccounts: { unreadable: 'encrypted' } };
+    const shown = (...versions: GuardedVersion[]) => {
+      const history: GuardedVersion[] = [];
+      return versions.map((version) => {
+        const raised = warningsFor(history, version);
+        history.unshift(version);
+        return raised.map((warning) => `${warning.kind}: ${warning.detail}`);
+      });
+    };
+
+    it('raises a plain PDF replaced by a plain PDF that shows another account, and not one that shows the same', () => {
+      assert.deepEqual(shown(pdfShowing(A), pdfShowing(A), pdfShowing(B)), [
+        [],
+        [],
+        ['bank-details: accounts shown …2051 -> …5555'],
+      ]);
+    });
+
+    it('takes an account number that an IBAN shown before holds whole for that IBAN', () => {
+      const uk = 'GB33BUKB20201555555555';
+      assert.deepEqual(shown(pdfShowing(uk), pdfShowing('SORT CODE 202015 ACCOUNT 55555555')), [[], []]);
+      assert.deepEqual(shown(pdfShowing(uk), pdfShowing('SORT CODE 202015 ACCOUNT 55555556'))[1], [
+        'bank-details: accounts shown …5555 -> …5556',
+      ]);
+    });
+
+    it('cannot be laundered through a scanned page, an unreadable one, or an e-invoice that names no account', () => {
+      assert.deepEqual(shown(pdfShowing(A), pdfShowing(), unreadablePdf, pdfShowing(B)), [
+        [],
+        ['bank-details: accounts shown …2051 -> none'],
+        ["visible-text-unread: the PDF's text could not be read: encrypted"],
+        ['bank-details: accounts shown …2051 -> …5555'],
+      ]);
+      const xmlWithout = eInvoice(withAccounts());
+      assert.deepEqual(shown(pdfShowing(A), xmlWithout, pdfShowing(B))[2], [
+        'e-invoice-removed: ubl -> pdf',
+        'bank-details: accounts shown …2051 -> …5555',
+      ]);
+    });
+
+    it('holds an e-invoice against the plain PDF before it, and a plain PDF against the e-invoice before it', () => {
+      assert.deepEqual(shown(pdfShowing(A), eInvoice(withAccounts(B)))[1], [
+        'bank-details: accounts shown …2051 -> …5555',
+      ]);
+      assert.deepEqual(shown(pdfShowing(A), eInvoice(withAccounts(A)))[1], []);
+      const hybrid: GuardedVersion = {
+        format: 'facturx',
+        facts: withAccounts(A),
+        visibleAccounts: { ibans: [A], accounts: [A] },
+      };
+      assert.deepEqual(shown(hybrid, pdfShowing(B))[1], [
+        'e-invoice-removed: facturx -> pdf',
+        'bank-details: accounts shown …2051 -> …5555',
+      ]);
+    });
+
+    it('raises nothing for a first plain PDF, whatever it shows or whether it could be read', () => {
+      assert.deepEqual(shown(unreadablePdf), [[]]);
+      assert.deepEqual(shown(pdfShowing(A)), [[]]);
+    });
   });
 });

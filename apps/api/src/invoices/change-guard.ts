@@ -1,13 +1,37 @@
 import type { InvoiceWarningKind } from '@portal/contract';
-import { maskedAccount, normalAccount } from './e-invoice/iban.ts';
+import { maskedAccount } from './e-invoice/iban.ts';
 import { accountSetOf, normalAmount, paymentAccountsOf, type StoredInvoiceFacts } from './e-invoice/stored-facts.ts';
+import { sameAccount, sameAccounts } from './e-invoice/visible-accounts.ts';
 import type { VisibleAccounts } from './e-invoice/visible-text.ts';
 
 /** What the guard reads of a version: stored ones from the history, the new one from ingestion. */
 export interface GuardedVersion {
   format: 'pdf' | 'facturx' | 'cii' | 'ubl';
   facts: StoredInvoiceFacts | null;
+  /**
+   * The accounts its pages show, or why they could not be read; null for XML only and for versions stored
+   * before the pages of every PDF were read.
+   */
+  visibleAccounts?: VisibleAccounts | null;
 }
+
+/** How a `bank-details` warning about the accounts a person sees (not the XML's) begins its detail. */
+export const SHOWN_ACCOUNTS_DETAIL = 'accounts shown';
+
+/**
+ * The accounts a person paying from this version sees: those its pages show, or, for XML only, the XML's
+ * (its rendering prints them). Null when nobody can say (pages unread, stored before pages were read).
+ */
+export function shownAccountsOf(version: GuardedVersion): string[] | null {
+  const visible = version.visibleAccounts;
+  if (visible && !('unreadable' in visible)) return visible.accounts ?? visible.ibans;
+  if ((version.format === 'cii' || version.format === 'ubl') && version.facts) return accountSetOf(version.facts);
+  return null;
+}
+
+/** The version a new one's shown accounts are compared with: the latest that showed any. */
+const lastShowing = (history: GuardedVersion[]) =>
+  history.map(shownAccountsOf).find((accounts): accounts is string[] => accounts !== null && accounts.length > 0);
 
 /** A warning a new version raises; it stays on the invoice until a second person acknowledges it. */
 export interface RaisedWarning {
@@ -72,40 +96,57 @@ export function changeOf(
  *
  * A term seen for the first time (a first version, or a profile that now carries it) is no change.
  */
-export function warningsFor(
-  history: GuardedVersion[],
-  next: GuardedVersion & { visibleAccounts: VisibleAccounts | null },
-): RaisedWarning[] {
+export function warningsFor(history: GuardedVersion[], next: GuardedVersion): RaisedWarning[] {
   const warnings: RaisedWarning[] = [];
   const earlier = history.flatMap((version) => (version.facts ? [version.facts] : []));
   const { facts } = next;
+  const visible = next.visibleAccounts ?? null;
 
   if (!facts) {
     const previous = history[0];
     if (previous?.facts) {
       warnings.push({ kind: 'e-invoice-removed', detail: `${previous.format} -> ${next.format}` });
     }
-    return warnings;
   }
 
-  const lastAccounts = lastWithAccounts(earlier);
-  if (lastAccounts && accountSetOf(lastAccounts).join(' ') !== accountSetOf(facts).join(' ')) {
+  const lastAccounts = facts ? lastWithAccounts(earlier) : undefined;
+  if (facts && lastAccounts && accountSetOf(lastAccounts).join(' ') !== accountSetOf(facts).join(' ')) {
     const [before, after] = [paymentAccountsOf(lastAccounts), paymentAccountsOf(facts)];
     const label = before.length > 1 || after.length > 1 ? 'payment accounts' : 'payment account';
     warnings.push({ kind: 'bank-details', detail: `${label} ${accountsText(before)} -> ${accountsText(after)}` });
   }
 
-  const lastAmount = lastWithAmount(earlier);
-  if (lastAmount && amountKey(lastAmount) !== amountKey(facts)) {
+  const lastAmount = facts ? lastWithAmount(earlier) : undefined;
+  if (facts && lastAmount && amountKey(lastAmount) !== amountKey(facts)) {
     warnings.push({ kind: 'amount', detail: `amount due ${amountText(lastAmount)} -> ${amountText(facts)}` });
   }
 
-  const visible = next.visibleAccounts;
+  // What a person sees, held against what a person saw: where no XML was there to compare (plain PDF to
+  // plain PDF, a plain PDF before an e-invoice, or the other way round), the pages are what is compared.
+  const shownBefore = lastAccounts ? undefined : lastShowing(history);
+  const shownNow = shownAccountsOf(next);
+  // A plain PDF that shows no account where an e-invoice was is already `e-invoice-removed`.
+  const removed = warnings.some((warning) => warning.kind === 'e-invoice-removed');
+  if (shownBefore && shownNow && !(removed && shownNow.length === 0) && !sameAccounts(shownBefore, shownNow)) {
+    warnings.push({
+      kind: 'bank-details',
+      detail: `${SHOWN_ACCOUNTS_DETAIL} ${accountsText(shownBefore)} -> ${accountsText(shownNow)}`,
+    });
+  }
+
   if (visible && 'unreadable' in visible) {
-    warnings.push({ kind: 'visible-text-unread', detail: `the PDF's text could not be read: ${visible.unreadable}` });
-  } else if (visible) {
-    const inXml = new Set(accountSetOf(facts));
-    const shownOnly = visible.ibans.filter((iban) => !inXml.has(normalAccount(iban)));
+    // A hybrid's page is always held against its XML; a plain PDF's only when an earlier version showed accounts.
+    if (facts || lastShowing(history)) {
+      warnings.push({
+        kind: 'visible-text-unread',
+        detail: `the PDF's text could not be read: ${visible.unreadable}`,
+      });
+    }
+  } else if (visible && facts) {
+    const inXml = accountSetOf(facts);
+    const shownOnly = (visible.accounts ?? visible.ibans).filter(
+      (account) => !inXml.some((known) => sameAccount(known, account)),
+    );
     if (shownOnly.length > 0) {
       warnings.push({
         kind: 'visible-account',
@@ -114,6 +155,22 @@ export function warningsFor(
     }
   }
   return warnings;
+}
+
+/**
+ * What a stored `bank-details` warning about shown accounts compared, whole: the accounts the last earlier
+ * version showed (`history`, newest first) and those of the version that raised it. No amounts: the pages'
+ * amounts are not read.
+ */
+export function shownChangeOf(
+  history: GuardedVersion[],
+  raisedBy: GuardedVersion | null,
+): { before: GuardedTerms; after: GuardedTerms } {
+  const terms = (accounts: string[]): GuardedTerms => ({ accounts, amount: null, currency: null });
+  return {
+    before: terms(lastShowing(history) ?? []),
+    after: terms((raisedBy && shownAccountsOf(raisedBy)) ?? []),
+  };
 }
 
 /** Which warnings the older two marks (`bankDetailsChangedAt`, `amountChangedAt`) stand for. */

@@ -161,7 +161,7 @@ async function readAsInvoice(deps: IngestDeps, bytes: Uint8Array): Promise<ReadI
       maxAttachmentBytes: maxBytes,
       // A PDF's object streams hold its dictionaries, a few times smaller than its pages: twice the upload
       // limit is far more than an invoice has, and far less than a bomb's gigabytes.
-      maxStructureBytes: 2 * maxBytes,
+      maxDecodedBytes: 2 * maxBytes,
       xml: { maxChars: maxBytes, maxDepth: 64, maxElements: 500_000 },
     });
   } catch (error) {

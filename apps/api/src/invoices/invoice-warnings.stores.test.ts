@@ -45,6 +45,35 @@ async function hybrid(visibleText: string, pages = 1): Promise<Uint8Array> {
   return document.save();
 }
 
+/** A plain PDF whose page draws each piece of text where it says, in the order given (x, y from the bottom left). */
+async function plainPdf(...pieces: [text: string, x: number, y: number][]): Promise<Uint8Array> {
+  const document = await PDFDocument.create();
+  const page = document.addPage([595, 842]);
+  const font = await document.embedFont(StandardFonts.Helvetica);
+  page.drawText('Invoice 4711 · Parcel transport November', { x: 50, y: 800, size: 11, font });
+  for (const [text, x, y] of pieces) page.drawText(text, { x, y, size: 11, font });
+  return document.save();
+}
+
+/** The same account, A, as people see it however the page lays it out. */
+const LAYOUTS_OF_A: Record<string, [string, number, number][]> = {
+  'on one line': [['Please pay to IBAN DE02 1203 0000 0000 2020 51', 50, 700]],
+  'across two lines': [
+    ['IBAN DE02 1203 0000', 50, 700],
+    ['0000 2020 51', 50, 686],
+  ],
+  'in table cells drawn right to left': [
+    ['0000 2020 51', 260, 700],
+    ['DE02 1203 0000', 150, 700],
+    ['IBAN', 50, 700],
+  ],
+  'one character at a time, spaced out': [...'DE02120300000000202051'].map((character, index) => [
+    character,
+    90 + index * 12,
+    700,
+  ]),
+};
+
 describe('the change guard: warnings that cannot be laundered, cleared by a second administrator', () => {
   const t = useTestApp({ env: { INGEST_TOKEN } });
 
@@ -158,6 +187,48 @@ describe('the change guard: warnings that cannot be laundered, cleared by a seco
     assert.deepEqual(await pending('HYBRID2', idToken), ['visible-account: shown on the PDF, not in its XML: …5555']);
     const [entry] = await auditedWarnings('HYBRID2');
     assert.match(entry ?? '', /^invoice\.visible-account-mismatch ok: shown on the PDF, not in its XML: …5555/);
+  });
+
+  it('guards a plain PDF replaced by a plain PDF on the accounts its page shows, however it lays them out', async () => {
+    const uploads = [];
+    for (const pieces of Object.values(LAYOUTS_OF_A)) uploads.push(await putOk('PLAIN1', await plainPdf(...pieces)));
+    assert.deepEqual(
+      uploads.map((upload) => [upload.format, upload.warnings]),
+      Object.values(LAYOUTS_OF_A).map(() => ['pdf', []]),
+    );
+    const { idToken } = await t.createAccount('user@example.com');
+    assert.deepEqual(await pending('PLAIN1', idToken), [], 'the same account, four layouts: no warning');
+
+    // Another account, in table cells, then the same one as a UK sort code and account number.
+    await putOk('PLAIN1', await plainPdf(['Bank', 50, 700], ['GB33 BUKB 2020', 150, 700], ['1555 5555 55', 260, 700]));
+    await putOk('PLAIN1', await plainPdf(['Sort code: 20-20-15', 50, 700], ['Account number: 5555 5555', 50, 686]));
+    // Then a domestic account at that bank that is not the same one.
+    await putOk('PLAIN1', await plainPdf(['Sort code: 20-20-15', 50, 700], ['Account number: 5555 5556', 50, 686]));
+    assert.deepEqual(await pending('PLAIN1', idToken), [
+      'bank-details: accounts shown …2051 -> …5555',
+      'bank-details: accounts shown …5555 -> …5556',
+    ]);
+    const [first] = (await factsOf('PLAIN1', idToken)).warnings;
+    assert.deepEqual(first?.change, {
+      before: { accounts: [A], amount: null, currency: null },
+      after: { accounts: [B], amount: null, currency: null },
+    });
+    const audited = await auditedWarnings('PLAIN1');
+    assert.equal(audited.length, 2);
+    assert.match(audited[0] ?? '', /^invoice\.bank-details-changed ok: accounts shown …2051 -> …5555 \(warning \d+\)$/);
+  });
+
+  it('holds a plain PDF against the e-invoice before it, and an e-invoice against the plain PDF before it', async () => {
+    await putOk('PLAIN2', await ubl({ accounts: [A] }));
+    await putOk('PLAIN2', await plainPdf(['IBAN', 50, 700], ['GB33 BUKB 2020 1555 5555 55', 150, 700]));
+    await putOk('PLAIN3', await plainPdf(['IBAN DE02 1203 0000 0000 2020 51', 50, 700]));
+    await putOk('PLAIN3', await ubl({ accounts: [B] }));
+    const { idToken } = await t.createAccount('user@example.com');
+    assert.deepEqual(await pending('PLAIN2', idToken), [
+      'e-invoice-removed: ubl -> pdf',
+      'bank-details: accounts shown …2051 -> …5555',
+    ]);
+    assert.deepEqual(await pending('PLAIN3', idToken), ['bank-details: accounts shown …2051 -> …5555']);
   });
 
   it('a hybrid whose text is not read (here: more pages than are read) is stored, and warned about', async () => {

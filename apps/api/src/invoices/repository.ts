@@ -41,7 +41,7 @@ export interface RecordedVersion {
   warnings: RecordedWarning[];
 }
 
-/** What ingestion read beyond the row: the hybrid's visible accounts, held against its XML. */
+/** What ingestion read beyond the row: the accounts a PDF's pages show, held against its XML and the versions before. */
 export interface VersionEvidence {
   visibleAccounts: VisibleAccounts | null;
 }
@@ -123,14 +123,18 @@ export function createInvoicesRepository(db: Database) {
         const history = inserted
           ? []
           : await tx
-              .select({ format: invoiceVersions.format, facts: invoiceVersions.facts })
+              .select({
+                format: invoiceVersions.format,
+                facts: invoiceVersions.facts,
+                visibleAccounts: invoiceVersions.visibleAccounts,
+              })
               .from(invoiceVersions)
               .where(eq(invoiceVersions.parcelCode, version.parcelCode))
               .orderBy(desc(invoiceVersions.id));
         const raised = warningsFor(history, { ...row, visibleAccounts: evidence.visibleAccounts });
         const [stored] = await tx
           .insert(invoiceVersions)
-          .values({ ...row, ...marksOf(raised, now) })
+          .values({ ...row, ...marksOf(raised, now), visibleAccounts: evidence.visibleAccounts })
           .returning({ id: invoiceVersions.id });
         if (!stored) throw new Error(`no version row came back for ${version.parcelCode}`);
         const warnings = await insertWarnings(tx, {

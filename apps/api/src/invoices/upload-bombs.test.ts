@@ -4,6 +4,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { useTestApp } from '../../test/helpers/test-app.ts';
 import {
   chainedFlatePdf,
+  contentBombs,
   deepXml,
   manyAttributesXml,
   manyElementsXml,
@@ -46,6 +47,33 @@ describe('hostile uploads: refused within budget, while the instance keeps servi
     const [entry] = await t.app.domain.audit.list({ limit: 1, offset: 0 });
     assert.equal(entry?.outcome, 'refused');
     assert.match(entry?.detail ?? '', /^400 over-budget: The PDF is refused/);
+  });
+
+  it('refuses the 2 MB PDF whose page content inflates to 2 GB, and its variants, with a 400 in under a second', async (context) => {
+    await storeRealInvoice();
+    const bombs = {
+      'one page, 2 GB of content': await contentBombs.onePage(2000),
+      '25 pages of 4 MB': await contentBombs.severalPages(25),
+      'forms drawing forms, in object streams': await contentBombs.nestedForms(6),
+      'a 500 MB font program': await contentBombs.fontProgram(500),
+    };
+    const readers = t.app.domain.invoiceReaders;
+    for (const [name, bomb] of Object.entries(bombs)) {
+      const { result: response, growthMb, ms } = await peakRssGrowth(() => put('CONTENTBOMB', bomb));
+      const readerMb = readers.lastReadPeakRssBytes / 1024 / 1024;
+      context.diagnostic(
+        `${name} (${bomb.length} bytes): ${response.statusCode} in ${ms.toFixed(0)} ms; server +${growthMb.toFixed(0)} MB, reader peak ${readerMb.toFixed(0)} MB resident`,
+      );
+      assert.equal(response.statusCode, 400, response.body);
+      assert.match(response.json().message, /^The PDF is refused: /);
+      assert.ok(ms < 1000, `${name}: answered in ${ms.toFixed(0)} ms`);
+      assert.ok(growthMb < 64, `${name}: the server's memory rose by ${growthMb.toFixed(0)} MB`);
+      // Where the reader's memory can be seen (Linux), it stayed within its ceiling, far from the 2.46 GB.
+      if (readerMb > 0) assert.ok(readerMb < 352, `${name}: the reader reached ${readerMb.toFixed(0)} MB`);
+    }
+    assert.equal(await t.app.domain.invoices.findByParcelCode('CONTENTBOMB'), undefined, 'nothing stored');
+    // The real invoice is still served, and the next upload read.
+    assert.equal((await put('REAL2', await fixture('facturx-en16931.pdf'))).statusCode, 201);
   });
 
   it('refuses several megabytes of nested or attribute-laden XML with a 400 in under a second', async () => {
@@ -100,8 +128,12 @@ describe('hostile uploads: refused within budget, while the instance keeps servi
     const stallMs = delay.max / 1e6;
     assert.ok(stallMs < bombMs! / 2, `the event loop stalled for ${stallMs.toFixed(0)} of ${bombMs!.toFixed(0)} ms`);
     assert.equal(refused.statusCode, 400, refused.body);
-    // At the element limit, or at the deadline on a machine too busy to read that far in ten seconds.
-    assert.match(refused.json().message, /more than 500000 elements|took longer than the 10 seconds/);
+    // At the element limit, at the reader's memory ceiling (the tree of two million elements is held in it),
+    // or at the deadline on a machine too busy to read that far in ten seconds.
+    assert.match(
+      refused.json().message,
+      /more than 500000 elements|needs more than the \d+ MB of memory|took longer than the 10 seconds/,
+    );
     // The slot is free again.
     assert.equal((await put('SECOND', await fixture('plain.pdf'))).statusCode, 201);
   });

@@ -3,7 +3,15 @@ import { and, asc, desc, eq, inArray, isNull, max } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { invoices, invoiceVersions, invoiceWarnings } from '../db/schema.ts';
 import { DomainError } from '../domain-error.ts';
-import { AMOUNT_KINDS, BANK_DETAILS_KINDS, changeOf, type GuardedTerms, type RaisedWarning } from './change-guard.ts';
+import {
+  AMOUNT_KINDS,
+  BANK_DETAILS_KINDS,
+  changeOf,
+  type GuardedTerms,
+  type RaisedWarning,
+  SHOWN_ACCOUNTS_DETAIL,
+  shownChangeOf,
+} from './change-guard.ts';
 
 export type InvoiceWarningRow = typeof invoiceWarnings.$inferSelect & {
   /** For a change of payment accounts or amount: the values before and after, whole, read from the versions. */
@@ -101,15 +109,29 @@ export function createInvoiceWarningsRepository(db: Database, options: { onChang
       // The versions are read again rather than the whole values stored with the warning: its detail masks
       // accounts for the audit log, and every version is kept, so what the guard compared can be said again.
       const versions = await db
-        .select({ id: invoiceVersions.id, facts: invoiceVersions.facts })
+        .select({
+          id: invoiceVersions.id,
+          format: invoiceVersions.format,
+          facts: invoiceVersions.facts,
+          visibleAccounts: invoiceVersions.visibleAccounts,
+        })
         .from(invoiceVersions)
         .where(eq(invoiceVersions.parcelCode, parcelCode))
         .orderBy(desc(invoiceVersions.id));
       return rows.map((row) => {
         if (!COMPARED_KINDS.includes(row.kind)) return row;
         const raisedBy = versions.find((version) => version.id === row.versionId);
-        const history = versions.filter((version) => version.id < row.versionId).map((version) => version.facts);
-        return { ...row, change: changeOf(history, raisedBy?.facts ?? null) };
+        const history = versions.filter((version) => version.id < row.versionId);
+        if (row.detail.startsWith(SHOWN_ACCOUNTS_DETAIL)) {
+          return { ...row, change: shownChangeOf(history, raisedBy ?? null) };
+        }
+        return {
+          ...row,
+          change: changeOf(
+            history.map((version) => version.facts),
+            raisedBy?.facts ?? null,
+          ),
+        };
       });
     },
 

@@ -1,8 +1,7 @@
 /**
- * IBANs (ISO 13616) as the change guard needs them: one spelling per account, and the accounts a page of
- * text shows. Text is searched for a country code, two check digits and the length that country's IBANs
- * have, and a candidate counts only when its mod-97 check holds, so invoice numbers, VAT ids and dates that
- * happen to start with two letters and two digits are not taken for accounts.
+ * IBANs (ISO 13616) as the change guard needs them: one spelling per account, each country's length, and
+ * the mod-97 check, so that invoice numbers, VAT ids and dates that happen to start with two letters and two
+ * digits are not taken for accounts (visible-accounts.ts finds them in a page's text).
  */
 
 /** IBAN length by country, from the SWIFT IBAN registry (the countries whose invoices reach a European carrier). */
@@ -31,6 +30,9 @@ export function distinctAccounts(accounts: (string | null)[]): string[] {
   return [...byNormalForm.values()];
 }
 
+/** The length of an IBAN that starts as `iban` does, if its country has IBANs. */
+export const ibanLengthOf = (iban: string) => IBAN_LENGTHS.get(iban.slice(0, 2));
+
 /** The ISO 7064 mod-97 check of an IBAN in normal form. */
 export function hasValidIbanChecksum(iban: string): boolean {
   const expected = IBAN_LENGTHS.get(iban.slice(0, 2));
@@ -42,26 +44,6 @@ export function hasValidIbanChecksum(iban: string): boolean {
     for (const digit of digits) remainder = (remainder * 10 + Number(digit)) % 97;
   }
   return remainder === 1;
-}
-
-// A country code and check digits, then letters and digits possibly grouped by single spaces (as printed).
-// A look-ahead, so candidates may overlap: "AB12 DE02 1203 …" still yields the IBAN that starts at DE02.
-const CANDIDATE = /\b(?=([A-Z]{2}\d{2}(?: ?[A-Z0-9]){10,30}))/g;
-
-/**
- * The valid IBANs in `text`, in normal form, each once, in the order they appear. A candidate runs on into
- * the words after it when they are separated by one space only, so it is cut to its country's length.
- */
-export function ibansIn(text: string): string[] {
-  const found = new Set<string>();
-  for (const match of text.toUpperCase().matchAll(CANDIDATE)) {
-    const compact = normalAccount(match[1] ?? '');
-    const length = IBAN_LENGTHS.get(compact.slice(0, 2));
-    if (length === undefined || compact.length < length) continue;
-    const iban = compact.slice(0, length);
-    if (hasValidIbanChecksum(iban)) found.add(iban);
-  }
-  return [...found];
 }
 
 /** The last four characters are enough to tell accounts apart in the audit log and a warning. */

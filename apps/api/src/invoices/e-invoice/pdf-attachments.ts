@@ -11,7 +11,7 @@ import {
   PDFString,
 } from '@cantoo/pdf-lib';
 import { readWithinStructureBudget } from './pdf-structure-budget.ts';
-import { ReadingBudgetError } from './reading-budget.ts';
+import { type ByteBudget, ReadingBudgetError } from './reading-budget.ts';
 
 export interface PdfAttachment {
   name: string;
@@ -34,23 +34,28 @@ const MAX_TREE_DEPTH = 16;
 const MAX_ATTACHMENTS = 100;
 
 /**
- * The files attached to a PDF through its embedded-files name tree (/Names /EmbeddedFiles) and the
- * PDF/A-3 associated-files array (/AF) of the catalogue: where ZUGFeRD and Factur-X put the invoice XML.
- * A file is decoded (Flate, or stored plain) when read, with an output limit, so a compressed bomb is
- * refused rather than inflated. The document's own object and cross-reference streams are decoded within
- * `maxStructureBytes` in all (pdf-structure-budget.ts): past it, or built as a bomb, the PDF is refused with
- * ReadingBudgetError instead of being read.
+ * Loads an uploaded PDF with pdf-lib, its object and cross-reference streams decoded within the upload's
+ * byte budget (pdf-structure-budget.ts): past it, or built as a bomb, the PDF is refused with
+ * ReadingBudgetError; a PDF that cannot be read at all is PdfAttachmentError. An encrypted PDF is loaded
+ * decrypted when it opens without a password (only an owner password set, as many invoice programs do), and
+ * as it is otherwise (its trailer then still names /Encrypt).
  */
-export async function readPdfAttachments(
-  pdf: Uint8Array,
-  limits: { maxFileBytes: number; maxStructureBytes: number },
-): Promise<PdfAttachment[]> {
+export async function loadPdfWithinBudget(pdf: Uint8Array, budget: ByteBudget): Promise<PDFDocument> {
   try {
-    // Encrypted invoices load too: their attached files then fail to parse as XML, which is only a warning.
-    const document = await readWithinStructureBudget(limits.maxStructureBytes, () =>
-      PDFDocument.load(pdf, { ignoreEncryption: true, updateMetadata: false, throwOnInvalidObject: false }),
-    );
-    return attachmentsOf(document, limits.maxFileBytes);
+    const options = { ignoreEncryption: true, updateMetadata: false, throwOnInvalidObject: false };
+    const document = await readWithinStructureBudget(budget, () => PDFDocument.load(pdf, options));
+    if (!document.isEncrypted) return document;
+    try {
+      const decrypted = await readWithinStructureBudget(budget, () =>
+        PDFDocument.load(pdf, { ...options, password: '' }),
+      );
+      // Its objects are plain now: whoever reads it next (the text copy) must not take it for encrypted.
+      delete decrypted.context.trailerInfo.Encrypt;
+      return decrypted;
+    } catch (error) {
+      if (error instanceof ReadingBudgetError) throw error;
+      return document;
+    }
   } catch (error) {
     if (error instanceof ReadingBudgetError) throw error;
     // pdf-lib throws its own errors (and plain TypeErrors on broken structures): all mean "not readable".
@@ -58,7 +63,24 @@ export async function readPdfAttachments(
   }
 }
 
-function attachmentsOf(document: PDFDocument, maxFileBytes: number): PdfAttachment[] {
+/**
+ * The files attached to a PDF through its embedded-files name tree (/Names /EmbeddedFiles) and the
+ * PDF/A-3 associated-files array (/AF) of the catalogue: where ZUGFeRD and Factur-X put the invoice XML.
+ * A file is decoded (Flate, or stored plain) when read, with an output limit of `maxFileBytes` and of what
+ * is left of the upload's byte budget, so a compressed bomb is refused rather than inflated.
+ */
+export function readPdfAttachments(
+  document: PDFDocument,
+  limits: { maxFileBytes: number; budget: ByteBudget },
+): PdfAttachment[] {
+  try {
+    return attachmentsOf(document, limits.maxFileBytes, limits.budget);
+  } catch (error) {
+    throw new PdfAttachmentError(`the PDF's structure could not be read (${(error as Error).message})`);
+  }
+}
+
+function attachmentsOf(document: PDFDocument, maxFileBytes: number, budget: ByteBudget): PdfAttachment[] {
   const { context } = document;
   const catalog = context.lookup(context.trailerInfo.Root);
   if (!(catalog instanceof PDFDict)) throw new Error('it has no document catalogue');
@@ -99,7 +121,7 @@ function attachmentsOf(document: PDFDocument, maxFileBytes: number): PdfAttachme
     attachments.push({
       name,
       relationship: relationship instanceof PDFName ? relationship.decodeText() : null,
-      read: () => decodeStream(stream, name, maxFileBytes),
+      read: () => decodeStream(stream, name, maxFileBytes, budget),
     });
   }
   return attachments;
@@ -110,7 +132,7 @@ function decodeText(value: PDFObject | undefined): string | null {
   return null;
 }
 
-function decodeStream(stream: PDFRawStream, name: string, maxBytes: number): Uint8Array {
+function decodeStream(stream: PDFRawStream, name: string, maxBytes: number, budget: ByteBudget): Uint8Array {
   const filterObject = stream.dict.lookup(PDFName.of('Filter'));
   const filters =
     filterObject instanceof PDFName
@@ -123,13 +145,22 @@ function decodeStream(stream: PDFRawStream, name: string, maxBytes: number): Uin
     return stream.contents;
   }
   if (filters.length === 1 && (filters[0] === 'FlateDecode' || filters[0] === 'Fl')) {
+    // One byte past what is left, so that spending it below refuses the whole upload.
+    const budgetLeft = budget.remainingBytes + 1;
+    const what = `the attached file "${name.slice(0, 100)}"`;
+    let inflated: Buffer;
     try {
       // maxOutputLength stops inflating at the limit instead of after it: a bomb never fills memory.
-      return inflateSync(stream.contents, { maxOutputLength: maxBytes });
+      inflated = inflateSync(stream.contents, { maxOutputLength: Math.min(maxBytes, budgetLeft) });
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') throw tooLarge(name, maxBytes);
-      throw new PdfAttachmentError(`the attached file "${name}" could not be decompressed`);
+      if ((error as NodeJS.ErrnoException).code !== 'ERR_BUFFER_TOO_LARGE') {
+        throw new PdfAttachmentError(`the attached file "${name}" could not be decompressed`);
+      }
+      if (maxBytes < budgetLeft) throw tooLarge(name, maxBytes);
+      throw budget.refuse(budget.overMessage(what));
     }
+    budget.spend(inflated.length, what);
+    return inflated;
   }
   throw new PdfAttachmentError(
     `the attached file "${name}" uses a compression this portal does not read (${filters.join(', ')})`,

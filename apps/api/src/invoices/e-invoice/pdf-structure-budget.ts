@@ -8,7 +8,7 @@ import {
   PDFRawStream,
   PDFXRefStreamParser,
 } from '@cantoo/pdf-lib';
-import { ReadingBudgetError } from './reading-budget.ts';
+import { ByteBudget, ReadingBudgetError } from './reading-budget.ts';
 
 /**
  * pdf-lib decodes every object stream and cross-reference stream while it loads a document, whole, in one
@@ -22,28 +22,21 @@ import { ReadingBudgetError } from './reading-budget.ts';
  * declared entry, even with no bytes behind it).
  */
 
-interface StructureBudget {
-  limitBytes: number;
-  remainingBytes: number;
-  /** The first refusal: pdf-lib catches what a parser throws and carries on, so it is kept to rethrow. */
-  refusal?: ReadingBudgetError;
-}
-
 /** One document's budget, found through the async context: loads in one thread may overlap at their awaits. */
-const budgets = new AsyncLocalStorage<StructureBudget>();
+const budgets = new AsyncLocalStorage<ByteBudget>();
 
 /** For a load outside readWithinStructureBudget (none in the portal): each stream alone gets this much. */
 const UNSCOPED_STREAM_BYTES = 16 * 1024 * 1024;
 /** Decoded a piece at a time, so the budget is checked before the next piece is made. */
-const CHUNK_BYTES = 64 * 1024;
+export const CHUNK_BYTES = 64 * 1024;
 
 /**
- * Runs a pdf-lib load with its object and cross-reference streams limited to `maxBytes` decoded in all;
- * throws ReadingBudgetError when the document is refused, whatever pdf-lib made of the refusal.
+ * Runs a pdf-lib load with its object and cross-reference streams counted against `budget` (the upload's
+ * one byte budget); throws ReadingBudgetError when the document is refused, whatever pdf-lib made of the
+ * refusal.
  */
-export async function readWithinStructureBudget<T>(maxBytes: number, load: () => Promise<T>): Promise<T> {
+export async function readWithinStructureBudget<T>(budget: ByteBudget, load: () => Promise<T>): Promise<T> {
   installStreamGuards();
-  const budget: StructureBudget = { limitBytes: maxBytes, remainingBytes: maxBytes };
   let result: T;
   try {
     result = await budgets.run(budget, load);
@@ -71,12 +64,9 @@ function installStreamGuards() {
 }
 
 function decodedWithinBudget(stream: PDFRawStream, what: string): PDFRawStream {
-  const budget = budgets.getStore() ?? { limitBytes: UNSCOPED_STREAM_BYTES, remainingBytes: UNSCOPED_STREAM_BYTES };
+  const budget = budgets.getStore() ?? new ByteBudget(UNSCOPED_STREAM_BYTES);
   if (budget.refusal) throw budget.refusal;
-  const refuse = (message: string) => {
-    budget.refusal = new ReadingBudgetError(message);
-    return budget.refusal;
-  };
+  const refuse = (message: string) => budget.refuse(message);
   const filter = stream.dict.lookup(PDFName.of('Filter'));
   if (filter instanceof PDFArray && filter.size() > 1) {
     const names = filter.asArray().map((name) => (name instanceof PDFName ? name.asString() : '?'));
@@ -84,23 +74,11 @@ function decodedWithinBudget(stream: PDFRawStream, what: string): PDFRawStream {
       `The PDF is refused: ${what} is compressed ${filter.size()} times over ([${names.join(' ').slice(0, 200)}]). PDF writers compress these streams once; a chain of filters is how a decompression bomb is built.`,
     );
   }
-  const decoder = decodePDFRawStream(stream);
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (let chunk = decoder.getBytes(CHUNK_BYTES); chunk.length > 0; chunk = decoder.getBytes(CHUNK_BYTES)) {
-    size += chunk.length;
-    if (size > budget.remainingBytes) {
-      throw refuse(
-        `The PDF is refused: its object and cross-reference streams decompress to more than the ${megabytes(budget.limitBytes)} one document may use.`,
-      );
-    }
-    chunks.push(chunk as Uint8Array);
-  }
-  budget.remainingBytes -= size;
+  const decoded = decodeWithinBudget(stream, budget, 'its object and cross-reference streams');
   const dict = stream.dict.clone();
   dict.delete(PDFName.of('Filter'));
   dict.delete(PDFName.of('DecodeParms'));
-  return PDFRawStream.of(dict, Buffer.concat(chunks, size));
+  return PDFRawStream.of(dict, decoded);
 }
 
 /** /W gives each entry's field widths, /Index (or /Size) the entries: together no more than the bytes. */
@@ -118,13 +96,23 @@ function requireEntriesWithinBytes(stream: PDFRawStream) {
       ? index.filter((_, position) => position % 2 === 1).reduce((sum, n) => sum + n, 0)
       : (numbers('Size')[0] ?? 0);
   if (declared > stream.contents.length / Math.max(1, entryBytes) + 1) {
-    const budget = budgets.getStore();
-    const refusal = new ReadingBudgetError(
-      `The PDF is refused: its cross-reference stream declares ${declared} entries but holds ${stream.contents.length} bytes.`,
-    );
-    if (budget) budget.refusal ??= refusal;
-    throw refusal;
+    const message = `The PDF is refused: its cross-reference stream declares ${declared} entries but holds ${stream.contents.length} bytes.`;
+    throw budgets.getStore()?.refuse(message) ?? new ReadingBudgetError(message);
   }
 }
 
-const megabytes = (bytes: number) => `${Math.round(bytes / 1024 / 102.4) / 10} MB`;
+/**
+ * A stream's bytes decoded by pdf-lib's own decoders, a chunk at a time, each chunk counted against `budget`
+ * before the next is made: past it, the decoding stops there with the budget's refusal.
+ */
+export function decodeWithinBudget(stream: PDFRawStream, budget: ByteBudget, what: string): Buffer {
+  const decoder = decodePDFRawStream(stream);
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (let chunk = decoder.getBytes(CHUNK_BYTES); chunk.length > 0; chunk = decoder.getBytes(CHUNK_BYTES)) {
+    budget.spend(chunk.length, what);
+    size += chunk.length;
+    chunks.push(chunk as Uint8Array);
+  }
+  return Buffer.concat(chunks, size);
+}

@@ -467,14 +467,30 @@ describe('readInvoice over the public samples', () => {
     assert.ok(content.allowancesCharges.some((entry) => !entry.charge));
   });
 
-  it('reads a plain PDF as format pdf with no facts and no warning', async () => {
+  it('reads the pages of a PDF locked by an owner password only, and says why it cannot read one that needs a password', async () => {
+    const encrypted = async (userPassword: string) => {
+      const document = await PDFDocument.create();
+      document.addPage().drawText('Please pay to IBAN DE02 1203 0000 0000 2020 51', { x: 50, y: 700, size: 11 });
+      document.encrypt({ userPassword, ownerPassword: 'the-sellers-owner-password' });
+      return document.save();
+    };
+    const iban = 'DE02120300000000202051';
+    assert.deepEqual((await readInvoice(await encrypted(''))).visibleAccounts, { ibans: [iban], accounts: [iban] });
+    const locked = await readInvoice(await encrypted('a-user-password'));
+    assert.deepEqual(locked.visibleAccounts, { unreadable: 'it is encrypted with a password' });
+    assert.deepEqual(locked.warnings, [
+      "The PDF's visible text could not be read to compare its bank details: it is encrypted with a password.",
+    ]);
+  });
+
+  it('reads a plain PDF as format pdf with no facts and no warning, and the accounts its page shows', async () => {
     const read = await readInvoice(await fixture('plain.pdf'));
     assert.deepEqual(read, {
       format: 'pdf',
       content: null,
       profileName: null,
       xml: null,
-      visibleAccounts: null,
+      visibleAccounts: { ibans: [], accounts: [] },
       warnings: [],
     });
   });

@@ -1,8 +1,10 @@
 import { isCiiRoot, readCii } from './cii.ts';
 import { type EInvoiceContent, profileName } from './model.ts';
-import { PdfAttachmentError, readPdfAttachments, type PdfAttachment } from './pdf-attachments.ts';
+import { loadPdfWithinBudget, PdfAttachmentError, readPdfAttachments, type PdfAttachment } from './pdf-attachments.ts';
+import { textCopyOf } from './pdf-text-copy.ts';
+import { ByteBudget, ReadingBudgetError } from './reading-budget.ts';
 import { isUblRoot, readUbl } from './ubl.ts';
-import { readVisibleAccounts, type VisibleAccounts } from './visible-text.ts';
+import { DEFAULT_VISIBLE_TEXT_LIMITS, readVisibleAccounts, type VisibleAccounts } from './visible-text.ts';
 import { DEFAULT_XML_LIMITS, decodeXmlBytes, parseXml, XmlRefusedError, type XmlLimits } from './xml-tree.ts';
 
 /**
@@ -20,8 +22,9 @@ export interface ReadInvoice {
   /** The invoice XML: the attachment of a hybrid, or the whole body of an XML-only invoice. */
   xml: Uint8Array | null;
   /**
-   * For a hybrid only: the IBANs its pages show, to hold against the XML's payment accounts, or why its text
-   * could not be read. Null for a plain PDF (nothing to hold them against) and for XML only (no pages).
+   * For a PDF, plain or hybrid: the accounts its pages show, to hold against a hybrid's XML and against the
+   * versions before, or why its text could not be read. Null for XML only (no pages) and for a PDF whose
+   * structure could not be read at all.
    */
   visibleAccounts: VisibleAccounts | null;
   /** Why an attached XML (or a hybrid's text) was not read, for the ingest answer; the PDF is stored all the same. */
@@ -40,14 +43,18 @@ export interface ReadInvoiceLimits {
   xml: XmlLimits;
   /** Largest attached XML once decompressed. */
   maxAttachmentBytes: number;
-  /** A PDF's object and cross-reference streams, decompressed, in all (pdf-structure-budget.ts). */
-  maxStructureBytes: number;
+  /**
+   * The one byte budget of a PDF: everything decompressed from it on any path (its object and
+   * cross-reference streams, the attached XML, the streams its visible text is read from) and the page
+   * content read again each time it is drawn again (reading-budget.ts).
+   */
+  maxDecodedBytes: number;
 }
 
 export const DEFAULT_READ_LIMITS: ReadInvoiceLimits = {
   xml: DEFAULT_XML_LIMITS,
   maxAttachmentBytes: 10 * 1024 * 1024,
-  maxStructureBytes: 20 * 1024 * 1024,
+  maxDecodedBytes: 20 * 1024 * 1024,
 };
 
 const PDF_MAGIC = '%PDF-';
@@ -134,20 +141,20 @@ export function readXml(bytes: Uint8Array, limits: XmlLimits): EInvoiceContent {
 const clip = (name: string) => (name.length > 100 ? `${name.slice(0, 100)}…` : name);
 
 async function readPdf(bytes: Uint8Array, limits: ReadInvoiceLimits): Promise<ReadInvoice> {
-  const plain = (warnings: string[]): ReadInvoice => ({
+  const plain = (warnings: string[], visibleAccounts: VisibleAccounts | null = null): ReadInvoice => ({
     format: 'pdf',
     content: null,
     profileName: null,
     xml: null,
-    visibleAccounts: null,
+    visibleAccounts,
     warnings,
   });
+  const budget = new ByteBudget(limits.maxDecodedBytes);
+  let document;
   let attachments: PdfAttachment[];
   try {
-    attachments = await readPdfAttachments(bytes, {
-      maxFileBytes: limits.maxAttachmentBytes,
-      maxStructureBytes: limits.maxStructureBytes,
-    });
+    document = await loadPdfWithinBudget(bytes, budget);
+    attachments = readPdfAttachments(document, { maxFileBytes: limits.maxAttachmentBytes, budget });
   } catch (error) {
     if (!(error instanceof PdfAttachmentError)) throw error;
     return plain([`No invoice XML could be looked for in the PDF: ${error.message}. It is stored as a plain PDF.`]);
@@ -156,22 +163,12 @@ async function readPdf(bytes: Uint8Array, limits: ReadInvoiceLimits): Promise<Re
     .filter((attachment) => attachment.name.toLowerCase().endsWith('.xml'))
     .sort((a, b) => rank(a.name) - rank(b.name));
   const warnings: string[] = [];
+  let invoice: { xml: Uint8Array; content: EInvoiceContent } | undefined;
   for (const candidate of candidates) {
     try {
       const xml = candidate.read();
-      const content = readXml(xml, limits.xml);
-      const visibleAccounts = await readVisibleAccounts(bytes);
-      if ('unreadable' in visibleAccounts) {
-        warnings.push(`The PDF's visible text could not be compared with its XML: ${visibleAccounts.unreadable}.`);
-      }
-      return {
-        format: 'facturx',
-        content,
-        profileName: profileName(content.facts.profile, content.syntax, true),
-        xml,
-        visibleAccounts,
-        warnings,
-      };
+      invoice = { xml, content: readXml(xml, limits.xml) };
+      break;
     } catch (error) {
       if (!(error instanceof XmlRefusedError || error instanceof PdfAttachmentError)) throw error;
       // Another XML (an order, a delivery note) may be attached beside the invoice: only a known name warns.
@@ -182,7 +179,32 @@ async function readPdf(bytes: Uint8Array, limits: ReadInvoiceLimits): Promise<Re
       }
     }
   }
-  return plain(warnings);
+  // After the XML: the copy decodes the document's streams in place, and the attachments are read from it.
+  const copy = await textCopyOf(document, budget, DEFAULT_VISIBLE_TEXT_LIMITS.maxPages).catch((error: unknown) => {
+    if (error instanceof ReadingBudgetError) throw error;
+    // A structure pdf-lib loaded but cannot walk or save: its text is not read, and the guard says so.
+    return {
+      unreadable: `its pages could not be prepared for reading (${String((error as Error).message).slice(0, 200)})`,
+    };
+  });
+  const visibleAccounts = 'unreadable' in copy ? copy : await readVisibleAccounts(copy.bytes);
+  if ('unreadable' in visibleAccounts) {
+    warnings.push(
+      invoice
+        ? `The PDF's visible text could not be compared with its XML: ${visibleAccounts.unreadable}.`
+        : `The PDF's visible text could not be read to compare its bank details: ${visibleAccounts.unreadable}.`,
+    );
+  }
+  if (!invoice) return plain(warnings, visibleAccounts);
+  const { content, xml } = invoice;
+  return {
+    format: 'facturx',
+    content,
+    profileName: profileName(content.facts.profile, content.syntax, true),
+    xml,
+    visibleAccounts,
+    warnings,
+  };
 }
 
 function rank(name: string): number {

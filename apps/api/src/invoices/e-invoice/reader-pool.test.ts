@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import { manyElementsXml, slowTextXml } from '../../../test/helpers/upload-bombs.ts';
+import { contentBombs, manyElementsXml, slowTextXml } from '../../../test/helpers/upload-bombs.ts';
 import { DEFAULT_READ_LIMITS, InvoiceRefusedError, readInvoice } from './read-invoice.ts';
 import { createInvoiceReaderPool, DEFAULT_READER_POOL_OPTIONS, type InvoiceReaderPool } from './reader-pool.ts';
 import { ReadingBudgetError } from './reading-budget.ts';
@@ -66,7 +66,7 @@ describe('the invoice reader pool', () => {
   });
 
   it("loses only the reader when a hybrid's visible-text check runs out of heap, and reads the next file", async () => {
-    // Loading PDF.js (hybrids only) does not fit in 16 MB. In a worker thread a heap overrun like this once
+    // Loading PDF.js (for any PDF's visible text) does not fit in 16 MB. In a worker thread a heap overrun like this once
     // aborted the whole process (V8's "Reached heap limit" is not always caught per isolate); a reader
     // process dies alone and the file is refused.
     const readers = pool({ maxHeapMb: 16, timeoutMs: 30_000, loadPdfJsAtStart: false });
@@ -85,6 +85,31 @@ describe('the invoice reader pool', () => {
     );
     assert.equal(readers.started, 3, 'each refusal cost its reader');
     assert.equal((await readers.read(await fixture('peppol-invoice.xml'), DEFAULT_READ_LIMITS)).format, 'ubl');
+  });
+
+  it('kills a reader whose resident memory passes its ceiling, which its heap limit does not see', async () => {
+    // Inflated page content is held in buffers, outside V8's heap: with a heap limit of a gigabyte and a byte
+    // budget made as large, only the resident-memory ceiling stops it.
+    const readers = pool({ maxRssMb: 224, maxHeapMb: 1024, timeoutMs: 60_000, loadPdfJsAtStart: false });
+    const limits = { ...DEFAULT_READ_LIMITS, maxDecodedBytes: 1024 * 1024 * 1024 };
+    await assert.rejects(readers.read(await contentBombs.onePage(600), limits), (error: unknown) => {
+      assert.ok(error instanceof ReadingBudgetError, String(error));
+      assert.match(error.message, /needs more than the 224 MB of memory one file may use/);
+      return true;
+    });
+    const peakMb = readers.lastReadPeakRssBytes / 1024 / 1024;
+    assert.ok(peakMb > 224 && peakMb < 400, `the reader reached ${peakMb.toFixed(0)} MB`);
+    assert.equal((await readers.read(await fixture('peppol-invoice.xml'), DEFAULT_READ_LIMITS)).format, 'ubl');
+  });
+
+  it('reads the largest invoice the default upload limit lets in within the default memory ceiling', async () => {
+    const readers = pool({ timeoutMs: 60_000 });
+    const xml = (await fixture('peppol-invoice.xml')).toString('utf8');
+    const line = /<cac:InvoiceLine>[\s\S]*?<\/cac:InvoiceLine>/.exec(xml)![0];
+    const largest = xml.replace(line, line.repeat(Math.floor((9.8 * 1024 * 1024) / line.length)));
+    const read = await readers.read(Buffer.from(largest), DEFAULT_READ_LIMITS);
+    assert.equal(read.format, 'ubl');
+    assert.ok(read.content!.facts.lineCount > 7000, `${read.content!.facts.lineCount} lines`);
   });
 
   it('never runs more readers than its size; more reads wait for one', async () => {

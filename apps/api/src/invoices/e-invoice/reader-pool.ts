@@ -1,4 +1,5 @@
 import { type ChildProcess, fork } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { InvoiceRefusedError, type ReadInvoice, type ReadInvoiceLimits } from './read-invoice.ts';
@@ -24,6 +25,12 @@ export interface InvoiceReaderPoolOptions {
   timeoutMs: number;
   /** A reader's JavaScript heap (V8's old generation); past it the reader dies and the file is refused. */
   maxHeapMb: number;
+  /**
+   * A reader's resident memory, everything in it (heap, buffers, PDF.js's and zlib's native memory): past it
+   * the reader is killed and the file refused. Watched from this process while a file is read (Linux only:
+   * read from /proc; elsewhere the heap limit is the only bound).
+   */
+  maxRssMb: number;
   /** A reader is replaced after this many files, so nothing one file left behind (pdf-lib's name cache) grows. */
   filesPerProcess: number;
   /**
@@ -38,12 +45,14 @@ export const LOAD_PDF_JS_AT_START = '--load-pdf-js';
 
 /**
  * Measured: a 10 MB UBL invoice of 7,500 lines (the largest the default upload limit lets in) reads in
- * about a second on an idle core and needs between 64 and 96 MB of heap; a typical invoice, a few
- * milliseconds and a few MB. The deadline leaves room for a busy machine (INVOICE_READ_TIMEOUT_MS).
+ * about a second on an idle core and needs between 64 and 96 MB of heap, and takes a reader from about 140 to
+ * about 305 MiB resident; a typical invoice, a few milliseconds and a few MB. The deadline leaves room for a
+ * busy machine (INVOICE_READ_TIMEOUT_MS), the memory ceiling for that invoice (INVOICE_READER_MEMORY_MB).
  */
 export const DEFAULT_READER_POOL_OPTIONS: Omit<InvoiceReaderPoolOptions, 'size'> = {
   timeoutMs: 10_000,
-  maxHeapMb: 256,
+  maxHeapMb: 224,
+  maxRssMb: 352,
   filesPerProcess: 200,
   loadPdfJsAtStart: true,
 };
@@ -55,6 +64,20 @@ const READER_PATH = fileURLToPath(
     ? new URL('./reader-process.ts', import.meta.url)
     : new URL('./invoice-reader.js', import.meta.url),
 );
+
+/** How often a reader's resident memory is looked at while it reads: a bomb inflates about 1 MB a millisecond. */
+const RSS_WATCH_MS = 20;
+
+/** A reader's resident memory in bytes, from /proc; null where there is none (not Linux) or it has exited. */
+function residentBytes(pid: number | undefined): number | null {
+  if (pid === undefined) return null;
+  try {
+    const kilobytes = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'latin1'))?.[1];
+    return kilobytes === undefined ? null : Number(kilobytes) * 1024;
+  } catch {
+    return null;
+  }
+}
 
 /** How V8 says it ran out of heap, on the reader's stderr just before it aborts. */
 const OUT_OF_HEAP = /heap limit|heap out of memory/i;
@@ -85,6 +108,12 @@ export function createInvoiceReaderPool(options: InvoiceReaderPoolOptions) {
   const waiting: ((pooled: PooledReader) => void)[] = [];
   let closed = false;
   let started = 0;
+  let peakRssBytes = 0;
+  let lastPeakRssBytes = 0;
+  const memoryRefusal = (megabytes: number) =>
+    new ReadingBudgetError(
+      `The invoice is refused: reading it needs more than the ${megabytes} MB of memory one file may use.`,
+    );
 
   function spawn(): PooledReader {
     started += 1;
@@ -176,11 +205,17 @@ export function createInvoiceReaderPool(options: InvoiceReaderPoolOptions) {
     }
     pooled.files += 1;
     const { child } = pooled;
+    lastPeakRssBytes = 0;
     return new Promise<ReadInvoice>((resolve, reject) => {
       const finish = (reusable: boolean, outcome: ReadInvoice | Error) => {
         clearTimeout(timer);
+        clearInterval(watch);
         child.off('message', onMessage).off('exit', onExit);
-        if (reusable) giveBack(pooled);
+        // A reader left holding most of its ceiling would refuse the next, innocent file: a fresh one reads it.
+        const settled = residentBytes(child.pid);
+        if (settled !== null) observe(settled);
+        const heavy = settled !== null && settled > options.maxRssMb * 1024 * 1024 * 0.75;
+        if (reusable && !heavy) giveBack(pooled);
         else retire(pooled);
         if (outcome instanceof Error) reject(outcome);
         else resolve(outcome);
@@ -196,17 +231,22 @@ export function createInvoiceReaderPool(options: InvoiceReaderPoolOptions) {
       const onExit = (code: number | null, signal: NodeJS.Signals | null) => {
         // stderr may still hold V8's last words when 'exit' comes; 'close' waits for it.
         child.once('close', () => {
-          if (OUT_OF_HEAP.test(pooled.stderr)) {
-            return finish(
-              false,
-              new ReadingBudgetError(
-                `The invoice is refused: reading it needs more than the ${options.maxHeapMb} MB of memory one file may use.`,
-              ),
-            );
-          }
+          if (OUT_OF_HEAP.test(pooled.stderr)) return finish(false, memoryRefusal(options.maxHeapMb));
           finish(false, new Error(`The invoice reader stopped (${code ?? signal}): ${pooled.stderr.slice(0, 1000)}`));
         });
       };
+      const observe = (bytes: number) => {
+        lastPeakRssBytes = Math.max(lastPeakRssBytes, bytes);
+        peakRssBytes = Math.max(peakRssBytes, bytes);
+      };
+      // The heap limit does not cover buffers and native memory (an inflating stream, PDF.js's typed arrays):
+      // the resident size does, and a reader past it is killed before it takes the container with it.
+      const watch = setInterval(() => {
+        const bytes = residentBytes(child.pid);
+        if (bytes === null) return;
+        observe(bytes);
+        if (bytes > options.maxRssMb * 1024 * 1024) finish(false, memoryRefusal(options.maxRssMb));
+      }, RSS_WATCH_MS);
       const timer = setTimeout(
         () =>
           finish(
@@ -227,6 +267,14 @@ export function createInvoiceReaderPool(options: InvoiceReaderPoolOptions) {
     /** How many reader processes are running, for tests and metrics. */
     get processes() {
       return all.size;
+    },
+    /** The highest resident memory any reader reached while reading, in bytes (0 where it cannot be seen). */
+    get peakRssBytes() {
+      return peakRssBytes;
+    },
+    /** The highest resident memory of the reader during the latest read, in bytes. */
+    get lastReadPeakRssBytes() {
+      return lastPeakRssBytes;
     },
     /** How many readers were ever started: one more after each failure and each `filesPerProcess` files. */
     get started() {

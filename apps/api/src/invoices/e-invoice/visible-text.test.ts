@@ -19,7 +19,10 @@ describe('readVisibleAccounts', () => {
       'Summe 529,87 EUR',
     );
     const copy = pdf.slice();
-    assert.deepEqual(await readVisibleAccounts(pdf), { ibans: ['DE02120300000000202051'] });
+    assert.deepEqual(await readVisibleAccounts(pdf), {
+      ibans: ['DE02120300000000202051'],
+      accounts: ['DE02120300000000202051'],
+    });
     assert.deepEqual(pdf, copy);
   });
 

@@ -1,12 +1,14 @@
 import type * as PdfJs from 'pdfjs-dist/legacy/build/pdf.mjs';
-import { ibansIn } from './iban.ts';
+import { hasValidIbanChecksum } from './iban.ts';
+import { accountsIn } from './visible-accounts.ts';
 
 /**
- * What a hybrid's visible layer says about where to pay: the IBANs in the text a PDF reader shows, or why
- * that text could not be had. A person pays from what they see; the facts come from the XML. A hybrid whose
- * page shows another account than its XML is the trick this looks for.
+ * What a PDF's pages say about where to pay: the accounts in the text a PDF reader shows (visible-accounts.ts;
+ * `ibans` is those of them that are IBANs), or why that text could not be had. A person pays from what they
+ * see; a hybrid's facts come from its XML, and a plain PDF has nothing else. A hybrid whose page shows
+ * another account than its XML, and a PDF replaced by one that shows other accounts, are what this is for.
  */
-export type VisibleAccounts = { ibans: string[] } | { unreadable: string };
+export type VisibleAccounts = { ibans: string[]; accounts: string[] } | { unreadable: string };
 
 export interface VisibleTextLimits {
   /** A hybrid's visible layer is a few pages; a longer PDF is not read, and says so. */
@@ -29,8 +31,44 @@ class BudgetExceeded extends Error {}
 let pdfJs: Promise<typeof PdfJs> | undefined;
 export const loadPdfJs = () => (pdfJs ??= import('pdfjs-dist/legacy/build/pdf.mjs'));
 
+/** A piece of text where the page puts it: PDF.js's item, its origin and height. */
+interface Placed {
+  text: string;
+  x: number;
+  y: number;
+  height: number;
+  endsLine: boolean;
+}
+
 /**
- * Extracts the text with PDF.js (what the web app draws pages with) and finds the IBANs in it. Never throws:
+ * The page's text twice: in the order the PDF draws it, and in the order a person reads it (lines from the
+ * top, each from the left). A PDF may draw the halves of an account in any order, or put them in two table
+ * cells drawn a column at a time; the reading order puts them back together.
+ */
+function textsOf(items: Placed[]): [string, string] {
+  const drawn = items.map((item) => (item.endsLine ? `${item.text}\n` : `${item.text} `)).join('');
+  const lines: Placed[][] = [];
+  const byTop = [...items].sort((a, b) => b.y - a.y || a.x - b.x);
+  for (const item of byTop) {
+    const line = lines.at(-1);
+    const first = line?.[0];
+    if (line && first && Math.abs(first.y - item.y) <= Math.max(2, Math.min(first.height, item.height) / 2)) {
+      line.push(item);
+    } else lines.push([item]);
+  }
+  const read = lines
+    .map((line) =>
+      line
+        .sort((a, b) => a.x - b.x)
+        .map((item) => item.text)
+        .join(' '),
+    )
+    .join('\n');
+  return [drawn, read];
+}
+
+/**
+ * Extracts the text with PDF.js (what the web app draws pages with) and finds the accounts in it. Never throws:
  * any failure — a PDF PDF.js cannot open, an encrypted one, too many pages, too much text, too slow — is the
  * `unreadable` answer with the reason, and the invoice is stored all the same.
  */
@@ -74,21 +112,26 @@ export async function readVisibleAccounts(
     if (document.numPages > limits.maxPages) {
       throw new BudgetExceeded(`it has ${document.numPages} pages, more than the ${limits.maxPages} read`);
     }
-    let text = '';
+    const texts: string[] = [];
+    let length = 0;
     for (let number = 1; number <= document.numPages; number += 1) {
       if (Date.now() >= deadline) throw overBudget();
       const content = await (await document.getPage(number)).getTextContent();
+      const placed: Placed[] = [];
       for (const item of content.items) {
-        if ('str' in item) text += item.hasEOL ? `${item.str}\n` : `${item.str} `;
+        if (!('str' in item)) continue;
+        length += item.str.length + 1;
+        if (length > limits.maxChars) throw new BudgetExceeded(`its text is longer than ${limits.maxChars} characters`);
+        const [, , , , x = 0, y = 0] = item.transform as number[];
+        placed.push({ text: item.str, x, y, height: Math.abs(item.height), endsLine: item.hasEOL });
       }
-      if (text.length > limits.maxChars)
-        throw new BudgetExceeded(`its text is longer than ${limits.maxChars} characters`);
-      text += '\n';
+      texts.push(...textsOf(placed));
     }
-    return ibansIn(text);
+    return accountsIn(texts.join('\n\n'));
   })();
   try {
-    return { ibans: await Promise.race([extraction, timeout]) };
+    const accounts = await Promise.race([extraction, timeout]);
+    return { ibans: accounts.filter(hasValidIbanChecksum), accounts };
   } catch (error) {
     // PDF.js rejects with its own exception classes (InvalidPDFException, PasswordException …) or plain errors.
     const reason = error instanceof BudgetExceeded ? error.message : `PDF.js could not read it (${describe(error)})`;

@@ -28,7 +28,7 @@ const MESSAGES: Record<InvoiceWarningKind, { headline: (day: string) => string; 
     advice: 'Check the account with the seller before paying.',
   },
   'visible-text-unread': {
-    headline: (day) => `The PDF's text could not be checked against its e-invoice data (${day}).`,
+    headline: (day) => `The PDF's text could not be checked for its bank details (${day}).`,
   },
 };
 

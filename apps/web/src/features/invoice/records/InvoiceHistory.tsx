@@ -20,7 +20,7 @@ const WARNING_NAMES: Record<InvoiceVersion['warnings'][number]['kind'], string> 
   'bank-details': 'Bank details changed',
   amount: 'Amount changed',
   'e-invoice-removed': 'E-invoice replaced by a plain PDF',
-  'visible-account': 'IBAN on the PDF not in its XML',
+  'visible-account': 'Account on the PDF not in its XML',
   'visible-text-unread': 'PDF text could not be checked',
 };
 
