@@ -11,7 +11,7 @@ import {
 } from '@portal/contract';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { acceptEmptyJsonBodies, isEmptyBody } from '../http/empty-body.ts';
+import { isEmptyBody } from '../http/empty-body.ts';
 import { errorResponses } from '../http/error-responses.ts';
 import { requireCaller } from '../http/require-caller.ts';
 import { limitUnauthenticated } from '../rate-limits/http-guards.ts';
@@ -23,8 +23,6 @@ const adminEmail = (request: FastifyRequest) => requireCaller(request).email;
 
 /** One allowed address, /users/:email: look it up, add it, remove it, change its role, activate it. */
 const userRoutes: FastifyPluginAsyncZod = async (app) => {
-  acceptEmptyJsonBodies(app);
-
   app.get(
     '/users/:email',
     {
