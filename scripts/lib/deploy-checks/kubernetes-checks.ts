@@ -248,8 +248,8 @@ function variantChecks(check: Check, variant: string, manifests: Manifest[], pro
   let configProblem = '';
   let shutdownGraceMs = Number.NaN;
   try {
-    // What an operator must fill in: the project's web API key and the passkeys' host (left empty in the
-    // ConfigMap on purpose), and secrets of their own (the example Secret's are refused: config.test.ts).
+    // What an operator must fill in: the project's web API key, the passkeys' host and the portal's address
+    // for mail (left empty in the ConfigMap on purpose), and secrets of their own (the example Secret's are refused: config.test.ts).
     const ownSecrets: Record<string, string> = {
       DATABASE_URL: 'postgres://portal:a-password-of-your-own@postgres.example.internal:5432/portal',
       INGEST_TOKEN: 'an-ingest-token-of-your-own-0123456789abcdef',
@@ -265,6 +265,7 @@ function variantChecks(check: Check, variant: string, manifests: Manifest[], pro
       FIREBASE_API_KEY: 'web-api-key',
       WEBAUTHN_RP_ID: 'portal.example.com',
       WEBAUTHN_ORIGINS: 'https://portal.example.com',
+      PORTAL_URL: 'https://portal.example.com',
       ...secrets,
     }).shutdownGraceMs;
   } catch (error) {
