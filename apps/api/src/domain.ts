@@ -108,19 +108,20 @@ export function buildDomain(infrastructure: Omit<Infrastructure, 'close'>, optio
     forgetSessions,
     log,
   });
+  const sessions = createSessionEnder({
+    identity,
+    findUser: (email) => users.findByEmail(email),
+    audit: auditTrail,
+    forgetSessions,
+  });
   const userAdmin = createUserAdmin({
     users,
     audit: auditTrail,
     identity,
     cleaner: accountCleaner,
     forgetSessions,
+    sessions,
     log,
-  });
-  const sessions = createSessionEnder({
-    identity,
-    findUser: (email) => users.findByEmail(email),
-    audit: auditTrail,
-    forgetSessions,
   });
   const passkeys = createPasskeyCeremonies({
     passkeys: createPasskeyRepository(db),
@@ -133,7 +134,7 @@ export function buildDomain(infrastructure: Omit<Infrastructure, 'close'>, optio
     adminSessionMaxAgeMs: config.sessionLifetimes.adminMs,
   });
   // The company directory's SCIM calls, through the same user admin and session ender as the admin screen.
-  const provisioning = createProvisioning({ users, userAdmin, sessions, log });
+  const provisioning = createProvisioning({ users, userAdmin });
   // Many addresses at once through the same user admin: one way to add or remove a user.
   const bulkUserAdmin = createBulkUserAdmin({ userAdmin, log });
   const recentInvoices = createRecentInvoices(db, {
