@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { asUnavailable } from '../dependency-unavailable.ts';
 import { DomainError } from '../domain-error.ts';
 import { bearerTokenOf } from '../http/bearer-token.ts';
+import { jsonOrNothing } from '../http/empty-body.ts';
 import { sameSecret } from '../lib/same-secret.ts';
 import { clientKey } from '../rate-limits/client-key.ts';
 import type { UserRow } from '../users/repository.ts';
@@ -84,7 +85,7 @@ export default async function scimRoutes(
   const { tokens, provisioning } = options;
   const domain = app.domain;
 
-  app.addContentTypeParser(SCIM_CONTENT_TYPE, { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
+  app.addContentTypeParser(SCIM_CONTENT_TYPE, { parseAs: 'string' }, jsonOrNothing(app));
 
   app.addHook('onRequest', async (request, reply) => {
     const token = bearerTokenOf(request.headers.authorization);
