@@ -59,8 +59,6 @@ export default tseslint.config(
       'tools/**',
       '**/test-results/**',
       '**/playwright-report/**',
-      // A public SCIM conformance suite, kept as its authors published it.
-      'apps/api/test/scim-conformance/scimverify/**',
     ],
   },
   js.configs.recommended,

@@ -7,6 +7,7 @@ import approvalRoutes from './approvals/routes.ts';
 import auditRoutes from './audit/routes.ts';
 import type { Config } from './config.ts';
 import type { Domain } from './domain.ts';
+import { acceptEmptyBodies } from './http/empty-body.ts';
 import { requestLogPlugin } from './observability/logging.ts';
 import domainPlugin from './plugins/domain.ts';
 import metrics from './observability/metrics-route.ts';
@@ -65,6 +66,7 @@ const withoutUndefined = <T extends object>(value: T): T =>
 async function portalAppPlugin(app: FastifyInstance, { domain }: { domain: Domain }) {
   const { config } = domain;
   const runtimeConfig = runtimeConfigFor(config);
+  acceptEmptyBodies(app);
   await app.register(domainPlugin, { domain });
   await app.register(requestId);
   await app.register(requestLogPlugin);

@@ -378,6 +378,27 @@ describe('loadConfig', () => {
     }
   });
 
+  it("requires PORTAL_URL for mail in production, and never takes the mail's link from a request elsewhere", () => {
+    const production = {
+      FIREBASE_PROJECT_ID: 'real-project',
+      FIREBASE_API_KEY: 'k',
+      DATABASE_URL: 'postgres://u:p@127.0.0.1:5432/db',
+      NODE_ENV: 'production',
+      SMTP_URL: 'smtp://relay.example.com:587?requireTLS=true',
+      ...PASSKEY_HOST,
+    };
+    const problems = problemsOf(production);
+    assert.equal(problems.length, 1, problems.join('; '));
+    assert.match(problems[0]!, /^PORTAL_URL is required with SMTP_URL when NODE_ENV is production/);
+    assert.equal(
+      loadConfig({ ...production, PORTAL_URL: 'https://portal.example.com/' }).portalUrl,
+      'https://portal.example.com',
+    );
+    const { SMTP_URL: _relay, ...withoutMail } = production;
+    assert.deepEqual(problemsOf(withoutMail), []);
+    assert.equal(loadConfig({ ...valid, PORT: '8123' }).portalUrl, 'http://localhost:8123');
+  });
+
   it('takes INGEST_TOKEN_NETWORKS behind proxies TRUST_PROXY names by address, never behind a hop count', () => {
     const networks = { ...valid, INGEST_TOKEN_NETWORKS: '10.0.7.0/24' };
     assert.match(

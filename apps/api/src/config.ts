@@ -344,7 +344,10 @@ const envSchema = z
         .optional(),
     ),
     MAIL_FROM: z.string().trim().default('Parcel Invoice Portal <no-reply@localhost>'),
-    /** The portal's address as people open it, for links in mail; unset: the address each request came to. */
+    /**
+     * The portal's address as people open it, for links in mail. Required with SMTP_URL in production; unset
+     * elsewhere: this instance's own http://localhost:PORT. Never a request's Host, which the caller chooses.
+     */
     PORTAL_URL: optionalString.pipe(
       z
         .string()
@@ -495,6 +498,15 @@ const envSchema = z
         path: ['WEBAUTHN_RP_ID'],
         message:
           "and WEBAUTHN_ORIGINS are required when NODE_ENV is production: without them the passkeys' host would be taken from each request's Host or X-Forwarded-Host, which the caller chooses; set the portal's host name and the origins its pages are opened at, e.g. WEBAUTHN_RP_ID=portal.example.com WEBAUTHN_ORIGINS=https://portal.example.com",
+      });
+    }
+    if (env.NODE_ENV === 'production' && env.SMTP_URL && !env.PORTAL_URL) {
+      // The mail's link would otherwise have to come from a request's Host header, which the caller chooses.
+      ctx.addIssue({
+        code: 'custom',
+        path: ['PORTAL_URL'],
+        message:
+          'is required with SMTP_URL when NODE_ENV is production: the arrival mail links to the invoice at this address; set the address people open the portal at, e.g. PORTAL_URL=https://portal.example.com',
       });
     }
     if (env.FIREBASE_AUTH_EMULATOR_HOST && !env.FIREBASE_PROJECT_ID.startsWith('demo-')) {
@@ -731,7 +743,8 @@ function toConfig(env: z.infer<typeof envSchema>) {
     support: { email: env.SUPPORT_EMAIL, phone: env.SUPPORT_PHONE },
     /** "Tell me when it arrives": the relay and sender, or undefined when the operator set no SMTP_URL. */
     mail: env.SMTP_URL ? { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM } : undefined,
-    portalUrl: env.PORTAL_URL,
+    /** Where the links in mail lead; outside production without PORTAL_URL, this instance on localhost. */
+    portalUrl: env.PORTAL_URL ?? `http://localhost:${env.PORT}`,
     theme: {
       productName: env.PRODUCT_NAME,
       primaryColor: env.THEME_PRIMARY_COLOR,

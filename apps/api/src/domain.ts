@@ -111,20 +111,21 @@ export function buildDomain(infrastructure: Omit<Infrastructure, 'close'>, optio
     forgetSessions,
     log,
   });
+  const sessions = createSessionEnder({
+    identity,
+    findUser: (email) => users.findByEmail(email),
+    audit: auditTrail,
+    forgetSessions,
+  });
   const userAdmin = createUserAdmin({
     users,
     audit: auditTrail,
     identity,
     cleaner: accountCleaner,
     forgetSessions,
+    sessions,
     log,
     directoryRoles: config.scim?.assignableRoles ?? [],
-  });
-  const sessions = createSessionEnder({
-    identity,
-    findUser: (email) => users.findByEmail(email),
-    audit: auditTrail,
-    forgetSessions,
   });
   const passkeys = createPasskeyCeremonies({
     passkeys: createPasskeyRepository(db),
@@ -162,8 +163,6 @@ export function buildDomain(infrastructure: Omit<Infrastructure, 'close'>, optio
   const provisioning = createProvisioning({
     users,
     userAdmin,
-    sessions,
-    log,
     rules: config.scim ?? { emailDomains: [], assignableRoles: [] },
   });
   // Many addresses at once through the same user admin: one way to add or remove a user.

@@ -22,7 +22,13 @@ export {
   SETUP_COMMAND,
   testDatabaseUrl,
 } from './test-database.ts';
-export { blockedOnTheWay, NginxCannotReadError, nginxWorkerAccount, requireNginxCanRead } from './nginx-access.ts';
+export {
+  blockedOnTheWay,
+  copyForOtherUsers,
+  NginxCannotReadError,
+  nginxWorkerAccount,
+  requireNginxCanRead,
+} from './nginx-access.ts';
 export {
   buildAll,
   requireNginxCanReadTopology,

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { blockedOnTheWay, requireNginxCanRead, type Account } from './nginx-access.ts';
+import { blockedOnTheWay, copyForOtherUsers, requireNginxCanRead, type Account } from './nginx-access.ts';
 
 // Debian's nobody: owns none of the files below, so only their "other" bits count for it.
 const NOBODY: Account = { name: 'nobody', uid: 65534, gids: [65534] };
@@ -53,4 +54,27 @@ test('the refusal names the user, the folder and both ways out', async () => {
   );
   // Workers that run as this process's own user (nginx not started by root) need no check.
   assert.doesNotThrow(() => requireNginxCanRead(undefined, [{ what: 'x', path: store, setting: '' }]));
+});
+
+test('what runs as another user runs from a copy others may reach, not from a checkout only its owner may enter', async () => {
+  const WWW_DATA: Account = { name: 'www-data', uid: 33, gids: [33] };
+  const checkout = path.join(root, 'private-checkout');
+  await mkdir(path.join(checkout, 'deploy'), { recursive: true });
+  await chmod(checkout, 0o700);
+  const script = path.join(checkout, 'deploy/entrypoint.sh');
+  await writeFile(script, '#!/bin/sh\necho started\n', { mode: 0o755 });
+  const run = path.join(root, 'run-bin');
+  await mkdir(run, { mode: 0o755 });
+  const copy = await copyForOtherUsers(script, run);
+
+  assert.equal(blockedOnTheWay(WWW_DATA, script)?.path, checkout);
+  assert.equal(blockedOnTheWay(WWW_DATA, copy), undefined);
+  // Started as root (CI's case), the user's processes really are refused the original and run the copy.
+  if (process.getuid?.() === 0) {
+    const asWwwData = { uid: 33, gid: 33, encoding: 'utf8' } as const;
+    assert.equal(spawnSync(script, [], asWwwData).error?.message.includes('EACCES'), true);
+    const started = spawnSync(copy, [], asWwwData);
+    assert.equal(started.status, 0, started.stderr);
+    assert.equal(started.stdout, 'started\n');
+  }
 });

@@ -7,6 +7,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { statSync } from 'node:fs';
+import { chmod, copyFile } from 'node:fs/promises';
 import path from 'node:path';
 
 export interface Account {
@@ -102,4 +103,16 @@ export function requireNginxCanRead(
         `  Or start it as a user other than root: nginx's workers then run as that user.`,
     );
   }
+}
+
+/**
+ * A copy of `file` in `dir`, readable and runnable by every user, for what runs as another user (the proxy
+ * image's entry point as www-data): the checkout itself may be in a folder only its owner may enter (root's
+ * home, a `mktemp -d` folder), where starting it would fail with EACCES. `dir` must let others pass.
+ */
+export async function copyForOtherUsers(file: string, dir: string): Promise<string> {
+  const copy = path.join(dir, path.basename(file));
+  await copyFile(file, copy);
+  await chmod(copy, 0o755);
+  return copy;
 }

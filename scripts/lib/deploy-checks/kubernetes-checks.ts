@@ -249,9 +249,9 @@ function variantChecks(check: Check, variant: string, manifests: Manifest[], pro
   let configProblem = '';
   let shutdownGraceMs = Number.NaN;
   try {
-    // What an operator must fill in: the project's web API key, the passkeys' host and the directory's
-    // domains (left empty in the ConfigMap on purpose), and secrets of their own (the example Secret's are
-    // refused: config.test.ts).
+    // What an operator must fill in: the project's web API key, the passkeys' host, the directory's domains and
+    // the portal's address for mail (left empty in the ConfigMap on purpose), and secrets of their own (the
+    // example Secret's are refused: config.test.ts).
     const ownSecrets: Record<string, string> = {
       DATABASE_URL: 'postgres://portal:a-password-of-your-own@postgres.example.internal:5432/portal',
       // Made here: a token printed in the repository is refused in production (example-secrets.ts).
@@ -269,6 +269,7 @@ function variantChecks(check: Check, variant: string, manifests: Manifest[], pro
       WEBAUTHN_RP_ID: 'portal.example.com',
       WEBAUTHN_ORIGINS: 'https://portal.example.com',
       SCIM_EMAIL_DOMAINS: 'example.com',
+      PORTAL_URL: 'https://portal.example.com',
       ...secrets,
     }).shutdownGraceMs;
   } catch (error) {

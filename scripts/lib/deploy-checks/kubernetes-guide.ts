@@ -5,8 +5,9 @@
  * selector as kubectl filters it. Each applied subset must hold every ConfigMap, PersistentVolumeClaim and
  * ServiceAccount its pods read (a Job whose ConfigMap is left out waits in CreateContainerConfigError; on an
  * upgrade it would read the previous release's), and find its Secret keys and namespace made by an earlier
- * command; `kubectl wait job/…` and `rollout status deployment/…` must name objects applied before them. The
- * same commands are replayed with each overlay folder in place of kubernetes/ (the guide says they apply alike).
+ * command; `kubectl wait job/…` and `rollout status deployment/…` must name objects applied before them;
+ * `kubectl exec deployment/… -c <container> -- node apps/api/dist/cli.js …` a container of a Deployment applied
+ * before that runs the portal's image (the one with the CLI). The same commands are replayed with each overlay folder in place of kubernetes/ (the guide says they apply alike).
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -130,6 +131,36 @@ function unresolved(subset: KubernetesObject[], cluster: Cluster): string[] {
   return problems;
 }
 
+/** The portal's own image (not the proxy's), whatever registry and tag the folder gives it. */
+const PORTAL_IMAGE = /(^|\/)parcel-portal(:|@|$)/;
+
+/** `kubectl -n <ns> exec deployment/<name> -c <container> -- node apps/api/dist/cli.js …`, against the cluster. */
+function execProblems(args: string[], cluster: Cluster): string[] {
+  const namespace = option(args, '-n');
+  const target = args.find((arg) => arg.startsWith('deployment/'));
+  const container = option(args, '-c');
+  const command = args.slice(args.indexOf('--') + 1);
+  if (!target || !container || !args.includes('--')) {
+    return ['exec names a deployment/<name>, its container (-c) and the command after --'];
+  }
+  const deployment = cluster.objects.find(
+    (object) =>
+      object.kind === 'Deployment' &&
+      object.metadata.name === target.slice('deployment/'.length) &&
+      object.metadata.namespace === namespace,
+  );
+  if (!deployment) return [`${target} in ${namespace}: not applied before`];
+  const [pod] = podsOf([deployment]);
+  const image = pod?.template.spec?.containers.find((candidate) => candidate.name === container)?.image;
+  if (image === undefined) return [`${target} has no container ${container}`];
+  const problems: string[] = [];
+  if (!PORTAL_IMAGE.test(image)) problems.push(`${target} container ${container} runs ${image}, which has no CLI`);
+  if (command[0] !== 'node' || command[1] !== 'apps/api/dist/cli.js') {
+    problems.push(`runs "${command.join(' ')}", not the CLI (node apps/api/dist/cli.js …)`);
+  }
+  return problems;
+}
+
 /** Replays the guide's commands with `folder` for kubernetes/ in `apply -k`; one problem list per command. */
 function replay(commands: string[], folder: string): { command: string; problems: string[] }[] {
   const cluster: Cluster = { namespaces: new Set(), secrets: new Map(), objects: [] };
@@ -172,6 +203,8 @@ function replay(commands: string[], folder: string): { command: string; problems
         );
         if (!found) problems.push(`${reference} in ${namespace}: not applied before`);
       }
+    } else if (args.includes('exec')) {
+      problems.push(...execProblems(args, cluster));
     } else {
       problems.push('a kubectl command this check does not model: teach kubernetes-guide.ts what it does');
     }
@@ -184,6 +217,10 @@ export function guideChecks(check: Check, folders: string[]) {
   check(
     commands.some((command) => / -l /.test(command)) && commands.some((command) => command.includes('wait')),
     `guide: deploy/README.md's Kubernetes steps name ${commands.length} kubectl commands, the migrate subset and its wait among them`,
+  );
+  check(
+    commands.some((command) => / exec .*cli\.js users add \S+ --admin/.test(command)),
+    "guide: deploy/README.md's Kubernetes steps add the first administrator with the CLI (kubectl exec)",
   );
   const version = packageVersion();
   const waited = commands.find((command) => command.includes(' wait '));

@@ -16,7 +16,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { brotliCompressSync } from 'node:zlib';
 import type { IDeployment } from 'kubernetes-models/apps/v1/Deployment';
-import { findFreePort, requireNginx, stopChild, waitForHttp } from '@portal/dev-stack';
+import {
+  blockedOnTheWay,
+  copyForOtherUsers,
+  findFreePort,
+  requireNginx,
+  stopChild,
+  waitForHttp,
+} from '@portal/dev-stack';
 import { readEnvFile, readCompose, DEPLOY_DIR } from '../compose.ts';
 import { readDockerfile, stageNamed } from '../dockerfile.ts';
 import { readManifests } from '../kubernetes.ts';
@@ -29,6 +36,13 @@ export async function nginxChecks(check: Check) {
   const root = await mkdtemp(path.join(os.tmpdir(), 'portal-proxy-check-'));
   try {
     await chmod(root, 0o755);
+    // What runs as www-data is read from here, never from the checkout, which may be in a folder only its
+    // owner may enter; this folder, though, must let www-data pass.
+    const blocked = process.getuid?.() === 0 && blockedOnTheWay({ name: 'www-data', uid: 33, gids: [33] }, root);
+    if (blocked)
+      throw new Error(
+        `The proxy check runs nginx as www-data in ${root}, which it may not enter at ${blocked.path} (${blocked.mode}): set TMPDIR to a folder other users may pass through.`,
+      );
     const home = path.join(root, 'home');
     const run = path.join(root, 'run');
     const web = path.join(root, 'web');
@@ -79,7 +93,8 @@ export async function nginxChecks(check: Check) {
     // resolver (compose's, or the cluster's for the headless Service), so the addresses can change under nginx.
     const bin = path.join(root, 'bin');
     const peers = path.join(root, 'peers');
-    await mkdir(bin);
+    await mkdir(bin, { mode: 0o755 });
+    const entrypointCopy = await copyForOtherUsers(path.join(DEPLOY_DIR, 'nginx/entrypoint.sh'), bin);
     await writeFile(
       path.join(bin, 'getent'),
       `#!/bin/sh\n[ "$1" = ahostsv4 ] || exit 2\nwhile read -r address; do echo "$address STREAM $2"; done < '${peers}'\n`,
@@ -101,7 +116,7 @@ export async function nginxChecks(check: Check) {
       PORTAL_LISTEN: values.PORTAL_LISTEN!.replaceAll('/etc/nginx/tls', tls),
     });
     const entrypoint = (values: Record<string, string>, args: string[], asUser = false) => ({
-      command: path.join(DEPLOY_DIR, 'nginx/entrypoint.sh'),
+      command: entrypointCopy,
       args,
       options: {
         env: {

@@ -1,6 +1,5 @@
 import { approvalDoneSchema, approvalListSchema, approvalParamsSchema, approvalSchema } from '@portal/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { acceptEmptyJsonBodies } from '../http/empty-body.ts';
 import { errorResponses } from '../http/error-responses.ts';
 import { requireCaller } from '../http/require-caller.ts';
 
@@ -9,7 +8,6 @@ import { requireCaller } from '../http/require-caller.ts';
  * calls, so each needs a recent passkey confirmation; answers are never cached (an approval carries a code).
  */
 const approvalRoutes: FastifyPluginAsyncZod = async (app) => {
-  acceptEmptyJsonBodies(app);
   const approvals = app.domain.adminApprovals;
   app.addHook('onSend', async (_request, reply) => void reply.header('cache-control', 'no-store'));
 

@@ -1,6 +1,5 @@
 import { invoiceWarningAcknowledgedSchema, invoiceWarningParamsSchema } from '@portal/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { acceptEmptyJsonBodies } from '../http/empty-body.ts';
 import { errorResponses } from '../http/error-responses.ts';
 
 /**
@@ -9,8 +8,6 @@ import { errorResponses } from '../http/error-responses.ts';
  * uploader of the version that raised it is refused. Every attempt is audited.
  */
 const warningRoutes: FastifyPluginAsyncZod = async (app) => {
-  acceptEmptyJsonBodies(app);
-
   app.post(
     '/invoices/:parcelCode/warnings/:warningId/acknowledge',
     {

@@ -1,5 +1,6 @@
 import type { AuditTrail } from '../audit/audit-trail.ts';
 import type { InvoicesRepository } from '../invoices/repository.ts';
+import { whyNotInvoiceReader } from '../users/invoice-reader.ts';
 import type { UsersRepository } from '../users/repository.ts';
 import type { ArrivalNoticeRow, ArrivalNoticesRepository } from './arrival-notices.ts';
 import type { Mailer } from './mailer.ts';
@@ -33,8 +34,9 @@ export interface ArrivalNotifierDeps {
  * growing back-off while the relay fails, so an outage delays mail and loses none. Ingestion only marks the
  * rows; it never waits for a mail.
  *
- * At send time the person must still be able to open the invoice, by the rules GET /invoice applies: they are
- * on the allowlist and the parcel has an invoice. Otherwise the request is dropped unsent (and audited).
+ * At send time, not when the request was made or queued, the person must still be able to open the invoice by
+ * the rule GET /invoice applies (whyNotInvoiceReader: listed, not deactivated by the directory) and the parcel
+ * must have an invoice. Otherwise the request is dropped unsent (and audited).
  */
 export function createArrivalNotifier(deps: ArrivalNotifierDeps) {
   const { notices, mailer } = deps;
@@ -49,9 +51,11 @@ export function createArrivalNotifier(deps: ArrivalNotifierDeps) {
       deps.users.findByEmail(job.userEmail),
       deps.invoices.findByParcelCode(job.parcelCode),
     ]);
-    if (!user || !invoice) {
+    const notReader = whyNotInvoiceReader(user);
+    if (notReader !== undefined || !invoice) {
       await notices.complete(job.id);
-      const why = !user ? 'the person is no longer on the allowlist' : 'the parcel has no invoice';
+      const why =
+        notReader !== undefined ? `the person may not open invoices (${notReader})` : 'the parcel has no invoice';
       await deps.audit.bestEffort({ ...event, outcome: 'refused', detail: `not sent: ${why}` });
       return 'dropped';
     }

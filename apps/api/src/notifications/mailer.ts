@@ -1,4 +1,5 @@
 import nodemailer from 'nodemailer';
+import { parseConnectionUrl } from 'nodemailer/lib/shared';
 
 export interface Mail {
   to: string;
@@ -12,22 +13,17 @@ export interface Mailer {
 }
 
 /**
- * The operator's SMTP relay, through nodemailer. Short timeouts: a relay that does not answer fails the
- * attempt, and the queue tries again later; nothing waits on a mail but the queue.
+ * The operator's SMTP relay, through nodemailer. SMTP_URL is read by nodemailer itself, so every option its
+ * URLs take holds (`?requireTLS=true`: no mail over a connection STARTTLS did not encrypt; `tls.*`, `name`…).
+ * Short timeouts unless the URL says otherwise: a relay that does not answer fails the attempt, and the queue
+ * tries again later; nothing waits on a mail but the queue.
  */
 export function createSmtpMailer(options: { smtpUrl: string; from: string }): Mailer {
-  const url = new URL(options.smtpUrl);
-  const secure = url.protocol === 'smtps:';
   const transport = nodemailer.createTransport({
-    host: url.hostname,
-    port: url.port ? Number(url.port) : secure ? 465 : 587,
-    secure,
-    ...(url.username
-      ? { auth: { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) } }
-      : {}),
     connectionTimeout: 10_000,
     greetingTimeout: 10_000,
     socketTimeout: 20_000,
+    ...parseConnectionUrl(options.smtpUrl),
   });
   return {
     async send(mail) {

@@ -19,7 +19,7 @@ export const NO_NOTICE_MESSAGE = 'You have no such request.';
  * their requests and cancels them. Only ever their own; the answer says nothing about whether the parcel has
  * an invoice (the mail is sent for the next version stored after the request).
  */
-const arrivalNoticeRoutes: FastifyPluginAsyncZod<{ portalUrl: string | undefined }> = async (app, options) => {
+const arrivalNoticeRoutes: FastifyPluginAsyncZod<{ portalUrl: string }> = async (app, options) => {
   const { arrivalNotices, arrivalNotifier, auditTrail } = app.domain;
   const requireMail = () => {
     if (!arrivalNotifier.enabled) throw new DomainError('not-found', NOTICES_OFF_MESSAGE, 'notices-off');
@@ -63,8 +63,8 @@ const arrivalNoticeRoutes: FastifyPluginAsyncZod<{ portalUrl: string | undefined
       requireMail();
       const { email } = requireCaller(request);
       const { parcelCode } = request.body;
-      const base = options.portalUrl ?? `${request.protocol}://${request.host}`;
-      const link = `${base}/invoice?parcelCode=${encodeURIComponent(parcelCode)}`;
+      // From the configuration alone: a request's Host is the caller's to choose.
+      const link = `${options.portalUrl}/invoice?parcelCode=${encodeURIComponent(parcelCode)}`;
       const outcome = await arrivalNotices.request({ userEmail: email, parcelCode, link });
       if (outcome.status === 'full') {
         auditTrail.queued({

@@ -14,7 +14,6 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Config } from '../config.ts';
-import { acceptEmptyJsonBodies } from '../http/empty-body.ts';
 import { errorResponses } from '../http/error-responses.ts';
 import { requireCaller } from '../http/require-caller.ts';
 import { clientKey } from '../rate-limits/client-key.ts';
@@ -70,7 +69,6 @@ export function relyingPartyFor(request: FastifyRequest, config: Pick<Config, 'w
  * for one use.
  */
 const passkeyRoutes: FastifyPluginAsyncZod = async (app) => {
-  acceptEmptyJsonBodies(app);
   const ceremonies = app.domain.passkeys;
   const rp = (request: FastifyRequest) => relyingPartyFor(request, app.domain.config);
   app.addHook('onSend', async (_request, reply) => void reply.header('cache-control', 'no-store'));

@@ -7,6 +7,7 @@ import { stepUpSecretOf } from '../passkeys/step-up-secret.ts';
 import { InvalidTokenError } from '../identity/identity-provider.ts';
 import { DomainError } from '../domain-error.ts';
 import { SESSION_ENDED_MESSAGE, sessionHasEnded } from '../sessions/session-lifetime.ts';
+import { whyNotInvoiceReader } from '../users/invoice-reader.ts';
 
 /**
  * Who may call a route. Every route under /api declares one; a route without it fails at start-up,
@@ -97,9 +98,8 @@ export default fp<{ ingestToken?: string | undefined; ingestFrom?: ((ip: string)
       // The company's domains and a verified address first: nothing about the list is told to anyone else.
       if (viaCompany) companySignIn.checkAddress(verified);
       const row = verified.email ? await app.domain.allowlist.find(verified.email.toLowerCase()) : undefined;
-      if (!row) throw new DomainError('unauthenticated', NOT_ALLOWED_MESSAGE, 'not on the list');
-      // Deactivated by the company directory (SCIM active=false): listed, and refused like someone who is not.
-      if (row.suspended) throw new DomainError('unauthenticated', NOT_ALLOWED_MESSAGE, 'deactivated by the directory');
+      const notReader = whyNotInvoiceReader(row);
+      if (notReader !== undefined || !row) throw new DomainError('unauthenticated', NOT_ALLOWED_MESSAGE, notReader);
       // The row belongs to the account the portal created or took over for it, not to whoever holds the address.
       if (row.firebaseUid !== verified.uid) {
         throw new DomainError('unauthenticated', NOT_ALLOWED_MESSAGE, 'another account than the listed one');

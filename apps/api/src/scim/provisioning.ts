@@ -3,7 +3,6 @@ import { emailSchema } from '@portal/contract';
 import { z } from 'zod';
 import { users as usersTable } from '../db/schema.ts';
 import { DomainError } from '../domain-error.ts';
-import type { SessionEnder } from '../sessions/end-sessions.ts';
 import type { UserRow, UsersRepository } from '../users/repository.ts';
 import { DIRECTORY, notOnListMessage, type UserAdmin } from '../users/user-admin.ts';
 import { parseFilter, stripSchema, type Filter } from './filter.ts';
@@ -20,8 +19,6 @@ export const SCIM_ACTOR = 'scim';
 export interface ProvisioningDeps {
   users: UsersRepository;
   userAdmin: UserAdmin;
-  sessions: Pick<SessionEnder, 'endSessionsOf'>;
-  log: { error(details: object, message: string): void };
   /** What the operator lets the directory do (config.ts: SCIM_EMAIL_DOMAINS, SCIM_ASSIGNABLE_ROLES). */
   rules: DirectoryRules;
 }
@@ -103,8 +100,8 @@ export interface ListQuery {
 
 /**
  * The company directory's view of the allowlist: Users are rows, Groups are roles. Every change goes through
- * the users domain's own services (user-admin.ts: add, remove, roles, the directory's state) and the sessions
- * domain's "end sessions", so the audit log, the last-admin rule, the change notices that reach every
+ * the users domain's own services (user-admin.ts: add, remove, roles, the directory's state and with it a
+ * deactivated person's sessions), so the audit log, the last-admin rule, the change notices that reach every
  * instance and the sign-in account's clean-up are the admin screen's, with `scim` as the actor.
  */
 export function createProvisioning(deps: ProvisioningDeps) {
@@ -123,23 +120,16 @@ export function createProvisioning(deps: ProvisioningDeps) {
     return row;
   }
 
-  /** Sets what the directory keeps on a row, and ends the sessions of someone it has just deactivated. */
+  /** Sets what the directory keeps on a row; the users service ends the sessions of someone it deactivates. */
   async function applyState(row: UserRow, state: UserState): Promise<UserRow> {
     if (state.userName !== row.email) throw new ScimError(400, 'mutability', RENAME_MESSAGE);
-    const { row: changed, before } = await asScim(() =>
+    const { row: changed } = await asScim(() =>
       userAdmin.setDirectoryState({
         email: row.email,
         actor: SCIM_ACTOR,
         state: { externalId: state.externalId, suspended: !state.active },
       }),
     );
-    if (changed.suspended && !before.suspended) {
-      // The row refuses them from the commit on, on every instance; this also revokes their refresh tokens,
-      // so no device of theirs gets a new ID token. A failure here is logged: the deactivation holds.
-      await deps.sessions
-        .endSessionsOf({ email: changed.email, actor: SCIM_ACTOR })
-        .catch((error: unknown) => deps.log.error({ err: error }, 'could not end the sessions of a deactivated user'));
-    }
     return changed;
   }
 

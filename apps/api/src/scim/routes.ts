@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { asUnavailable } from '../dependency-unavailable.ts';
 import { DomainError } from '../domain-error.ts';
+import { jsonOrNothing } from '../http/empty-body.ts';
 import type { UserRow } from '../users/repository.ts';
 import { scimAuthentication } from './authentication.ts';
 import { parsePatchBody } from './patch.ts';
@@ -80,7 +81,7 @@ export default async function scimRoutes(
   const { tokens, from, provisioning } = options;
   const domain = app.domain;
 
-  app.addContentTypeParser(SCIM_CONTENT_TYPE, { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
+  app.addContentTypeParser(SCIM_CONTENT_TYPE, { parseAs: 'string' }, jsonOrNothing(app));
 
   app.addHook('onRequest', scimAuthentication({ tokens, from, domain, prefix: SCIM_PREFIX }));
 

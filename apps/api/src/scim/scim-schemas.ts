@@ -44,7 +44,7 @@ export function resourceTypes(base: string) {
     {
       schemas: [RESOURCE_TYPE_SCHEMA],
       id: 'User',
-      // The name is free (RFC 7643 §6: "e.g."); the endpoint's, as SCIM Verify and several clients look it up.
+      // The name is free (RFC 7643 §6: "e.g."); the endpoint's, as several clients look it up.
       name: 'Users',
       endpoint: '/Users',
       description: 'A person allowed into the portal (the allowlist); userName is their e-mail address.',

@@ -36,6 +36,18 @@ export function createSessionEnder(deps: SessionEnderDeps) {
     await deps.audit.bestEffort({ ...event, outcome: 'ok' });
   }
 
+  /** Ends the sessions of a row the caller holds already (a deactivation, in the users service). */
+  async function endSessionsOfRow(input: { email: string; firebaseUid: string | null; actor: string }) {
+    const { email, firebaseUid, actor } = input;
+    const event = { actor, action: 'sessions.end' as const, target: email, detail: null };
+    // Only the account the row is bound to is the row's. A row without one admits nobody, so no session
+    // of this portal exists to end; the account holding the address now may be someone else's (an
+    // address changed at the provider) and is left alone. Done, and said so in the log.
+    if (!firebaseUid) await deps.audit.bestEffort({ ...event, outcome: 'ok', detail: UNBOUND_ROW_SESSIONS_DETAIL });
+    else await end(firebaseUid, event);
+    return { email, ended: true as const };
+  }
+
   return {
     /** "Sign out everywhere": the signed-in person's own sessions, this one included. */
     async endOwnSessions(caller: { uid: string; email: string }) {
@@ -46,20 +58,16 @@ export function createSessionEnder(deps: SessionEnderDeps) {
     /** "End sessions" on a row of the admin screen, or from the CLI. */
     async endSessionsOf(input: { email: string; actor: string }) {
       const { email, actor } = input;
-      const event = { actor, action: 'sessions.end' as const, target: email, detail: null };
       const row = await deps.findUser(email);
       if (!row) {
+        const event = { actor, action: 'sessions.end' as const, target: email };
         await deps.audit.bestEffort({ ...event, outcome: 'refused', detail: 'not on the list' });
         throw new DomainError('not-found', notOnListMessage(email));
       }
-      // Only the account the row is bound to is the row's. A row without one admits nobody, so no session
-      // of this portal exists to end; the account holding the address now may be someone else's (an
-      // address changed at the provider) and is left alone. Done, and said so in the log.
-      if (!row.firebaseUid)
-        await deps.audit.bestEffort({ ...event, outcome: 'ok', detail: UNBOUND_ROW_SESSIONS_DETAIL });
-      else await end(row.firebaseUid, event);
-      return { email, ended: true as const };
+      return endSessionsOfRow({ email, firebaseUid: row.firebaseUid, actor });
     },
+
+    endSessionsOfRow,
   };
 }
 

@@ -2,6 +2,7 @@ import type { AuditAction } from '@portal/contract';
 import { ForeignAccountError, type IdentityProvider } from '../identity/identity-provider.ts';
 import { DomainError, type RefusalKind } from '../domain-error.ts';
 import type { AuditTrail } from '../audit/audit-trail.ts';
+import type { SessionEnder } from '../sessions/end-sessions.ts';
 import type { AccountCleaner } from './account-cleaner.ts';
 import type { AccountCleanup } from './account-cleanups.ts';
 import type { AdminGrantFields, DirectoryFields, UserRow, UsersRepository } from './repository.ts';
@@ -14,6 +15,8 @@ export interface UserAdminDeps {
   cleaner: Pick<AccountCleaner, 'attempt' | 'finishFor'>;
   /** Makes this process forget an account's cached tokens, so its removal is seen on the very next call. */
   forgetSessions?: (uid: string) => void;
+  /** Ends a deactivated person's sessions at the identity provider (sessions/end-sessions.ts). */
+  sessions?: Pick<SessionEnder, 'endSessionsOfRow'>;
   log: { error(details: object, message: string): void };
   /**
    * The roles the company directory keeps on its rows (SCIM_ASSIGNABLE_ROLES); the others are the
@@ -347,9 +350,10 @@ export function createUserAdmin(deps: UserAdminDeps) {
     /**
      * What the company directory sets on a row (SCIM PUT and PATCH): its id for the person and whether it is
      * deactivated; the row is kept by the directory from then on, a row the admins had added included.
-     * Deactivating the last active administrator is refused under the same lock as a removal. Ending the
-     * deactivated person's sessions is the caller's next step (sessions/end-sessions.ts); the row alone
-     * refuses them from the moment this commits, on every instance (the allowlist change notice).
+     * Deactivating the last active administrator is refused under the same lock as a removal. The row alone
+     * refuses them from the moment this commits, on every instance (the allowlist change notice); a
+     * deactivation also forgets their tokens here and ends their sessions at the identity provider, from the
+     * row this transaction read (no second read), so no caller has a step of its own to forget.
      */
     async setDirectoryState(input: {
       email: string;
@@ -386,6 +390,15 @@ export function createUserAdmin(deps: UserAdminDeps) {
       if (details.length > 0) {
         if (row.suspended && row.firebaseUid) deps.forgetSessions?.(row.firebaseUid);
         await audit({ ...event, outcome: 'ok', detail: details.join('; ') });
+      }
+      if (row.suspended && !before.suspended) {
+        // Revokes their refresh tokens, so no device of theirs gets a new ID token. A failure is logged and
+        // audited by the session ender: the deactivation holds all the same.
+        await deps.sessions
+          ?.endSessionsOfRow({ email: row.email, firebaseUid: row.firebaseUid, actor })
+          .catch((error: unknown) =>
+            deps.log.error({ err: error }, 'could not end the sessions of a deactivated user'),
+          );
       }
       return changed;
     },

@@ -12,7 +12,7 @@ import {
 } from '@portal/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { acceptEmptyJsonBodies, isEmptyBody } from '../http/empty-body.ts';
+import { isEmptyBody } from '../http/empty-body.ts';
 import { errorResponses } from '../http/error-responses.ts';
 import { requireCaller } from '../http/require-caller.ts';
 import { limitUnauthenticated } from '../rate-limits/http-guards.ts';
@@ -34,8 +34,6 @@ async function promote(app: FastifyInstance, email: string, actor: string) {
 
 /** One allowed address, /users/:email: look it up, add it, remove it, change its role, activate it. */
 const userRoutes: FastifyPluginAsyncZod = async (app) => {
-  acceptEmptyJsonBodies(app);
-
   app.get(
     '/users/:email',
     {

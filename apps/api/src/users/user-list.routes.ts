@@ -6,15 +6,12 @@ import {
   userListQuerySchema,
 } from '@portal/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { acceptEmptyJsonBodies } from '../http/empty-body.ts';
 import { errorResponses } from '../http/error-responses.ts';
 import { limitUnauthenticated } from '../rate-limits/http-guards.ts';
 import { toAllowedUser } from './allowed-user.ts';
 
 /** The collection /users: the admin's list, and the register call the screen makes after an add. */
 const usersRoutes: FastifyPluginAsyncZod = async (app) => {
-  acceptEmptyJsonBodies(app);
-
   app.get(
     '/users',
     {
