@@ -57,12 +57,16 @@ const benchIdentity: IdentityProvider = {
       authTimeMs: Date.now() - 1000,
       signInProvider: 'password',
       tenant: undefined,
+      emailVerified: true,
+      providerSubject: undefined,
     };
   },
   createUser: () => Promise.reject(new Error('not used by the benchmark')),
   findUserByEmail: () => Promise.resolve(undefined),
   deleteUser: () => Promise.resolve(),
   revokeSessions: () => Promise.resolve(),
+  hasPassword: () => Promise.resolve(true),
+  markEmailVerified: () => Promise.resolve(),
 };
 
 const SELLERS = [

@@ -64,12 +64,16 @@ const benchIdentity: IdentityProvider = {
       authTimeMs: SIGNED_IN_AT_MS,
       signInProvider: 'password',
       tenant: undefined,
+      emailVerified: true,
+      providerSubject: undefined,
     };
   },
   createUser: () => Promise.reject(new Error('not used by the benchmark')),
   findUserByEmail: () => Promise.resolve(undefined),
   deleteUser: () => Promise.resolve(),
   revokeSessions: () => Promise.resolve(),
+  hasPassword: () => Promise.resolve(true),
+  markEmailVerified: () => Promise.resolve(),
 };
 
 const FIRST = [
