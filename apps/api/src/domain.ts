@@ -20,6 +20,7 @@ import { createSessionEnder } from './sessions/end-sessions.ts';
 import { createInvoicesRepository } from './invoices/repository.ts';
 import { createInvoiceSearchRepository } from './invoices/search-repository.ts';
 import { createInvoiceZip } from './invoices/invoice-zip.ts';
+import { createAuditedInvoiceSearch } from './invoices/audited-search.ts';
 import { createRecentInvoices } from './invoices/recent-invoices.ts';
 import { createArrivalNoticesRepository } from './notifications/arrival-notices.ts';
 import { createArrivalNotifier } from './notifications/arrival-notifier.ts';
@@ -35,6 +36,7 @@ import { createAccountCleaner } from './users/account-cleaner.ts';
 import { createAccountCleanupsRepository } from './users/account-cleanups.ts';
 import { createBulkUserAdmin } from './users/bulk-user-admin.ts';
 import { createUserAdmin } from './users/user-admin.ts';
+import { createFinanceRole } from './users/finance-role.ts';
 import { createProvisioning } from './scim/provisioning.ts';
 
 const MINUTE_MS = 60_000;
@@ -130,8 +132,11 @@ export function buildDomain(infrastructure: Omit<Infrastructure, 'close'>, optio
     findUser: (email) => users.findByEmail(email),
     endSessions: (input) => sessions.endSessionsOf(input),
     stepUpMaxAgeMs: config.adminStepUpMaxAgeMs,
-    adminSessionMaxAgeMs: config.sessionLifetimes.adminMs,
+    privilegedSessionMaxAgeMs: Math.max(config.sessionLifetimes.adminMs, config.sessionLifetimes.financeMs),
+    privilegedIdleMs: config.sessionLifetimes.privilegedIdleMs,
   });
+  // The finance role reads every invoice: whoever gives it receives the code for the person's first passkey.
+  const financeRole = createFinanceRole({ userAdmin, passkeys });
   // The company directory's SCIM calls, through the same user admin and session ender as the admin screen.
   const provisioning = createProvisioning({ users, userAdmin, sessions, log });
   // Many addresses at once through the same user admin: one way to add or remove a user.
@@ -152,6 +157,8 @@ export function buildDomain(infrastructure: Omit<Infrastructure, 'close'>, optio
   });
   // The Invoices page (finance role): search the current invoices, and download many at once.
   const invoiceSearch = createInvoiceSearchRepository(db);
+  // Every search by a person is audited and counted against their allowance.
+  const auditedInvoiceSearch = createAuditedInvoiceSearch({ search: invoiceSearch, rateLimits, audit: auditTrail });
   const invoiceZip = createInvoiceZip({
     search: invoiceSearch,
     blobStore,
@@ -224,12 +231,14 @@ export function buildDomain(infrastructure: Omit<Infrastructure, 'close'>, optio
     accountCleanups,
     accountCleaner,
     userAdmin,
+    financeRole,
     passkeys,
     sessions,
     bulkUserAdmin,
     provisioning,
     invoiceAccess,
     invoiceSearch,
+    auditedInvoiceSearch,
     invoiceZip,
     recentInvoices,
     arrivalNotices,

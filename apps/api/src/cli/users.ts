@@ -114,7 +114,10 @@ const describeRow = (row: UserRow) =>
 
 export async function runUsersCommand(
   command: UsersCommand,
-  domain: Pick<Domain, 'users' | 'userAdmin' | 'accountCleaner' | 'accountCleanups' | 'passkeys' | 'sessions'>,
+  domain: Pick<
+    Domain,
+    'users' | 'userAdmin' | 'financeRole' | 'accountCleaner' | 'accountCleanups' | 'passkeys' | 'sessions'
+  >,
   output: CliOutput = stdio,
 ) {
   const { users, userAdmin, passkeys, sessions } = domain;
@@ -160,8 +163,13 @@ export async function runUsersCommand(
       await sessions.endSessionsOf({ email: command.email, actor });
       output.out(`${command.email} is signed out on every device and must sign in again.`);
     } else if (command.name === 'finance') {
-      await userAdmin.setFinance({ email: command.email, finance: command.finance, actor });
+      const { enrollment } = await domain.financeRole.setFinance({
+        email: command.email,
+        finance: command.finance,
+        actor,
+      });
       output.out(`${command.email} ${command.finance ? 'now has' : 'no longer has'} the finance role.`);
+      if (enrollment) printCode(command.email, enrollment);
     } else if (command.name === 'admin') {
       await userAdmin.setAdmin({ email: command.email, admin: command.admin, actor });
       output.out(`${command.email} is ${command.admin ? 'now' : 'no longer'} an administrator.`);

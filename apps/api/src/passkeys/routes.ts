@@ -74,11 +74,12 @@ const passkeyRoutes: FastifyPluginAsyncZod = async (app) => {
   app.addHook('onSend', async (_request, reply) => void reply.header('cache-control', 'no-store'));
   /**
    * The finished ceremony's secret goes to this browser only, as a cookie; the body says until when. The
-   * cookie lives as long as an admin's sign-in may, not just the confirmation: once that runs out the server
+   * cookie lives as long as an admin's or finance user's sign-in may, not just the confirmation: once that runs out the server
    * still knows the secret's confirmation and says it ran out, instead of asking as if there never was one.
    */
   const confirmed = (request: FastifyRequest, reply: FastifyReply, done: Confirmation) => {
-    sendStepUpCookie(request, reply, done.secret, app.domain.config.sessionLifetimes.adminMs);
+    const { adminMs, financeMs } = app.domain.config.sessionLifetimes;
+    sendStepUpCookie(request, reply, done.secret, Math.max(adminMs, financeMs));
     return { steppedUpUntil: done.steppedUpUntil };
   };
 

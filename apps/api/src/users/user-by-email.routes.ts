@@ -123,10 +123,14 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
       const actor = adminEmail(request);
       const { admin, finance } = request.body;
       let row = admin === undefined ? undefined : await app.domain.userAdmin.setAdmin({ email, admin, actor });
-      if (finance !== undefined) row = await app.domain.userAdmin.setFinance({ email, finance, actor });
+      // The finance role, like the admin role, needs a passkey: its grant may answer an enrollment code.
+      const financeChange =
+        finance === undefined ? undefined : await app.domain.financeRole.setFinance({ email, finance, actor });
+      row = financeChange?.row ?? row;
       if (!row) throw new Error('the body schema lets no call through without a role');
       // A new administrator sets up their first passkey with a code from the admin who promoted them.
-      const enrollment = admin === true ? await app.domain.passkeys.codeForNewAdmin({ email, actor }) : undefined;
+      const enrollment =
+        admin === true ? await app.domain.passkeys.codeForNewAdmin({ email, actor }) : financeChange?.enrollment;
       return { ...toAllowedUser(row), ...(enrollment ? { enrollment } : {}) };
     },
   );
