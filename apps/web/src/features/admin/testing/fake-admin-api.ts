@@ -227,9 +227,9 @@ export function createFakeAdminApi(
       const body = (await request.json()) as { admin?: boolean; finance?: boolean };
       const changed = { ...user, admin: body.admin ?? user.admin, finance: body.finance ?? user.finance };
       users.set(email, changed);
-      // A new administrator comes back with the enrollment code of their first passkey.
-      const enrollment =
-        changed.admin && !user.admin ? { code: FAKE_ENROLLMENT_CODE, expiresAt: FAKE_CODE_EXPIRY } : undefined;
+      // A new administrator or finance user comes back with the enrollment code of their first passkey.
+      const granted = (changed.admin && !user.admin) || (changed.finance && !user.finance);
+      const enrollment = granted ? { code: FAKE_ENROLLMENT_CODE, expiresAt: FAKE_CODE_EXPIRY } : undefined;
       return HttpResponse.json({ ...changed, ...(enrollment ? { enrollment } : {}) });
     }),
     http.delete(`${API}/users/:email`, async ({ request, params }) => {
