@@ -110,6 +110,11 @@ describe('finance calls need the same passkey step-up as admin calls, audited, l
       [['boss@example.com', FINANCE]],
     );
 
+    // The user list shows the finance user's passkey, as it shows an administrator's.
+    const list = await t.app.inject({ url: '/api/users', headers: headersOf(admin.idToken) });
+    const row = (list.json() as { email: string; passkeys?: unknown[] }[]).find((item) => item.email === FINANCE);
+    assert.equal(row?.passkeys?.length, 1);
+
     // Lost phone: another administrator resets it; the finance user's sessions end, and a new code is answered.
     const reset = await t.app.inject({
       method: 'DELETE',
