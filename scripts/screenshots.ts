@@ -55,6 +55,15 @@ const adminCall = adminSession.call;
 await enrollPasskey(adminCall, createSoftwareAuthenticator({ origin: stack.url }), {
   enrollmentCode: stack.demoAdminEnrollment?.code,
 });
+// The finance user's Invoices page asks for a passkey too: one set up the same way, with the seed's code.
+const finance = demoAccount('finance@example.com');
+const financeCall = httpPortalSession(
+  stack.url,
+  (await identityToolkit(stack.emulator.url).signIn(finance.email, finance.password!)).idToken,
+).call;
+await enrollPasskey(financeCall, createSoftwareAuthenticator({ origin: stack.url }), {
+  enrollmentCode: stack.demoFinanceEnrollment?.code,
+});
 async function ingest(code: string, body: Uint8Array, type: string) {
   const response = await fetch(`${stack.url}/api/invoices/${code}`, {
     method: 'PUT',
@@ -155,8 +164,10 @@ async function shoot(browser: Browser, size: keyof typeof sizes) {
   await signOut(page);
 
   // The finance role's Invoices page: every invoice stored above, then a search with two of them ticked.
+  await addPagePasskey(await addVirtualAuthenticator(page), financeCall, stack.url);
   await page.goto(`${stack.url}/finance`);
   await signIn(page, 'finance@example.com');
+  await page.getByRole('button', { name: 'Use passkey' }).click();
   await page.getByRole('link', { name: 'SHOT-FX-1' }).waitFor();
   await snap('invoices');
   await page.getByLabel(/^Parcel code/).fill('shot');

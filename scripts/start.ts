@@ -84,9 +84,14 @@ const accounts = DEMO_ACCOUNTS.map((account) => {
 
 // The demo admin's first passkey needs a one-time code, as every administrator's does (printed until used).
 const enrollment = stack.demoAdminEnrollment;
-const adminEnrollment = enrollment
-  ? `    Enrollment code for the demo admin's first passkey: ${enrollment.code}  (once; until ${enrollment.expiresAt})\n`
-  : '';
+const financeCode = stack.demoFinanceEnrollment;
+const adminEnrollment =
+  (enrollment
+    ? `    Enrollment code for the demo admin's first passkey: ${enrollment.code}  (once; until ${enrollment.expiresAt})\n`
+    : '') +
+  (financeCode
+    ? `    Enrollment code for the demo finance user's first passkey: ${financeCode.code}  (once; until ${financeCode.expiresAt})\n`
+    : '');
 
 const sso = ssoProvider
   ? `  Single sign-on: "Sign in with ${ssoLabel}" (${ssoProvider}); the emulator's page stands in for the company's:

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { inflateRawSync } from 'node:zlib';
+import { identityToolkit } from '@portal/dev-stack';
 import { DEMO, expect, test, type Portal } from '../fixtures.ts';
 import { readEInvoiceFixture } from '@portal/dev-stack/e-invoice-samples';
 
@@ -8,6 +9,21 @@ const fixture = readEInvoiceFixture;
 async function ingest(portal: Portal, parcelCode: string, body: Buffer, type: string) {
   const response = await portal.adminUpload('PUT', `/api/invoices/${parcelCode}`, new Uint8Array(body), type);
   expect([200, 201]).toContain(response.status);
+}
+
+/**
+ * A finance user of this test's own, given the role by the demo admin, with the enrollment code the grant
+ * answered with (handed over in person, as it were) and a password: a passkey is set up on the first visit.
+ */
+async function newFinanceUser(portal: Portal) {
+  const email = `e2e-finance-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
+  const password = 'finance-password-1';
+  expect((await portal.adminApi('POST', `/api/users/${email}`)).status).toBe(201);
+  const granted = await portal.adminApi('PATCH', `/api/users/${email}`, { finance: true });
+  expect(granted.status).toBe(200);
+  const { enrollment } = granted.body as { enrollment: { code: string } };
+  await identityToolkit(portal.emulatorUrl).setPassword(portal.projectId, email, password);
+  return { email, password, enrollmentCode: enrollment.code };
 }
 
 /** The names of a ZIP's entries and the CSV's text, from its central directory (a small, plain ZIP). */
@@ -45,9 +61,19 @@ test.describe('the Invoices page of a finance user', () => {
     await ingest(portal, `${tag}-A`, await fixture('facturx-en16931.pdf'), 'application/pdf');
     await ingest(portal, `${tag}-B`, await fixture('xrechnung-ubl.xml'), 'application/xml');
 
+    const finance = await newFinanceUser(portal);
+    // The page's device makes the passkey; a later "Confirm it's you" is answered with it.
+    await portal.addAuthenticator(page);
+    await portal.answerPasskeyPrompts(page);
     await page.goto('/finance');
-    await portal.signIn(page, DEMO.finance);
+    await portal.signIn(page, finance);
     await expect(page.getByRole('heading', { name: 'Invoices' })).toBeVisible();
+    // The first visit: the passkey is set up with the code from the grant before any invoice shows.
+    const setUp = page.getByRole('region', { name: 'Set up a passkey' });
+    await expect(setUp).toContainText('This page opens every invoice');
+    await setUp.getByLabel('Enrollment code').fill(finance.enrollmentCode);
+    await setUp.getByRole('button', { name: 'Set up a passkey' }).click();
+    await expect(setUp).toBeHidden();
     await expect(page.getByRole('link', { name: 'Invoices', exact: true })).toBeVisible();
     await page.getByLabel(/^Parcel code/).fill(tag.toLowerCase());
     await page.getByRole('button', { name: 'Search' }).click();

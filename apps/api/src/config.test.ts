@@ -275,8 +275,27 @@ describe('loadConfig', () => {
       passkeyCeremoniesPerMinute: 30,
       scimPerMinute: 6000,
       scimRefusalsPerMinute: 10,
+      invoiceSearchesPerMinute: 60,
+      invoiceExportsPerDay: 2000,
     });
     assert.equal(loadConfig({ ...valid, AUDIT_RETENTION_DAYS: '30' }).auditRetentionDays, 30);
+  });
+
+  it('gives finance and admin sign-ins a shorter life and an idle time, and no confirmation that outlives them', () => {
+    const { sessionLifetimes } = loadConfig(valid);
+    assert.deepEqual(sessionLifetimes, {
+      userMs: 12 * 3_600_000,
+      adminMs: 8 * 3_600_000,
+      financeMs: 8 * 3_600_000,
+      privilegedIdleMs: 30 * 60_000,
+    });
+    const custom = loadConfig({ ...valid, FINANCE_SESSION_MAX_AGE_HOURS: '4', PRIVILEGED_SESSION_IDLE_MINUTES: '15' });
+    assert.equal(custom.sessionLifetimes.financeMs, 4 * 3_600_000);
+    assert.equal(custom.sessionLifetimes.privilegedIdleMs, 15 * 60_000);
+    assert.match(
+      problemsOf({ ...valid, FINANCE_SESSION_MAX_AGE_HOURS: '0.1' }).join('\n'),
+      /ADMIN_STEP_UP_MAX_AGE_SECONDS must not exceed FINANCE_SESSION_MAX_AGE_HOURS/,
+    );
   });
 
   it('refuses the Auth emulator in production mode, even for a demo- project', () => {

@@ -362,6 +362,10 @@ const envSchema = z
     RATE_LIMIT_ANONYMOUS_PER_SECOND: z.coerce.number().int().min(1).max(10_000).default(20),
     RATE_LIMIT_ANONYMOUS_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(4),
     RATE_LIMIT_PASSKEY_CEREMONIES_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+    // Per finance user, all instances together: a person refining a search makes a few a minute.
+    RATE_LIMIT_INVOICE_SEARCHES_PER_MINUTE: z.coerce.number().int().min(1).default(60),
+    // Invoices one person may put into ZIPs in a UTC day: a month's close fits, a phished session's harvest does not.
+    INVOICE_EXPORTS_PER_DAY: z.coerce.number().int().min(1).default(2000),
     // The directory's own allowance (all instances together): a first sync of 10,000 people fits in minutes.
     RATE_LIMIT_SCIM_PER_MINUTE: z.coerce.number().int().min(1).default(6000),
     // Calls with a wrong SCIM token or none, per client address: beyond it every SCIM call from there is 429.
@@ -380,6 +384,9 @@ const envSchema = z
     // Hours, fractions allowed (0.5 is half an hour); at most 90 days.
     SESSION_MAX_AGE_HOURS: z.coerce.number().positive().max(2160).default(12),
     ADMIN_SESSION_MAX_AGE_HOURS: z.coerce.number().positive().max(2160).default(8),
+    FINANCE_SESSION_MAX_AGE_HOURS: z.coerce.number().positive().max(2160).default(8),
+    // Administrators and finance users: a sign-in left without a call for this long ends (0.5 is 30 seconds).
+    PRIVILEGED_SESSION_IDLE_MINUTES: z.coerce.number().positive().max(1440).default(30),
     WEBAUTHN_RP_ID: optionalString.pipe(
       z
         .string()
@@ -406,6 +413,13 @@ const envSchema = z
         code: 'custom',
         path: ['ADMIN_STEP_UP_MAX_AGE_SECONDS'],
         message: 'must not exceed ADMIN_SESSION_MAX_AGE_HOURS (a passkey confirmation cannot outlive its sign-in)',
+      });
+    }
+    if (env.ADMIN_STEP_UP_MAX_AGE_SECONDS > env.FINANCE_SESSION_MAX_AGE_HOURS * 3600) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['ADMIN_STEP_UP_MAX_AGE_SECONDS'],
+        message: 'must not exceed FINANCE_SESSION_MAX_AGE_HOURS (a passkey confirmation cannot outlive its sign-in)',
       });
     }
     if (!env.WEBAUTHN_RP_ID !== !env.WEBAUTHN_ORIGINS) {
@@ -763,6 +777,8 @@ function toConfig(env: z.infer<typeof envSchema>) {
       passkeyCeremoniesPerMinute: env.RATE_LIMIT_PASSKEY_CEREMONIES_PER_MINUTE,
       scimPerMinute: env.RATE_LIMIT_SCIM_PER_MINUTE,
       scimRefusalsPerMinute: env.RATE_LIMIT_SCIM_REFUSALS_PER_MINUTE,
+      invoiceSearchesPerMinute: env.RATE_LIMIT_INVOICE_SEARCHES_PER_MINUTE,
+      invoiceExportsPerDay: env.INVOICE_EXPORTS_PER_DAY,
     },
     auditRetentionDays: env.AUDIT_RETENTION_DAYS,
     /** Years below which no invoice version, nor its bytes, may be deleted; undefined: off (db/invoice-retention.ts). */
@@ -781,6 +797,8 @@ function toConfig(env: z.infer<typeof envSchema>) {
     sessionLifetimes: {
       userMs: Math.round(env.SESSION_MAX_AGE_HOURS * 3_600_000),
       adminMs: Math.round(env.ADMIN_SESSION_MAX_AGE_HOURS * 3_600_000),
+      financeMs: Math.round(env.FINANCE_SESSION_MAX_AGE_HOURS * 3_600_000),
+      privilegedIdleMs: Math.round(env.PRIVILEGED_SESSION_IDLE_MINUTES * 60_000),
     },
     /** Where passkeys belong and may be used; undefined: the host and origin each request arrived at. */
     webauthn:

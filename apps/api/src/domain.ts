@@ -20,6 +20,7 @@ import { createSessionEnder } from './sessions/end-sessions.ts';
 import { createInvoicesRepository } from './invoices/repository.ts';
 import { createInvoiceSearchRepository } from './invoices/search-repository.ts';
 import { createInvoiceZip } from './invoices/invoice-zip.ts';
+import { createAuditedInvoiceSearch } from './invoices/audited-search.ts';
 import { createRecentInvoices } from './invoices/recent-invoices.ts';
 import { createArrivalNoticesRepository } from './notifications/arrival-notices.ts';
 import { createArrivalNotifier } from './notifications/arrival-notifier.ts';
@@ -38,6 +39,7 @@ import { createAccountCleaner } from './users/account-cleaner.ts';
 import { createAccountCleanupsRepository } from './users/account-cleanups.ts';
 import { createBulkUserAdmin } from './users/bulk-user-admin.ts';
 import { createUserAdmin } from './users/user-admin.ts';
+import { createFinanceRole } from './users/finance-role.ts';
 import { createProvisioning } from './scim/provisioning.ts';
 
 const MINUTE_MS = 60_000;
@@ -135,7 +137,8 @@ export function buildDomain(infrastructure: Omit<Infrastructure, 'close'>, optio
     findUser: (email) => users.findByEmail(email),
     endSessions: (input) => sessions.endSessionsOf(input),
     stepUpMaxAgeMs: config.adminStepUpMaxAgeMs,
-    adminSessionMaxAgeMs: config.sessionLifetimes.adminMs,
+    privilegedSessionMaxAgeMs: Math.max(config.sessionLifetimes.adminMs, config.sessionLifetimes.financeMs),
+    privilegedIdleMs: config.sessionLifetimes.privilegedIdleMs,
   });
   // Promotions and passkey resets wait for a second administrator wherever there is one who could look.
   const adminApprovals = createAdminApprovals({
@@ -159,6 +162,8 @@ export function buildDomain(infrastructure: Omit<Infrastructure, 'close'>, optio
         log,
       })
     : undefined;
+  // The finance role reads every invoice: whoever gives it receives the code for the person's first passkey.
+  const financeRole = createFinanceRole({ userAdmin, passkeys });
   // The company directory's SCIM calls, through the same user admin and session ender as the admin screen.
   const provisioning = createProvisioning({
     users,
@@ -183,6 +188,8 @@ export function buildDomain(infrastructure: Omit<Infrastructure, 'close'>, optio
   });
   // The Invoices page (finance role): search the current invoices, and download many at once.
   const invoiceSearch = createInvoiceSearchRepository(db);
+  // Every search by a person is audited and counted against their allowance.
+  const auditedInvoiceSearch = createAuditedInvoiceSearch({ search: invoiceSearch, rateLimits, audit: auditTrail });
   const invoiceZip = createInvoiceZip({
     search: invoiceSearch,
     blobStore,
@@ -263,6 +270,7 @@ export function buildDomain(infrastructure: Omit<Infrastructure, 'close'>, optio
     accountCleanups,
     accountCleaner,
     userAdmin,
+    financeRole,
     passkeys,
     adminApprovals,
     sessions,
@@ -271,6 +279,7 @@ export function buildDomain(infrastructure: Omit<Infrastructure, 'close'>, optio
     provisioning,
     invoiceAccess,
     invoiceSearch,
+    auditedInvoiceSearch,
     invoiceZip,
     recentInvoices,
     arrivalNotices,

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { useTestApp } from './helpers/test-app.ts';
+import { createSoftwareAuthenticator, enrollPasskey } from '@portal/dev-stack/passkeys';
+import { INJECT_ORIGIN, useTestApp } from './helpers/test-app.ts';
 import { DEMO_ACCOUNTS, DEMO_PARCEL_CODES } from '@portal/dev-stack';
 import { seedDemoData, seedDemoInvoices } from '@portal/dev-stack/demo';
 import { signIn } from './helpers/tokens.ts';
@@ -48,5 +49,19 @@ describe('seedDemoInvoices', () => {
       if (account.allowlisted) assert.equal(row?.firebaseUid, uid, `${account.email} is linked to its account`);
       else assert.equal(row, undefined);
     }
+  });
+
+  it('issues the demo finance user a code for their first passkey, with which the Invoices page opens', async () => {
+    const seed = await seedDemoData(t.domain);
+    const finance = DEMO_ACCOUNTS.find((account) => account.finance && !account.admin && account.allowlisted);
+    assert.ok(finance?.password);
+    const code = seed.financeEnrollment?.code ?? '';
+    assert.match(code, /^[0-9A-Z]{4}(-[0-9A-Z]{4}){3}$/);
+    const { idToken } = await signIn(finance.email, finance.password);
+    assert.equal((await t.app.inject({ url: '/api/invoices', headers: t.bearer(idToken) })).statusCode, 403);
+    await enrollPasskey(t.callAs(idToken), createSoftwareAuthenticator({ origin: INJECT_ORIGIN }), {
+      enrollmentCode: code,
+    });
+    assert.equal((await t.app.inject({ url: '/api/invoices', headers: t.bearer(idToken) })).statusCode, 200);
   });
 });

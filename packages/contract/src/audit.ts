@@ -26,6 +26,7 @@ export const AUDIT_ACTIONS = [
   'invoice.download',
   'invoice.download-xml',
   'invoice.download-zip',
+  'invoice.search',
   'invoice.facts',
   'invoice.history',
   'invoice.ingest',

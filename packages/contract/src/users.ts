@@ -36,7 +36,7 @@ export const allowedUserSchema = z.object({
   managedBy: z.enum(['directory']).nullable().optional(),
   /** The directory deactivated this user (SCIM active=false): the row stays, the person is refused. */
   suspended: z.boolean().optional(),
-  /** An administrator's passkeys, oldest first (the admin list only; absent for everyone else). */
+  /** An administrator's or finance user's passkeys, oldest first (the admin list only; absent for everyone else). */
   passkeys: z.array(passkeySummarySchema).optional(),
 });
 export type AllowedUser = z.infer<typeof allowedUserSchema>;

@@ -61,6 +61,8 @@ export interface Stack {
    * recorded it); undefined when the demo admin already had a passkey at that seed.
    */
   demoAdminEnrollment: { code: string; expiresAt: string } | undefined;
+  /** The same for the demo finance user, whose Invoices page needs a passkey too. */
+  demoFinanceEnrollment: { code: string; expiresAt: string } | undefined;
   stop(): Promise<void>;
 }
 
@@ -115,7 +117,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       emulatorStart,
     ]);
     const emulator = await emulatorStart;
-    const demoAdminEnrollment = await seeding;
+    const { demoAdminEnrollment, demoFinanceEnrollment } = await seeding;
     const running = api;
     let stopping = false;
     running.once('exit', (code) => {
@@ -125,6 +127,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       url,
       emulator,
       demoAdminEnrollment,
+      demoFinanceEnrollment,
       stop: async () => {
         stopping = true;
         await stopChild(running);
@@ -145,13 +148,16 @@ async function seedWhenNeeded(
   emulatorStart: Promise<AuthEmulator>,
   persistDir: string | undefined,
   step: <T>(name: string, work: Promise<T>, detail?: (result: T) => string | undefined) => Promise<T>,
-): Promise<Stack['demoAdminEnrollment']> {
+): Promise<Pick<Stack, 'demoAdminEnrollment' | 'demoFinanceEnrollment'>> {
   const record = await import('./demo/seed-record.ts');
   if (options.seed === 'when-missing' && persistDir) {
     const missing = await record.missingDemoData(options.dataDir, persistDir);
     if (missing.length === 0) {
       await step('demo data', Promise.resolve(), () => 'nothing missing');
-      return record.recordedAdminEnrollment(options.dataDir);
+      return {
+        demoAdminEnrollment: await record.recordedAdminEnrollment(options.dataDir),
+        demoFinanceEnrollment: await record.recordedFinanceEnrollment(options.dataDir),
+      };
     }
     options.log?.(`seeding the demo data: ${missing.join(', ')}`);
   }
@@ -163,7 +169,7 @@ async function seedWhenNeeded(
   const seed = await step('demo data', seedDemoDataFromEnv(seedEnv, emulatorStart), () => 'seeded');
   await record.recordDemoSeed(options.dataDir, seed);
   options.log?.('demo data seeded');
-  return seed.adminEnrollment;
+  return { demoAdminEnrollment: seed.adminEnrollment, demoFinanceEnrollment: seed.financeEnrollment };
 }
 
 function spawnApi(options: StackOptions, env: NodeJS.ProcessEnv): ChildProcess {

@@ -14,13 +14,15 @@ export const USERS_USAGE = `  users add <email> [--admin --operator <name>] [--t
                                      or stop it being one
   users finance <email> --on|--off --operator <name>
                                      give an address the finance role (the Invoices page: search every
-                                     invoice, download many at once), or take it away
+                                     invoice, download many at once; prints their enrollment code), or
+                                     take it away
   users enrollment-code <email> --operator <name>
-                                     a new one-time code for an administrator's first passkey (the first
-                                     administrator at go-live); valid 24 hours
+                                     a new one-time code for an administrator's or finance user's first
+                                     passkey (the first administrator at go-live); valid 24 hours
   users cleanups                     finish removals whose sign-in account is not deleted yet
   users reset-passkeys <email> --operator <name>
-                                     remove an administrator's passkeys, end their sessions, and print
+                                     remove an administrator's or finance user's passkeys, end their
+                                     sessions, and print
                                      the code they set up a new passkey with
   users end-sessions <email>         sign someone out on every device
   users adopt <email> --operator <name>

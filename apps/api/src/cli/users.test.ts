@@ -58,7 +58,10 @@ describe('npm run portal -- users', () => {
     assert.match(again.err, /already has a passkey/);
     await cli('add', 'user@example.com');
     const notAdmin = await cli('enrollment-code', 'user@example.com', '--operator', 'Jane Doe');
-    assert.equal(notAdmin.err, 'user@example.com is not an administrator.\n');
+    assert.equal(
+      notAdmin.err,
+      'user@example.com is neither an administrator nor a finance user, so they need no passkey.\n',
+    );
   });
 
   it('refuses an account someone signed up for before the add, and takes it over with --take-over', async () => {
@@ -162,19 +165,25 @@ describe('npm run portal -- users', () => {
     await cli('add', 'user@example.com');
     const on = await cli('finance', 'user@example.com', '--on', '--operator', 'Jane Doe');
     assert.equal(on.code, EXIT.ok, on.err);
-    assert.equal(on.out, 'user@example.com now has the finance role.\n');
+    // The role reads every invoice, so it needs a passkey: the operator receives the first one's code.
+    const code =
+      /^user@example\.com now has the finance role\.\nEnrollment code for user@example\.com: ([0-9A-Z-]{19})\n/.exec(
+        on.out,
+      )?.[1];
+    assert.ok(code, on.out);
     assert.equal((await t.app.domain.users.findByEmail('user@example.com'))?.finance, true);
     assert.match((await cli('list')).out, /user@example\.com {2}user, finance, /);
     const off = await cli('finance', 'user@example.com', '--off', '--operator', 'Jane Doe');
     assert.equal(off.out, 'user@example.com no longer has the finance role.\n');
     const unknown = await cli('finance', 'nobody@example.com', '--on', '--operator', 'Jane Doe');
     assert.equal(unknown.code, EXIT.refused);
-    const entries = await t.app.domain.audit.list({ limit: 3, offset: 0 });
+    const entries = await t.app.domain.audit.list({ limit: 4, offset: 0 });
     assert.deepEqual(
       entries.map((entry) => [entry.action, entry.outcome, entry.actor]),
       [
         ['users.grant-finance', 'refused', 'cli:Jane Doe'],
         ['users.remove-finance', 'ok', 'cli:Jane Doe'],
+        ['passkeys.enrollment-code', 'ok', 'cli:Jane Doe'],
         ['users.grant-finance', 'ok', 'cli:Jane Doe'],
       ],
     );

@@ -118,7 +118,14 @@ export async function runUsersCommand(
   command: UsersCommand,
   domain: Pick<
     Domain,
-    'users' | 'userAdmin' | 'accountCleaner' | 'accountCleanups' | 'passkeys' | 'sessions' | 'provisioning'
+    | 'users'
+    | 'userAdmin'
+    | 'financeRole'
+    | 'accountCleaner'
+    | 'accountCleanups'
+    | 'passkeys'
+    | 'sessions'
+    | 'provisioning'
   >,
   output: CliOutput = stdio,
 ) {
@@ -172,8 +179,13 @@ export async function runUsersCommand(
           : `${command.email} is kept by the company directory already; nothing was changed.`,
       );
     } else if (command.name === 'finance') {
-      await userAdmin.setFinance({ email: command.email, finance: command.finance, actor });
+      const { enrollment } = await domain.financeRole.setFinance({
+        email: command.email,
+        finance: command.finance,
+        actor,
+      });
       output.out(`${command.email} ${command.finance ? 'now has' : 'no longer has'} the finance role.`);
+      if (enrollment) printCode(command.email, enrollment);
     } else if (command.name === 'admin') {
       await userAdmin.setAdmin({ email: command.email, admin: command.admin, actor });
       output.out(`${command.email} is ${command.admin ? 'now' : 'no longer'} an administrator.`);

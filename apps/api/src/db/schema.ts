@@ -339,6 +339,8 @@ export const adminConfirmations = pgTable(
     firebaseUid: text('firebase_uid').notNull(),
     authTime: timestamp('auth_time', { withTimezone: true }).notNull(),
     confirmedAt: timestamp('confirmed_at', { withTimezone: true }).notNull().defaultNow(),
+    /** The last call this browser made with it: a privileged sign-in left quiet for too long ends. */
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
     index('admin_confirmations_firebase_uid_idx').on(table.firebaseUid),

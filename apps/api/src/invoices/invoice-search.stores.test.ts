@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { enrollPasskey } from '@portal/dev-stack/passkeys';
 import { useTestApp } from '../../test/helpers/test-app.ts';
 import { zipEntries } from '../../test/helpers/zip-entries.ts';
-import { csvCell } from './invoice-zip.ts';
+import { csvCell, maskedAccount } from './invoice-zip.ts';
 import { readEInvoiceFixture } from '@portal/dev-stack/e-invoice-samples';
 
 const INGEST_TOKEN = 'test-ingest-token-0123456789abcdefghijklmnop';
@@ -223,7 +224,7 @@ describe('the Invoices page: search and ZIP, for the finance role only', () => {
     assert.equal(none.json().message, 'None of the chosen invoices was found.');
   });
 
-  it('lets an administrator give and take the finance role, audited, seen at once', async () => {
+  it('lets an administrator give and take the finance role, audited, seen at once, with a passkey to set up', async () => {
     await ingestAll();
     const admin = await t.createAccount('boss@example.com', { admin: true });
     const user = await t.createAccount('user@example.com');
@@ -233,10 +234,12 @@ describe('the Invoices page: search and ZIP, for the finance role only', () => {
     assert.equal((await patch({})).statusCode, 400);
     const granted = await patch({ finance: true });
     assert.equal(granted.statusCode, 200);
-    assert.deepEqual(
-      [granted.json().finance, granted.json().admin, granted.json().enrollment],
-      [true, false, undefined],
-    );
+    assert.deepEqual([granted.json().finance, granted.json().admin], [true, false]);
+    // The role reads every invoice: the password alone does not open it, the code from the grant sets up a passkey.
+    const enrollment = granted.json().enrollment as { code: string; expiresAt: string };
+    assert.match(enrollment.code, /^[0-9A-Z]{4}(-[0-9A-Z]{4}){3}$/);
+    assert.equal((await search(user.idToken)).json().code, 'step-up-required');
+    await enrollPasskey(t.callAs(user.idToken), user.passkey, { enrollmentCode: enrollment.code });
     assert.equal((await search(user.idToken)).statusCode, 200);
     const lookup = await t.app.inject({ url: '/api/users/user@example.com', headers: t.bearer(user.idToken) });
     assert.equal(lookup.json().finance, true);
@@ -265,10 +268,19 @@ describe('the Invoices page: search and ZIP, for the finance role only', () => {
 
   it('keeps a spreadsheet from running what an invoice says', () => {
     assert.equal(csvCell('=HYPERLINK("http://x")'), `"'=HYPERLINK(""http://x"")"`);
-    for (const start of ['+', '-', '@', '\t', '\r'])
+    for (const start of ['+', '-', '@', '\t', '\r', ';', ','])
       assert.equal(csvCell(`${start}1`).replace(/^"|"$/g, '').startsWith(`'${start}`), true);
+    // A spreadsheet that splits on ";" reads ";=1+1" as an empty cell and a formula: neither happens.
+    assert.equal(csvCell(';=1+1'), `"';=1+1"`);
+    assert.equal(csvCell('Müller; Söhne'), '"Müller; Söhne"');
     assert.equal(csvCell('ACME, Inc.'), '"ACME, Inc."');
     assert.equal(csvCell(null), '');
     assert.equal(csvCell('plain'), 'plain');
+  });
+
+  it('lists payment accounts in the CSV by their last four characters only', () => {
+    assert.equal(maskedAccount('DE02 1203 0000 0000 2020 51'), '******************2051');
+    assert.equal(maskedAccount('GB33BUKB20201555555555'), '******************5555');
+    assert.equal(maskedAccount('1234'), '1234');
   });
 });

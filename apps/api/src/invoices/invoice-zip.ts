@@ -12,17 +12,44 @@ import { paymentAccountsOf } from './e-invoice/stored-facts.ts';
 
 export const NO_INVOICES_MESSAGE = 'None of the chosen invoices was found.';
 
+/** The daily ceiling, in words a person can act on: how many are left today, and when it starts again. */
+export const exportCeilingMessage = (input: { count: number; left: number; max: number }) =>
+  input.left === 0
+    ? `You have exported ${input.max} invoices today, as many as one person may in a day. ` +
+      'You can export more after midnight (UTC); if you need more today, ask an administrator.'
+    : `This ZIP holds ${input.count} invoices, and you may export ${input.left} more today (at most ${input.max} a day). ` +
+      'Choose fewer invoices, or ask an administrator if you need more today.';
+
+const SECONDS_TO_MIDNIGHT_UTC = () => {
+  const now = Date.now();
+  const day = 24 * 60 * 60_000;
+  return Math.max(1, Math.ceil((Math.floor(now / day + 1) * day - now) / 1000));
+};
+
 /** What a local header, data descriptor and central-directory entry cost beside the name (zip64 at worst). */
 const ENTRY_OVERHEAD = 30 + 24 + 46 + 28;
 
 /**
- * A cell a spreadsheet would run as a formula (= + - @, or a tab or carriage return that some read past)
- * starts with an apostrophe instead, so opening the CSV never executes what an invoice's sender wrote.
+ * A cell a spreadsheet would run as a formula (= + - @, a tab or carriage return that some read past, or a
+ * `;` or `,` that a spreadsheet splitting on it reads as the end of an empty cell before a formula) starts
+ * with an apostrophe instead, so opening the CSV never executes what an invoice's sender wrote. A cell with
+ * a separator of either kind is also quoted, so a spreadsheet that splits on `;` keeps it one cell.
  */
 export function csvCell(value: string | number | null | undefined): string {
   let text = value === null || value === undefined ? '' : String(value);
-  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  if (/^[=+\-@\t\r;,]/.test(text)) text = `'${text}`;
+  return /[",;\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/**
+ * A payment account as the CSV lists it: all but its last four characters hidden. The CSV travels (mail,
+ * shared drives, a spreadsheet's history); the last four tell a person which account it is, and the whole
+ * account stays in the invoice files beside it and in each invoice's details, for whoever pays.
+ */
+export function maskedAccount(account: string): string {
+  const compact = account.replace(/\s+/g, '');
+  if (compact.length <= 4) return compact;
+  return `${'*'.repeat(compact.length - 4)}${compact.slice(-4)}`;
 }
 
 const CSV_COLUMNS: [string, (row: InvoiceRow) => string | number | null | undefined][] = [
@@ -42,7 +69,7 @@ const CSV_COLUMNS: [string, (row: InvoiceRow) => string | number | null | undefi
   ['Total VAT', (row) => row.facts?.totalTax],
   ['Total gross', (row) => row.facts?.totalGross],
   ['Amount due', (row) => row.facts?.amountDue],
-  ['Payment accounts', (row) => (row.facts ? paymentAccountsOf(row.facts).join(' ') : null)],
+  ['Payment accounts', (row) => (row.facts ? paymentAccountsOf(row.facts).map(maskedAccount).join(' ') : null)],
   ['Received at', (row) => row.uploadedAt.toISOString()],
   ['Bank details changed', (row) => (row.bankDetailsChangedAt ? 'yes' : 'no')],
   ['PDF', (row) => `${row.parcelCode}/${row.parcelCode}.pdf`],
@@ -59,9 +86,9 @@ export function factsCsv(rows: InvoiceRow[]): string {
 export interface InvoiceZipDeps {
   search: Pick<InvoiceSearchRepository, 'codesOf' | 'rowsOf'>;
   blobStore: Pick<BlobStore, 'open'>;
-  rateLimits: Pick<RateLimits, 'downloads'>;
+  rateLimits: Pick<RateLimits, 'downloads' | 'invoiceExports'>;
   audit: Pick<AuditTrail, 'queued' | 'required'>;
-  metrics: Pick<Metrics, 'invoiceDownloads' | 'invoiceDownloadBytes'>;
+  metrics: Pick<Metrics, 'invoiceDownloads' | 'invoiceDownloadBytes' | 'invoiceExportCeilingRefusals'>;
   log: { error(details: object, message: string): void };
 }
 
@@ -97,6 +124,20 @@ export function createInvoiceZip(deps: InvoiceZipDeps) {
         deps.audit.queued({ ...event, outcome: 'refused', detail: 'none of the chosen invoices exists' });
         throw new DomainError('not-found', NO_INVOICES_MESSAGE);
       }
+      // The day's ceiling first, without spending: a refused ZIP spends neither allowance.
+      const exports = deps.rateLimits.invoiceExports;
+      const refuseOverCeiling = async (detail: string): Promise<never> => {
+        const left = await exports.leftFor(user);
+        deps.metrics.invoiceExportCeilingRefusals.inc();
+        deps.audit.queued({ ...event, outcome: 'refused', detail: `${detail}: ${left} left today` });
+        throw new DomainError(
+          'rate-limited',
+          exportCeilingMessage({ count: rows.length, left, max: exports.max }),
+          'daily export ceiling',
+          { retryAfterSeconds: SECONDS_TO_MIDNIGHT_UTC() },
+        );
+      };
+      if ((await exports.leftFor(user)) < rows.length) await refuseOverCeiling('daily export ceiling');
       const waitMs = await deps.rateLimits.downloads.hitMany(user, rows.length);
       if (waitMs !== undefined) {
         const left = await deps.rateLimits.downloads.leftFor(user);
@@ -109,6 +150,8 @@ export function createInvoiceZip(deps: InvoiceZipDeps) {
           { retryAfterSeconds: Math.ceil(waitMs / 1000) },
         );
       }
+      // Another instance may have spent the rest of the day meanwhile: counted now, all or none.
+      if ((await exports.hitMany(user, rows.length)) !== undefined) await refuseOverCeiling('daily export ceiling');
       // Before the first byte: a download nobody could account for does not happen.
       await deps.audit.required({
         ...event,

@@ -26,7 +26,9 @@ const invoiceSearchRoutes: FastifyPluginAsyncZod = async (app) => {
           'Every filter is optional and they all apply together: the start of a parcel code or invoice number, ' +
           'part of the seller or buyer name (3 letters at least), issue-date and amount (BT-112) ranges with both ' +
           'ends included, the format, and `bankDetailsChanged=true`. `total` is exact up to 10,000; above, ' +
-          '`totalIsAtLeast` is true. Pages go 10,000 invoices deep.',
+          '`totalIsAtLeast` is true. Pages go 10,000 invoices deep. Like every finance call it needs a recent ' +
+          'passkey confirmation of this sign-in in this browser (403 `step-up-required` without); each search ' +
+          'is audited and spends one of RATE_LIMIT_INVOICE_SEARCHES_PER_MINUTE (429 when spent).',
         tags: ['invoices'],
         querystring: invoiceSearchQuerySchema,
         response: { 200: invoiceSearchResultSchema, ...errorResponses },
@@ -35,7 +37,8 @@ const invoiceSearchRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const { sort, limit, offset, ...filter } = request.query;
       reply.header('cache-control', 'no-store');
-      return app.domain.invoiceSearch.search({
+      return app.domain.auditedInvoiceSearch.search({
+        user: requireCaller(request).email,
         filter,
         sort: sort ?? '-received',
         limit: limit ?? 50,
@@ -54,7 +57,8 @@ const invoiceSearchRoutes: FastifyPluginAsyncZod = async (app) => {
           'Body: `{ "parcelCodes": [...] }` (1 to 500) or `{ "search": { ...the filters of GET /invoices }, "sort": ' +
           '"-received" }` (its first 500). The ZIP holds `invoices.csv` (the facts, one line per invoice) and, per ' +
           'invoice, `CODE/CODE.pdf` and `CODE/CODE.xml` where there is one; it is streamed as it is built. Each ' +
-          'invoice spends one download of the allowance, all before the first byte (429 when fewer are left).',
+          "invoice spends one download of the allowance and one of the day's INVOICE_EXPORTS_PER_DAY, all before " +
+          'the first byte (429 when fewer are left). Needs a recent passkey confirmation (403 `step-up-required`).',
         tags: ['invoices'],
         body: invoiceZipBodySchema,
         response: { 200: z.custom<Readable>(), ...errorResponses },

@@ -248,6 +248,11 @@ export function createMetrics(sources: MetricsSources, options: { readTimeoutMs?
       help: 'Invoices sent to a signed-in user',
       registers,
     }),
+    invoiceExportCeilingRefusals: new Counter({
+      name: 'portal_invoice_export_ceiling_refusals_total',
+      help: 'ZIPs refused because they would take a person past INVOICE_EXPORTS_PER_DAY',
+      registers,
+    }),
     invoiceDownloadBytes: new Counter({
       name: 'portal_invoice_download_bytes_total',
       help: 'Bytes of invoices sent to signed-in users',

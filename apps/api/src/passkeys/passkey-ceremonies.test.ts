@@ -75,7 +75,8 @@ describe('the passkey ceremonies', () => {
       endSessions: async ({ email }) => void endedSessions.push(email),
       findUser: (email) => users.findByEmail(email),
       stepUpMaxAgeMs: MAX_AGE_MS,
-      adminSessionMaxAgeMs: 8 * 3_600_000,
+      privilegedSessionMaxAgeMs: 8 * 3_600_000,
+      privilegedIdleMs: 30 * 60_000,
     });
   });
   after(() => database.close());

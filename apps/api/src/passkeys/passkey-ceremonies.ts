@@ -18,6 +18,7 @@ import {
 import type { AuditTrail } from '../audit/audit-trail.ts';
 import type { AuditEvent } from '../audit/repository.ts';
 import { DomainError, type RefusalKind } from '../domain-error.ts';
+import { sessionIdleMessage, sessionWentIdle } from '../sessions/session-lifetime.ts';
 import type { EnrollmentCodes } from './enrollment-codes.ts';
 import type { PasskeyRepository } from './passkey-repository.ts';
 import type { SessionBoundStore, SignIn } from './session-bound-store.ts';
@@ -53,14 +54,22 @@ export interface PasskeyCeremoniesDeps {
   /** A finished ceremony is audited best-effort; its refusals are queued, so a flood of them costs little. */
   audit: Pick<AuditTrail, 'bestEffort' | 'queued'>;
   /** The allowlist row of an address: its account's uid (whose confirmations a reset ends) and its role. */
-  findUser(email: string): Promise<{ firebaseUid: string | null; admin: boolean } | undefined>;
+  findUser(email: string): Promise<{ firebaseUid: string | null; admin: boolean; finance: boolean } | undefined>;
   /** Ends every session of an address (a reset): throws, having changed nothing, when that cannot be done. */
   endSessions(input: { email: string; actor: string }): Promise<unknown>;
   /** How long a confirmation holds (ADMIN_STEP_UP_MAX_AGE_SECONDS). */
   stepUpMaxAgeMs: number;
-  /** The longest an administrator's sign-in lives: confirmations older than that are swept. */
-  adminSessionMaxAgeMs: number;
+  /** The longest an administrator's or finance user's sign-in lives: confirmations older than that are swept. */
+  privilegedSessionMaxAgeMs: number;
+  /** How long such a sign-in may go without a call before it ends (PRIVILEGED_SESSION_IDLE_MINUTES). */
+  privilegedIdleMs: number;
 }
+
+/** Which calls a step-up is asked for: it decides where the refusal sends a person without a passkey. */
+export type StepUpPurpose = 'admin' | 'finance';
+
+/** Calls closer together than this note no new activity: one write a minute at most, not one per call. */
+const ACTIVITY_GRANULARITY_MS = 30_000;
 
 /** The browser gives up on a ceremony after this; the challenge lives a little longer than any answer. */
 const CEREMONY_TIMEOUT_MS = 120_000;
@@ -81,15 +90,18 @@ const lengthOf = (ms: number) => {
 
 export const NO_PASSKEY_MESSAGE =
   'Administrators confirm who they are with a passkey as well as their password. Open the admin page to set one up.';
+export const FINANCE_NO_PASSKEY_MESSAGE =
+  'Searching and downloading invoices needs a passkey as well as your password. Open the Invoices page to set one up.';
 export const STEP_UP_MESSAGE = 'Please confirm it is you with your passkey to continue.';
 export const stepUpExpiredMessage = (maxAgeMs: number) =>
   `Your passkey confirmation has run out (it lasts ${lengthOf(maxAgeMs)}). Please confirm it is you again.`;
 export const SIGN_IN_AGAIN_MESSAGE = 'To set up a passkey, please enter your password again first.';
 export const ENROLLMENT_CODE_MESSAGE =
-  'To set up your first passkey, enter the enrollment code the administrator who made you an administrator gave you.';
+  'To set up your first passkey, enter the enrollment code the administrator who gave you your role gave you.';
 export const WRONG_CODE_MESSAGE =
   'This enrollment code is not right, was already used or has run out. Ask another administrator for a new one.';
-export const NOT_AN_ADMIN_MESSAGE = (email: string) => `${email} is not an administrator.`;
+export const NO_PASSKEY_ROLE_MESSAGE = (email: string) =>
+  `${email} is neither an administrator nor a finance user, so they need no passkey.`;
 export const HAS_PASSKEY_MESSAGE = (email: string) =>
   `${email} already has a passkey. Reset their passkeys to give them a new enrollment code.`;
 export const CHALLENGE_GONE_MESSAGE = 'This passkey request has run out or was already used. Please try again.';
@@ -133,18 +145,35 @@ export function createPasskeyCeremonies(deps: PasskeyCeremoniesDeps) {
     throw new DomainError(kind, message, reason);
   }
 
+  /**
+   * Where this browser's confirmation stands. A sign-in whose browser confirmed and then went quiet for
+   * longer than the idle time has ended: it signs in again, a passkey alone does not bring it back.
+   */
   async function stepUpVerdict(session: AdminSession) {
     const secretHash = session.stepUpSecret === undefined ? undefined : hashOfSecret(session.stepUpSecret);
-    const { confirmedAtMs, nowMs } = await store.lastConfirmation(session, secretHash);
-    return { verdict: judgeStepUp({ steppedUpAtMs: confirmedAtMs, nowMs, maxAgeMs: stepUpMaxAgeMs }), nowMs };
+    const { confirmedAtMs, lastSeenAtMs, nowMs } = await store.lastConfirmation(session, secretHash);
+    if (lastSeenAtMs !== undefined && sessionWentIdle({ lastSeenAtMs, nowMs, idleMs: deps.privilegedIdleMs })) {
+      throw new DomainError('session-expired', sessionIdleMessage(deps.privilegedIdleMs), 'idle for too long');
+    }
+    const verdict = judgeStepUp({ steppedUpAtMs: confirmedAtMs, nowMs, maxAgeMs: stepUpMaxAgeMs });
+    return { verdict, nowMs, secretHash, lastSeenAtMs };
   }
 
-  /** Throws the step-up refusal unless this sign-in, in this browser, confirmed its passkey recently enough. */
-  async function requireStepUp(session: AdminSession): Promise<void> {
-    const { verdict } = await stepUpVerdict(session);
-    if (verdict.holds) return;
+  /**
+   * Throws the step-up refusal unless this sign-in, in this browser, confirmed its passkey recently enough;
+   * an accepted call counts as activity.
+   */
+  async function requireStepUp(session: AdminSession, purpose: StepUpPurpose = 'admin'): Promise<void> {
+    const { verdict, nowMs, secretHash, lastSeenAtMs } = await stepUpVerdict(session);
+    if (verdict.holds) {
+      if (secretHash && (lastSeenAtMs === undefined || nowMs - lastSeenAtMs >= ACTIVITY_GRANULARITY_MS)) {
+        await store.noteActivity(secretHash);
+      }
+      return;
+    }
     if (verdict.why === 'none' && (await passkeys.countFor(session.email)) === 0) {
-      throw new DomainError('step-up-required', NO_PASSKEY_MESSAGE, 'no passkey set up');
+      const message = purpose === 'finance' ? FINANCE_NO_PASSKEY_MESSAGE : NO_PASSKEY_MESSAGE;
+      throw new DomainError('step-up-required', message, 'no passkey set up');
     }
     const message = verdict.why === 'expired' ? stepUpExpiredMessage(stepUpMaxAgeMs) : STEP_UP_MESSAGE;
     throw new DomainError('step-up-required', message, `passkey confirmation ${verdict.why}`);
@@ -184,7 +213,7 @@ export function createPasskeyCeremonies(deps: PasskeyCeremoniesDeps) {
   /** A fresh secret for the browser that just did a ceremony; only its hash is kept. */
   async function confirm(session: AdminSession): Promise<Confirmation> {
     const secret = newStepUpSecret();
-    const confirmedAt = await store.recordConfirmation(session, hashOfSecret(secret), deps.adminSessionMaxAgeMs);
+    const confirmedAt = await store.recordConfirmation(session, hashOfSecret(secret), deps.privilegedSessionMaxAgeMs);
     return { steppedUpUntil: new Date(confirmedAt.getTime() + stepUpMaxAgeMs).toISOString(), secret };
   }
 
@@ -217,6 +246,10 @@ export function createPasskeyCeremonies(deps: PasskeyCeremoniesDeps) {
 
     /** Signing out in a browser: the confirmation its secret stands for confirms nothing more. */
     forgetBrowser: (secret: string) => store.forgetConfirmationOf(hashOfSecret(secret)),
+    /** Refuses a sign-in whose browser went quiet for too long (the ceremonies' own calls, which need no step-up). */
+    async requireNotIdle(session: AdminSession): Promise<void> {
+      await stepUpVerdict(session);
+    },
 
     async status(session: AdminSession): Promise<StepUpStatus> {
       const [count, { verdict, nowMs }] = await Promise.all([passkeys.countFor(session.email), stepUpVerdict(session)]);
@@ -361,7 +394,8 @@ export function createPasskeyCeremonies(deps: PasskeyCeremoniesDeps) {
       if (email === actor) refuse(event, 'conflict', SELF_RESET_MESSAGE, 'own passkeys');
       const row = await deps.findUser(email);
       if (!row) refuse(event, 'not-found', notOnListMessage(email), 'not on the list');
-      if (!row.admin) refuse(event, 'conflict', NOT_AN_ADMIN_MESSAGE(email), 'not an administrator');
+      if (!row.admin && !row.finance)
+        refuse(event, 'conflict', NO_PASSKEY_ROLE_MESSAGE(email), 'no role needs a passkey');
       await deps.endSessions({ email, actor });
       const removed = await passkeys.removeAllFor(email);
       if (row.firebaseUid) await store.forgetConfirmations(row.firebaseUid);
@@ -383,7 +417,10 @@ export function createPasskeyCeremonies(deps: PasskeyCeremoniesDeps) {
       return byEmail;
     },
 
-    /** A code for someone just made an administrator, unless they still have a passkey from before. */
+    /**
+     * A code for someone just made an administrator or given the finance role, unless they still have a
+     * passkey from before.
+     */
     async codeForNewAdmin(input: { email: string; actor: string }) {
       if ((await passkeys.countFor(input.email)) > 0) return undefined;
       return issueCode(input.email, input.actor);
@@ -398,7 +435,8 @@ export function createPasskeyCeremonies(deps: PasskeyCeremoniesDeps) {
       const event = { actor, action: 'passkeys.enrollment-code' as const, target: email };
       const row = await deps.findUser(email);
       if (!row) refuse(event, 'not-found', notOnListMessage(email), 'not on the list');
-      if (!row.admin) refuse(event, 'conflict', NOT_AN_ADMIN_MESSAGE(email), 'not an administrator');
+      if (!row.admin && !row.finance)
+        refuse(event, 'conflict', NO_PASSKEY_ROLE_MESSAGE(email), 'no role needs a passkey');
       if ((await passkeys.countFor(email)) > 0) refuse(event, 'conflict', HAS_PASSKEY_MESSAGE(email), 'has a passkey');
       return issueCode(email, actor);
     },

@@ -24,7 +24,7 @@ import { clearStepUpCookie, sendStepUpCookie, stepUpSecretOf } from './step-up-s
 /** A WebAuthn response is a few kilobytes; anything far larger is not one. */
 const CEREMONY_BODY_LIMIT = 128 * 1024;
 
-/** The signed-in admin; the authorization hook has already refused anyone else. */
+/** The signed-in admin or finance user; the authorization hook has already refused anyone else. */
 function adminSession(request: FastifyRequest): AdminSession {
   const caller = requireCaller(request);
   return { uid: caller.uid, email: caller.email, authTimeMs: caller.authTimeMs, stepUpSecret: stepUpSecretOf(request) };
@@ -74,14 +74,16 @@ const passkeyRoutes: FastifyPluginAsyncZod = async (app) => {
   app.addHook('onSend', async (_request, reply) => void reply.header('cache-control', 'no-store'));
   /**
    * The finished ceremony's secret goes to this browser only, as a cookie; the body says until when. The
-   * cookie lives as long as an admin's sign-in may, not just the confirmation: once that runs out the server
-   * still knows the secret's confirmation and says it ran out, instead of asking as if there never was one.
+   * cookie lives as long as an admin's or finance user's sign-in may, not just the confirmation: once that
+   * runs out the server still knows the secret's confirmation and says it ran out, instead of asking as if
+   * there never was one.
    */
   const confirmed = (request: FastifyRequest, reply: FastifyReply, done: Confirmation) => {
+    const { adminMs, financeMs } = app.domain.config.sessionLifetimes;
     sendStepUpCookie(
       { request, reply, pageOrigins: app.domain.config.webauthn?.origins },
       done.secret,
-      app.domain.config.sessionLifetimes.adminMs,
+      Math.max(adminMs, financeMs),
     );
     return { steppedUpUntil: done.steppedUpUntil };
   };
@@ -91,7 +93,8 @@ const passkeyRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: { access: 'admin-step-up' },
       schema: {
-        summary: "The signed-in admin's passkeys and whether this sign-in has confirmed with one lately",
+        summary:
+          "The signed-in admin's or finance user's passkeys and whether this sign-in has confirmed with one lately",
         tags: ['passkeys'],
         response: { 200: stepUpStatusSchema, ...errorResponses },
       },
@@ -187,7 +190,7 @@ const passkeyRoutes: FastifyPluginAsyncZod = async (app) => {
       bodyLimit: CEREMONY_BODY_LIMIT,
       schema: {
         summary:
-          'Confirm this sign-in with a passkey: admin calls that carry the step-up secret (cookie or ' +
+          'Confirm this sign-in with a passkey: admin and finance calls that carry the step-up secret (cookie or ' +
           '`X-Admin-Step-Up`) are accepted until `steppedUpUntil`',
         tags: ['passkeys'],
         body: passkeyAssertionSchema,
@@ -204,7 +207,7 @@ const passkeyRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: 'admin' },
       schema: {
         summary:
-          "Reset another admin's passkeys (recovery): ends their sessions and answers the one-time enrollment " +
+          "Reset another admin's or a finance user's passkeys (recovery): ends their sessions and answers the one-time enrollment " +
           'code they set up a new passkey with; 202 with `approval` when it waits for a second administrator',
         tags: ['passkeys'],
         params: emailParamsSchema,

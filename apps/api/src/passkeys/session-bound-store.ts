@@ -75,11 +75,12 @@ export function createSessionBoundStore(db: Database) {
     async lastConfirmation(
       signIn: SignIn,
       secretHash: string | undefined,
-    ): Promise<{ confirmedAtMs: number | undefined; nowMs: number }> {
+    ): Promise<{ confirmedAtMs: number | undefined; lastSeenAtMs: number | undefined; nowMs: number }> {
       const [row] = await db
         .select({
           nowMs: sql<number>`(extract(epoch from now()) * 1000)::float8`,
           confirmedAtMs: sql<number | null>`(extract(epoch from ${adminConfirmations.confirmedAt}) * 1000)::float8`,
+          lastSeenAtMs: sql<number | null>`(extract(epoch from ${adminConfirmations.lastSeenAt}) * 1000)::float8`,
         })
         .from(sql`(select 1) as clock`)
         .leftJoin(
@@ -92,7 +93,19 @@ export function createSessionBoundStore(db: Database) {
           ),
         );
       if (!row) throw new Error('reading the clock returned no row');
-      return { nowMs: row.nowMs, confirmedAtMs: row.confirmedAtMs ?? undefined };
+      return {
+        nowMs: row.nowMs,
+        confirmedAtMs: row.confirmedAtMs ?? undefined,
+        lastSeenAtMs: row.lastSeenAtMs ?? undefined,
+      };
+    },
+
+    /** Notes a call made with this confirmation now (the database's now): the sign-in is not idle. */
+    async noteActivity(secretHash: string) {
+      await db
+        .update(adminConfirmations)
+        .set({ lastSeenAt: sql`now()` })
+        .where(eq(adminConfirmations.secretHash, secretHash));
     },
 
     /** Forgets every confirmation of an account (its passkeys were reset): the next admin call asks again. */

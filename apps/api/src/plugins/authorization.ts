@@ -17,9 +17,11 @@ import { whyNotInvoiceReader } from '../users/invoice-reader.ts';
  * - admin: an allowlisted admin whose sign-in confirmed its passkey recently (ADMIN_STEP_UP_MAX_AGE_SECONDS),
  *   in the browser making the call (the step-up secret it carries)
  * - admin-or-service: such an admin, or a machine presenting the configured ingestion token
- * - admin-step-up: an allowlisted admin, confirmed or not: only the routes that set up and use the passkey
- * - finance: an allowlisted account with the finance role (the admin role does not include it: an
- *   administrator keeps the allowlist, and reads invoices across parcels only when also given finance)
+ * - admin-step-up: an allowlisted admin or finance user, confirmed or not: only the routes that set up and use
+ *   the passkey
+ * - finance: an allowlisted account with the finance role whose sign-in confirmed its passkey recently, as
+ *   an admin's must (the admin role does not include it: an administrator keeps the allowlist, and reads
+ *   invoices across parcels only when also given finance)
  */
 export type Access = 'public' | 'user' | 'admin' | 'admin-or-service' | 'admin-step-up' | 'finance';
 
@@ -106,7 +108,8 @@ export default fp<{ ingestToken?: string | undefined; ingestFrom?: ((ip: string)
       }
       // Counted from the password, whatever refreshes the token has had since: an old sign-in ends here.
       const lifetimes = app.domain.config.sessionLifetimes;
-      if (sessionHasEnded({ authTimeMs: verified.authTimeMs, nowMs: Date.now(), admin: row.admin, lifetimes })) {
+      const roles = { admin: row.admin, finance: row.finance };
+      if (sessionHasEnded({ ...roles, authTimeMs: verified.authTimeMs, nowMs: Date.now(), lifetimes })) {
         throw new DomainError('session-expired', SESSION_ENDED_MESSAGE, 'sign-in older than the session lifetime');
       }
       // The company identity bound to the row at its first link, and required of every later company sign-in.
@@ -141,17 +144,22 @@ export default fp<{ ingestToken?: string | undefined; ingestFrom?: ((ip: string)
         if (token) request.caller = await resolveCaller(request, token);
         if (access === 'public') return;
         if (!request.caller) throw new DomainError('unauthenticated', 'Please sign in to continue.');
-        const allowed = access === 'user' || (access === 'finance' ? request.caller.finance : request.caller.admin);
+        const { admin, finance } = request.caller;
+        const allowed =
+          access === 'user' || (access === 'finance' ? finance : access === 'admin-step-up' ? admin || finance : admin);
         if (!allowed) {
           throw new DomainError(
             'forbidden',
             'You do not have permission to do this. Please contact the website administrator.',
           );
         }
-        // The password alone does not make an admin call: this very sign-in must have used its passkey lately,
-        // in the browser the request comes from (the secret its ceremony answered with).
-        if (access === 'admin' || access === 'admin-or-service')
-          await app.domain.passkeys.requireStepUp({ ...request.caller, stepUpSecret: stepUpSecretOf(request) });
+        // The password alone makes no admin or finance call: this very sign-in must have used its passkey
+        // lately, in the browser the request comes from (the secret its ceremony answered with).
+        const session = { ...request.caller, stepUpSecret: stepUpSecretOf(request) };
+        if (access === 'admin' || access === 'admin-or-service') await app.domain.passkeys.requireStepUp(session);
+        if (access === 'finance') await app.domain.passkeys.requireStepUp(session, 'finance');
+        // The ceremonies need no confirmation, but a browser that went quiet too long signs in again first.
+        if (access === 'admin-step-up') await app.domain.passkeys.requireNotIdle(session);
       } catch (error) {
         if (!(error instanceof DomainError)) throw error;
         const identity = request.refusedIdentity;

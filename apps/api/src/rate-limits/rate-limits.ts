@@ -5,6 +5,7 @@ import type { RateLimitStore } from './rate-limit-store.ts';
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
+const DAY_MS = 24 * HOUR_MS;
 /** How long a lookup or activation of an address that is asked about too often waits: slowed, never refused. */
 export const BUSY_ADDRESS_DELAY_MS = 1_000;
 
@@ -53,6 +54,13 @@ export function createRateLimits(
      * refused until the window ends, the right token's included, so guessing stops there.
      */
     scimRefusals: createBatchedLimit(store, 'scim-refusals', limits.scimRefusalsPerMinute, MINUTE_MS, anonymousOptions),
+    /** Invoice searches per finance user (all instances): a person refines a few a minute, a harvest many. */
+    invoiceSearches: createBatchedLimit(store, 'invoice-searches', limits.invoiceSearchesPerMinute, MINUTE_MS),
+    /**
+     * Invoices put into ZIPs per person and UTC day (all instances): the ceiling on what one sign-in, however
+     * it was obtained, can carry away in a day; the hourly download allowance only paces it.
+     */
+    invoiceExports: createBatchedLimit(store, 'invoice-exports', limits.invoiceExportsPerDay, DAY_MS),
   };
   const flushAll = () =>
     Promise.all(Object.values(all).map((limit) => limit.flush())).then(

@@ -138,10 +138,13 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
       const { admin, finance } = request.body;
       const promotion = admin === true ? await promote(app, email, actor) : undefined;
       let row = admin === false ? await app.domain.userAdmin.setAdmin({ email, admin, actor }) : promotion?.row;
-      if (finance !== undefined) row = await app.domain.userAdmin.setFinance({ email, finance, actor });
+      // The finance role, like the admin role, needs a passkey: its grant may answer an enrollment code.
+      const financeChange =
+        finance === undefined ? undefined : await app.domain.financeRole.setFinance({ email, finance, actor });
+      row = financeChange?.row ?? row;
       if (!row) throw new Error('the body schema lets no call through without a role');
       if (promotion?.approval) return reply.code(202).send({ ...toAllowedUser(row), approval: promotion.approval });
-      const enrollment = promotion?.enrollment;
+      const enrollment = promotion?.enrollment ?? financeChange?.enrollment;
       return { ...toAllowedUser(row), ...(enrollment ? { enrollment } : {}) };
     },
   );

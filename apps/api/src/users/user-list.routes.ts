@@ -26,12 +26,14 @@ const usersRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const { items, total } = await app.domain.users.list(request.query);
       reply.header(TOTAL_COUNT_HEADER, String(total)).header('cache-control', 'no-store');
-      // Each administrator's passkeys on their row, so a passkey nobody expected (or none) is seen.
-      const admins = items.filter((row) => row.admin).map((row) => row.email);
-      const passkeys = await app.domain.passkeys.passkeysOf(admins);
+      // Each administrator's and finance user's passkeys on their row, so a passkey nobody expected (or none)
+      // is seen.
+      const needsPasskey = (row: { admin: boolean; finance: boolean }) => row.admin || row.finance;
+      const holders = items.filter(needsPasskey).map((row) => row.email);
+      const passkeys = await app.domain.passkeys.passkeysOf(holders);
       return items.map((row) => ({
         ...toAllowedUser(row),
-        ...(row.admin ? { passkeys: passkeys.get(row.email) ?? [] } : {}),
+        ...(needsPasskey(row) ? { passkeys: passkeys.get(row.email) ?? [] } : {}),
       }));
     },
   );

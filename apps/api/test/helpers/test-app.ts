@@ -45,8 +45,9 @@ export interface TestContext {
   invoiceStore: TestInvoiceStore;
   /**
    * Creates an emulator account (and, unless `allowlisted: false`, its allowlist row); returns its ID token.
-   * An admin also sets up a passkey through the portal's endpoints, as on their first visit to the admin
-   * page, so their admin calls are accepted for ADMIN_STEP_UP_MAX_AGE_SECONDS (`stepUp: false` skips it);
+   * An admin or finance user also sets up a passkey through the portal's endpoints, as on their first visit
+   * to the admin or Invoices page, so their calls are accepted for ADMIN_STEP_UP_MAX_AGE_SECONDS (`stepUp:
+   * false` skips it);
    * `passkey` is the authenticator that holds it, to confirm again later.
    */
   createAccount(
@@ -174,7 +175,7 @@ export function useTestApp(options: TestAppOptions = {}): TestContext {
         firebaseUid: account.uid,
       });
     }
-    if (allowlisted && admin && stepUp) {
+    if (allowlisted && (admin || finance) && stepUp) {
       const enrollmentCode = await context.enrollmentCode(email);
       await enrollPasskey(context.callAs(account.idToken), passkey, { enrollmentCode });
     }

@@ -19,6 +19,8 @@ interface SeedRecord {
    * password), so a later start that does not seed can print it again while it lasts.
    */
   adminEnrollment?: { code: string; expiresAt: string } | undefined;
+  /** The same for the demo finance user (the Invoices page needs a passkey as the admin page does). */
+  financeEnrollment?: { code: string; expiresAt: string } | undefined;
 }
 
 /** A recorded code this close to running out is issued again: the banner never shows one about to expire. */
@@ -40,6 +42,10 @@ export async function missingDemoData(dataDir: string, accountsDir: string): Pro
   if (enrollment && Date.parse(enrollment.expiresAt) - Date.now() < CODE_MARGIN_MS) {
     return ["the demo admin's enrollment code runs out"];
   }
+  const financeEnrollment = record.financeEnrollment;
+  if (financeEnrollment && Date.parse(financeEnrollment.expiresAt) - Date.now() < CODE_MARGIN_MS) {
+    return ["the demo finance user's enrollment code runs out"];
+  }
   if (!existsSync(path.join(dataDir, 'db', 'PG_VERSION'))) return ['no database'];
   const saved = await readJson<EmulatorExport>(path.join(accountsDir, 'auth_export', 'accounts.json'));
   const uids = new Set((saved?.users ?? []).map((user) => `${user.email}\0${user.localId}`));
@@ -56,6 +62,12 @@ export async function recordDemoSeed(dataDir: string, seed: SeedRecord): Promise
 /** The demo admin's enrollment code the last seed recorded, when there is one still valid. */
 export async function recordedAdminEnrollment(dataDir: string): Promise<SeedRecord['adminEnrollment']> {
   const enrollment = (await readJson<SeedRecord>(path.join(dataDir, RECORD_FILE)))?.adminEnrollment;
+  return enrollment && Date.parse(enrollment.expiresAt) > Date.now() ? enrollment : undefined;
+}
+
+/** The demo finance user's enrollment code the last seed recorded, when there is one still valid. */
+export async function recordedFinanceEnrollment(dataDir: string): Promise<SeedRecord['financeEnrollment']> {
+  const enrollment = (await readJson<SeedRecord>(path.join(dataDir, RECORD_FILE)))?.financeEnrollment;
   return enrollment && Date.parse(enrollment.expiresAt) > Date.now() ? enrollment : undefined;
 }
 

@@ -76,10 +76,14 @@ export async function seedDemoInvoices(blobStore: BlobStore, invoicesRepository:
   return outcomes;
 }
 
-/** What a seed made: the demo accounts' uids, and the demo admin's enrollment code while they have no passkey. */
+/**
+ * What a seed made: the demo accounts' uids, and the enrollment codes of the demo admin and the demo finance
+ * user while they have no passkey.
+ */
 export interface DemoSeed {
   accounts: Record<string, string>;
   adminEnrollment?: { code: string; expiresAt: string } | undefined;
+  financeEnrollment?: { code: string; expiresAt: string } | undefined;
 }
 
 /**
@@ -102,7 +106,12 @@ export async function seedDemoData(
   const adminEnrollment = admin
     ? await domain.passkeys.codeForNewAdmin({ email: admin.email, actor: 'demo seed' })
     : undefined;
-  return { accounts, adminEnrollment };
+  // The finance role's calls need a passkey too: the demo finance user's first is set up with this code.
+  const finance = DEMO_ACCOUNTS.find((account) => account.finance && !account.admin && account.allowlisted);
+  const financeEnrollment = finance
+    ? await domain.passkeys.codeForNewAdmin({ email: finance.email, actor: 'demo seed' })
+    : undefined;
+  return { accounts, adminEnrollment, financeEnrollment };
 }
 
 /**

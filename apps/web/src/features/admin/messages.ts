@@ -1,6 +1,7 @@
 import type { ApprovalKind } from '@portal/contract';
 import { ApiError } from '@/lib/api-client';
 import { formatDate, formatDateTime } from '@/lib/format-date';
+import type { StepUpTexts } from '@/components/step-up/step-up-texts';
 
 /** Every sentence the admin screen shows an admin, kept together; the spec's are word for word. */
 
@@ -117,28 +118,16 @@ export function serverMessageOf(error: unknown): string {
   return statusTextOf(error);
 }
 
-/** "10 minutes", "30 seconds": how long a passkey confirmation holds, as the admin page says it. */
-export function confirmationLength(seconds: number): string {
-  if (seconds % 60 !== 0 || seconds < 60) return seconds === 1 ? '1 second' : `${seconds} seconds`;
-  const minutes = seconds / 60;
-  return minutes === 1 ? '1 minute' : `${minutes} minutes`;
-}
-
-export const PASSKEY_SETUP_TITLE = 'Set up a passkey';
-export const PASSKEY_SETUP_WHY =
-  'Administrators confirm who they are with a passkey as well as their password: the fingerprint, face or screen lock of this device, or a security key.';
-export const passkeySetupHow = (seconds: number) =>
-  `You set it up once. After that, the portal asks for it when you open this page, and again when you act after ${confirmationLength(seconds)}.`;
-export const ENROLLMENT_CODE_LABEL = 'Enrollment code';
-export const ENROLLMENT_CODE_HINT =
-  'The one-time code from the administrator who made you an administrator or reset your passkeys (XXXX-XXXX-XXXX-XXXX).';
-export const MISSING_CODE_MESSAGE = 'Please enter your enrollment code.';
-export const PASSWORD_AGAIN_HINT = 'You signed in a while ago: enter your password again to set up your passkey.';
-export const STEP_UP_TITLE = "Confirm it's you";
-export const stepUpHow = (seconds: number) =>
-  `Use your passkey to open the admin page. It stays open for ${confirmationLength(seconds)} at a time; then the portal asks again.`;
-export const LOST_PASSKEY_HINT = 'Lost your passkey? Another administrator can reset it from the user list.';
-export const STEP_UP_PROMPT_DEFAULT = 'Please confirm it is you with your passkey to continue.';
+/** The admin page's words on the passkey cards; the rest of the cards' words are shared. */
+export const ADMIN_STEP_UP_TEXTS: StepUpTexts = {
+  setUpWhy:
+    'Administrators confirm who they are with a passkey as well as their password: the fingerprint, face or screen lock of this device, or a security key.',
+  codeHint:
+    'The one-time code from the administrator who made you an administrator or reset your passkeys (XXXX-XXXX-XXXX-XXXX).',
+  confirmHow: (length) =>
+    `Use your passkey to open the admin page. It stays open for ${length} at a time; then the portal asks again.`,
+  lostPasskey: 'Lost your passkey? Another administrator can reset it from the user list.',
+};
 
 export const END_SESSIONS_TITLE = 'End sessions?';
 export const endSessionsMessage = (email: string) =>

@@ -1,9 +1,21 @@
 import { MAX_ZIP_INVOICES } from '@portal/contract';
+import type { StepUpTexts } from '@/components/step-up/step-up-texts';
 
 const count = new Intl.NumberFormat('en-GB');
 
 export const NO_FINANCE_MESSAGE =
   'The Invoices page is for people with the finance role. Please ask an administrator if you need it.';
+
+/** The Invoices page's words on the passkey cards: every invoice is behind it, as the admin page is. */
+export const FINANCE_STEP_UP_TEXTS: StepUpTexts = {
+  setUpWhy:
+    'This page opens every invoice, so you confirm who you are with a passkey as well as your password: the fingerprint, face or screen lock of this device, or a security key.',
+  codeHint:
+    'The one-time code from the administrator who gave you the finance role or reset your passkeys (XXXX-XXXX-XXXX-XXXX). No code? Ask an administrator for one.',
+  confirmHow: (length) =>
+    `Use your passkey to open the invoices. They stay open for ${length} at a time; then the portal asks again.`,
+  lostPasskey: 'Lost your passkey? An administrator can reset it from the user list.',
+};
 export const totalText = (total: number, atLeast: boolean) =>
   atLeast
     ? `More than ${count.format(total)} invoices: narrow the search to see them all`

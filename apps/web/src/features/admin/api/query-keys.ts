@@ -8,11 +8,6 @@ export const adminKeys = {
   auditPage: (page: number, filter: AuditFilter = {}) => ['admin', 'audit', { page, ...filter }] as const,
   accountCleanups: ['admin', 'account-cleanups'] as const,
   approvals: ['admin', 'approvals'] as const,
-  /**
-   * Outside the prefix on purpose: reloading after a change must not ask again whether the admin page may
-   * open; a confirmation that runs out meanwhile is asked for when a call is refused.
-   */
-  stepUp: ['admin-step-up'] as const,
   /** The mutation key of every single change (add, delete, role): the loading overlay shows while one runs. */
   change: ['admin', 'change'] as const,
 };

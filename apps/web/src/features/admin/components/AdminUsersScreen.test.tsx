@@ -497,6 +497,10 @@ describe('the list for thousands', () => {
     expect(confirm).toHaveTextContent('Give user@example.com the finance role?');
     await user.click(within(confirm).getByRole('button', { name: 'Give finance role' }));
     expect(await screen.findByText('user@example.com now has the finance role.')).toBeInTheDocument();
+    // The role opens every invoice behind a passkey: the code for the first one is shown to whoever gave it.
+    expect(screen.getByRole('status')).toHaveTextContent(
+      `Enrollment code for user@example.com's first passkey: ${FAKE_ENROLLMENT_CODE}`,
+    );
     expect(fake.calls.find((call) => call.method === 'PATCH')).toMatchObject({
       path: '/users/user%40example.com',
       body: JSON.stringify({ finance: true }),

@@ -6,11 +6,11 @@ import { LoadingOverlay } from '@/components/LoadingOverlay';
 import { useQueryFailure } from '@/hooks/use-query-failure';
 import { useAddressQuery } from '@/hooks/use-address-query';
 import { useAdminCheck } from '../hooks/use-admin-check';
-import { NO_PERMISSION_MESSAGE } from '../messages';
+import { ADMIN_STEP_UP_TEXTS, NO_PERMISSION_MESSAGE } from '../messages';
 import { AdminRefusal } from './AdminRefusal';
 import { AuditLogPanel } from './AuditLogPanel';
-import { StepUpGate } from './StepUpGate';
-import { StepUpPrompt } from './StepUpPrompt';
+import { StepUpGate } from '@/components/step-up/StepUpGate';
+import { StepUpPrompt } from '@/components/step-up/StepUpPrompt';
 import { UsersPanel } from './UsersPanel';
 
 /** The tab's name in the address (`/admin?tab=audit`); the user list, the default, has none. */
@@ -50,7 +50,7 @@ export default function AdminUsersScreen() {
     <main className="container py-3 admin-screen">
       <h1 className="h3 mb-2">Users</h1>
       {check.status === 'confirmed' && (
-        <StepUpGate>
+        <StepUpGate texts={ADMIN_STEP_UP_TEXTS}>
           {/* Mounted on first visit: the audit log is fetched only by admins who open it. */}
           <Tabs activeKey={tab} onSelect={selectTab} id="admin-tabs" className="mb-2" mountOnEnter>
             <Tab eventKey="users" title="User list">

@@ -88,7 +88,7 @@ export function UserRowMenu({ user, own, actions }: { user: AllowedUser; own: bo
           End sessions
         </Dropdown.Item>
         {/* Your own passkeys are not reset here: that would lock you out of this page mid-visit. */}
-        {user.admin && !own && (
+        {(user.admin || user.finance) && !own && (
           <Dropdown.Item as="button" onClick={() => actions.onResetPasskeys(email, toggle.current!)}>
             Reset passkeys
           </Dropdown.Item>

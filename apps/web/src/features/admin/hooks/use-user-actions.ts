@@ -119,8 +119,8 @@ export function useUserActions(feedback: ActionFeedback) {
       }),
   };
 
-  // A promotion or a reset made at once issues the enrollment code the person's first passkey needs: shown
-  // here, once. One that waits for a second administrator says so, and the approver is shown the code.
+  // A promotion, a finance grant or a reset made at once issues the enrollment code the person's first passkey
+  // needs: shown here, once. One that waits for a second administrator says so, and the approver is shown the code.
   const run = async (action: Pending): Promise<Notice> => {
     switch (action.kind) {
       case 'delete': {
@@ -136,9 +136,12 @@ export function useUserActions(feedback: ActionFeedback) {
         const { enrollment } = changed;
         return enrollment ? { text, details: enrollmentCodeDetails(action.email, enrollment) } : { text };
       }
-      case 'finance':
-        await setFinance.mutateAsync(action);
-        return { text: financeNotice(action.email, action.finance) };
+      case 'finance': {
+        // The finance role needs a passkey too: its grant issues the code, as a promotion does.
+        const { enrollment } = await setFinance.mutateAsync(action);
+        const text = financeNotice(action.email, action.finance);
+        return enrollment ? { text, details: enrollmentCodeDetails(action.email, enrollment) } : { text };
+      }
       case 'end-sessions':
         await endSessions.mutateAsync(action.email);
         return { text: sessionsEndedNotice(action.email) };

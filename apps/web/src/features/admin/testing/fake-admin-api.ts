@@ -255,9 +255,9 @@ export function createFakeAdminApi(
         return HttpResponse.json({ ...user, approval: requestApproval('make-admin', email) }, { status: 202 });
       const changed = { ...user, admin: body.admin ?? user.admin, finance: body.finance ?? user.finance };
       users.set(email, changed);
-      // A new administrator comes back with the enrollment code of their first passkey.
-      const enrollment =
-        changed.admin && !user.admin ? { code: FAKE_ENROLLMENT_CODE, expiresAt: FAKE_CODE_EXPIRY } : undefined;
+      // A new administrator or finance user comes back with the enrollment code of their first passkey.
+      const granted = (changed.admin && !user.admin) || (changed.finance && !user.finance);
+      const enrollment = granted ? { code: FAKE_ENROLLMENT_CODE, expiresAt: FAKE_CODE_EXPIRY } : undefined;
       return HttpResponse.json({ ...changed, ...(enrollment ? { enrollment } : {}) });
     }),
     http.delete(`${API}/users/:email`, async ({ request, params }) => {

@@ -44,6 +44,15 @@ function fakeInvoicesApi(items: InvoiceSummary[]) {
         totalIsAtLeast: false,
       });
     }),
+    // This sign-in confirmed with its passkey already: the passkey step has its own tests.
+    http.get(`${API}/me/step-up`, () =>
+      HttpResponse.json({
+        passkeys: 1,
+        steppedUpUntil: '2099-01-01T00:00:00.000Z',
+        maxAgeSeconds: 600,
+        recentSignIn: true,
+      }),
+    ),
     http.post(`${API}/invoices/zip`, async ({ request }) => {
       zips.push(await request.json());
       return new HttpResponse(new Uint8Array(2048), {

@@ -3,12 +3,12 @@ import Button from 'react-bootstrap/Button';
 import Modal from 'react-bootstrap/Modal';
 import Spinner from 'react-bootstrap/Spinner';
 import { useApiClient, useStepUpHandler } from '@/lib/api-client';
-import { ceremonyFailureMessage, confirmWithPasskey } from '../api/passkeys';
-import { STEP_UP_PROMPT_DEFAULT, STEP_UP_TITLE } from '../messages';
+import { ceremonyFailureMessage, confirmWithPasskey } from '@/lib/passkeys';
+import { STEP_UP_PROMPT_DEFAULT, STEP_UP_TITLE } from './step-up-texts';
 
 /**
- * While the admin screen is open, an admin call the server refuses for want of a recent passkey
- * confirmation (it ran out while the admin was reading) opens this prompt; once the passkey is used, the
+ * While a page whose calls need a passkey is open (admin, Invoices), a call the server refuses for want of
+ * a recent passkey confirmation (it ran out while the person was reading) opens this prompt; once the passkey is used, the
  * refused call goes out again by itself. Calls refused together wait for the one prompt.
  */
 export function StepUpPrompt() {

@@ -7,26 +7,32 @@ import Spinner from 'react-bootstrap/Spinner';
 import { ErrorModal } from '@/components/ErrorModal';
 import { LoadingOverlay } from '@/components/LoadingOverlay';
 import { useQueryFailure } from '@/hooks/use-query-failure';
-import { useApiClient } from '@/lib/api-client';
+import { ApiError, useApiClient } from '@/lib/api-client';
 import { useAuth } from '@/lib/auth';
-import { ceremonyFailureMessage, confirmWithPasskey, setUpPasskey, useStepUpStatus } from '../api/passkeys';
-import { adminKeys } from '../api/query-keys';
 import {
-  ENROLLMENT_CODE_HINT,
+  ceremonyFailureMessage,
+  confirmWithPasskey,
+  setUpPasskey,
+  STEP_UP_STATUS_KEY,
+  useStepUpStatus,
+} from '@/lib/passkeys';
+import {
+  confirmationLength,
   ENROLLMENT_CODE_LABEL,
-  LOST_PASSKEY_HINT,
   MISSING_CODE_MESSAGE,
   PASSKEY_SETUP_TITLE,
-  PASSKEY_SETUP_WHY,
   passkeySetupHow,
   PASSWORD_AGAIN_HINT,
-  serverMessageOf,
   STEP_UP_TITLE,
-  stepUpHow,
-} from '../messages';
+  type StepUpTexts,
+} from './step-up-texts';
 
 const WRONG_PASSWORD_MESSAGE = 'That password is not right. Please try again.';
 const MISSING_PASSWORD_MESSAGE = 'Please enter your password.';
+
+/** The server's sentence when it gave one (a session that ended, a refusal), else what went wrong. */
+const statusFailureMessage = (error: unknown) =>
+  error instanceof ApiError ? (error.serverMessage ?? error.statusText) || error.message : String(error);
 
 /** A button that shows it is waiting for the browser's passkey dialog. */
 function CeremonyButton({ working, children }: { working: boolean; children: ReactNode }) {
@@ -47,11 +53,17 @@ function CeremonyError({ message }: { message: string | null }) {
   );
 }
 
+interface CardProps {
+  status: StepUpStatus;
+  texts: StepUpTexts;
+  onDone: () => Promise<void>;
+}
+
 /**
- * First visit: explains the passkey and makes one with the one-time enrollment code the admin was given
+ * First visit: explains the passkey and makes one with the one-time enrollment code the person was given
  * (asking for the password again too if it is not recent): a password alone never sets up a passkey.
  */
-function PasskeySetupCard({ status, onDone }: { status: StepUpStatus; onDone: () => Promise<void> }) {
+function PasskeySetupCard({ status, texts, onDone }: CardProps) {
   const api = useApiClient();
   const { client } = useAuth();
   const [code, setCode] = useState('');
@@ -96,7 +108,7 @@ function PasskeySetupCard({ status, onDone }: { status: StepUpStatus; onDone: ()
         <h2 id="passkey-setup-title" className="h5">
           {PASSKEY_SETUP_TITLE}
         </h2>
-        <p>{PASSKEY_SETUP_WHY}</p>
+        <p>{texts.setUpWhy}</p>
         <p>{passkeySetupHow(status.maxAgeSeconds)}</p>
         <Form noValidate onSubmit={(event) => void onSubmit(event)}>
           <Form.Group controlId="passkey-setup-code" className="mb-3">
@@ -111,7 +123,7 @@ function PasskeySetupCard({ status, onDone }: { status: StepUpStatus; onDone: ()
               aria-describedby="passkey-setup-code-hint"
               onChange={(event) => setCode(event.target.value)}
             />
-            <Form.Text id="passkey-setup-code-hint">{ENROLLMENT_CODE_HINT}</Form.Text>
+            <Form.Text id="passkey-setup-code-hint">{texts.codeHint}</Form.Text>
           </Form.Group>
           {needsPassword && (
             <Form.Group controlId="passkey-setup-password" className="mb-3">
@@ -136,7 +148,7 @@ function PasskeySetupCard({ status, onDone }: { status: StepUpStatus; onDone: ()
 }
 
 /** Every visit after: one tap on the passkey opens the page for this sign-in. */
-function PasskeyConfirmCard({ status, onDone }: { status: StepUpStatus; onDone: () => Promise<void> }) {
+function PasskeyConfirmCard({ status, texts, onDone }: CardProps) {
   const api = useApiClient();
   const [error, setError] = useState<string | null>(null);
   const [working, setWorking] = useState(false);
@@ -161,26 +173,27 @@ function PasskeyConfirmCard({ status, onDone }: { status: StepUpStatus; onDone: 
         <h2 id="step-up-title" className="h5">
           {STEP_UP_TITLE}
         </h2>
-        <p>{stepUpHow(status.maxAgeSeconds)}</p>
+        <p>{texts.confirmHow(confirmationLength(status.maxAgeSeconds))}</p>
         <form onSubmit={(event) => void onSubmit(event)}>
           <CeremonyButton working={working}>Use passkey</CeremonyButton>
         </form>
         <CeremonyError message={error} />
-        <p className="small admin-note mt-3 mb-0">{LOST_PASSKEY_HINT}</p>
+        <p className="small admin-note mt-3 mb-0">{texts.lostPasskey}</p>
       </div>
     </section>
   );
 }
 
 /**
- * The admin page opens once this sign-in has confirmed with a passkey: set one up on the first visit, use
- * it on every visit after. The server refuses admin calls without it anyway; this says so up front.
+ * A page whose calls need a passkey (the admin page, the Invoices page) opens once this sign-in has
+ * confirmed with one: set one up on the first visit, use it on every visit after. The server refuses the
+ * page's calls without it anyway; this says so up front, in the page's own words (`texts`).
  */
-export function StepUpGate({ children }: { children: ReactNode }) {
+export function StepUpGate({ texts, children }: { texts: StepUpTexts; children: ReactNode }) {
   const queryClient = useQueryClient();
   const status = useStepUpStatus();
-  const failure = useQueryFailure(status.error, serverMessageOf);
-  const onDone = () => queryClient.invalidateQueries({ queryKey: adminKeys.stepUp });
+  const failure = useQueryFailure(status.error, statusFailureMessage);
+  const onDone = () => queryClient.invalidateQueries({ queryKey: STEP_UP_STATUS_KEY });
   // Once open, the page stays open: a confirmation that runs out later is asked for by the prompt over the
   // refused call, not by swapping the screen for the card (which would drop the form or notice on it).
   const [opened, setOpened] = useState(false);
@@ -192,8 +205,8 @@ export function StepUpGate({ children }: { children: ReactNode }) {
     return <ErrorModal message={failure.message} reference={failure.reference} onClose={failure.dismiss} />;
   if (confirmed || opened) return children;
   return status.data.passkeys === 0 ? (
-    <PasskeySetupCard status={status.data} onDone={onDone} />
+    <PasskeySetupCard status={status.data} texts={texts} onDone={onDone} />
   ) : (
-    <PasskeyConfirmCard status={status.data} onDone={onDone} />
+    <PasskeyConfirmCard status={status.data} texts={texts} onDone={onDone} />
   );
 }
