@@ -9,7 +9,7 @@
 // BENCH_EXPLAIN=1 prints the query plans (EXPLAIN ANALYZE), BENCH_DATABASE names the database (default
 // portal_bench_invoices).
 import { createHash, randomBytes } from 'node:crypto';
-import { readFile, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';

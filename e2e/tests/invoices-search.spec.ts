@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { inflateRawSync } from 'node:zlib';
 import { identityToolkit } from '@portal/dev-stack';
-import { DEMO, expect, test, type Portal } from '../fixtures.ts';
+import { expect, test, type Portal } from '../fixtures.ts';
 import { readEInvoiceFixture } from '@portal/dev-stack/e-invoice-samples';
 
 const fixture = readEInvoiceFixture;
