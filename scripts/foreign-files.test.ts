@@ -8,15 +8,6 @@ import { findForeignFiles, foreignLicenceHeader, vendoredMarker } from './lib/fo
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-/**
- * Folders still brought in, each to be removed: the check passes over them by name, and fails once one is gone,
- * so the exception is dropped with it.
- */
-const KNOWN_FOREIGN_FOLDERS = [
-  // SCIM Verify (limosa-io), the SCIM conformance client: being replaced by a conformance suite of the project's own.
-  'apps/api/test/scim-conformance/scimverify/',
-];
-
 // The phrases are joined at run time, so this file carries none of them whole.
 const words = (...parts: string[]) => parts.join(' ');
 
@@ -60,22 +51,13 @@ test('a vendored folder is found: a vendor folder, a nested licence file, a pack
   );
 });
 
-test("the repository holds no other project's files, but for the folders still being removed", () => {
-  const findings = findForeignFiles(REPO_ROOT);
-  const unexpected = findings.filter(
-    (finding) => !KNOWN_FOREIGN_FOLDERS.some((folder) => finding.path.startsWith(folder)),
-  );
+test("the repository holds no other project's files", () => {
   assert.deepEqual(
-    unexpected,
+    findForeignFiles(REPO_ROOT),
     [],
     "Another project's files are in the repository. Install them as a package, or read data from outside " +
       'the repository (../shared), instead of copying them in.',
   );
-  for (const folder of KNOWN_FOREIGN_FOLDERS)
-    assert.ok(
-      existsSync(path.join(REPO_ROOT, folder)),
-      `${folder} is gone: remove it from KNOWN_FOREIGN_FOLDERS in scripts/foreign-files.test.ts`,
-    );
 });
 
 test('the public e-invoice samples come from ../shared, and their absence says where they were looked for', () => {
