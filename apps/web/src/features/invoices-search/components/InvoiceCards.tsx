@@ -1,19 +1,9 @@
-import type { InvoiceSummary } from '@portal/contract';
 import { Link } from 'react-router';
 import { invoicePathFor } from '@/lib/paths';
-import { amountOf, Badges, dayOf, INVOICES_TABLE_LABEL, SelectBox, type InvoiceTicks } from './InvoiceParts';
+import { amountOf, Badges, dayOf, INVOICES_TABLE_LABEL, SelectBox, type InvoiceResultsProps } from './InvoiceParts';
 
 /** The results on a phone: one card per invoice, "Select this page" above them. */
-export function InvoiceCards({
-  items,
-  ticks,
-  emptyText,
-}: {
-  items: InvoiceSummary[];
-  ticks: InvoiceTicks;
-  /** Said when nothing matches; null while the search runs. */
-  emptyText: string | null;
-}) {
+export function InvoiceCards({ items, ticks, emptyText }: InvoiceResultsProps) {
   return (
     <ul className="invoice-cards list-unstyled" aria-label={INVOICES_TABLE_LABEL}>
       {items.length > 0 && (

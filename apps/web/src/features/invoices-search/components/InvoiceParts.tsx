@@ -19,6 +19,14 @@ export interface InvoiceTicks {
   togglePage: (on: boolean) => void;
 }
 
+/** One page of results, drawn as the table (laptop) or the cards (phone). */
+export interface InvoiceResultsProps {
+  items: InvoiceSummary[];
+  ticks: InvoiceTicks;
+  /** Said when nothing matches; null while the search runs. */
+  emptyText: string | null;
+}
+
 export function SelectBox({
   code,
   checked,

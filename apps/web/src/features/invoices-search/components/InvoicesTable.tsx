@@ -1,20 +1,10 @@
-import type { InvoiceSummary } from '@portal/contract';
 import { Link } from 'react-router';
 import { formatDateTime } from '@/lib/format-date';
 import { invoicePathFor } from '@/lib/paths';
-import { amountOf, Badges, dayOf, INVOICES_TABLE_LABEL, SelectBox, type InvoiceTicks } from './InvoiceParts';
+import { amountOf, Badges, dayOf, INVOICES_TABLE_LABEL, SelectBox, type InvoiceResultsProps } from './InvoiceParts';
 
 /** The results on a laptop: the admin list's density, one line per invoice, long names cut with an ellipsis. */
-export function InvoicesTable({
-  items,
-  ticks,
-  emptyText,
-}: {
-  items: InvoiceSummary[];
-  ticks: InvoiceTicks;
-  /** Said when nothing matches; null while the search runs. */
-  emptyText: string | null;
-}) {
+export function InvoicesTable({ items, ticks, emptyText }: InvoiceResultsProps) {
   return (
     <div className="table-responsive">
       <table
