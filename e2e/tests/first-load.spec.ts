@@ -45,7 +45,7 @@ test.describe('what a page loads first, and when a download fails', () => {
     await signedInOnInvoice(page, (page) => portal.signIn(page, DEMO.user));
     // The next load paints, and then nothing more arrives: neither the error modal's code (asked for after the
     // paint) nor an answer to the invoice request, which fails with no response — the spec's "Application error".
-    const dialogFile = builtFileOf('src/components/ErrorDialog.tsx');
+    const dialogFile = builtFileOf('src/components/BootstrapErrorModal.tsx');
     const dialogRequests: string[] = [];
     await page.route(`**${dialogFile}`, async (route) => {
       dialogRequests.push(route.request().url());

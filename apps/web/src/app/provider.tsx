@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import { ErrorBoundary } from '@/components/ErrorBoundary';
 import { ApiClientProvider } from '@/lib/api-client';
 import { AuthProvider, type AuthClient } from '@/lib/auth';
-import { QueryClientSlotProvider } from '@/lib/query-boundary';
+import { QueryClientSlotProvider } from '@/lib/query-client-slot';
 import { RuntimeConfigProvider } from '@/lib/runtime-config';
 
 export function AppProvider({

@@ -1,15 +1,16 @@
 import { Suspense, useEffect, useState } from 'react';
 import { handledWithoutReload } from '@/lib/chunk-reload';
 import { lazyWithPreload } from '@/lib/lazy-with-preload';
-import type { ErrorModalProps } from './ErrorDialog';
-import { ErrorDialogStandIn } from './ErrorDialogStandIn';
+import type { ErrorModalProps } from './error-modal-props';
+import { PlainErrorModal } from './PlainErrorModal';
 
-// Without its code (the network dropped after the page painted), the plain stand-in: an error is never lost
-// to the fallback screen because the dialog that would say it could not be downloaded.
-const ErrorDialog = lazyWithPreload(() => import('./ErrorDialog'), ErrorDialogStandIn);
+// Without its code (the network dropped after the page painted), the plain one: an error is never lost to the
+// fallback screen because the modal that would say it could not be downloaded.
+const BootstrapErrorModal = lazyWithPreload(() => import('./BootstrapErrorModal'), PlainErrorModal);
 
 /**
- * The spec's error modal (see ErrorDialog), whose code arrives after the page has painted: a screen draws
+ * The spec's error modal, the one every screen uses. It shows BootstrapErrorModal, whose code arrives after
+ * the page has painted: a screen draws
  * first and shows an error rarely, and the modal's code is most of what a signed-in invoice link would
  * otherwise wait for beyond the screen itself. It is asked for once the screen has painted, so an error
  * still shows at once; from the first error on it stays mounted, to fade out and hand focus back.
@@ -23,7 +24,7 @@ export function ErrorModal(props: ErrorModalProps) {
     // page works without it).
     let timer: ReturnType<typeof setTimeout> | undefined;
     const frame = requestAnimationFrame(() => {
-      timer = setTimeout(() => ErrorDialog.preload().catch(handledWithoutReload), 0);
+      timer = setTimeout(() => BootstrapErrorModal.preload().catch(handledWithoutReload), 0);
     });
     return () => {
       cancelAnimationFrame(frame);
@@ -33,7 +34,7 @@ export function ErrorModal(props: ErrorModalProps) {
   if (!needed) return null;
   return (
     <Suspense fallback={null}>
-      <ErrorDialog {...props} />
+      <BootstrapErrorModal {...props} />
     </Suspense>
   );
 }

@@ -52,6 +52,7 @@ export const FRAMEWORK = {
     'src/lib/runtime-config.tsx',
     'src/lib/paths.ts',
     'src/lib/query-boundary.tsx',
+    'src/lib/query-client-slot.tsx',
     'src/hooks/use-page-title.ts',
     'src/components/PageSpinner.tsx',
     'src/components/CenteredMessage.tsx',

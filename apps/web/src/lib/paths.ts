@@ -23,12 +23,18 @@ export const isExactRoutePath = (pathname: string): boolean =>
   (Object.values(paths) as string[]).includes(pathname) || pathname === FORMER_FINANCE_PATH;
 
 /**
+ * The invoice screen's address for a parcel code, as the mails' links have it. Every link to an invoice in the
+ * app is built here: the search's rows, the recently opened menu, the parcel-code form and the reset mail's link.
+ */
+export const invoicePathFor = (parcelCode: string) =>
+  `${paths.invoice}?${new URLSearchParams({ parcelCode: parcelCode.trim() }).toString()}`;
+
+/**
  * Where a password-reset mail's link leads: the in-app hash route /invoice (docs/product/screens-and-routes.md),
  * with the parcel code of the link the person came with. The mail opens in a new tab, which has none of this
  * tab's saved location, so the code travels in the link itself.
  */
 export function resetContinueUrl(before: { search: string } | null = null): string {
   const parcelCode = before ? new URLSearchParams(before.search).get('parcelCode')?.trim() : undefined;
-  const query = parcelCode ? `?${new URLSearchParams({ parcelCode }).toString()}` : '';
-  return `${window.location.origin}/#${paths.invoice}${query}`;
+  return `${window.location.origin}/#${parcelCode ? invoicePathFor(parcelCode) : paths.invoice}`;
 }

@@ -1,6 +1,6 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { useQueryClientSlot } from './query-boundary';
+import { useQueryClientSlot } from './query-client-slot';
 
 /** Loaded by QueryBoundary: the app's one QueryClient, made on first use. */
 export default function QueryProvider({ children }: { children: ReactNode }) {

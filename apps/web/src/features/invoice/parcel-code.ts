@@ -1,4 +1,3 @@
-import { paths } from '@/lib/paths';
 import type { SavedLocation } from '@/lib/storage';
 
 const fromQuery = (query: string) => new URLSearchParams(query).get('parcelCode')?.trim() || null;
@@ -21,7 +20,3 @@ export function readParcelCode(
  * codes are printed in capitals, and a phone's keyboard starts a field in lower case).
  */
 export const normalizeTypedParcelCode = (typed: string) => typed.trim().toUpperCase();
-
-/** The invoice screen's address for a parcel code, as the links in the mails have it. */
-export const invoicePathFor = (parcelCode: string) =>
-  `${paths.invoice}?${new URLSearchParams({ parcelCode: parcelCode.trim() }).toString()}`;

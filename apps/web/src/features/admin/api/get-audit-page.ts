@@ -40,7 +40,7 @@ export async function getAuditPage(
 
 export const auditPageQueryOptions = (api: ApiClient, page: number, filter: AuditFilter = {}) =>
   queryOptions({
-    queryKey: adminKeys.auditPage(page, filter),
+    queryKey: [...adminKeys.all, 'audit', { page, ...filter }] as const,
     queryFn: ({ signal }) => getAuditPage(api, page, filter, signal),
     placeholderData: keepPreviousData,
     retry: false,

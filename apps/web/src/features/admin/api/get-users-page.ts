@@ -34,7 +34,7 @@ export async function getUsersPage(api: ApiClient, query: UsersQuery, signal?: A
 
 export const usersPageQueryOptions = (api: ApiClient, query: UsersQuery) =>
   queryOptions({
-    queryKey: adminKeys.usersPage(query),
+    queryKey: [...adminKeys.all, 'users', query] as const,
     queryFn: ({ signal }) => getUsersPage(api, query, signal),
     // Paging and searching keep the rows on screen until the next ones arrive, instead of a blank table.
     placeholderData: keepPreviousData,

@@ -5,6 +5,7 @@ import Button from 'react-bootstrap/Button';
 import Table from 'react-bootstrap/Table';
 import { ErrorModal } from '@/components/ErrorModal';
 import { LoadingOverlay } from '@/components/LoadingOverlay';
+import { Pager } from '@/components/Pager';
 import { useQueryFailure } from '@/hooks/use-query-failure';
 import { formatDateTime } from '@/lib/format-date';
 import { useAuditPage, type AuditFilter } from '../api/get-audit-page';
@@ -13,7 +14,6 @@ import { adminKeys } from '../api/query-keys';
 import { DEFAULT_AUDIT_EVENTS, describeEntry } from '../audit/describe-entry';
 import { NO_AUDIT_ENTRIES_MESSAGE, serverMessageOf } from '../messages';
 import { AuditFilterForm } from './AuditFilterForm';
-import { Pager } from './Pager';
 import { PendingCleanups } from './PendingCleanups';
 
 const OUTCOMES: Record<AuditEntry['outcome'], { label: string; className: string }> = {

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import { useApiClient } from '@/lib/api-client';
+import { saveFile } from '@/lib/save-file';
 import { exportUsers } from '../api/export-users';
 import type { UsersQuery } from '../api/get-users-page';
 import type { ActionFeedback } from '../hooks/use-action-feedback';
@@ -19,12 +20,7 @@ export function ExportButton({
   const exportCsv = async () => {
     setBusy(true);
     try {
-      const file = await exportUsers(api, query);
-      const link = document.createElement('a');
-      link.href = URL.createObjectURL(file);
-      link.download = `users-${new Date().toISOString().slice(0, 10)}.csv`;
-      link.click();
-      setTimeout(() => URL.revokeObjectURL(link.href), 0);
+      saveFile(await exportUsers(api, query), `users-${new Date().toISOString().slice(0, 10)}.csv`);
     } catch (error) {
       feedback.fail(statusTextOf(error), error);
     } finally {

@@ -9,16 +9,8 @@ import {
   passkeyCount,
   passkeyDates,
 } from '../messages';
+import type { UserActions } from './user-row-actions';
 import { UserRowMenu } from './UserRowMenu';
-
-export interface UserActions {
-  onDelete: (email: string, trigger: HTMLButtonElement) => void;
-  onSetAdmin: (email: string, admin: boolean, trigger: HTMLButtonElement) => void;
-  onSetFinance: (email: string, finance: boolean, trigger: HTMLButtonElement) => void;
-  onEndSessions: (email: string, trigger: HTMLButtonElement) => void;
-  onResetPasskeys: (email: string, trigger: HTMLButtonElement) => void;
-  onResend: (email: string) => void;
-}
 
 /**
  * Why this row cannot be deleted here, if it cannot: the signed-in admin's own row, or a row the company

@@ -11,7 +11,7 @@ import {
   roleChangeButton,
   rowMenuLabel,
 } from '../messages';
-import type { UserActions } from './UserRow';
+import type { UserActions } from './user-row-actions';
 
 /** The administrators, counted (a page of one is enough: its total is the count). */
 const ADMINS_QUERY = { search: '', status: 'admin', page: 0, pageSize: 25 } as const;

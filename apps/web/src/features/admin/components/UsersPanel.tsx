@@ -4,6 +4,8 @@ import Button from 'react-bootstrap/Button';
 import { ConfirmModal } from '@/components/ConfirmModal';
 import { ErrorModal } from '@/components/ErrorModal';
 import { LoadingOverlay } from '@/components/LoadingOverlay';
+import { Pager } from '@/components/Pager';
+import { SelectionBar } from '@/components/SelectionBar';
 import { useQueryFailure } from '@/hooks/use-query-failure';
 import { useCurrentUser } from '@/lib/auth';
 import { useUsersPage } from '../api/get-users-page';
@@ -13,16 +15,21 @@ import { useBulkDelete } from '../hooks/use-bulk-delete';
 import { useRowSelection } from '../hooks/use-row-selection';
 import { useUserActions } from '../hooks/use-user-actions';
 import { useUsersListParams } from '../hooks/use-users-list-params';
-import { bulkDeleteButton, bulkDeleteMessage, bulkDeleteTitle, noUsersMessage, statusTextOf } from '../messages';
+import {
+  bulkDeleteButton,
+  bulkDeleteMessage,
+  bulkDeleteTitle,
+  noUsersMessage,
+  selectedCount,
+  statusTextOf,
+} from '../messages';
 import { ActionNotice } from './ActionNotice';
 import { AddUserModal } from './AddUserModal';
 import { BulkAddModal } from './BulkAddModal';
 import { ExportButton } from './ExportButton';
 import { ListControls } from './ListControls';
-import { Pager } from './Pager';
 import { PendingApprovals } from './PendingApprovals';
 import { SearchField } from './SearchField';
-import { SelectionBar } from './SelectionBar';
 import { UsersTable } from './UsersTable';
 
 /** The user list: its state in the address, its data and actions in hooks; this lays them out. */
@@ -89,12 +96,29 @@ export function UsersPanel() {
 
       {list.data && (
         <div className="card shadow-sm">
+          {/* Above the table rather than in its header, so it stays on a phone where the header is hidden. */}
           <SelectionBar
-            selectable={selectable.length}
+            className="card-header bg-body gap-sm-3"
             selected={selection.selected.size}
-            onSelectAll={selection.selectAll}
-            onDelete={() => bulkDelete.ask([...selection.selected])}
-          />
+            selectedText={selectedCount(selection.selected.size)}
+            selectAll={{
+              id: 'admin-users-select-all',
+              label: 'Select all on this page',
+              // The admin's own row and the directory's cannot be selected.
+              selectable: selectable.length,
+              onSelectAll: selection.selectAll,
+            }}
+          >
+            <Button
+              variant="outline-danger"
+              size="sm"
+              className="ms-auto"
+              disabled={selection.selected.size === 0}
+              onClick={() => bulkDelete.ask([...selection.selected])}
+            >
+              Delete selected
+            </Button>
+          </SelectionBar>
           <UsersTable
             users={list.data.users}
             currentEmail={currentEmail}

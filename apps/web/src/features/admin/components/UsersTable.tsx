@@ -2,7 +2,8 @@ import type { AllowedUser } from '@portal/contract';
 import Table from 'react-bootstrap/Table';
 import { PHONE_QUERY, useMediaQuery } from '@/hooks/use-media-query';
 import { formatDate, formatDateTime } from '@/lib/format-date';
-import { UserRow, type UserActions } from './UserRow';
+import { UserRow } from './UserRow';
+import type { UserActions } from './user-row-actions';
 
 /** The accessible name the benchmark and the e2e tests find the table by. */
 export const USERS_TABLE_LABEL = 'Allowed users';

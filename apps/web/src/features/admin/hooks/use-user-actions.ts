@@ -28,7 +28,7 @@ import {
   serverMessageOf,
   sessionsEndedNotice,
 } from '../messages';
-import type { UserActions } from '../components/UserRow';
+import type { UserActions } from '../components/user-row-actions';
 import type { ActionFeedback, Notice } from './use-action-feedback';
 
 /** A promotion or reset that waits for a second administrator: nothing changed, no code for whoever asked. */

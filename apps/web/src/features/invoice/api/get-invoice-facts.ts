@@ -3,6 +3,7 @@ import { INVOICE_FACT_TERM_NAMES, INVOICE_FORMATS, INVOICE_WARNING_KINDS } from 
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { useApiClient, type ApiClient } from '@/lib/api-client';
 import { useCurrentUser } from '@/lib/auth';
+import { saveFile } from '@/lib/save-file';
 
 // The contract's lists, without its schemas: the answer is checked by hand below.
 const FORMATS: readonly string[] = INVOICE_FORMATS;
@@ -92,16 +93,5 @@ export async function downloadInvoiceXml(api: ApiClient, parcelCode: string): Pr
     blob: true,
   });
   // Typed as XML whatever came back, so the browser saves it instead of showing it as a page of this origin.
-  const url = URL.createObjectURL(data.slice(0, data.size, 'application/xml'));
-  try {
-    const link = document.createElement('a');
-    link.href = url;
-    link.download = `${parcelCode}.xml`;
-    document.body.append(link);
-    link.click();
-    link.remove();
-  } finally {
-    // Revoked after the click has been handled: the download keeps its own reference.
-    setTimeout(() => URL.revokeObjectURL(url), 1000);
-  }
+  saveFile(data, `${parcelCode}.xml`, 'application/xml');
 }

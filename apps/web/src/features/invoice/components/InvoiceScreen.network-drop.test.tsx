@@ -23,14 +23,14 @@ describe('the invoice screen when the network drops after its first paint', () =
   beforeEach(() => {
     dialogImports = 0;
     vi.resetModules();
-    vi.doMock('@/components/ErrorDialog', () => {
+    vi.doMock('@/components/BootstrapErrorModal', () => {
       dialogImports++;
-      throw new TypeError('Failed to fetch dynamically imported module: /assets/ErrorDialog.js');
+      throw new TypeError('Failed to fetch dynamically imported module: /assets/BootstrapErrorModal.js');
     });
   });
 
   afterEach(() => {
-    vi.doUnmock('@/components/ErrorDialog');
+    vi.doUnmock('@/components/BootstrapErrorModal');
     vi.resetModules();
   });
 

@@ -2,7 +2,8 @@ import { useState, type Ref } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import { useNavigate } from 'react-router';
-import { invoicePathFor, normalizeTypedParcelCode } from '../parcel-code';
+import { invoicePathFor } from '@/lib/paths';
+import { normalizeTypedParcelCode } from '../parcel-code';
 
 /** A way on from a missing or wrong parcel code: type one and open its invoice. */
 export function ParcelCodeForm({

@@ -3,7 +3,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Spinner from 'react-bootstrap/Spinner';
 import { Link } from 'react-router';
-import { paths } from '@/lib/paths';
+import { invoicePathFor } from '@/lib/paths';
 import { formatMoney } from '../facts/format';
 import { useRecentInvoices } from './records-api';
 
@@ -70,7 +70,7 @@ export function RecentInvoicesMenu({ current }: { current: string | null }) {
         <Link
           key={invoice.parcelCode}
           onClick={() => setOpen(false)}
-          to={`${paths.invoice}?${new URLSearchParams({ parcelCode: invoice.parcelCode }).toString()}`}
+          to={invoicePathFor(invoice.parcelCode)}
           className="dropdown-item recent-invoice-item"
         >
           <span className="font-monospace d-block">{invoice.parcelCode}</span>

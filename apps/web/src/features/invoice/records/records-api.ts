@@ -2,6 +2,7 @@ import type { ArrivalNotice, InvoiceHistory, RecentInvoice } from '@portal/contr
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { useApiClient, type ApiClient } from '@/lib/api-client';
 import { useCurrentUser } from '@/lib/auth';
+import { saveFile } from '@/lib/save-file';
 
 // Checked by hand, not with the contract's zod schemas: these load on the invoice screen, which stays light.
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
@@ -87,17 +88,7 @@ export async function downloadVersion(api: ApiClient, parcelCode: string, versio
     { auth: true, blob: true },
   );
   // Typed by what was asked for, so the browser saves it instead of showing it as a page of this origin.
-  const url = URL.createObjectURL(data.slice(0, data.size, part === 'pdf' ? 'application/pdf' : 'application/xml'));
-  try {
-    const link = document.createElement('a');
-    link.href = url;
-    link.download = `${parcelCode}-version-${versionId}.${part}`;
-    document.body.append(link);
-    link.click();
-    link.remove();
-  } finally {
-    setTimeout(() => URL.revokeObjectURL(url), 1000);
-  }
+  saveFile(data, `${parcelCode}-version-${versionId}.${part}`, part === 'pdf' ? 'application/pdf' : 'application/xml');
 }
 
 export const ARRIVAL_NOTICES_KEY = 'arrival-notices';

@@ -1,5 +1,6 @@
 import { ZIP_COUNT_HEADER, ZIP_EXPECTED_BYTES_HEADER, type InvoiceZipBody } from '@portal/contract';
 import type { ApiClient } from '@/lib/api-client';
+import { saveFile } from '@/lib/save-file';
 
 export interface ZipProgress {
   received: number;
@@ -45,15 +46,5 @@ export async function downloadInvoicesZip(
   }
   const disposition = headers.get('content-disposition') ?? '';
   const name = /filename="([^"]+)"/.exec(disposition)?.[1] ?? 'invoices.zip';
-  const url = URL.createObjectURL(new Blob(chunks as BlobPart[], { type: 'application/zip' }));
-  try {
-    const link = document.createElement('a');
-    link.href = url;
-    link.download = name;
-    document.body.append(link);
-    link.click();
-    link.remove();
-  } finally {
-    setTimeout(() => URL.revokeObjectURL(url), 1000);
-  }
+  saveFile(new Blob(chunks as BlobPart[], { type: 'application/zip' }), name);
 }

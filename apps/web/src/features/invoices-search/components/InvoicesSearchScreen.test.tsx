@@ -1,7 +1,7 @@
 import type { InvoiceSummary } from '@portal/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createFakeAuthClient } from '@/testing/fake-auth-client';
 import { accountLookup } from '@/testing/handlers';
 import { API, server } from '@/testing/msw-server';
@@ -118,6 +118,29 @@ describe('the Invoices page', () => {
     await user.click(screen.getByRole('button', { name: 'Download all 3 results (ZIP)' }));
     await waitFor(() => expect(fake.zips).toHaveLength(2));
     expect(fake.zips[1]).toEqual({ search: {}, sort: '-received' });
+  });
+
+  it("pages with the admin list's pager, and keeps a selection across pages", async () => {
+    const scrollTo = vi.spyOn(window, 'scrollTo').mockImplementation(() => {});
+    const fake = fakeInvoicesApi(Array.from({ length: 60 }, (_, index) => invoice(`PC${100 + index}`)));
+    server.use(accountLookup({ [MONEY]: { finance: true } }), ...fake.handlers);
+    const { user } = renderApp('/finance', { auth: createFakeAuthClient({ signedInAs: MONEY }) });
+    const table = await screen.findByRole('table', { name: 'Invoices found' });
+    await within(table).findByRole('link', { name: 'PC100' });
+    const pager = screen.getByRole('navigation', { name: 'invoices pages' });
+    expect(within(pager).getByText('1–50 of 60 invoices')).toBeInTheDocument();
+    await user.click(within(table).getByRole('checkbox', { name: 'Select PC100' }));
+
+    await user.click(within(pager).getByRole('button', { name: 'Next' }));
+    await within(table).findByRole('link', { name: 'PC150' });
+    expect(fake.queries.at(-1)?.get('offset')).toBe('50');
+    expect(within(pager).getByRole('button', { name: 'Page 2' })).toHaveAttribute('aria-current', 'page');
+    await user.click(within(table).getByRole('checkbox', { name: 'Select PC150' }));
+    const zipBar = screen.getByRole('group', { name: 'Download as ZIP' });
+    expect(within(zipBar).getByText('2 selected')).toBeInTheDocument();
+    await user.click(within(zipBar).getByRole('button', { name: 'Clear selection' }));
+    expect(within(zipBar).getByText('0 selected')).toBeInTheDocument();
+    scrollTo.mockRestore();
   });
 
   it("shows the server's reason for a search it refuses", async () => {

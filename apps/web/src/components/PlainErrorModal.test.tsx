@@ -1,7 +1,7 @@
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
-import { ErrorDialogStandIn } from './ErrorDialogStandIn';
+import { PlainErrorModal } from './PlainErrorModal';
 
 function Page({ onExited }: { onExited: () => void }) {
   const [message, setMessage] = useState<string | null>(null);
@@ -10,12 +10,12 @@ function Page({ onExited }: { onExited: () => void }) {
       <button type="button" onClick={() => setMessage('Application error. Please contact the UK IT team.')}>
         Load
       </button>
-      <ErrorDialogStandIn message={message} reference="req-1" onClose={() => setMessage(null)} onExited={onExited} />
+      <PlainErrorModal message={message} reference="req-1" onClose={() => setMessage(null)} onExited={onExited} />
     </>
   );
 }
 
-describe('the error modal’s stand-in', () => {
+describe('the plain error modal (when the Bootstrap one cannot be downloaded)', () => {
   it('shows the spec’s modal, takes the focus, closes on Escape and gives the focus back', async () => {
     const user = userEvent.setup();
     const onExited = vi.fn();

@@ -1,14 +1,15 @@
 import { useEffect, useEffectEvent, useRef } from 'react';
 import { createPortal } from 'react-dom';
-import type { ErrorModalProps } from './ErrorDialog';
+import type { ErrorModalProps } from './error-modal-props';
 
 /**
- * The spec's error modal when its own code (ErrorDialog, with react-bootstrap's Modal) cannot be downloaded —
+ * The spec's error modal without react-bootstrap, shown by ErrorModal when BootstrapErrorModal's code cannot be
+ * downloaded —
  * the network dropped after the page painted, which is also when the spec's "failure with no response" error
  * comes. Bootstrap's modal markup as react-bootstrap renders it, without its transitions: title "Error", the
  * message, "Continue" that closes it; it takes the focus and gives it back, and Escape closes it too.
  */
-export function ErrorDialogStandIn({ message, reference, onClose, onExited }: ErrorModalProps) {
+export function PlainErrorModal({ message, reference, onClose, onExited }: ErrorModalProps) {
   const shown = message !== null;
   const continueButton = useRef<HTMLButtonElement>(null);
   const close = useEffectEvent(onClose);

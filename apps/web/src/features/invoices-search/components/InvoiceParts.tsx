@@ -1,0 +1,68 @@
+import type { InvoiceSummary } from '@portal/contract';
+import { formatDate } from '@/lib/format-date';
+import { FORMAT_BADGES, FORMAT_NAMES } from '../messages';
+
+/** The accessible name the e2e test finds the results by, as a table on a laptop and a list on a phone. */
+export const INVOICES_TABLE_LABEL = 'Invoices found';
+
+export const amountOf = (invoice: InvoiceSummary) =>
+  invoice.totalGross === null
+    ? '—'
+    : `${Number(invoice.totalGross).toLocaleString('en-GB', { minimumFractionDigits: 2, maximumFractionDigits: 6 })}${invoice.currency ? ` ${invoice.currency}` : ''}`;
+export const dayOf = (date: string | null) => (date ? formatDate(`${date}T00:00:00`) : '—');
+
+/** The ticked invoices and how to tick one, as the table and the cards both take them. */
+export interface InvoiceTicks {
+  selected: ReadonlySet<string>;
+  allOnPage: boolean;
+  toggle: (code: string, on: boolean) => void;
+  togglePage: (on: boolean) => void;
+}
+
+/** One page of results, drawn as the table (laptop) or the cards (phone). */
+export interface InvoiceResultsProps {
+  items: InvoiceSummary[];
+  ticks: InvoiceTicks;
+  /** Said when nothing matches; null while the search runs. */
+  emptyText: string | null;
+}
+
+export function SelectBox({
+  code,
+  checked,
+  onChange,
+}: {
+  code: string;
+  checked: boolean;
+  onChange: (on: boolean) => void;
+}) {
+  return (
+    <label className="select-target">
+      <input
+        type="checkbox"
+        className="form-check-input"
+        checked={checked}
+        onChange={(event) => onChange(event.target.checked)}
+      />
+      <span className="visually-hidden">Select {code}</span>
+    </label>
+  );
+}
+
+export function Badges({ invoice }: { invoice: InvoiceSummary }) {
+  return (
+    <>
+      <span className="badge status-badge status-neutral" title={FORMAT_NAMES[invoice.format]}>
+        {FORMAT_BADGES[invoice.format]}
+      </span>
+      {invoice.bankDetailsChanged && (
+        <span
+          className="badge status-badge status-invited"
+          title="Its payment accounts changed and nobody has checked yet"
+        >
+          Bank changed
+        </span>
+      )}
+    </>
+  );
+}

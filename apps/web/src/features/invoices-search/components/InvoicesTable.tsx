@@ -1,0 +1,102 @@
+import { Link } from 'react-router';
+import { formatDateTime } from '@/lib/format-date';
+import { invoicePathFor } from '@/lib/paths';
+import { amountOf, Badges, dayOf, INVOICES_TABLE_LABEL, SelectBox, type InvoiceResultsProps } from './InvoiceParts';
+
+/** The results on a laptop: the admin list's density, one line per invoice, long names cut with an ellipsis. */
+export function InvoicesTable({ items, ticks, emptyText }: InvoiceResultsProps) {
+  return (
+    <div className="table-responsive">
+      <table
+        className="table table-hover admin-table invoices-table align-middle mb-0"
+        aria-label={INVOICES_TABLE_LABEL}
+      >
+        <colgroup>
+          <col className="col-select" />
+          <col className="col-code" />
+          <col className="col-number" />
+          <col className="col-issued" />
+          <col />
+          <col />
+          <col className="col-amount" />
+          <col className="col-kind" />
+          <col className="col-received" />
+        </colgroup>
+        <thead>
+          <tr>
+            <th scope="col" className="select-cell">
+              <label className="select-target">
+                <input
+                  type="checkbox"
+                  className="form-check-input"
+                  checked={ticks.allOnPage}
+                  disabled={items.length === 0}
+                  onChange={(event) => ticks.togglePage(event.target.checked)}
+                />
+                <span className="visually-hidden">Select this page</span>
+              </label>
+            </th>
+            <th scope="col">Parcel code</th>
+            <th scope="col">Invoice no.</th>
+            <th scope="col">Issued</th>
+            <th scope="col">Seller</th>
+            <th scope="col">Buyer</th>
+            <th scope="col" className="text-end">
+              Amount
+            </th>
+            <th scope="col">Format</th>
+            <th scope="col">Received</th>
+          </tr>
+        </thead>
+        <tbody>
+          {items.map((invoice) => (
+            <tr key={invoice.parcelCode}>
+              <td className="select-cell">
+                <SelectBox
+                  code={invoice.parcelCode}
+                  checked={ticks.selected.has(invoice.parcelCode)}
+                  onChange={(on) => ticks.toggle(invoice.parcelCode, on)}
+                />
+              </td>
+              <td>
+                <Link to={invoicePathFor(invoice.parcelCode)} className="cell-text">
+                  {invoice.parcelCode}
+                </Link>
+              </td>
+              <td>
+                <span className="cell-text" title={invoice.invoiceNumber ?? undefined}>
+                  {invoice.invoiceNumber ?? '—'}
+                </span>
+              </td>
+              <td className="text-nowrap">{dayOf(invoice.issueDate)}</td>
+              <td>
+                <span className="cell-text" title={invoice.sellerName ?? undefined}>
+                  {invoice.sellerName ?? '—'}
+                </span>
+              </td>
+              <td>
+                <span className="cell-text" title={invoice.buyerName ?? undefined}>
+                  {invoice.buyerName ?? '—'}
+                </span>
+              </td>
+              <td className="text-end text-nowrap">{amountOf(invoice)}</td>
+              <td>
+                <div className="status-badges">
+                  <Badges invoice={invoice} />
+                </div>
+              </td>
+              <td className="text-nowrap small">{formatDateTime(invoice.uploadedAt)}</td>
+            </tr>
+          ))}
+          {emptyText && items.length === 0 && (
+            <tr>
+              <td colSpan={9} className="text-center text-body-secondary py-4">
+                {emptyText}
+              </td>
+            </tr>
+          )}
+        </tbody>
+      </table>
+    </div>
+  );
+}
