@@ -162,13 +162,11 @@ export function createMetrics(sources: MetricsSources, options: { readTimeoutMs?
     ),
   );
   const queueGauge = (
-    name: string,
-    help: string,
+    metric: { name: string; help: string },
     value: (stats: { pending: number; oldestAgeSeconds: number }) => number,
   ) =>
     new Gauge({
-      name,
-      help,
+      ...metric,
       labelNames: ['queue'] as const,
       registers,
       async collect() {
@@ -178,13 +176,17 @@ export function createMetrics(sources: MetricsSources, options: { readTimeoutMs?
       },
     });
   queueGauge(
-    'portal_job_queue_pending',
-    'Jobs waiting in a background job queue (due or backing off), by queue',
+    {
+      name: 'portal_job_queue_pending',
+      help: 'Jobs waiting in a background job queue (due or backing off), by queue',
+    },
     (stats) => stats.pending,
   );
   queueGauge(
-    'portal_job_queue_oldest_age_seconds',
-    'Age of the oldest job of a background job queue, in seconds (0 when the queue is empty), by queue',
+    {
+      name: 'portal_job_queue_oldest_age_seconds',
+      help: 'Age of the oldest job of a background job queue, in seconds (0 when the queue is empty), by queue',
+    },
     (stats) => stats.oldestAgeSeconds,
   );
   // The clean-up queue's own names, from before every queue was measured alike: kept for existing dashboards.
