@@ -65,7 +65,10 @@ describe('recently opened invoices, written together', () => {
     const failures: unknown[] = [];
     const recent = createRecentInvoices(database.db, { log: (error) => failures.push(error) });
     // Its flush loop as the background registry runs it.
-    const loop = createFlushLoop({ flush: recent.writeDue, close: recent.close }, { everyMs: 50, onError: (error) => failures.push(error) });
+    const loop = createFlushLoop(
+      { flush: recent.writeDue, close: recent.close },
+      { everyMs: 50, onError: (error) => failures.push(error) },
+    );
     loop.start();
     await database.db.execute(sql`alter table invoice_opens rename to invoice_opens_away`);
     try {
