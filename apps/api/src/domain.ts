@@ -1,8 +1,8 @@
 import { createAuditRepository } from './audit/repository.ts';
 import { createAuditTrail } from './audit/audit-trail.ts';
-import { createAuditWriter } from './audit/audit-writer.ts';
+import { AUDIT_FLUSH_MS, createAuditWriter } from './audit/audit-writer.ts';
+import { createBackgroundRegistry } from './background/registry.ts';
 import type { Config } from './config.ts';
-import type { ChannelListener } from './db/notifications.ts';
 import { createTokenCache } from './identity/token-cache.ts';
 import type { Infrastructure } from './infrastructure.ts';
 import { openInfrastructure, type OpenInfrastructureOptions } from './infrastructure.ts';
@@ -21,16 +21,16 @@ import { createInvoicesRepository } from './invoices/repository.ts';
 import { createInvoiceSearchRepository } from './invoices/search-repository.ts';
 import { createInvoiceZip } from './invoices/invoice-zip.ts';
 import { createAuditedInvoiceSearch } from './invoices/audited-search.ts';
-import { createRecentInvoices } from './invoices/recent-invoices.ts';
+import { createRecentInvoices, RECENT_INVOICES_FLUSH_MS } from './invoices/recent-invoices.ts';
 import { createArrivalNoticesRepository } from './notifications/arrival-notices.ts';
-import { createArrivalNotifier } from './notifications/arrival-notifier.ts';
+import { createArrivalNotifier, NOTICE_EXPIRY_MS } from './notifications/arrival-notifier.ts';
 import { createSmtpMailer } from './notifications/mailer.ts';
 import { readMigrationJournal, schemaLevel } from './db/client.ts';
 import { measuredBlobStore, measuredIdentity } from './observability/dependency-metrics.ts';
 import { createAdminApprovals } from './approvals/admin-approvals.ts';
 import { createApprovalsRepository } from './approvals/approvals-repository.ts';
 import { createMetrics } from './observability/metrics.ts';
-import { createRateLimits } from './rate-limits/rate-limits.ts';
+import { createRateLimits, LIMIT_FLUSH_MS } from './rate-limits/rate-limits.ts';
 import { createRateLimitStore } from './rate-limits/rate-limit-store.ts';
 import { ALLOWLIST_CHANNEL, createAllowlistCache } from './users/allowlist-cache.ts';
 import { createCompanySignIn } from './sso/company-sign-in.ts';
@@ -56,9 +56,10 @@ export interface DomainLog {
  * and service exactly once, for the HTTP app, the CLI, the seed, the tests and the benchmarks alike. No
  * part reaches another through the web framework, so the order below is the only start-up order there is.
  *
- * `start()` begins the background work (change notices for the allowlist cache, batched limits, audit
- * retention); a one-off job (a CLI command) may skip it. `close()` stops it and writes what is queued; it
- * leaves the infrastructure open, since whoever opened that closes it.
+ * Everything it does off a request is in one registry (`background`, background/registry.ts): `start()`
+ * starts it (the server, the tests); a one-off job (a CLI command) does not, and then nothing runs. `close()`
+ * stops it and makes the writers' last write; it leaves the infrastructure open, since whoever opened that
+ * closes it.
  */
 export function buildDomain(infrastructure: Omit<Infrastructure, 'close'>, options: { log: DomainLog }) {
   const { config, database, errorReporter } = infrastructure;
@@ -73,7 +74,7 @@ export function buildDomain(infrastructure: Omit<Infrastructure, 'close'>, optio
   const metrics = createMetrics({
     poolUse: database.poolUse,
     allowlist,
-    accountCleanups: () => accountCleanups.queueStats(),
+    jobQueues: () => background.queues(),
     migrationsApplied: async () => (await schemaLevel(db)).applied,
     migrationsExpected: () => (migrationsExpected ??= readMigrationJournal().then((journal) => journal.length)),
     auditPending: () => auditWriter.pending(),
@@ -103,6 +104,7 @@ export function buildDomain(infrastructure: Omit<Infrastructure, 'close'>, optio
     instances: config.instances,
   });
   const forgetSessions = (uid: string) => tokenCache.evictUid(uid);
+  const onFailure = (queue: string) => metrics.jobQueueFailures.inc({ queue });
   const auditTrail = createAuditTrail({ repository: audit, writer: auditWriter, log });
   const accountCleanups = createAccountCleanupsRepository(db);
   const accountCleaner = createAccountCleaner({
@@ -112,6 +114,7 @@ export function buildDomain(infrastructure: Omit<Infrastructure, 'close'>, optio
     audit: auditTrail,
     forgetSessions,
     log,
+    onFailure,
   });
   const sessions = createSessionEnder({
     identity,
@@ -223,6 +226,7 @@ export function buildDomain(infrastructure: Omit<Infrastructure, 'close'>, optio
     audit: auditTrail,
     productName: config.theme.productName,
     log,
+    onFailure,
   });
   const ingest = async (input: IngestInput) => {
     const stored = await ingestInvoice(
@@ -246,9 +250,26 @@ export function buildDomain(infrastructure: Omit<Infrastructure, 'close'>, optio
       .deleteOlderThan(new Date(Date.now() - config.auditRetentionDays * DAY_MS))
       .catch((error: unknown) => log.error({ err: error }, 'could not expire old audit entries'));
 
-  let allowlistListener: ChannelListener | undefined;
-  let auditSweeper: NodeJS.Timeout | undefined;
-  let started = false;
+  // Everything off a request, in start-up order; shutdown goes backwards: the queues' workers stop before the
+  // writers make their last write, and those before the allowlist's connection and the reader processes close.
+  const background = createBackgroundRegistry({ log });
+  background.resource('invoice-readers', () => invoiceReaders.close());
+  background.listener('allowlist-notifications', () => database.listen(ALLOWLIST_CHANNEL, allowlist));
+  background.writer('rate-limits', rateLimits, LIMIT_FLUSH_MS);
+  background.writer(
+    'recent-invoices',
+    { flush: recentInvoices.writeDue, close: recentInvoices.close },
+    RECENT_INVOICES_FLUSH_MS,
+  );
+  background.writer('audit', auditWriter, AUDIT_FLUSH_MS);
+  background.every('rate-limit-sweep', MINUTE_MS, rateLimits.sweep);
+  background.every('audit-retention', 60 * MINUTE_MS, expireAudit, { runAtStart: true });
+  background.resource('mail-relay', () => arrivalNotifier.close());
+  background.queue(accountCleaner);
+  background.queue(arrivalNotifier, { enabled: arrivalNotifier.enabled });
+  if (arrivalNotifier.enabled)
+    background.every('arrival-request-expiry', NOTICE_EXPIRY_MS, arrivalNotifier.expireRequests);
+  metrics.queuesInUse(background.queues().map((queue) => queue.name));
 
   return {
     config,
@@ -287,29 +308,10 @@ export function buildDomain(infrastructure: Omit<Infrastructure, 'close'>, optio
     invoiceReaders,
     ingestSlots,
     ingestInvoice: ingest,
+    background,
 
-    async start() {
-      if (started) return;
-      started = true;
-      allowlistListener = await database.listen(ALLOWLIST_CHANNEL, allowlist);
-      rateLimits.start();
-      accountCleaner.start();
-      arrivalNotifier.start();
-      void expireAudit();
-      auditSweeper = setInterval(() => void expireAudit(), 60 * MINUTE_MS);
-      auditSweeper.unref();
-    },
-
-    async close() {
-      clearInterval(auditSweeper);
-      await accountCleaner.stop();
-      await arrivalNotifier.stop();
-      await auditWriter.close();
-      await recentInvoices.close();
-      await rateLimits.close();
-      await allowlistListener?.close();
-      await invoiceReaders.close();
-    },
+    start: () => background.start(),
+    close: () => background.close(),
   };
 }
 
@@ -317,7 +319,8 @@ export type Domain = ReturnType<typeof buildDomain>;
 
 /**
  * Opens the infrastructure, builds the domain on it, runs one job (a CLI command, a seed, a benchmark's
- * set-up) and closes both after, whatever happens. The job runs without the background work.
+ * set-up) and closes both after, whatever happens. The job runs without the background work: nothing of the
+ * registry is started, and closing makes only the writers' last write.
  */
 export async function withDomain<T>(
   config: Config,

@@ -1,12 +1,12 @@
 import type { AuditEvent, AuditRepository, FoldedEntry } from './repository.ts';
 
 const MINUTE_MS = 60_000;
+/** How often the background registry writes what is queued. */
+export const AUDIT_FLUSH_MS = 1_000;
 
 export interface AuditWriterOptions {
   repository: AuditRepository;
   log: { error(details: object, message: string): void };
-  /** How often queued entries are written. */
-  flushMs?: number;
   /** Distinct (client, reason, minute) rows a minute may add; refusals beyond it count under client "*". */
   maxRefusalRowsPerMinute?: number;
   now?: () => number;
@@ -19,7 +19,9 @@ export interface AuditWriterOptions {
  * request never waits for the audit log. Identical entries of one minute are folded into one row with a
  * count: a person downloading one invoice again and again adds a row a minute, not a row a request.
  * Refusals are folded per client too, and the number of rows a minute may add for them is capped, so a
- * flood of anonymous requests adds a bounded number of rows.
+ * flood of anonymous requests adds a bounded number of rows. A batch that cannot be written is lost, counted
+ * and logged: the writer holds no timer of its own (the background registry flushes it), so a one-off job
+ * that never starts the background work writes its entries when it closes.
  */
 export function createAuditWriter(options: AuditWriterOptions) {
   const now = options.now ?? Date.now;
@@ -62,9 +64,6 @@ export function createAuditWriter(options: AuditWriterOptions) {
     folded.set(key, { ...entry, key, at: new Date(minuteNumber * MINUTE_MS), count: 1 });
     if (folded.size >= 500) void flush();
   }
-  const timer = setInterval(() => void flush(), options.flushMs ?? 1_000);
-  timer.unref();
-
   return {
     /** One entry, folded with the identical ones of its minute. */
     add(event: Omit<AuditEvent, 'at'>) {
@@ -96,10 +95,8 @@ export function createAuditWriter(options: AuditWriterOptions) {
     flush,
     /** Entries accepted and not yet in the database: the backlog. */
     pending: () => pending,
-    async close() {
-      clearInterval(timer);
-      await flush();
-    },
+    /** The last write; the background registry's flush loop writes the rest every AUDIT_FLUSH_MS. */
+    close: flush,
   };
 }
 

@@ -4,6 +4,7 @@ import { sql } from 'drizzle-orm';
 import { openDatabase, type DatabaseHandle } from '../db/client.ts';
 import { invoiceOpens, users } from '../db/schema.ts';
 import { testPgliteTarget } from '../../test/helpers/pglite-template.ts';
+import { createFlushLoop } from '../background/loops.ts';
 import { createRecentInvoices, RECENT_INVOICES } from './recent-invoices.ts';
 
 const JANE = 'jane@example.com';
@@ -31,8 +32,8 @@ describe('recently opened invoices, written together', () => {
   });
 
   it('writes a burst of opens as one row per invoice, with the newest time, only once a second has passed', async () => {
-    // An hour-long flush interval: only an explicit write writes.
-    const recent = createRecentInvoices(database.db, { flushMs: 3_600_000 });
+    // No flush loop: only an explicit write writes.
+    const recent = createRecentInvoices(database.db);
     for (let second = 0; second < 50; second++) recent.recordOpen(JANE, 'P1', at(second));
     recent.recordOpen(JANE, 'P1', at(10));
     recent.recordOpen(JOE, 'P2', at(5));
@@ -47,7 +48,7 @@ describe('recently opened invoices, written together', () => {
   });
 
   it('keeps the newest few per person, and a person reading their list here sees their last open at once', async () => {
-    const recent = createRecentInvoices(database.db, { flushMs: 3_600_000 });
+    const recent = createRecentInvoices(database.db);
     for (let index = 0; index < RECENT_INVOICES + 5; index++) recent.recordOpen(JANE, `P${index}`, at(index));
     recent.recordOpen(JOE, 'P0', at(0));
     assert.equal(await recent.countFor(JANE), RECENT_INVOICES);
@@ -62,7 +63,13 @@ describe('recently opened invoices, written together', () => {
 
   it('keeps what it could not write while the database is away, and writes it on the next try', async () => {
     const failures: unknown[] = [];
-    const recent = createRecentInvoices(database.db, { flushMs: 50, log: (error) => failures.push(error) });
+    const recent = createRecentInvoices(database.db, { log: (error) => failures.push(error) });
+    // Its flush loop as the background registry runs it.
+    const loop = createFlushLoop(
+      { flush: recent.writeDue, close: recent.close },
+      { everyMs: 50, onError: (error) => failures.push(error) },
+    );
+    loop.start();
     await database.db.execute(sql`alter table invoice_opens rename to invoice_opens_away`);
     try {
       recent.recordOpen(JANE, 'P1', at(1));
@@ -74,12 +81,12 @@ describe('recently opened invoices, written together', () => {
     const deadline = Date.now() + 10_000;
     while ((await rows()).length < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
     assert.deepEqual(await rows(), [`${JANE} P1 1`, `${JOE} P2 2`]);
-    await recent.close();
+    await loop.stop();
   });
 
   it("answers everyone's list when a person opened an invoice and was removed in the same second", async () => {
     const failures: unknown[] = [];
-    const recent = createRecentInvoices(database.db, { flushMs: 3_600_000, log: (error) => failures.push(error) });
+    const recent = createRecentInvoices(database.db, { log: (error) => failures.push(error) });
     await database.db.execute(sql`insert into invoices (parcel_code, sha256, size, uploaded_by, format)
       values ('P2', ${'0'.repeat(64)}, 1, 'test', 'pdf') on conflict do nothing`);
     recent.recordOpen(JANE, 'P1', at(1));
@@ -101,7 +108,7 @@ describe('recently opened invoices, written together', () => {
 
   it('answers the list from what is written when the write of the last opens fails', async () => {
     const failures: unknown[] = [];
-    const recent = createRecentInvoices(database.db, { flushMs: 3_600_000, log: (error) => failures.push(error) });
+    const recent = createRecentInvoices(database.db, { log: (error) => failures.push(error) });
     await database.db.execute(sql`insert into invoices (parcel_code, sha256, size, uploaded_by, format)
       values ('P2', ${'0'.repeat(64)}, 1, 'test', 'pdf') on conflict do nothing`);
     recent.recordOpen(JOE, 'P2', at(1));
@@ -122,7 +129,7 @@ describe('recently opened invoices, written together', () => {
   });
 
   it('writes what is pending when it closes', async () => {
-    const recent = createRecentInvoices(database.db, { flushMs: 3_600_000 });
+    const recent = createRecentInvoices(database.db);
     recent.recordOpen(JANE, 'P9', at(9));
     await recent.close();
     assert.deepEqual(await rows(), [`${JANE} P9 9`]);

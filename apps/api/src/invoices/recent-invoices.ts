@@ -6,8 +6,8 @@ import { invoiceOpens, invoices, users } from '../db/schema.ts';
 /** How many invoices a person's "Recently opened" list keeps. */
 export const RECENT_INVOICES = 20;
 
-/** How long opens wait to be written together: a burst of the same person's opens becomes one row's update. */
-const FLUSH_MS = 1_000;
+/** How long opens wait to be written together (the background registry's flush loop): a burst of the same person's opens becomes one row's update. */
+export const RECENT_INVOICES_FLUSH_MS = 1_000;
 /** Opens kept while the database is away; past this the oldest are dropped (a list, not a record). */
 const MAX_PENDING = 10_000;
 /** How long closing waits for the last write: a database that is away must not hold the shutdown. */
@@ -27,10 +27,9 @@ interface PendingOpen {
  * cost the read path a third of its throughput. The person's own list, read on this instance, writes what is
  * pending first, so it is exact there; read on another instance it may miss the last second's opens.
  */
-export function createRecentInvoices(db: Database, options: { flushMs?: number; log?: (error: unknown) => void } = {}) {
+export function createRecentInvoices(db: Database, options: { log?: (error: unknown) => void } = {}) {
   let pending = new Map<string, PendingOpen>();
   let writing: Promise<void> = Promise.resolve();
-  let timer: ReturnType<typeof setTimeout> | undefined;
 
   const note = (open: PendingOpen) => {
     const key = `${open.userEmail}\n${open.parcelCode}`;
@@ -82,33 +81,20 @@ export function createRecentInvoices(db: Database, options: { flushMs?: number; 
   /** One write at a time; a call waits for the one under way, then writes what is left. */
   const flush = () => (writing = writing.catch(() => {}).then(writePending));
 
-  const schedule = () => {
-    if (timer) return;
-    timer = setTimeout(() => {
-      timer = undefined;
-      flush().catch((error: unknown) => {
-        options.log?.(error);
-        // Tried again later, while there is something to write.
-        if (pending.size > 0) schedule();
-      });
-    }, options.flushMs ?? FLUSH_MS);
-    timer.unref();
-  };
-
   return {
-    /** Notes an open; written within a second (or when the person's list is read here). Never throws. */
+    /** Notes an open; written within a second by the flush loop (or when the person's list is read here). Never throws. */
     recordOpen(userEmail: string, parcelCode: string, at = new Date()): void {
       note({ userEmail, parcelCode, openedAt: at });
-      schedule();
     },
 
     /** Writes what is pending now (the list, the tests, closing). */
     flush,
 
+    /** The flush loop's write: a failure is logged, and what it held is kept for the next write. */
+    writeDue: () => flush().catch((error: unknown) => options.log?.(error)),
+
     /** Writes what is pending, waiting at most a moment for a database that is away. */
     async close(): Promise<void> {
-      clearTimeout(timer);
-      timer = undefined;
       let waited: ReturnType<typeof setTimeout> | undefined;
       await Promise.race([
         flush().catch((error: unknown) => options.log?.(error)),

@@ -1,5 +1,6 @@
 import type { ArrivalNotice } from '@portal/contract';
-import { and, asc, eq, gt, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, isNotNull, isNull, lte, or, sql } from 'drizzle-orm';
+import { createJobQueue } from '../background/job-queue.ts';
 import type { Database } from '../db/client.ts';
 import { invoiceArrivalNotices } from '../db/schema.ts';
 
@@ -22,10 +23,18 @@ export const noticeOf = (row: ArrivalNoticeRow): ArrivalNotice => ({
 
 /**
  * The durable queue behind "tell me when it arrives": a row waits for its parcel's invoice, is marked when a
- * version is stored (in that version's transaction, repository.ts), and is then a mail job taken with a lease
- * and retried with back-off until sent. Sent, cancelled, expired and refused rows are deleted.
+ * version is stored (in that version's transaction, repository.ts), and is then a mail job on the background
+ * job queue (background/job-queue.ts: leased on the database's clock), retried with back-off until sent.
+ * Sent, cancelled, expired and refused rows are deleted.
  */
 export function createArrivalNoticesRepository(db: Database) {
+  const queue = createJobQueue(db, {
+    table: invoiceArrivalNotices,
+    // A request is a mail job once its invoice is stored, and waits as one from then.
+    isJob: isNotNull(invoiceArrivalNotices.arrivedAt),
+    enqueuedAt: invoiceArrivalNotices.arrivedAt,
+    leaseMs: LEASE_MS,
+  });
   return {
     /**
      * A person's request, made again: the same row with a fresh expiry (one per person and code). 'full' when
@@ -98,47 +107,8 @@ export function createArrivalNoticesRepository(db: Database) {
       return row;
     },
 
-    /** Takes one due mail job with a lease, counting the attempt; none when nothing is due. */
-    async takeDue(now = new Date()): Promise<ArrivalNoticeRow | undefined> {
-      const due = db
-        .select({ id: invoiceArrivalNotices.id })
-        .from(invoiceArrivalNotices)
-        .where(
-          and(
-            isNotNull(invoiceArrivalNotices.arrivedAt),
-            lte(invoiceArrivalNotices.nextAttemptAt, now),
-            or(isNull(invoiceArrivalNotices.leasedUntil), lt(invoiceArrivalNotices.leasedUntil, now)),
-          ),
-        )
-        .orderBy(asc(invoiceArrivalNotices.nextAttemptAt))
-        .limit(1)
-        .for('update', { skipLocked: true });
-      const [row] = await db
-        .update(invoiceArrivalNotices)
-        .set({
-          leasedUntil: new Date(now.getTime() + LEASE_MS),
-          attempts: sql`${invoiceArrivalNotices.attempts} + 1`,
-        })
-        .where(sql`${invoiceArrivalNotices.id} = (${due})`)
-        .returning();
-      return row;
-    },
-
-    async complete(id: number): Promise<void> {
-      await db.delete(invoiceArrivalNotices).where(eq(invoiceArrivalNotices.id, id));
-    },
-
-    async retryLater(id: number, input: { error: string; delayMs: number; now?: Date }): Promise<void> {
-      const now = input.now ?? new Date();
-      await db
-        .update(invoiceArrivalNotices)
-        .set({
-          leasedUntil: null,
-          lastError: input.error.slice(0, 500),
-          nextAttemptAt: new Date(now.getTime() + input.delayMs),
-        })
-        .where(eq(invoiceArrivalNotices.id, id));
-    },
+    /** The mail jobs (requests whose invoice has arrived), on the background job queue. */
+    ...queue,
 
     /** Forgets requests whose invoice never came within their lifetime; a mail already due is kept. */
     async deleteExpired(now = new Date()): Promise<number> {
@@ -160,7 +130,8 @@ export type ArrivalNoticesRepository = ReturnType<typeof createArrivalNoticesRep
 export async function markArrived(tx: Database, parcelCode: string, now: Date): Promise<void> {
   await tx
     .update(invoiceArrivalNotices)
-    .set({ arrivedAt: now, nextAttemptAt: now })
+    // Due at once by the database's clock, the one every instance's worker compares it with.
+    .set({ arrivedAt: now, nextAttemptAt: sql`now()` })
     .where(
       and(
         eq(invoiceArrivalNotices.parcelCode, parcelCode),

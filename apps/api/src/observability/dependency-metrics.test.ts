@@ -18,7 +18,10 @@ const SHA = 'a'.repeat(64);
 const sources = (overrides: Partial<MetricsSources> = {}): MetricsSources => ({
   poolUse: () => ({ total: 3, idle: 1, waiting: 2 }),
   allowlist: { isLive: () => true, heartbeatAgeSeconds: () => 1.5 },
-  accountCleanups: async () => ({ pending: 1, oldestAgeSeconds: 42 }),
+  jobQueues: () => [
+    { name: 'account-cleanups', stats: async () => ({ pending: 1, oldestAgeSeconds: 42 }) },
+    { name: 'arrival-mail', stats: async () => ({ pending: 3, oldestAgeSeconds: 7 }) },
+  ],
   migrationsApplied: async () => 16,
   migrationsExpected: async () => 17,
   auditPending: () => 3,
@@ -131,6 +134,8 @@ describe('values read at each scrape', () => {
     assert.match(text, /^portal_schema_migrations_applied 16$/m);
     assert.match(text, /^portal_schema_migrations_expected 17$/m);
     assert.match(text, /^portal_account_cleanups_oldest_age_seconds 42$/m);
+    assert.match(text, /^portal_job_queue_pending\{queue="account-cleanups"\} 1$/m);
+    assert.match(text, /^portal_job_queue_oldest_age_seconds\{queue="arrival-mail"\} 7$/m);
     assert.match(text, /^portal_audit_entries_pending 3$/m);
     assert.match(text, /^portal_allowlist_notifications_heartbeat_age_seconds 1.5$/m);
   });
@@ -139,7 +144,10 @@ describe('values read at each scrape', () => {
     const never = () => new Promise<never>(() => {});
     const metrics = createMetrics(
       sources({
-        accountCleanups: never,
+        jobQueues: () => [
+          { name: 'account-cleanups', stats: never },
+          { name: 'arrival-mail', stats: async () => ({ pending: 3, oldestAgeSeconds: 7 }) },
+        ],
         migrationsApplied: () => Promise.reject(new Error('connection refused')),
         migrationsExpected: () => {
           throw new Error('thrown before any promise');
@@ -151,6 +159,8 @@ describe('values read at each scrape', () => {
     const text = await metrics.registry.metrics();
     assert.ok(performance.now() - started < 2_000, 'the scrape does not wait for the database');
     assert.doesNotMatch(text, /^portal_account_cleanups_(pending|oldest_age_seconds) /m, 'absent, not a made-up 0');
+    assert.doesNotMatch(text, /^portal_job_queue_\w+\{queue="account-cleanups"\}/m, 'the late queue is absent');
+    assert.match(text, /^portal_job_queue_pending\{queue="arrival-mail"\} 3$/m, 'the queue that answered is there');
     assert.doesNotMatch(text, /^portal_schema_migrations_applied /m);
     assert.doesNotMatch(text, /^portal_schema_migrations_expected /m);
     assert.match(text, /^portal_build_info\{/m);
@@ -165,7 +175,6 @@ describe('the audit writer', () => {
       // The audit log refusing every write, as a database gone away would.
       repository: { recordFolded: () => Promise.reject(new Error('connection refused')) } as unknown as AuditRepository,
       log: { error: (details) => errors.push(details) },
-      flushMs: 60_000,
       onDropped: (entries) => (dropped += entries),
     });
     const download = {

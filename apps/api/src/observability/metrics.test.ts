@@ -142,6 +142,49 @@ describe('metrics', () => {
     const age = sample(text, 'portal_account_cleanups_oldest_age_seconds')!;
     assert.ok(age >= 90 && age < 150, `the oldest job's age: ${age}`);
     assert.doesNotMatch(text, /gone@example\.com/);
+    assert.equal(
+      sample(text, 'portal_job_queue_pending{queue="account-cleanups"}'),
+      2,
+      'the same queue, by the common names',
+    );
+  });
+
+  it('read every job queue of the background registry, the arrival mail included, and count their failures', async () => {
+    let text = await scrape();
+    for (const queue of t.app.domain.background.queues().map((known) => known.name)) {
+      assert.equal(sample(text, `portal_job_queue_pending{queue="${queue}"}`), 0, queue);
+      assert.equal(sample(text, `portal_job_queue_oldest_age_seconds{queue="${queue}"}`), 0, queue);
+      assert.equal(sample(text, `portal_job_queue_failures_total{queue="${queue}"}`), 0, `${queue}: counted from 0`);
+    }
+    await t.createAccount('waiting@example.com');
+    // One request whose invoice came 5 minutes ago (a mail job), one still waiting for its invoice (no job yet).
+    await t.database.db.execute(sql`insert into invoice_arrival_notices
+      (user_email, parcel_code, link, expires_at, arrived_at, next_attempt_at)
+      values ('waiting@example.com', 'P-ARRIVED', 'https://portal.example/#/invoice', now() + interval '1 day',
+              now() - interval '5 minutes', now() + interval '1 hour'),
+             ('waiting@example.com', 'P-WAITING', 'https://portal.example/#/invoice', now() + interval '1 day', null, null)`);
+    text = await scrape();
+    assert.equal(
+      sample(text, 'portal_job_queue_pending{queue="arrival-mail"}'),
+      1,
+      'only the request whose invoice came',
+    );
+    const age = sample(text, 'portal_job_queue_oldest_age_seconds{queue="arrival-mail"}')!;
+    assert.ok(age >= 300 && age < 360, `the oldest mail's age: ${age}`);
+
+    // A clean-up whose identity call fails: one failure counted, the job put back. Backing off already, so only
+    // this test's "now" takes it, not the background worker's round.
+    await t.database.db.execute(
+      sql`insert into account_cleanups (email, firebase_uid, requested_by, next_attempt_at) values ('gone@example.com', 'uid-gone', 'admin@example.com', now() + interval '1 hour')`,
+    );
+    identity.fail('revokeSessions');
+    try {
+      assert.deepEqual(await t.app.domain.accountCleaner.runAll(), { done: 0, pending: 1 });
+    } finally {
+      identity.heal();
+    }
+    text = await scrape();
+    assert.equal(sample(text, 'portal_job_queue_failures_total{queue="account-cleanups"}'), 1);
   });
 });
 

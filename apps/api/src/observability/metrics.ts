@@ -35,8 +35,8 @@ export interface MetricsSources {
   poolUse: DatabaseHandle['poolUse'];
   /** The allowlist cache's trust in its change notices (users/allowlist-cache.ts). */
   allowlist: { isLive(): boolean; heartbeatAgeSeconds(): number };
-  /** The pending account clean-ups (users/account-cleanups.ts). */
-  accountCleanups(): Promise<{ pending: number; oldestAgeSeconds: number }>;
+  /** Every job queue of the background registry (background/registry.ts), each read within SCRAPE_READ_TIMEOUT_MS. */
+  jobQueues(): { name: string; stats(): Promise<{ pending: number; oldestAgeSeconds: number }> }[];
   /** Migrations applied to the database. */
   migrationsApplied(): Promise<number>;
   /** Migrations this release's journal has. */
@@ -153,10 +153,47 @@ export function createMetrics(sources: MetricsSources, options: { readTimeoutMs?
       this.set(sources.allowlist.heartbeatAgeSeconds());
     },
   });
-  const cleanups = sharedPerScrape(() => within(readTimeoutMs, sources.accountCleanups));
+  // Each queue read on its own: one whose read fails or is late is left out of the scrape, the others answered.
+  const queues = sharedPerScrape(() =>
+    Promise.all(
+      sources
+        .jobQueues()
+        .map(async (queue) => ({ queue: queue.name, stats: await within(readTimeoutMs, queue.stats) })),
+    ),
+  );
+  const queueGauge = (
+    metric: { name: string; help: string },
+    value: (stats: { pending: number; oldestAgeSeconds: number }) => number,
+  ) =>
+    new Gauge({
+      ...metric,
+      labelNames: ['queue'] as const,
+      registers,
+      async collect() {
+        const read = await queues();
+        this.reset();
+        for (const { queue, stats } of read) if (stats) this.set({ queue }, value(stats));
+      },
+    });
+  queueGauge(
+    {
+      name: 'portal_job_queue_pending',
+      help: 'Jobs waiting in a background job queue (due or backing off), by queue',
+    },
+    (stats) => stats.pending,
+  );
+  queueGauge(
+    {
+      name: 'portal_job_queue_oldest_age_seconds',
+      help: 'Age of the oldest job of a background job queue, in seconds (0 when the queue is empty), by queue',
+    },
+    (stats) => stats.oldestAgeSeconds,
+  );
+  // The clean-up queue's own names, from before every queue was measured alike: kept for existing dashboards.
+  const cleanups = async () => (await queues()).find((read) => read.queue === 'account-cleanups')?.stats;
   databaseGauge({
     name: 'portal_account_cleanups_pending',
-    help: 'Sign-in accounts of removed users still waiting to be signed out and deleted',
+    help: 'Sign-in accounts of removed users still waiting to be signed out and deleted (portal_job_queue_pending{queue="account-cleanups"})',
     registers,
     read: async () => (await cleanups())?.pending,
   });
@@ -165,6 +202,12 @@ export function createMetrics(sources: MetricsSources, options: { readTimeoutMs?
     help: 'Age of the oldest pending account clean-up, in seconds (0 when none is pending)',
     registers,
     read: async () => (await cleanups())?.oldestAgeSeconds,
+  });
+  const jobQueueFailures = new Counter({
+    name: 'portal_job_queue_failures_total',
+    help: 'Tries of background jobs that failed and were put back with a back-off, by queue',
+    labelNames: ['queue'] as const,
+    registers,
   });
   databaseGauge({
     name: 'portal_schema_migrations_applied',
@@ -287,6 +330,11 @@ export function createMetrics(sources: MetricsSources, options: { readTimeoutMs?
       registers,
     }),
     adminTrustChanges,
+    jobQueueFailures,
+    /** Zeroes the failure counts of the registry's queues: a rate over a series that appears only with its first failure is no rate. */
+    queuesInUse(names: string[]) {
+      for (const queue of names) jobQueueFailures.inc({ queue }, 0);
+    },
     identityDuration,
     identityErrors,
     blobStoreDuration,

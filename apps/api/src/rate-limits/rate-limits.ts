@@ -67,7 +67,6 @@ export function createRateLimits(
       () => undefined,
       (error: unknown) => log.warn({ err: error }, 'could not send rate-limit counts; they are kept for later'),
     );
-  let timers: NodeJS.Timeout[] = [];
   return {
     store,
     ...all,
@@ -76,25 +75,20 @@ export function createRateLimits(
       perSecond: limits.anonymousPerSecond,
       concurrency: limits.anonymousConcurrency,
     }),
-    /** Sends the counts twice a second, and sweeps ended windows once a minute. */
-    start() {
-      const sweep = () =>
-        store.sweep().catch((error: unknown) => log.warn({ err: error }, 'could not sweep rate-limit windows'));
-      timers = [setInterval(() => void flushAll(), LIMIT_FLUSH_MS), setInterval(sweep, MINUTE_MS)];
-      for (const timer of timers) timer.unref();
-    },
-    /** Sends what was counted until now (tests, and a store that was just emptied by hand go with `reset`). */
+    /** Forgets the ended windows (the background registry runs it once a minute). */
+    sweep: () =>
+      store.sweep().catch((error: unknown) => log.warn({ err: error }, 'could not sweep rate-limit windows')),
+    /**
+     * Sends what was counted until now: every LIMIT_FLUSH_MS from the background registry's flush loop, and in
+     * tests (a store that was just emptied by hand goes with `reset`). Never throws: counts not sent are kept.
+     */
     flush: flushAll,
     /** Forgets everything counted in memory: for a store that was emptied under it. */
     reset() {
       for (const limit of Object.values(all)) limit.reset();
     },
-    /** Stops the timers and sends what is still counted. */
-    async close() {
-      for (const timer of timers) clearInterval(timer);
-      timers = [];
-      await flushAll();
-    },
+    /** Sends what is still counted. */
+    close: flushAll,
   };
 }
 
