@@ -163,7 +163,7 @@ describe('invoices as records: recently opened, history, arrival notices', () =>
     assert.equal(unconfirmed.statusCode, 200);
     assert.ok(!unconfirmed.body.includes('admin@example.com'));
     // A finance user without a passkey confirmation likewise.
-    const finance = await t.createAccount('finance@example.com', { finance: true });
+    const finance = await t.createAccount('finance@example.com', { finance: true, stepUp: false });
     const financeView = await get('/invoices/H1/versions', finance.idToken);
     assert.ok(!financeView.body.includes('admin@example.com'), financeView.body);
     assert.deepEqual(first!.warnings, []);
