@@ -6,17 +6,24 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { findFreePort, freshDatabaseBeside, REPO_ROOT, startStack, testDatabaseUrl, type Stack } from '@portal/dev-stack';
+import {
+  findFreePort,
+  freshDatabaseBeside,
+  REPO_ROOT,
+  startStack,
+  testDatabaseUrl,
+  type Stack,
+} from '@portal/dev-stack';
 import { eInvoiceFixturePath } from '@portal/dev-stack/e-invoice-samples';
 import { classify, newContext } from './lib/doc-commands/classify.ts';
+import { blocksOf, commandPages, commandsOf, type DocBlock, type DocCommand } from './lib/doc-commands/extract.ts';
 import {
-  blocksOf,
-  commandPages,
-  commandsOf,
-  type DocBlock,
-  type DocCommand,
-} from './lib/doc-commands/extract.ts';
-import { runBash, scriptFor, type CommandEnvironment, type Placeholder, type Runnable } from './lib/doc-commands/run.ts';
+  runBash,
+  scriptFor,
+  type CommandEnvironment,
+  type Placeholder,
+  type Runnable,
+} from './lib/doc-commands/run.ts';
 
 /** npm start's demo SCIM token (scripts/start.ts), which the pages' curl examples carry. */
 const DEMO_SCIM_TOKEN = 'demo-scim-token-for-npm-start-only-0123456789';
@@ -63,7 +70,7 @@ describe('the docs’ command blocks are read as a reader copies them', () => {
 
   test('a command continues over a \\ line end and an open quote, and keeps its trailing comment', () => {
     const commands = commandsOf(
-      block("a --x \\\n  --y   # first\n\nb -d '{\"k\":\n  1}'   # second\n# a comment line\nc"),
+      block('a --x \\\n  --y   # first\n\nb -d \'{"k":\n  1}\'   # second\n# a comment line\nc'),
     );
     assert.deepEqual(
       commands.map((command: DocCommand) => [command.line, command.text, command.comment]),
@@ -112,10 +119,19 @@ describe('the docs’ command blocks are read as a reader copies them', () => {
     assert.deepEqual(problems('docker compose --profile backup run --rm backup'), []);
     assert.match(problems('docker compose run --rm apii true').join(), /no compose service apii/);
     assert.match(problems('docker build --target proxi -t parcel-portal-proxy:1 .').join(), /no stage proxi/);
-    assert.match(problems('docker build -t r/parcel-portal:1 .').join(), /stage proxy is the image parcel-portal-proxy/);
+    assert.match(
+      problems('docker build -t r/parcel-portal:1 .').join(),
+      /stage proxy is the image parcel-portal-proxy/,
+    );
     assert.match(problems('kubectl -n parcel-portal wait job/portal-migrate-0.0.1').join(), /not in the rendered/);
-    assert.match(problems("envsubst '$PORTAL_LISTEN' < t > o").join(), /leaves \$\{PORTAL_WEB_ROOT\} of the template unfilled/);
-    const exec = classify('kubectl -n parcel-portal exec deployment/portal-api -c api -- node apps/api/dist/cli.js users list', newContext());
+    assert.match(
+      problems("envsubst '$PORTAL_LISTEN' < t > o").join(),
+      /leaves \$\{PORTAL_WEB_ROOT\} of the template unfilled/,
+    );
+    const exec = classify(
+      'kubectl -n parcel-portal exec deployment/portal-api -c api -- node apps/api/dist/cli.js users list',
+      newContext(),
+    );
     assert.equal(exec.runAs, 'npm run portal -- users list');
   });
 });
@@ -147,7 +163,9 @@ describe('every command the docs show', () => {
   });
 
   test("npm run portal is the API workspace's CLI, as the runner runs it", () => {
-    const root = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    const root = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>;
+    };
     const api = JSON.parse(readFileSync(path.join(REPO_ROOT, 'apps/api/package.json'), 'utf8')) as {
       scripts: Record<string, string>;
     };
@@ -183,6 +201,7 @@ describe('every command the docs show', () => {
         dataDir: path.join(work, 'data'),
         env: serverEnv,
         log: (line) => apiLog.push(line),
+        onApiExit: (code) => apiLog.push(`the API exited by itself (exit code ${code})`),
       });
       // The CLI reads the server's environment (docs/operations.md).
       env = {
@@ -196,7 +215,8 @@ describe('every command the docs show', () => {
       };
       RESTORE_TARGET.env.DATABASE_URL = await freshDatabaseBeside(testDatabaseUrl(), 'doc_commands_restored');
       RESTORE_TARGET.env.DATA_DIR = path.join(work, 'restored');
-      for (const [name, file] of Object.entries(BACKUP_KEYS.env)) BACKUP_KEYS.env[name] = path.join(work, 'portal-keys', file);
+      for (const [name, file] of Object.entries(BACKUP_KEYS.env))
+        BACKUP_KEYS.env[name] = path.join(work, 'portal-keys', file);
       values = { WORK: work, PORT: String(port) };
     });
 
@@ -226,10 +246,15 @@ describe('every command the docs show', () => {
           BLOCK: String(block.line),
         });
         const { code, output } = await runBash(script, env);
-        if (code !== 0) failures.push(`${block.page}:${block.line} (exit ${code}):\n${output.trim().split('\n').slice(-12).join('\n')}`);
+        if (code !== 0)
+          failures.push(
+            `${block.page}:${block.line} (exit ${code}):\n${output.trim().split('\n').slice(-12).join('\n')}`,
+          );
       }
       const ran = readFileSync(env.DOC_LOG!, 'utf8').trim().split('\n');
-      console.log(`doc commands run against the stack: ${ran.filter((l) => l.startsWith('curl')).length} curl calls, ${ran.filter((l) => l.startsWith('portal')).length} CLI calls`);
+      console.log(
+        `doc commands run against the stack: ${ran.filter((l) => l.startsWith('curl')).length} curl calls, ${ran.filter((l) => l.startsWith('portal')).length} CLI calls`,
+      );
       assert.deepEqual(failures, [], apiLog.slice(-20).join('\n'));
     });
   });

@@ -85,7 +85,9 @@ const ok = (kind: Kind, ...checked: string[]): Verdict => ({ kind, checked, prob
 const unclassified = (what: string): Verdict => ({
   kind: 'unclassified',
   checked: [],
-  problems: [`${what}: no rule for this command in scripts/lib/doc-commands/classify.ts (run it, check it, or exempt the block in the page)`],
+  problems: [
+    `${what}: no rule for this command in scripts/lib/doc-commands/classify.ts (run it, check it, or exempt the block in the page)`,
+  ],
 });
 
 function classifySimple(simple: string, context: BlockContext): Verdict {
@@ -94,9 +96,9 @@ function classifySimple(simple: string, context: BlockContext): Verdict {
   const args = words(rest);
   const [program = '', ...tail] = args;
   switch (program) {
+    // Not jq: the set-up line does not install it, and a reader's machine may not have it (`node -p` instead).
     case 'curl':
     case 'echo':
-    case 'jq':
       return ok('run');
     case 'node':
       if (tail[0] === '-p' || tail[0] === '-e') return ok('run');
@@ -121,15 +123,18 @@ function classifySimple(simple: string, context: BlockContext): Verdict {
 
 // --- the project's own scripts ----------------------------------------------------------------------------
 
-const rootPackage = () => JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as {
-  scripts: Record<string, string>;
-};
+const rootPackage = () =>
+  JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as {
+    scripts: Record<string, string>;
+  };
 const ciRun = () => readFileSync(path.join(REPO_ROOT, '.ci/run'), 'utf8');
 
 function projectCommand(args: string[], text: string): Verdict {
   const [program, first, second] = args;
   if (program === 'npm' && first === 'run' && second === 'portal') {
-    return args[3] === '--' ? ok('run') : { ...unclassified(text), problems: [`${text}: npm run portal needs -- before the CLI's words`] };
+    return args[3] === '--'
+      ? ok('run')
+      : { ...unclassified(text), problems: [`${text}: npm run portal needs -- before the CLI's words`] };
   }
   const scripts = rootPackage().scripts;
   const problems: string[] = [];
@@ -144,7 +149,8 @@ function projectCommand(args: string[], text: string): Verdict {
   } else if (program === 'npx' && first === 'tsx' && second) {
     if (!existsSync(path.join(REPO_ROOT, second))) problems.push(`${second} does not exist`);
     const users = [JSON.stringify(scripts), readFileSync(path.join(REPO_ROOT, 'Dockerfile'), 'utf8')];
-    if (!users.some((text) => text.includes(second))) problems.push(`neither package.json nor the Dockerfile runs ${second}`);
+    if (!users.some((text) => text.includes(second)))
+      problems.push(`neither package.json nor the Dockerfile runs ${second}`);
     checked.push(`${second} exists and is what the build runs`);
   } else if (program === 'bash' && first?.startsWith('scripts/')) {
     if (!existsSync(path.join(REPO_ROOT, first))) problems.push(`${first} does not exist`);
@@ -194,10 +200,15 @@ function docker(args: string[], context: BlockContext): Verdict {
       if (stage && !stage.args.includes(name)) problems.push(`stage ${target} has no ARG ${name}`);
     }
     const tag = option(args, '-t') ?? '';
-    const repository = tag.replace(/:[^/:]*$/, '').split('/').at(-1) ?? '';
+    const repository =
+      tag
+        .replace(/:[^/:]*$/, '')
+        .split('/')
+        .at(-1) ?? '';
     const expected = target === 'proxy' ? 'parcel-portal-proxy' : 'parcel-portal';
     if (repository !== expected) problems.push(`stage ${target} is the image ${expected}, tagged here ${tag}`);
-    if (!existsSync(path.join(context.cwd, args.at(-1) ?? '', 'Dockerfile'))) problems.push('no Dockerfile in the build context');
+    if (!existsSync(path.join(context.cwd, args.at(-1) ?? '', 'Dockerfile')))
+      problems.push('no Dockerfile in the build context');
     context.images.add(tag);
     return { kind: 'container', checked: [`Dockerfile stage ${target} with its ARGs, image ${expected}`], problems };
   }
@@ -211,11 +222,18 @@ function docker(args: string[], context: BlockContext): Verdict {
   }
   if (sub === 'run') {
     const image = args.find((arg, index) => index > 0 && !arg.startsWith('-') && !args[index - 1]?.startsWith('-'));
-    const name = image?.replace(/:[^/:]*$/, '').split('/').at(-1) ?? '';
+    const name =
+      image
+        ?.replace(/:[^/:]*$/, '')
+        .split('/')
+        .at(-1) ?? '';
     return {
       kind: 'container',
       checked: [`image ${image}`],
-      problems: PROJECT_IMAGES.includes(name) || /^[a-z]+:[\w.-]+$/.test(image ?? '') ? [] : [`runs an image the project does not build: ${image}`],
+      problems:
+        PROJECT_IMAGES.includes(name) || /^[a-z]+:[\w.-]+$/.test(image ?? '')
+          ? []
+          : [`runs an image the project does not build: ${image}`],
     };
   }
   return unclassified(`docker ${args.join(' ')}`);
@@ -236,13 +254,16 @@ function compose(args: string[], context: BlockContext): Verdict {
       .map((file) => readCompose(path.join(dir, file), values).services),
   ) as Record<string, { profiles?: string[] } | undefined>;
   const profiles = new Set(Object.values(services).flatMap((service) => service?.profiles ?? []));
-  for (const profile of allOptions(args, '--profile')) if (!profiles.has(profile)) problems.push(`no profile ${profile}`);
+  for (const profile of allOptions(args, '--profile'))
+    if (!profiles.has(profile)) problems.push(`no profile ${profile}`);
   const positional = args.filter(
-    (arg, index) => !arg.startsWith('-') && !['-f', '--profile', '-v', '-e', '-u', '-w'].includes(args[index - 1] ?? ''),
+    (arg, index) =>
+      !arg.startsWith('-') && !['-f', '--profile', '-v', '-e', '-u', '-w'].includes(args[index - 1] ?? ''),
   );
   const [sub, service] = positional;
   const command = service ? args.slice(args.indexOf(service) + 1) : [];
-  if (!sub || !COMPOSE_SUBCOMMANDS.has(sub)) problems.push(`docker compose ${sub}: not a compose command this check knows`);
+  if (!sub || !COMPOSE_SUBCOMMANDS.has(sub))
+    problems.push(`docker compose ${sub}: not a compose command this check knows`);
   if (service && !services[service]) problems.push(`no compose service ${service}`);
   const checked = [`compose ${sub}${service ? ` of service ${service}` : ''}`];
   if (sub === 'run' && command[0] === 'apps/api/dist/cli.js') {
@@ -259,11 +280,13 @@ function kubectl(args: string[], context: BlockContext): Verdict {
   const rendered: KubernetesObject[] = buildKustomization(path.join(base, 'kubernetes')).manifests.map((m) => m.object);
   const namespaces = new Set(readManifests('namespace.yaml').map((manifest) => manifest.object.metadata.name));
   const namespace = option(args, '-n');
-  if (namespace && !namespaces.has(namespace)) problems.push(`namespace ${namespace} is not kubernetes/namespace.yaml's`);
+  if (namespace && !namespaces.has(namespace))
+    problems.push(`namespace ${namespace} is not kubernetes/namespace.yaml's`);
   const file = option(args, '-f');
   if (file && !existsSync(path.join(base, file))) problems.push(`no file ${file}`);
   const folder = option(args, '-k');
-  if (folder && !existsSync(path.join(base, folder, 'kustomization.yaml'))) problems.push(`no kustomization in ${folder}`);
+  if (folder && !existsSync(path.join(base, folder, 'kustomization.yaml')))
+    problems.push(`no kustomization in ${folder}`);
   for (const reference of args.filter((arg) => /^(job|deployment|cronjob|statefulset)\//.test(arg))) {
     const [kind, name] = reference.split('/') as [string, string];
     const found = rendered.some((object) => object.kind.toLowerCase() === kind && object.metadata.name === name);
@@ -273,9 +296,19 @@ function kubectl(args: string[], context: BlockContext): Verdict {
     const name = args[args.indexOf('generic') + 1] ?? '';
     if (!JSON.stringify(rendered).includes(`"${name}"`)) problems.push(`secret ${name}: no manifest reads it`);
   }
-  const checked = [`kubectl ${args.filter((arg) => !arg.startsWith('-')).slice(0, 2).join(' ')} against deploy/kubernetes`];
+  const checked = [
+    `kubectl ${args
+      .filter((arg) => !arg.startsWith('-'))
+      .slice(0, 2)
+      .join(' ')} against deploy/kubernetes`,
+  ];
   const dashdash = args.indexOf('--');
-  if (args.includes('exec') && dashdash >= 0 && args[dashdash + 1] === 'node' && args[dashdash + 2] === 'apps/api/dist/cli.js') {
+  if (
+    args.includes('exec') &&
+    dashdash >= 0 &&
+    args[dashdash + 1] === 'node' &&
+    args[dashdash + 2] === 'apps/api/dist/cli.js'
+  ) {
     return { ...cliCall(args.slice(dashdash + 3), 'kubectl exec'), problems, checked: [...checked] };
   }
   return { kind: 'container', checked, problems };
@@ -308,7 +341,11 @@ function hostCommand(program: string, args: string[], context: BlockContext): Ve
     case 'cp': {
       const source = repositoryPath(args.filter((arg) => !arg.startsWith('-'))[0] ?? '', context);
       const problems = source && !existsSync(source) ? [`cp: ${path.relative(REPO_ROOT, source)} does not exist`] : [];
-      return { kind: 'host', checked: [`cp from ${source ? path.relative(REPO_ROOT, source) : "the operator's file"}`], problems };
+      return {
+        kind: 'host',
+        checked: [`cp from ${source ? path.relative(REPO_ROOT, source) : "the operator's file"}`],
+        problems,
+      };
     }
     case 'envsubst':
       return envsubst(args);
@@ -334,8 +371,12 @@ function envsubst(args: string[]): Verdict {
   const placeholders = new Set([...template.matchAll(/\$\{(PORTAL_[A-Z_]+)\}/g)].map((match) => match[1]!));
   const named = new Set([...(args[0] ?? '').matchAll(/\$(PORTAL_[A-Z_]+)/g)].map((match) => match[1]!));
   const problems = [
-    ...[...placeholders].filter((name) => !named.has(name)).map((name) => `envsubst leaves \${${name}} of the template unfilled`),
-    ...[...named].filter((name) => !placeholders.has(name)).map((name) => `envsubst names $${name}, which the template does not use`),
+    ...[...placeholders]
+      .filter((name) => !named.has(name))
+      .map((name) => `envsubst leaves \${${name}} of the template unfilled`),
+    ...[...named]
+      .filter((name) => !placeholders.has(name))
+      .map((name) => `envsubst names $${name}, which the template does not use`),
   ];
   return { kind: 'host', checked: [`envsubst names the template's ${placeholders.size} placeholders`], problems };
 }

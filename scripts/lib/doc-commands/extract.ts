@@ -88,7 +88,8 @@ export function commandsOf(block: DocBlock): DocCommand[] {
   let comment = '';
   const text = block.text;
   const finish = () => {
-    if (current.trim()) commands.push({ page: block.page, line: startLine, text: current.trim(), comment: comment.trim() });
+    if (current.trim())
+      commands.push({ page: block.page, line: startLine, text: current.trim(), comment: comment.trim() });
     current = '';
     comment = '';
   };

@@ -76,7 +76,10 @@ export function scriptFor(
   for (const { command, runAs } of runnables) {
     let text = runAs ?? command.text;
     for (const { written, becomes } of placeholders) {
-      text = text.replace(written, becomes.replace(/\$(WORK|PORT|BLOCK)\b/g, (_, name: string) => values[name] ?? ''));
+      text = text.replace(
+        written,
+        becomes.replace(/\$(WORK|PORT|BLOCK)\b/g, (_, name: string) => values[name] ?? ''),
+      );
     }
     const prefix = environments
       .filter((entry) => entry.matches.test(text))
