@@ -3,6 +3,8 @@
 // block is covered the day it is written). How each kind of command is treated: scripts/lib/doc-commands/.
 import assert from 'node:assert/strict';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -107,6 +109,36 @@ describe('the docs’ command blocks are read as a reader copies them', () => {
         { line: 12, text: 'curl -s localhost:8080/api/version', exemption: undefined, inline: true },
       ],
     );
+  });
+
+  test('a curl must answer 2xx, or the status its comment names', async () => {
+    const server = createServer((request, response) => {
+      response.statusCode = request.url === '/missing' ? 404 : 200;
+      response.end('{}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = String((server.address() as AddressInfo).port);
+    const work = mkdtempSync(path.join(os.tmpdir(), 'portal-doc-curl-'));
+    const run = (text: string) =>
+      runBash(
+        scriptFor(
+          commandsOf(block(text)).map((command) => ({ command })),
+          PLACEHOLDERS,
+          [],
+          { PORT: port, WORK: work },
+        ),
+        { ...process.env, DOC_LOG: path.join(work, 'ran.log') },
+      );
+    try {
+      assert.equal((await run('curl -s localhost:8080/found')).code, 0);
+      assert.equal((await run('curl -s localhost:8080/missing   # answers 404')).code, 0);
+      const refused = await run('curl -s localhost:8080/missing');
+      assert.notEqual(refused.code, 0);
+      assert.match(refused.output, /page\.md:10: curl answered 404; the page expects 2xx/);
+    } finally {
+      server.close();
+      rmSync(work, { recursive: true, force: true });
+    }
   });
 
   test('a command no rule knows is unclassified, and so fails the test', () => {
