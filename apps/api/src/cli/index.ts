@@ -41,4 +41,8 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+// `npm run portal` runs this as apps/api's `cli` script, in apps/api; the files and folders a command names
+// are relative to the checkout's root, where the docs' commands are typed and where npm started that script
+// (its INIT_CWD). The compiled CLI (`node apps/api/dist/cli.js`) stays where it was started.
+if (process.env.npm_lifecycle_event === 'cli' && process.env.INIT_CWD) process.chdir(process.env.INIT_CWD);
 process.exitCode = await main(process.argv.slice(2));

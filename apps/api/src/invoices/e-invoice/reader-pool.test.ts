@@ -2,7 +2,12 @@ import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { contentBombs, manyElementsXml, slowTextXml } from '../../../test/helpers/upload-bombs.ts';
 import { DEFAULT_READ_LIMITS, InvoiceRefusedError, readInvoice } from './read-invoice.ts';
-import { createInvoiceReaderPool, DEFAULT_READER_POOL_OPTIONS, type InvoiceReaderPool } from './reader-pool.ts';
+import {
+  createInvoiceReaderPool,
+  DEFAULT_READER_POOL_OPTIONS,
+  withoutTsx,
+  type InvoiceReaderPool,
+} from './reader-pool.ts';
 import { ReadingBudgetError } from './reading-budget.ts';
 import { readEInvoiceFixture } from '@portal/dev-stack/e-invoice-samples';
 
@@ -132,5 +137,20 @@ describe('the invoice reader pool', () => {
     await readers.close();
     assert.equal(readers.processes, 0);
     await assert.rejects(readers.read(bytes, DEFAULT_READ_LIMITS), /closed/);
+  });
+});
+
+describe("a reader's Node arguments", () => {
+  it("leave out tsx's hooks in every form tsx and node --import tsx give them, and keep the rest", () => {
+    const tsxCli = [
+      '--require',
+      '/repo/node_modules/tsx/dist/preflight.cjs',
+      '--import',
+      'file:///repo/node_modules/tsx/dist/loader.mjs',
+      '--enable-source-maps',
+    ];
+    assert.deepEqual(withoutTsx(tsxCli), ['--enable-source-maps']);
+    assert.deepEqual(withoutTsx(['--import', 'tsx', '--max-old-space-size=64']), ['--max-old-space-size=64']);
+    assert.deepEqual(withoutTsx(['--import=tsx', '--import=./own-hooks.mjs']), ['--import=./own-hooks.mjs']);
   });
 });

@@ -79,6 +79,24 @@ function residentBytes(pid: number | undefined): number | null {
   }
 }
 
+/** Node's arguments without tsx's: `--import tsx`, `--require …/tsx/…/preflight.cjs`, `--import=…/tsx/…`. */
+export function withoutTsx(execArgv: string[]): string[] {
+  const isTsx = (value: string | undefined) => value !== undefined && /(^|[/\\])tsx([/\\]|$)/.test(value);
+  const kept: string[] = [];
+  for (let index = 0; index < execArgv.length; index++) {
+    const arg = execArgv[index]!;
+    const [flag, inline] = arg.split(/=(.*)/s, 2);
+    if (['--import', '--require', '-r', '--loader', '--experimental-loader'].includes(flag!)) {
+      if (inline === undefined ? isTsx(execArgv[index + 1]) : isTsx(inline)) {
+        if (inline === undefined) index++;
+        continue;
+      }
+    }
+    kept.push(arg);
+  }
+  return kept;
+}
+
 /** How V8 says it ran out of heap, on the reader's stderr just before it aborts. */
 const OUT_OF_HEAP = /heap limit|heap out of memory/i;
 
@@ -119,10 +137,14 @@ export function createInvoiceReaderPool(options: InvoiceReaderPoolOptions) {
     started += 1;
     const child = fork(READER_PATH, options.loadPdfJsAtStart ? [LOAD_PDF_JS_AT_START] : [], {
       execArgv: [
-        // The parent's loaders (tsx from source) stay; its heap size and source maps do not: formatting an
-        // error's stack would load the maps of the modules it passes through (PDF.js's run to megabytes) into
-        // the reader's limited heap, for nothing anyone reads.
-        ...process.execArgv.filter((arg) => arg !== '--enable-source-maps' && !arg.startsWith('--max-old-space-size')),
+        // The parent's heap size and source maps do not pass on: formatting an error's stack would load the
+        // maps of the modules it passes through (PDF.js's run to megabytes) into the reader's limited heap, for
+        // nothing anyone reads. Nor do tsx's hooks (`npm run portal` runs from source through tsx): Node strips
+        // the reader's types itself, and the hooks alone took a reader past the memory ceiling (370 MB for a
+        // 2 kB PDF), so every file the CLI imported from source was refused.
+        ...withoutTsx(process.execArgv).filter(
+          (arg) => arg !== '--enable-source-maps' && !arg.startsWith('--max-old-space-size'),
+        ),
         `--max-old-space-size=${options.maxHeapMb}`,
       ],
       // Typed arrays cross as they are (structured clone), not as JSON.
