@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
+import { readEInvoiceFixture } from '@portal/dev-stack/e-invoice-samples';
 import { describe, it } from 'node:test';
 import type { Approval, InvoiceFacts } from '@portal/contract';
 import { enrollPasskey } from '@portal/dev-stack/passkeys';
@@ -14,9 +14,7 @@ const ACCOUNT_B = 'GB33BUKB20201555555555';
 
 /** The Peppol fixture paying into `account`. */
 async function ublPayingInto(account: string): Promise<Buffer> {
-  const original = (
-    await readFile(new URL('../../test/fixtures/e-invoices/peppol-invoice.xml', import.meta.url))
-  ).toString('utf8');
+  const original = (await readEInvoiceFixture('peppol-invoice.xml')).toString('utf8');
   const xml = original.replace(
     /<cac:PaymentMeans>[\s\S]*<\/cac:PaymentMeans>/,
     `<cac:PaymentMeans><cbc:PaymentMeansCode>30</cbc:PaymentMeansCode><cac:PayeeFinancialAccount><cbc:ID>${account}</cbc:ID></cac:PayeeFinancialAccount></cac:PaymentMeans>`,

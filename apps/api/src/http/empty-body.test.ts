@@ -61,8 +61,9 @@ describe('a request that names a content type and sends no body', () => {
     const admin = await t.createAccount('admin@example.com', { admin: true, finance: true });
     const callerOf = async (url: string) => {
       if (url.startsWith('/scim/')) return { authorization: `Bearer ${SCIM_TOKEN}` };
-      // Ending one's own sessions ends the token: each such call gets a person of its own.
-      if (url === '/api/me/sessions') {
+      // Ending one's own sessions ends the token, and signing out forgets the passkey confirmation: each such
+      // call gets a person of its own, so the admin's calls after it are still confirmed.
+      if (url === '/api/me/sessions' || url === '/api/me/step-up') {
         const person = await t.createAccount(`person-${crypto.randomUUID()}@example.com`);
         return t.bearer(person.idToken);
       }
@@ -95,6 +96,8 @@ describe('a request that names a content type and sends no body', () => {
 
   it('the README example: a directory DELETE with the SCIM content type removes the person', async () => {
     await t.app.domain.users.insert({ email: 'leaver@example.com', admin: false, activated: true });
+    // The directory removes only the people it keeps: this one, added on the portal, is adopted first.
+    await t.app.domain.provisioning.adopt({ email: 'leaver@example.com', actor: 'cli:test' });
     const found = await t.app.inject({
       url: `/scim/v2/Users?filter=${encodeURIComponent('userName eq "leaver@example.com"')}`,
       headers: { authorization: `Bearer ${SCIM_TOKEN}` },

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
+import { readEInvoiceFixture } from '@portal/dev-stack/e-invoice-samples';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, it } from 'node:test';
 import { enrollPasskey, stepUpWithPasskey } from '@portal/dev-stack/passkeys';
@@ -15,7 +15,7 @@ const INGEST_TOKEN = 'test-ingest-token-0123456789abcdefghijklmnop';
 const FINANCE = 'money@example.com';
 const SEARCHES_PER_MINUTE = 4;
 const EXPORTS_PER_DAY = 3;
-const fixture = (name: string) => readFile(new URL(`../../test/fixtures/e-invoices/${name}`, import.meta.url));
+const fixture = readEInvoiceFixture;
 
 describe('finance calls need the same passkey step-up as admin calls, audited, limited and capped', () => {
   const t = useTestApp({
