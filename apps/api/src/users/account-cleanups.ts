@@ -84,6 +84,16 @@ export function createAccountCleanupsRepository(db: Database) {
       return { pending: row?.pending ?? 0, oldestAgeSeconds: Math.max(0, Number(row?.oldestAgeSeconds ?? 0)) };
     },
 
+    /** Which of these addresses have a clean-up pending: one query for a bulk add. */
+    async pendingAmong(emails: readonly string[]): Promise<Set<string>> {
+      if (emails.length === 0) return new Set();
+      const rows = await db
+        .selectDistinct({ email: accountCleanups.email })
+        .from(accountCleanups)
+        .where(inArray(accountCleanups.email, [...emails]));
+      return new Set(rows.map((row) => row.email));
+    },
+
     async pendingFor(email: string): Promise<number> {
       const [counted] = await db
         .select({ total: count() })
