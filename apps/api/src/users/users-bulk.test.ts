@@ -4,6 +4,7 @@ import { MAX_BULK_ADDRESSES } from '@portal/contract';
 import { IDENTITY_UNAVAILABLE_MESSAGE } from '../dependency-unavailable.ts';
 import { IdentityProviderUnavailableError, type IdentityProvider } from '../identity/identity-provider.ts';
 import { useTestApp } from '../../test/helpers/test-app.ts';
+import { signUp } from '../../test/helpers/tokens.ts';
 
 /**
  * The identity provider, failing to create the accounts of the addresses in `unreachable` as an outage would
@@ -93,6 +94,34 @@ describe('bulk add and bulk delete', () => {
       }
       assert.deepEqual(
         (await auditOf('listed@example.com')).map((entry) => [entry.action, entry.outcome]),
+        [['users.add', 'refused']],
+      );
+    });
+
+    it('leaves what the batch cannot decide alike to the single add: an account someone else made, one the portal made', async () => {
+      const headers = await asAdmin();
+      const foreign = await signUp('signed-up@example.com', 'their-password');
+      const leftover = await t.identity.createUser('leftover@example.com');
+      const response = await bulk(
+        'bulk-add',
+        ['signed-up@example.com', 'leftover@example.com', 'plain@example.com'],
+        headers,
+      );
+      const results = response.json().results as { input: string; outcome: string; message?: string }[];
+      assert.deepEqual(
+        results.map((result) => [result.input, result.outcome]),
+        [
+          ['signed-up@example.com', 'failed'],
+          ['leftover@example.com', 'added'],
+          ['plain@example.com', 'added'],
+        ],
+      );
+      assert.match(results[0]!.message ?? '', /did not make/);
+      // Left as it was, and the portal's own earlier account adopted, as the single add does.
+      assert.equal((await t.identity.findUserByEmail('signed-up@example.com'))?.uid, foreign.uid);
+      assert.equal((await t.app.domain.users.findByEmail('leftover@example.com'))?.firebaseUid, leftover.uid);
+      assert.deepEqual(
+        (await auditOf('signed-up@example.com')).map((entry) => [entry.action, entry.outcome]),
         [['users.add', 'refused']],
       );
     });
