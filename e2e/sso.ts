@@ -11,6 +11,7 @@ import {
   stepUpWithPasskey,
 } from '@portal/dev-stack/passkeys';
 import { expect, test } from './fixtures.ts';
+import { expectLoginPageWithinBudget } from './login-downloads.ts';
 
 /** What the single sign-on specs need of a portal: where it is, and its allowlist kept by its admin. */
 export interface SsoPortal {
@@ -179,6 +180,18 @@ export function ssoFlows(kind: 'OIDC' | 'SAML', providerId: string) {
     await expect(page.getByRole('button', { name: 'Forgot Password' })).toBeVisible();
     await expect(page.getByRole('button', { name: 'Submit' })).toBeVisible();
     await expect(page.getByRole('button', { name: `Sign in with ${SSO_COMPANY}` })).toBeVisible();
+  });
+
+  test(`${kind}: the login page with single sign-on downloads only the login until someone starts to use it`, async ({
+    page,
+  }) => {
+    const before = new Set((await expectLoginPageWithinBudget(page, portal().url)).map((script) => script.url));
+    // The first key readies the pop-up: the identity provider's SDK and its single sign-on code load then.
+    const sdkLoading = page.waitForResponse(
+      (response) => new URL(response.url()).pathname.endsWith('.js') && !before.has(response.url()),
+    );
+    await page.getByLabel('Email address').press('a');
+    expect((await sdkLoading).ok()).toBe(true);
   });
 
   test(`${kind}: a person on the list opens a mailed invoice link signed out, signs in with the company account and lands on the invoice`, async ({

@@ -44,7 +44,14 @@ const stack = await startStack({
   dataDir,
   // The compiled API, as production runs it (built first when its sources changed).
   api: 'compiled',
-  env: { LOG_LEVEL: 'warn', ...(webDistDir ? { WEB_DIST_DIR: webDistDir } : {}) },
+  // With single sign-on, as `npm start` shows the login page: its pop-up's SDK is what the page may pay for.
+  env: {
+    LOG_LEVEL: 'warn',
+    SSO_PROVIDER_ID: 'oidc.demo-company',
+    SSO_BUTTON_LABEL: 'Demo Company',
+    SSO_ALLOWED_DOMAINS: 'example.com',
+    ...(webDistDir ? { WEB_DIST_DIR: webDistDir } : {}),
+  },
 });
 const debuggingPort = await findFreePort();
 const browser = await chromium.launchPersistentContext(path.join(dataDir, 'chromium'), {
@@ -120,6 +127,43 @@ async function measure(label: string, url: string): Promise<number> {
   return Math.round((categories.performance?.score ?? 0) * 100);
 }
 
+/**
+ * The script the login page downloads from the portal until the network is idle (brotli bodies, from the
+ * browser's resource timing, HTTP cache cleared), signed out: left alone, and after a first key press (what
+ * it downloaded left alone before single sign-on's SDK waited for the person). Alternating, median of 3.
+ */
+async function measureLoginDownloads(url: string) {
+  const sides = { untouched: [] as number[], 'after a first key': [] as number[] };
+  for (let run = 0; run < 3; run++) {
+    for (const side of Object.keys(sides) as (keyof typeof sides)[]) {
+      const page = await browser.newPage();
+      await (await browser.newCDPSession(page)).send('Network.clearBrowserCache');
+      await page.goto(url, { waitUntil: 'networkidle' });
+      if (side === 'after a first key') {
+        await page.getByLabel('Email address').press('a');
+        await page.waitForLoadState('networkidle');
+        await page.waitForTimeout(500);
+      }
+      const origin = new URL(url).origin;
+      const bytes = await page.evaluate(
+        (own) =>
+          performance
+            .getEntriesByType('resource')
+            .filter((entry) => entry.name.startsWith(own) && new URL(entry.name).pathname.endsWith('.js'))
+            .reduce((sum, entry) => sum + (entry as PerformanceResourceTiming).encodedBodySize, 0),
+        origin,
+      );
+      sides[side].push(bytes);
+      await page.close();
+    }
+  }
+  console.log(`
+login page script until the network is idle (Chromium resource timing, brotli)  ${url}`);
+  for (const [side, values] of Object.entries(sides))
+    console.log(`  ${side.padEnd(18)} ${kb(median(values)).padStart(9)}   runs: ${values.map(kb).join(', ')}`);
+  return median(sides.untouched);
+}
+
 /** The link's time to its frame, LINK_RUNS times with the HTTP cache kept and as many with it cleared. */
 async function measureInvoiceLink(url: string) {
   await timeInvoiceLink(browser, url, { clearCache: false }); // warms the server's and the browser's caches
@@ -138,6 +182,7 @@ async function measureInvoiceLink(url: string) {
 }
 
 try {
+  const loginIdleBytes = await measureLoginDownloads(`${stack.url}/login`);
   const loginScore = await measure('login page', `${stack.url}/login`);
 
   const page = await browser.newPage();
@@ -159,6 +204,7 @@ try {
   console.log(`
 summary (goals in brackets)
   login page first-load script, brotli      ${kb(loginScriptBytes).padStart(9)}   (≤ ${kb(LOGIN_FIRST_LOAD_BUDGET_BYTES)}, asserted by test:production)
+  login page script until network idle      ${kb(loginIdleBytes).padStart(9)}   (≤ ${kb(LOGIN_FIRST_LOAD_BUDGET_BYTES)}, asserted by test:e2e; goal 70 KB)
   invoice link to PDF frame, median         ${`${Math.round(link.cached)} ms`.padStart(9)}   (≤ 300 ms; HTTP cache cleared: ${Math.round(link.uncached)} ms)
   Lighthouse mobile performance, /login     ${String(loginScore).padStart(9)}   (≥ 98)
   Lighthouse mobile performance, invoice    ${String(invoiceScore).padStart(9)}   (≥ 95)

@@ -4,6 +4,7 @@ import type { Page } from '@playwright/test';
 import { REPO_ROOT } from '@portal/dev-stack';
 import { STORED_USER_KEY_PREFIX } from '../../apps/web/src/lib/first-load-plan.ts';
 import { DEMO, expect, test } from '../fixtures.ts';
+import { expectLoginPageWithinBudget } from '../login-downloads.ts';
 
 const APPLICATION_ERROR = 'Application error. Please contact the UK IT team.';
 const CRASH = 'Oops! Something went wrong.';
@@ -32,6 +33,16 @@ const sameDocument = (page: Page) =>
   page.evaluate(() => (window as { firstDocument?: boolean }).firstDocument === true);
 
 test.describe('what a page loads first, and when a download fails', () => {
+  test('the login page downloads only the login, brotli, within its budget until the network is idle', async ({
+    page,
+    portal,
+  }) => {
+    const scripts = await expectLoginPageWithinBudget(page, portal.url);
+    // The identity provider's SDK waits for a sign-in: nobody has started one.
+    const sdk = builtFileOf('src/lib/firebase.ts');
+    expect(scripts.map((script) => new URL(script.url).pathname)).not.toContain(sdk);
+  });
+
   test('Firebase keeps the sign-in under the key prefix the first-load plan looks for', async ({ page, portal }) => {
     await signedInOnInvoice(page, (page) => portal.signIn(page, DEMO.user));
     const keys = await page.evaluate(() => Object.keys(localStorage));

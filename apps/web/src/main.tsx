@@ -46,7 +46,7 @@ async function boot() {
     const config = await fetchRuntimeConfig();
     performance.mark('portal:config');
     if (signedInHere) preconnectIdentityProvider(config);
-    void initErrorReporting(config.sentry);
+    initErrorReporting(config.sentry);
     applyTheme(config.theme);
     root.render(
       <StrictMode>

@@ -12,7 +12,7 @@ import type { AuditEvent, AuditRepository } from './repository.ts';
  * - `refusal`: a refused request, folded per client, reason and minute, with a cap on rows a minute.
  */
 export function createAuditTrail(deps: {
-  repository: Pick<AuditRepository, 'record'>;
+  repository: Pick<AuditRepository, 'record' | 'recordMany'>;
   writer: Pick<AuditWriter, 'add' | 'refuse'>;
   log: { error(details: object, message: string): void };
 }) {
@@ -22,6 +22,13 @@ export function createAuditTrail(deps: {
       deps.repository
         .record(event)
         .catch((error: unknown) => deps.log.error({ err: error, event }, 'could not write the audit log')),
+    /** `bestEffort` for many events at once, in one write. */
+    bestEffortMany: (events: readonly AuditEvent[]): Promise<void> =>
+      deps.repository
+        .recordMany(events)
+        .catch((error: unknown) =>
+          deps.log.error({ err: error, events: events.length }, 'could not write the audit log'),
+        ),
     queued: (event: Omit<AuditEvent, 'at'>): void => deps.writer.add(event),
     refusal: (refusal: Parameters<AuditWriter['refuse']>[0]): void => deps.writer.refuse(refusal),
   };

@@ -81,6 +81,11 @@ export function createAuditRepository(db: Database, options: { onWritten?: (seco
     async record(event: AuditEvent) {
       await timed(() => db.insert(auditLog).values(toRow(event)));
     },
+    /** Many events in one statement (a bulk change's lines, one per address). */
+    async recordMany(events: readonly AuditEvent[]) {
+      if (events.length === 0) return;
+      await timed(() => db.insert(auditLog).values(events.map(toRow)));
+    },
     /** Adds each entry's count to its minute's row, creating the row the first time; one statement. */
     async recordFolded(entries: FoldedEntry[]) {
       if (entries.length === 0) return;

@@ -29,6 +29,12 @@ export interface IdentityProvider {
    * it is the caller's decision, to be audited first (user-admin.ts).
    */
   createUser(email: string): Promise<{ uid: string; created: boolean }>;
+  /**
+   * `createUser` for many addresses in a few calls (a bulk add), where the provider has a batch import: an
+   * address answers its account as `createUser` would, or the error it got. One that could not be decided in
+   * the batch (its account appeared meanwhile) is left out, for `createUser`. Throws when the provider is away.
+   */
+  createUsers?(emails: readonly string[]): Promise<Map<string, { uid: string; created: boolean } | Error>>;
   findUserByEmail(email: string): Promise<{ uid: string } | undefined>;
   /** Deletes the account; deleting one that is already gone is not an error. */
   deleteUser(uid: string): Promise<void>;

@@ -87,6 +87,8 @@ export function createAccountCleaner(deps: AccountCleanerDeps) {
      * The jobs of one address, before it is added again: its old account must be gone first, or the add
      * would adopt it. Answers how many are still pending afterwards.
      */
+    /** Which of these addresses have a clean-up pending (a bulk add finishes those one by one). */
+    pendingAmong: (emails: readonly string[]) => cleanups.pendingAmong(emails),
     async finishFor(email: string): Promise<number> {
       await worker.work(() => cleanups.takeFor(email, 1));
       return cleanups.pendingFor(email);

@@ -1,4 +1,4 @@
-import { asc, count, eq } from 'drizzle-orm';
+import { asc, count, eq, inArray } from 'drizzle-orm';
 import { createJobQueue } from '../background/job-queue.ts';
 import type { Database } from '../db/client.ts';
 import { accountCleanups } from '../db/schema.ts';
@@ -34,6 +34,16 @@ export function createAccountCleanupsRepository(db: Database) {
         db.select({ total: count() }).from(accountCleanups),
       ]);
       return { items, total: counted?.total ?? 0 };
+    },
+
+    /** Which of these addresses have a clean-up pending: one query for a bulk add. */
+    async pendingAmong(emails: readonly string[]): Promise<Set<string>> {
+      if (emails.length === 0) return new Set();
+      const rows = await db
+        .selectDistinct({ email: accountCleanups.email })
+        .from(accountCleanups)
+        .where(inArray(accountCleanups.email, [...emails]));
+      return new Set(rows.map((row) => row.email));
     },
 
     async pendingFor(email: string): Promise<number> {

@@ -71,6 +71,24 @@ export function createUsersRepository(
       return changed(row.email, inserted);
     },
 
+    async emailsOnList(emails) {
+      if (emails.length === 0) return new Set<string>();
+      const rows = await db
+        .select({ email: users.email })
+        .from(users)
+        .where(inArray(users.email, [...emails]));
+      return new Set(rows.map((row) => row.email));
+    },
+
+    async insertMany(rows) {
+      if (rows.length === 0) return [];
+      return db
+        .insert(users)
+        .values([...rows])
+        .onConflictDoNothing()
+        .returning();
+    },
+
     async removeQueuingCleanup(email, requestedBy) {
       const [removed] = await db.delete(users).where(eq(users.email, email)).returning();
       if (!removed) return changed(email, undefined);
@@ -172,6 +190,13 @@ export interface UsersRepository {
       createdBy?: string | null;
     } & Partial<DirectoryFields & AdminGrantFields>,
   ): Promise<UserRow | undefined>;
+  /** Which of these addresses are on the list: one query for a bulk add. */
+  emailsOnList(emails: readonly string[]): Promise<Set<string>>;
+  /**
+   * Inserts many rows in one statement; answers those written. A row whose address is on the list already,
+   * or whose sign-in account another row holds, is left out (not an error): its caller adds it on its own.
+   */
+  insertMany(rows: readonly Parameters<UsersRepository['insert']>[0][]): Promise<UserRow[]>;
   /** The row behind /scim/v2/Users/<id>. */
   findByScimId(id: string): Promise<UserRow | undefined>;
   findByFirebaseUid(uid: string): Promise<UserRow | undefined>;

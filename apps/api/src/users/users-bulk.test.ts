@@ -4,14 +4,25 @@ import { MAX_BULK_ADDRESSES } from '@portal/contract';
 import { IDENTITY_UNAVAILABLE_MESSAGE } from '../dependency-unavailable.ts';
 import { IdentityProviderUnavailableError, type IdentityProvider } from '../identity/identity-provider.ts';
 import { useTestApp } from '../../test/helpers/test-app.ts';
+import { signUp } from '../../test/helpers/tokens.ts';
 
-/** The identity provider, failing to create the accounts of the addresses in `unreachable` as an outage would. */
+/**
+ * The identity provider, failing to create the accounts of the addresses in `unreachable` as an outage would
+ * (its batch import leaves them out, as it does an address it refused), or away for every batch while
+ * `importDown`. Counts the accounts created one by one.
+ */
 const unreachable = new Set<string>();
+const provider = { importDown: false, singleCreates: 0 };
 const failSome = (real: IdentityProvider): IdentityProvider => ({
   ...real,
   createUser: async (email) => {
+    provider.singleCreates++;
     if (unreachable.has(email)) throw new IdentityProviderUnavailableError('forced createUser failure');
     return real.createUser(email);
+  },
+  createUsers: async (emails) => {
+    if (provider.importDown) throw new IdentityProviderUnavailableError('forced createUsers failure');
+    return real.createUsers!(emails.filter((email) => !unreachable.has(email)));
   },
   findUserByEmail: (email) => real.findUserByEmail(email),
   deleteUser: (uid) => real.deleteUser(uid),
@@ -60,6 +71,78 @@ describe('bulk add and bulk delete', () => {
         (await auditOf('old@example.com')).map((entry) => [entry.action, entry.outcome]),
         [['users.add', 'refused']],
       );
+    });
+
+    it('adds many addresses in one batch: no account made one by one, each audited', async () => {
+      const headers = await asAdmin();
+      await t.createAccount('listed@example.com');
+      const emails = Array.from({ length: 40 }, (_, i) => `batch${i}@example.com`);
+      provider.singleCreates = 0;
+      const response = await bulk('bulk-add', [...emails, 'listed@example.com'], headers);
+      const results = response.json().results as { input: string; outcome: string }[];
+      assert.equal(results.filter((result) => result.outcome === 'added').length, 40);
+      assert.equal(results.at(-1)?.outcome, 'exists');
+      assert.equal(provider.singleCreates, 0);
+      for (const email of [emails[0]!, emails[39]!]) {
+        const row = await t.app.domain.users.findByEmail(email);
+        assert.equal(row?.registered, true);
+        assert.equal(row?.firebaseUid, (await t.identity.findUserByEmail(email))?.uid);
+        assert.deepEqual(
+          (await auditOf(email)).map((entry) => [entry.actor, entry.action, entry.outcome]),
+          [['admin@example.com', 'users.add', 'ok']],
+        );
+      }
+      assert.deepEqual(
+        (await auditOf('listed@example.com')).map((entry) => [entry.action, entry.outcome]),
+        [['users.add', 'refused']],
+      );
+    });
+
+    it('leaves what the batch cannot decide alike to the single add: an account someone else made, one the portal made', async () => {
+      const headers = await asAdmin();
+      const foreign = await signUp('signed-up@example.com', 'their-password');
+      const leftover = await t.identity.createUser('leftover@example.com');
+      const response = await bulk(
+        'bulk-add',
+        ['signed-up@example.com', 'leftover@example.com', 'plain@example.com'],
+        headers,
+      );
+      const results = response.json().results as { input: string; outcome: string; message?: string }[];
+      assert.deepEqual(
+        results.map((result) => [result.input, result.outcome]),
+        [
+          ['signed-up@example.com', 'failed'],
+          ['leftover@example.com', 'added'],
+          ['plain@example.com', 'added'],
+        ],
+      );
+      assert.match(results[0]!.message ?? '', /did not make/);
+      // Left as it was, and the portal's own earlier account adopted, as the single add does.
+      assert.equal((await t.identity.findUserByEmail('signed-up@example.com'))?.uid, foreign.uid);
+      assert.equal((await t.app.domain.users.findByEmail('leftover@example.com'))?.firebaseUid, leftover.uid);
+      assert.deepEqual(
+        (await auditOf('signed-up@example.com')).map((entry) => [entry.action, entry.outcome]),
+        [['users.add', 'refused']],
+      );
+    });
+
+    it('reports every address as failed, audited, when the identity provider is away for the batch', async () => {
+      const headers = await asAdmin();
+      provider.importDown = true;
+      try {
+        const response = await bulk('bulk-add', ['away1@example.com', 'away2@example.com'], headers);
+        assert.deepEqual(response.json().results, [
+          { input: 'away1@example.com', outcome: 'failed', message: IDENTITY_UNAVAILABLE_MESSAGE },
+          { input: 'away2@example.com', outcome: 'failed', message: IDENTITY_UNAVAILABLE_MESSAGE },
+        ]);
+        assert.equal(await t.app.domain.users.findByEmail('away1@example.com'), undefined);
+        assert.deepEqual(
+          (await auditOf('away2@example.com')).map((entry) => entry.outcome),
+          ['failed'],
+        );
+      } finally {
+        provider.importDown = false;
+      }
     });
 
     it('spends none of the anonymous allowance of the caller’s address', async () => {

@@ -47,6 +47,7 @@ export const FRAMEWORK = {
     'src/lib/api-client.tsx',
     'src/lib/account.ts',
     'src/lib/error-reporting.ts',
+    'src/lib/first-interaction.ts',
     'src/lib/auth.tsx',
     'src/lib/storage.ts',
     'src/lib/runtime-config.tsx',

@@ -27,7 +27,18 @@ describe('the login screen with single sign-on', () => {
     expect(screen.queryByRole('button', { name: /Sign in with/ })).not.toBeInTheDocument();
   });
 
-  it('readies the pop-up after the first paint, then signs in with the configured provider and goes on to the link', async () => {
+  it('readies nothing for a page only looked at; the first key readies the pop-up', async () => {
+    const auth = createFakeAuthClient();
+    const { user } = renderApp('/login', { auth, config: sso });
+    await screen.findByRole('button', { name: 'Sign in with Acme' });
+    // A few tasks for effects that would run after the paint.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(auth.calls).not.toContain('prepareProviderSignIn');
+    await user.keyboard('a');
+    expect(auth.calls).toContain('prepareProviderSignIn');
+  });
+
+  it('readies the pop-up when the pointer reaches the button, then signs in with the configured provider and goes on to the link', async () => {
     server.use(accountLookup({ 'user@example.com': {} }));
     const auth = createFakeAuthClient();
     auth.providerAccount = { uid: 'uid-sso', email: 'user@example.com' };
@@ -36,8 +47,11 @@ describe('the login screen with single sign-on', () => {
       config: sso,
       state: { from: { pathname: '/invoice', search: '?parcelCode=DEMO1' } },
     });
-    await waitFor(() => expect(auth.calls).toContain('prepareProviderSignIn'));
-    await user.click(await screen.findByRole('button', { name: 'Sign in with Acme' }));
+    const button = await screen.findByRole('button', { name: 'Sign in with Acme' });
+    expect(auth.calls).not.toContain('prepareProviderSignIn');
+    await user.hover(button);
+    expect(auth.calls).toContain('prepareProviderSignIn');
+    await user.click(button);
     expect(auth.calls).toContain('signInWithProvider:oidc.acme');
     await waitFor(() => expect(router.state.location.pathname).toBe('/invoice'));
     expect(router.state.location.search).toBe('?parcelCode=DEMO1');

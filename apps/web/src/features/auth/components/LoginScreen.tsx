@@ -1,4 +1,5 @@
-import { lazy, useEffect, useRef, useState, type FormEvent } from 'react';
+import { lazy, useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
+import { useOnFirstInteraction } from '@/hooks/use-first-interaction';
 import { usePageTitle } from '@/hooks/use-page-title';
 import { CompanySignInRefused, useAuth } from '@/lib/auth';
 import { QueryBoundary } from '@/lib/query-boundary';
@@ -34,10 +35,14 @@ export function LoginScreen() {
     if (link) passwordField.current?.focus();
   }, [link]);
 
-  // After the first paint: the pop-up must open within the click, not after the SDK has downloaded.
-  useEffect(() => {
+  // The pop-up must open within the click, not after the SDK has downloaded; but a login page only looked at
+  // (or used with a password) must not pay the SDK and its pop-up helper before anyone starts to use it. So they
+  // load on the first press or key anywhere on the page, and at the latest when the pointer or the focus reaches
+  // the button, before its click.
+  const prepareSso = useCallback(() => {
     if (sso) void client.prepareProviderSignIn().catch(() => {});
   }, [client, sso]);
+  useOnFirstInteraction(Boolean(sso), prepareSso);
 
   const onSso = async () => {
     if (!sso) return;
@@ -166,6 +171,8 @@ export function LoginScreen() {
                 type="button"
                 className="btn btn-outline-primary w-100 login-sso"
                 disabled={submitting}
+                onPointerEnter={prepareSso}
+                onFocus={prepareSso}
                 onClick={() => void onSso()}
               >
                 {ssoButtonLabel(sso.label)}
