@@ -66,6 +66,7 @@ export function ciiSemantics(root: XmlElement): SemanticInvoice {
 
   return {
     syntax: 'cii',
+    creditNote: false,
     specification: text(root, rsm('ExchangedDocumentContext'), ram('GuidelineSpecifiedDocumentContextParameter'), ram('ID')),
     number: text(document, ram('ID')),
     issueDate: date(childOf(document, ...ram('IssueDateTime'))),
@@ -112,7 +113,9 @@ export function ciiSemantics(root: XmlElement): SemanticInvoice {
       rounding: sum('RoundingAmount'),
       payable: sum('DuePayableAmount'),
     },
-    taxTotal: taxTotalIn(currency) ?? textOf(taxTotals.find((total) => total.attributes.currencyID === undefined)) ?? (taxTotals.length === 1 ? textOf(taxTotals[0]) : null),
+    taxTotals: taxTotals
+      .filter((total) => (total.attributes.currencyID ?? currency) === currency)
+      .map((total) => textOf(total) ?? ''),
     taxTotalAccounting: taxCurrency && taxCurrency !== currency ? taxTotalIn(taxCurrency) : null,
     vatBreakdown: taxes.map((tax) => ({
       taxable: text(tax, ram('BasisAmount')),

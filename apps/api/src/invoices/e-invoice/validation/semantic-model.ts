@@ -7,6 +7,8 @@ import type { EInvoiceSyntax } from '../model.ts';
  */
 export interface SemanticInvoice {
   syntax: EInvoiceSyntax;
+  /** A UBL CreditNote document (CII says credit note only through the type code). */
+  creditNote: boolean;
   /** BT-24 */
   specification: string | null;
   /** BT-1, BT-2, BT-3, BT-5, BT-6, BT-7, BT-8, BT-9, BT-10 */
@@ -38,8 +40,12 @@ export interface SemanticInvoice {
   allowancesCharges: SemanticAllowanceCharge[];
   /** BG-22 */
   totals: SemanticTotals | undefined;
-  /** BT-110: in the invoice currency; BT-111: in the VAT accounting currency. */
-  taxTotal: string | null;
+  /**
+   * BT-110: every tax total stated in the invoice currency (or in none). More than one is a contradiction
+   * the rules report, so all are kept.
+   */
+  taxTotals: string[];
+  /** BT-111: in the VAT accounting currency. */
   taxTotalAccounting: string | null;
   /** BG-23 */
   vatBreakdown: SemanticVatBreakdown[];

@@ -11,8 +11,14 @@ function address(element: XmlElement | undefined): SemanticAddress | undefined {
   return element && { country: text(element, cac('Country'), cbc('IdentificationCode')) };
 }
 
+/**
+ * An invoice period; UBL carries the VAT point date code (BT-8) in the same element, so one that holds only
+ * that code is no invoicing period (BG-14).
+ */
 function period(element: XmlElement | undefined): SemanticPeriod | undefined {
-  return element && { start: text(element, cbc('StartDate')), end: text(element, cbc('EndDate')) };
+  if (!element || (element.children.length > 0 && element.children.every((child) => child.local === 'DescriptionCode')))
+    return undefined;
+  return { start: text(element, cbc('StartDate')), end: text(element, cbc('EndDate')) };
 }
 
 const isVatScheme = (scheme: XmlElement) => text(scheme, cac('TaxScheme'), cbc('ID'))?.toUpperCase() === 'VAT';
@@ -45,10 +51,7 @@ export function ublSemantics(root: XmlElement): SemanticInvoice {
   const taxTotals = all(root, 'TaxTotal');
   const taxAmountIn = (code: string | null) =>
     taxTotals.map((total) => childOf(total, ...cbc('TaxAmount'))).find((amount) => amount?.attributes.currencyID === code);
-  // BT-110 is the tax total in the invoice currency, the one with the breakdown when no currency is stated.
-  const invoiceTax = taxTotals.find((total) => childOf(total, ...cbc('TaxAmount'))?.attributes.currencyID === currency)
-    ?? taxTotals.find((total) => all(total, 'TaxSubtotal').length > 0)
-    ?? taxTotals[0];
+  const taxAmounts = taxTotals.map((total) => childOf(total, ...cbc('TaxAmount'))).filter((amount) => amount !== undefined);
   const totals = childOf(root, ...cac('LegalMonetaryTotal'));
   const total = (local: string) => text(totals, cbc(local));
   const taxRepresentative = childOf(root, ...cac('TaxRepresentativeParty'));
@@ -57,6 +60,7 @@ export function ublSemantics(root: XmlElement): SemanticInvoice {
 
   return {
     syntax: 'ubl',
+    creditNote,
     specification: text(root, cbc('CustomizationID')),
     number: text(root, cbc('ID')),
     issueDate: text(root, cbc('IssueDate')),
@@ -107,9 +111,12 @@ export function ublSemantics(root: XmlElement): SemanticInvoice {
       rounding: total('PayableRoundingAmount'),
       payable: total('PayableAmount'),
     },
-    taxTotal: textOf(childOf(invoiceTax, ...cbc('TaxAmount'))),
+    taxTotals: taxAmounts
+      .filter((amount) => (amount.attributes.currencyID ?? currency) === currency)
+      .map((amount) => textOf(amount) ?? ''),
     taxTotalAccounting: taxCurrency && taxCurrency !== currency ? textOf(taxAmountIn(taxCurrency)) : null,
-    vatBreakdown: all(invoiceTax, 'TaxSubtotal').map((subtotal) => ({
+    // Subtotals belong in the invoice-currency tax total only (UBL-SR-*): each one read is a breakdown stated.
+    vatBreakdown: taxTotals.flatMap((total) => all(total, 'TaxSubtotal')).map((subtotal) => ({
       taxable: text(subtotal, cbc('TaxableAmount')),
       tax: text(subtotal, cbc('TaxAmount')),
       category: text(subtotal, cac('TaxCategory'), cbc('ID')),

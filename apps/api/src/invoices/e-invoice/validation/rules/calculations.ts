@@ -97,13 +97,19 @@ export const CALCULATION_RULES: Rule[] = [
     id: 'BR-CO-14', flag: 'fatal', element: 'BT-110',
     message: 'Invoice total VAT amount (BT-110) = Σ VAT category tax amount (BT-117).',
     plain: 'The VAT total is not the sum of the VAT per category.',
-    check: (i) => (present(i.taxTotal) ? disagrees(i.taxTotal, sum(i.vatBreakdown.map((entry) => decimalOf(entry.tax)))) : []),
+    check: (i) =>
+      i.taxTotals.length === 1 ? disagrees(i.taxTotals[0], sum(i.vatBreakdown.map((entry) => decimalOf(entry.tax)))) : [],
   },
   {
     id: 'BR-CO-15', flag: 'fatal', element: 'BT-112',
     message: 'Invoice total amount with VAT (BT-112) = Invoice total amount without VAT (BT-109) + Invoice total VAT amount (BT-110).',
     plain: 'The total with VAT is not the total without VAT plus the VAT.',
-    check: (i) => (i.totals ? disagrees(i.totals.withVat, amount(i.totals.withoutVat) + amount(i.taxTotal)) : []),
+    check: (i) => {
+      if (!i.totals) return [];
+      // Two VAT totals in the invoice currency: which one the total with VAT includes cannot be told.
+      if (i.taxTotals.length > 1) return [{ value: `${i.taxTotals.length} VAT totals in the invoice currency` }];
+      return disagrees(i.totals.withVat, amount(i.totals.withoutVat) + amount(i.taxTotals[0]));
+    },
   },
   {
     id: 'BR-CO-16', flag: 'fatal', element: 'BT-115',
@@ -120,7 +126,7 @@ export const CALCULATION_RULES: Rule[] = [
       eachOf(
         i.vatBreakdown,
         (entry, index) => `VAT breakdown ${entry.category ?? index + 1} ${entry.rate ?? ''}`.trim(),
-        (entry) => !taxAgreesWithRate(entry.taxable, entry.rate, entry.tax),
+        (entry) => !taxAgreesWithRate(entry.taxable, entry.rate, entry.tax, i.syntax),
         (entry) => entry.tax,
       ),
   },
@@ -148,7 +154,8 @@ export const CALCULATION_RULES: Rule[] = [
     id: 'BR-CO-25', flag: 'fatal', element: 'BT-9',
     message: 'In case the Amount due for payment (BT-115) is positive, either the Payment due date (BT-9) or the Payment terms (BT-20) shall be present.',
     plain: 'Money is due but the invoice says neither when nor on what terms it is to be paid.',
-    check: (i) => violatedIf(amount(i.totals?.payable) > 0n && missing(i.dueDate) && missing(i.paymentTerms)),
+    // A credit note's amount is owed to the buyer, so it names no due date for the buyer to meet.
+    check: (i) => violatedIf(!i.creditNote && amount(i.totals?.payable) > 0n && missing(i.dueDate) && missing(i.paymentTerms)),
   },
   {
     id: 'BR-CO-26', flag: 'fatal', element: 'BT-29',
@@ -160,16 +167,22 @@ export const CALCULATION_RULES: Rule[] = [
 ];
 
 /**
- * The tax of a category against its taxable amount and rate. The standard allows a difference below one
- * currency unit, since a tax rounded per line may add up to a cent or so more than the tax of the sum.
+ * The tax of a category against its taxable amount and rate, rounded half up to cents. The two syntax
+ * bindings differ here: UBL asks for the exact amount, CII allows up to one currency unit either way (a tax
+ * rounded per line may add up to more than the tax of the sum), and each is held to its own.
  */
-export function taxAgreesWithRate(taxableText: string | null, rateText: string | null, taxText: string | null): boolean {
+export function taxAgreesWithRate(
+  taxableText: string | null,
+  rateText: string | null,
+  taxText: string | null,
+  syntax: SemanticInvoice['syntax'],
+): boolean {
   const tax = amount(taxText);
   const rate = decimalOf(rateText);
   if (rate === null) return tax === 0n || abs(tax) < ONE_UNIT / 2n;
   if (rate === 0n) return tax === 0n;
   const expected = taxOf(abs(amount(taxableText)), rate);
-  return abs(abs(tax) - expected) < ONE_UNIT;
+  return abs(abs(tax) - expected) <= (syntax === 'cii' ? ONE_UNIT : 0n);
 }
 
 const ONE_UNIT = decimalOf('1')!;

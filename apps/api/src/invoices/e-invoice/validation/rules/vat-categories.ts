@@ -146,7 +146,7 @@ function rulesOf(c: Category): Rule[] {
         eachOf(
           breakdowns(i),
           breakdownName,
-          (entry) => (c.tax === 'zero' ? (decimalOf(entry.tax) ?? 0n) !== 0n : !taxAgreesWithRate(entry.taxable, entry.rate, entry.tax)),
+          (entry) => (c.tax === 'zero' ? (decimalOf(entry.tax) ?? 0n) !== 0n : !taxAgreesWithRate(entry.taxable, entry.rate, entry.tax, i.syntax)),
           (entry) => entry.tax,
         ),
     },
@@ -174,7 +174,7 @@ function intraCommunityRules(breakdowns: (i: SemanticInvoice) => SemanticVatBrea
     {
       id: 'BR-IC-11', flag: 'fatal', element: 'BT-72',
       message: 'In an Invoice with a VAT breakdown (BG-23) where the VAT category code (BT-118) is "Intra-community supply" the Actual delivery date (BT-72) or the Invoicing period (BG-14) shall not be blank.',
-      check: (i) => violatedIf(breakdowns(i).length > 0 && !present(i.delivery?.date) && !i.period),
+      check: (i) => violatedIf(breakdowns(i).length > 0 && !present(i.delivery?.date) && !present(i.period?.start) && !present(i.period?.end)),
     },
     {
       id: 'BR-IC-12', flag: 'fatal', element: 'BT-80',
