@@ -1,5 +1,6 @@
 import { CII_NS } from '../cii.ts';
 import { childOf, childrenOf, isTrue, pathOf, textOf, type XmlElement } from '../xml-tree.ts';
+import { currenciesIn } from './currencies-in.ts';
 import type { SemanticAddress, SemanticInvoice, SemanticParty, SemanticPeriod } from './semantic-model.ts';
 
 const ram = (local: string): [string, string] => [CII_NS.ram, local];
@@ -127,7 +128,14 @@ export function ciiSemantics(root: XmlElement): SemanticInvoice {
     })),
     supportingDocuments: all(agreement, 'AdditionalReferencedDocument')
       .filter((entry) => text(entry, ram('TypeCode')) === '916')
-      .map((entry) => ({ reference: text(entry, ram('IssuerAssignedID')) })),
+      .map((entry) => ({
+        reference: text(entry, ram('IssuerAssignedID')),
+        mimeCode: childOf(entry, ...ram('AttachmentBinaryObject'))?.attributes.mimeCode ?? null,
+      })),
+    amountCurrencies: currenciesIn(root),
+    itemCategories: all(transaction, 'IncludedSupplyChainTradeLineItem')
+      .map((line) => text(line, ram('SpecifiedLineTradeSettlement'), ram('ApplicableTradeTax'), ram('CategoryCode')))
+      .filter((value): value is string => value !== null),
     lines: all(transaction, 'IncludedSupplyChainTradeLineItem').map((line) => {
       const product = childOf(line, ...ram('SpecifiedTradeProduct'));
       const lineAgreement = childOf(line, ...ram('SpecifiedLineTradeAgreement'));

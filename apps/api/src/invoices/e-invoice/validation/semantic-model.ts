@@ -49,8 +49,15 @@ export interface SemanticInvoice {
   taxTotalAccounting: string | null;
   /** BG-23 */
   vatBreakdown: SemanticVatBreakdown[];
-  /** BG-24: BT-122 of each */
-  supportingDocuments: { reference: string | null }[];
+  /** BG-24: BT-122 of each, and the media type of its attached document (BT-125) */
+  supportingDocuments: { reference: string | null; mimeCode: string | null }[];
+  /**
+   * BT-151 wherever the document writes an item's VAT category: a code-list rule checks every code written,
+   * also in a line the document type does not expect (an InvoiceLine in a UBL CreditNote).
+   */
+  itemCategories: string[];
+  /** The currency of every amount, as its `currencyID` states it. */
+  amountCurrencies: string[];
   /** BG-25 */
   lines: SemanticLine[];
 }

@@ -1,5 +1,6 @@
 import { UBL_NS } from '../ubl.ts';
 import { childOf, childrenOf, isTrue, pathOf, textOf, type XmlElement } from '../xml-tree.ts';
+import { currenciesIn } from './currencies-in.ts';
 import type { SemanticAddress, SemanticInvoice, SemanticParty, SemanticPeriod } from './semantic-model.ts';
 
 const cac = (local: string): [string, string] => [UBL_NS.cac, local];
@@ -124,7 +125,14 @@ export function ublSemantics(root: XmlElement): SemanticInvoice {
       exemptionReason: text(subtotal, cac('TaxCategory'), cbc('TaxExemptionReason')),
       exemptionCode: text(subtotal, cac('TaxCategory'), cbc('TaxExemptionReasonCode')),
     })),
-    supportingDocuments: all(root, 'AdditionalDocumentReference').map((entry) => ({ reference: text(entry, cbc('ID')) })),
+    supportingDocuments: all(root, 'AdditionalDocumentReference').map((entry) => ({
+      reference: text(entry, cbc('ID')),
+      mimeCode: pathOf(entry, cac('Attachment'), cbc('EmbeddedDocumentBinaryObject'))?.attributes.mimeCode ?? null,
+    })),
+    amountCurrencies: currenciesIn(root),
+    itemCategories: [...all(root, 'InvoiceLine'), ...all(root, 'CreditNoteLine')]
+      .map((line) => text(line, cac('Item'), cac('ClassifiedTaxCategory'), cbc('ID')))
+      .filter((value): value is string => value !== null),
     lines: all(root, creditNote ? 'CreditNoteLine' : 'InvoiceLine').map((line) => {
       const quantity = childOf(line, ...cbc(creditNote ? 'CreditedQuantity' : 'InvoicedQuantity'));
       const item = childOf(line, ...cac('Item'));

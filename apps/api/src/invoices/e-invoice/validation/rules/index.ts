@@ -1,5 +1,6 @@
 import type { Rule } from '../rule.ts';
 import { CALCULATION_RULES } from './calculations.ts';
+import { CODE_LIST_RULES } from './code-list-rules.ts';
 import { CORE_RULES } from './core.ts';
 import { VAT_CATEGORY_RULES } from './vat-categories.ts';
 
@@ -9,4 +10,4 @@ import { VAT_CATEGORY_RULES } from './vat-categories.ts';
  */
 export const RULES_VERSION = 'en16931-1.0';
 
-export const RULES: readonly Rule[] = [...CORE_RULES, ...CALCULATION_RULES, ...VAT_CATEGORY_RULES];
+export const RULES: readonly Rule[] = [...CORE_RULES, ...CALCULATION_RULES, ...VAT_CATEGORY_RULES, ...CODE_LIST_RULES];
