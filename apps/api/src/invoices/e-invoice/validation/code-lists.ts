@@ -32,8 +32,11 @@ export const UNTDID_1001_INVOICE_TYPES = codes(`
   71 80 81 82 83 84 102 130 202 203 204 211 218 219 261 262 295 296 308 325 326 331 380 381 382 383 384 385 386
   387 388 389 390 393 394 395 396 420 456 457 458 527 532 553 575 623 633 751 780 875 876 877 935`);
 
-/** UNTDID 2005, date/time/period function codes: the subset for the VAT point date code (BT-8). */
+/** UNTDID 2005, date/time/period function codes: the subset for the VAT point date code (BT-8) in UBL. */
 export const UNTDID_2005_VAT_POINT_DATES = codes('3 35 432');
+
+/** UNTDID 2475, payment time reference codes: the same subset as CII writes BT-8 (issue, delivery, payment). */
+export const UNTDID_2475_VAT_POINT_DATES = codes('5 29 72');
 
 /** UNTDID 4461, payment means codes (BT-81). */
 export const UNTDID_4461_PAYMENT_MEANS = codes(`

@@ -27,8 +27,16 @@ export interface ValidationReport {
   status: ValidationStatus;
   /** Which edition of the rules made this report, so stored reports can be made again when they change. */
   rulesVersion: string;
+  /** At most MAX_STORED_FINDINGS, fatal ones first; the rest are counted. */
   findings: ValidationFinding[];
+  omittedFindings: number;
 }
+
+/**
+ * Findings a report keeps: a file that breaks one rule on each of a hundred thousand lines would otherwise
+ * store a report larger than itself. The count of the rest says how many more there are.
+ */
+export const MAX_STORED_FINDINGS = 100;
 
 /** The EN 16931 terms of a parsed CII or UBL document; null for any other root. */
 export function semanticsOf(root: XmlElement): SemanticInvoice | null {
@@ -37,7 +45,7 @@ export function semanticsOf(root: XmlElement): SemanticInvoice | null {
   return null;
 }
 
-/** Runs the rules over an invoice; a rule that throws is a fault of the rule, not of the invoice. */
+/** Runs the rules over an invoice: every violation of each, in the rules' order. */
 export function findingsOf(invoice: SemanticInvoice, rules: readonly Rule[] = RULES): ValidationFinding[] {
   return rules.flatMap((rule) =>
     rule.check(invoice).map((violation) => ({
@@ -58,7 +66,13 @@ export function reportOf(findings: ValidationFinding[]): ValidationReport {
     : findings.length > 0
       ? 'warnings'
       : 'valid';
-  return { status, rulesVersion: RULES_VERSION, findings };
+  const ordered = [...findings.filter((f) => f.flag === 'fatal'), ...findings.filter((f) => f.flag !== 'fatal')];
+  return {
+    status,
+    rulesVersion: RULES_VERSION,
+    findings: ordered.slice(0, MAX_STORED_FINDINGS),
+    omittedFindings: Math.max(0, ordered.length - MAX_STORED_FINDINGS),
+  };
 }
 
 /** Validates a parsed invoice against the EN 16931 business rules. */

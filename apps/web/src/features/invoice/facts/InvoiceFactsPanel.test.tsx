@@ -33,6 +33,7 @@ const facturX: InvoiceFacts = {
   iban: 'DE02120300000000202051',
   paymentAccounts: ['DE02120300000000202051'],
   lineCount: 2,
+  validation: null,
   uploadedAt: '2025-02-01T10:00:00.000Z',
   hasXml: true,
   pdfIsRendering: false,

@@ -4,6 +4,7 @@ import {
   ISO_4217_CURRENCIES,
   UNTDID_1001_INVOICE_TYPES,
   UNTDID_2005_VAT_POINT_DATES,
+  UNTDID_2475_VAT_POINT_DATES,
   UNTDID_4461_PAYMENT_MEANS,
   UNTDID_5189_ALLOWANCE_REASONS,
   UNTDID_5305_VAT_CATEGORIES,
@@ -39,8 +40,13 @@ export const CODE_LIST_RULES: Rule[] = [
     ISO_4217_CURRENCIES, (i) => [{ value: i.currency }], 'The invoice currency is not a currency code (such as EUR).'),
   codeRule('BR-CL-05', 'BT-6', 'Tax currency code MUST be coded using ISO code list 4217 alpha-3.',
     ISO_4217_CURRENCIES, (i) => [{ value: i.taxCurrency }]),
-  codeRule('BR-CL-06', 'BT-8', 'Value added tax point date code MUST be coded using a restriction of UNTDID 2005.',
-    UNTDID_2005_VAT_POINT_DATES, (i) => [{ value: i.taxPointDateCode }]),
+  {
+    id: 'BR-CL-06', flag: 'fatal', element: 'BT-8',
+    message: 'Value added tax point date code MUST be coded using a restriction of UNTDID 2005.',
+    // UBL writes the code from UNTDID 2005, CII from UNTDID 2475 (its binding maps one onto the other).
+    check: (i) =>
+      outside(i.syntax === 'cii' ? UNTDID_2475_VAT_POINT_DATES : UNTDID_2005_VAT_POINT_DATES, [{ value: i.taxPointDateCode }]),
+  },
   codeRule('BR-CL-14', 'BT-40', 'Country codes in an invoice MUST be coded using ISO code list 3166-1.',
     ISO_3166_COUNTRIES, (i) => [
       { at: 'seller', value: i.seller?.address?.country },
