@@ -87,10 +87,10 @@ export const invoiceWarningParamsSchema = z.object({
 
 /** One EN 16931 business rule an e-invoice breaks, where, and what it found there. */
 export const eInvoiceFindingSchema = z.object({
-  rule: z.string().describe('The standard\'s rule id: BR-01, BR-CO-10, BR-S-08, BR-CL-04 …'),
+  rule: z.string().describe("The standard's rule id: BR-01, BR-CO-10, BR-S-08, BR-CL-04 …"),
   flag: z.enum(['fatal', 'warning']),
   element: z.string().describe('The business term or group the rule is about (BT-…, BG-…)'),
-  message: z.string().describe('The standard\'s wording of the rule'),
+  message: z.string().describe("The standard's wording of the rule"),
   plain: z.string().nullable().describe('What it means, in a sentence for whoever books the invoice'),
   at: z.string().nullable().describe('Which entry of a repeated group (`line 3`); null for the document'),
   value: z.string().nullable().describe('The value found; null when the term is absent'),

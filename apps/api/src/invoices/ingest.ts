@@ -22,13 +22,7 @@ import type { IngestSlots } from './ingest-slots.ts';
  * instance refuses with ingest-slots.ts's own reason.
  */
 type IngestRefusalReason =
-  | 'bad-code'
-  | 'not-pdf'
-  | 'not-invoice'
-  | 'too-large'
-  | 'interrupted'
-  | 'over-budget'
-  | 'invalid-e-invoice';
+  'bad-code' | 'not-pdf' | 'not-invoice' | 'too-large' | 'interrupted' | 'over-budget' | 'invalid-e-invoice';
 
 const NOT_PDF_NOR_XML =
   'The body is neither a PDF (it must start with "%PDF-") nor an XML e-invoice (it must start with "<").';

@@ -27,7 +27,9 @@ const LIMITS = { maxChars: 50 * 1024 * 1024, maxDepth: 64, maxElements: 2_000_00
 
 export function en16931TestsDir(): string {
   if (!existsSync(EN16931_TESTS_DIR))
-    throw new Error(`The EN 16931 unit tests are read from ${EN16931_TESTS_DIR}, which is missing: put the shared folder beside the repository.`);
+    throw new Error(
+      `The EN 16931 unit tests are read from ${EN16931_TESTS_DIR}, which is missing: put the shared folder beside the repository.`,
+    );
   return EN16931_TESTS_DIR;
 }
 
@@ -45,7 +47,8 @@ export async function readUnitTests(): Promise<UnitTest[]> {
           const assertion = test.children.find((child) => child.ns === VEFA_NS && child.local === 'assert');
           const document = test.children.find((child) => child.ns !== VEFA_NS);
           const outcome = assertion?.children.find((child) => ['success', 'error', 'warning'].includes(child.local));
-          if (!assertion || !document || !outcome) throw new Error(`${set}: test ${index + 1} has no expectation or no document`);
+          if (!assertion || !document || !outcome)
+            throw new Error(`${set}: test ${index + 1} has no expectation or no document`);
           tests.push({
             set,
             index: index + 1,

@@ -134,7 +134,10 @@ export function readXml(bytes: Uint8Array, limits: XmlLimits): EInvoiceContent {
 }
 
 /** Parses, maps and validates an XML invoice; XmlRefusedError names what is wrong. */
-function readXmlInvoice(bytes: Uint8Array, limits: XmlLimits): { content: EInvoiceContent; validation: ValidationReport | null } {
+function readXmlInvoice(
+  bytes: Uint8Array,
+  limits: XmlLimits,
+): { content: EInvoiceContent; validation: ValidationReport | null } {
   const root = parseXml(decodeXmlBytes(bytes), limits);
   if (isCiiRoot(root) || isUblRoot(root)) {
     return { content: isCiiRoot(root) ? readCii(root) : readUbl(root), validation: validateInvoiceXml(root) };

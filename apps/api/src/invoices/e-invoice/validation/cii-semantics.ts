@@ -20,7 +20,10 @@ function address(element: XmlElement | undefined): SemanticAddress | undefined {
 
 function period(element: XmlElement | undefined): SemanticPeriod | undefined {
   return (
-    element && { start: date(childOf(element, ...ram('StartDateTime'))), end: date(childOf(element, ...ram('EndDateTime'))) }
+    element && {
+      start: date(childOf(element, ...ram('StartDateTime'))),
+      end: date(childOf(element, ...ram('EndDateTime'))),
+    }
   );
 }
 
@@ -68,7 +71,12 @@ export function ciiSemantics(root: XmlElement): SemanticInvoice {
   return {
     syntax: 'cii',
     creditNote: false,
-    specification: text(root, rsm('ExchangedDocumentContext'), ram('GuidelineSpecifiedDocumentContextParameter'), ram('ID')),
+    specification: text(
+      root,
+      rsm('ExchangedDocumentContext'),
+      ram('GuidelineSpecifiedDocumentContextParameter'),
+      ram('ID'),
+    ),
     number: text(document, ram('ID')),
     issueDate: date(childOf(document, ...ram('IssueDateTime'))),
     typeCode: text(document, ram('TypeCode')),
@@ -76,9 +84,17 @@ export function ciiSemantics(root: XmlElement): SemanticInvoice {
     taxCurrency,
     taxPointDate: taxes.map((tax) => date(childOf(tax, ...ram('TaxPointDate')))).find(Boolean) ?? null,
     taxPointDateCode: taxes.map((tax) => text(tax, ram('DueDateTypeCode'))).find(Boolean) ?? null,
-    dueDate: all(settlement, 'SpecifiedTradePaymentTerms').map((terms) => date(childOf(terms, ...ram('DueDateDateTime')))).find(Boolean) ?? null,
-    paymentTerms: all(settlement, 'SpecifiedTradePaymentTerms').map((terms) => text(terms, ram('Description'))).find(Boolean) ?? null,
-    precedingInvoices: all(settlement, 'InvoiceReferencedDocument').map((entry) => ({ number: text(entry, ram('IssuerAssignedID')) })),
+    dueDate:
+      all(settlement, 'SpecifiedTradePaymentTerms')
+        .map((terms) => date(childOf(terms, ...ram('DueDateDateTime'))))
+        .find(Boolean) ?? null,
+    paymentTerms:
+      all(settlement, 'SpecifiedTradePaymentTerms')
+        .map((terms) => text(terms, ram('Description')))
+        .find(Boolean) ?? null,
+    precedingInvoices: all(settlement, 'InvoiceReferencedDocument').map((entry) => ({
+      number: text(entry, ram('IssuerAssignedID')),
+    })),
     seller: party(childOf(agreement, ...ram('SellerTradeParty'))),
     buyer: party(childOf(agreement, ...ram('BuyerTradeParty'))),
     payee: payee && { name: text(payee, ram('Name')) },
@@ -153,7 +169,10 @@ export function ciiSemantics(root: XmlElement): SemanticInvoice {
         category: text(lineSettlement, ram('ApplicableTradeTax'), ram('CategoryCode')),
         rate: text(lineSettlement, ram('ApplicableTradeTax'), ram('RateApplicablePercent')),
         itemName: text(product, ram('Name')),
-        standardIds: all(product, 'GlobalID').map((id) => ({ value: textOf(id), scheme: id.attributes.schemeID ?? null })),
+        standardIds: all(product, 'GlobalID').map((id) => ({
+          value: textOf(id),
+          scheme: id.attributes.schemeID ?? null,
+        })),
         classifications: all(product, 'DesignatedProductClassification').map((entry) => {
           const code = childOf(entry, ...ram('ClassCode'));
           return { value: textOf(code), scheme: code?.attributes.listID ?? null };

@@ -17,7 +17,8 @@ export function decimalOf(text: string | null | undefined): Decimal | null {
   return match[1] === '-' ? -value : value;
 }
 
-export const sum = (values: (Decimal | null)[]): Decimal => values.reduce<bigint>((total, value) => total + (value ?? 0n), 0n);
+export const sum = (values: (Decimal | null)[]): Decimal =>
+  values.reduce<bigint>((total, value) => total + (value ?? 0n), 0n);
 
 /** Rounded half away from zero to two decimals, as the standard rounds tax amounts. */
 export function roundToCents(value: Decimal): Decimal {

@@ -24,10 +24,16 @@ export interface Rule {
 }
 
 /** One violation when the condition holds, none otherwise. */
-export const violatedIf = (condition: boolean, violation: Violation = {}): Violation[] => (condition ? [violation] : []);
+export const violatedIf = (condition: boolean, violation: Violation = {}): Violation[] =>
+  condition ? [violation] : [];
 
 /** A violation for each entry of a repeated group the test fails on, named by its position. */
-export function eachOf<T>(entries: T[], name: (entry: T, index: number) => string, fails: (entry: T) => boolean, value?: (entry: T) => string | null): Violation[] {
+export function eachOf<T>(
+  entries: T[],
+  name: (entry: T, index: number) => string,
+  fails: (entry: T) => boolean,
+  value?: (entry: T) => string | null,
+): Violation[] {
   const violations: Violation[] = [];
   entries.forEach((entry, index) => {
     if (fails(entry)) violations.push({ at: name(entry, index), ...(value ? { value: value(entry) } : {}) });

@@ -51,8 +51,12 @@ export function ublSemantics(root: XmlElement): SemanticInvoice {
   const taxCurrency = text(root, cbc('TaxCurrencyCode'));
   const taxTotals = all(root, 'TaxTotal');
   const taxAmountIn = (code: string | null) =>
-    taxTotals.map((total) => childOf(total, ...cbc('TaxAmount'))).find((amount) => amount?.attributes.currencyID === code);
-  const taxAmounts = taxTotals.map((total) => childOf(total, ...cbc('TaxAmount'))).filter((amount) => amount !== undefined);
+    taxTotals
+      .map((total) => childOf(total, ...cbc('TaxAmount')))
+      .find((amount) => amount?.attributes.currencyID === code);
+  const taxAmounts = taxTotals
+    .map((total) => childOf(total, ...cbc('TaxAmount')))
+    .filter((amount) => amount !== undefined);
   const totals = childOf(root, ...cac('LegalMonetaryTotal'));
   const total = (local: string) => text(totals, cbc(local));
   const taxRepresentative = childOf(root, ...cac('TaxRepresentativeParty'));
@@ -69,8 +73,12 @@ export function ublSemantics(root: XmlElement): SemanticInvoice {
     currency,
     taxCurrency,
     taxPointDate: text(root, cbc('TaxPointDate')),
-    taxPointDateCode: all(root, 'InvoicePeriod').map((entry) => text(entry, cbc('DescriptionCode'))).find(Boolean) ?? null,
-    dueDate: text(root, cbc('DueDate')) ?? means.map((entry) => text(entry, cbc('PaymentDueDate'))).find(Boolean) ?? null,
+    taxPointDateCode:
+      all(root, 'InvoicePeriod')
+        .map((entry) => text(entry, cbc('DescriptionCode')))
+        .find(Boolean) ?? null,
+    dueDate:
+      text(root, cbc('DueDate')) ?? means.map((entry) => text(entry, cbc('PaymentDueDate'))).find(Boolean) ?? null,
     paymentTerms: text(root, cac('PaymentTerms'), cbc('Note')),
     // Each BillingReference is one BG-3, whether or not its reference is written.
     precedingInvoices: all(root, 'BillingReference').map((entry) => ({
@@ -78,7 +86,9 @@ export function ublSemantics(root: XmlElement): SemanticInvoice {
     })),
     seller: party(pathOf(root, cac('AccountingSupplierParty'), cac('Party'))),
     buyer: party(pathOf(root, cac('AccountingCustomerParty'), cac('Party'))),
-    payee: ((payee) => payee && { name: text(payee, cac('PartyName'), cbc('Name')) })(childOf(root, ...cac('PayeeParty'))),
+    payee: ((payee) => payee && { name: text(payee, cac('PartyName'), cbc('Name')) })(
+      childOf(root, ...cac('PayeeParty')),
+    ),
     taxRepresentative: taxRepresentative && {
       name: text(taxRepresentative, cac('PartyName'), cbc('Name')),
       vatId: text(all(taxRepresentative, 'PartyTaxScheme').find(isVatScheme), cbc('CompanyID')),
@@ -117,14 +127,16 @@ export function ublSemantics(root: XmlElement): SemanticInvoice {
       .map((amount) => textOf(amount) ?? ''),
     taxTotalAccounting: taxCurrency && taxCurrency !== currency ? textOf(taxAmountIn(taxCurrency)) : null,
     // Subtotals belong in the invoice-currency tax total only (UBL-SR-*): each one read is a breakdown stated.
-    vatBreakdown: taxTotals.flatMap((total) => all(total, 'TaxSubtotal')).map((subtotal) => ({
-      taxable: text(subtotal, cbc('TaxableAmount')),
-      tax: text(subtotal, cbc('TaxAmount')),
-      category: text(subtotal, cac('TaxCategory'), cbc('ID')),
-      rate: text(subtotal, cac('TaxCategory'), cbc('Percent')),
-      exemptionReason: text(subtotal, cac('TaxCategory'), cbc('TaxExemptionReason')),
-      exemptionCode: text(subtotal, cac('TaxCategory'), cbc('TaxExemptionReasonCode')),
-    })),
+    vatBreakdown: taxTotals
+      .flatMap((total) => all(total, 'TaxSubtotal'))
+      .map((subtotal) => ({
+        taxable: text(subtotal, cbc('TaxableAmount')),
+        tax: text(subtotal, cbc('TaxAmount')),
+        category: text(subtotal, cac('TaxCategory'), cbc('ID')),
+        rate: text(subtotal, cac('TaxCategory'), cbc('Percent')),
+        exemptionReason: text(subtotal, cac('TaxCategory'), cbc('TaxExemptionReason')),
+        exemptionCode: text(subtotal, cac('TaxCategory'), cbc('TaxExemptionReasonCode')),
+      })),
     supportingDocuments: all(root, 'AdditionalDocumentReference').map((entry) => ({
       reference: text(entry, cbc('ID')),
       mimeCode: pathOf(entry, cac('Attachment'), cbc('EmbeddedDocumentBinaryObject'))?.attributes.mimeCode ?? null,

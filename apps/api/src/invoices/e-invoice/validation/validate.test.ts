@@ -38,11 +38,15 @@ describe('validateInvoiceXml', () => {
 
   it('reads the VAT point date code from the list each syntax uses', () => {
     const cii = (code: string) =>
-      rulesFired(`${CII_HEAD}<ram:ApplicableTradeTax><ram:DueDateTypeCode>${code}</ram:DueDateTypeCode></ram:ApplicableTradeTax>${CII_TAIL}`);
+      rulesFired(
+        `${CII_HEAD}<ram:ApplicableTradeTax><ram:DueDateTypeCode>${code}</ram:DueDateTypeCode></ram:ApplicableTradeTax>${CII_TAIL}`,
+      );
     assert.ok(!cii('5').includes('BR-CL-06'), 'CII writes 5 (UNTDID 2475) for the issue date');
     assert.ok(cii('3').includes('BR-CL-06'));
     const ubl = (code: string) =>
-      rulesFired(`${UBL_HEAD}<cac:InvoicePeriod><cbc:DescriptionCode>${code}</cbc:DescriptionCode></cac:InvoicePeriod></Invoice>`);
+      rulesFired(
+        `${UBL_HEAD}<cac:InvoicePeriod><cbc:DescriptionCode>${code}</cbc:DescriptionCode></cac:InvoicePeriod></Invoice>`,
+      );
     assert.ok(!ubl('3').includes('BR-CL-06'));
     assert.ok(ubl('5').includes('BR-CL-06'));
   });
@@ -53,10 +57,13 @@ describe('validateInvoiceXml', () => {
 });
 
 describe('the reader validates the XML it reads', () => {
-  it('reports a Factur-X PDF\'s attached XML, and reports MINIMUM as below EN 16931', async () => {
+  it("reports a Factur-X PDF's attached XML, and reports MINIMUM as below EN 16931", async () => {
     assert.equal((await readInvoice(await readEInvoiceFixture('facturx-en16931.pdf'))).validation?.status, 'valid');
     const minimum = (await readInvoice(await readEInvoiceFixture('facturx-minimum.pdf'))).validation!;
     assert.equal(minimum.status, 'invalid');
-    assert.ok(minimum.findings.some((finding) => finding.rule === 'BR-16'), 'a MINIMUM invoice has no lines');
+    assert.ok(
+      minimum.findings.some((finding) => finding.rule === 'BR-16'),
+      'a MINIMUM invoice has no lines',
+    );
   });
 });
