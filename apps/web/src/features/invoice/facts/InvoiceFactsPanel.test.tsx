@@ -101,6 +101,13 @@ describe('the facts panel of an e-invoice', () => {
     expect(within(panel).queryByRole('alert')).not.toBeInTheDocument();
   });
 
+  it('shows the EN 16931 check made at arrival as a badge beside the facts', async () => {
+    api({ ...facturX, validation: { status: 'valid', rulesVersion: 'en16931-1.0', findings: [], omittedFindings: 0 } });
+    open();
+    const panel = await screen.findByRole('complementary', { name: 'Invoice details' });
+    expect(within(panel).getByText('EN 16931: valid')).toBeInTheDocument();
+  });
+
   it('asks for the facts once the PDF has come, never before it', async () => {
     api(facturX);
     open();
