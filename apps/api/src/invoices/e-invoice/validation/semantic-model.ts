@@ -60,6 +60,16 @@ export interface SemanticInvoice {
   amountCurrencies: string[];
   /** BG-25 */
   lines: SemanticLine[];
+  /** What only UBL's syntax rules (UBL-SR-*) ask about: how often it repeats what the standard has once. */
+  ublOccurrences?: UblOccurrences;
+}
+
+export interface UblOccurrences {
+  /** The tax scheme id of each PartyTaxScheme of the seller and of the buyer, as written. */
+  sellerTaxSchemes: (string | null)[];
+  buyerTaxSchemes: (string | null)[];
+  /** Every PaymentID (BT-83) of every PaymentMeans. */
+  paymentIds: string[];
 }
 
 export interface SemanticAddress {

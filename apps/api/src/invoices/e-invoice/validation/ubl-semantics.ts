@@ -63,8 +63,21 @@ export function ublSemantics(root: XmlElement): SemanticInvoice {
   const delivery = childOf(root, ...cac('Delivery'));
   const means = all(root, 'PaymentMeans');
 
+  const taxSchemesOf = (partyPath: string) =>
+    all(pathOf(root, cac(partyPath), cac('Party')), 'PartyTaxScheme').map((scheme) =>
+      text(scheme, cac('TaxScheme'), cbc('ID')),
+    );
   return {
     syntax: 'ubl',
+    ublOccurrences: {
+      sellerTaxSchemes: taxSchemesOf('AccountingSupplierParty'),
+      buyerTaxSchemes: taxSchemesOf('AccountingCustomerParty'),
+      paymentIds: means.flatMap((entry) =>
+        childrenOf(entry, ...cbc('PaymentID'))
+          .map((id) => textOf(id))
+          .filter((value): value is string => value !== null),
+      ),
+    },
     creditNote,
     specification: text(root, cbc('CustomizationID')),
     number: text(root, cbc('ID')),
