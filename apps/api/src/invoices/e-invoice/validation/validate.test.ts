@@ -56,6 +56,44 @@ describe('validateInvoiceXml', () => {
   });
 });
 
+describe('CII invoices are held to the same rules as UBL', () => {
+  const sample = async () => (await readEInvoiceFixture('xrechnung-cii.xml')).toString('utf8');
+  const firedOn = (xml: string) => new Set(rulesFired(xml));
+  const changed = (xml: string, from: string, to: string) => {
+    assert.ok(xml.includes(from), `the sample writes ${from}`);
+    return xml.replace(from, to);
+  };
+
+  it('finds nothing in the public XRechnung CII sample', async () => {
+    assert.deepEqual(rulesFired(await sample()), []);
+  });
+
+  it('finds an amount due that does not follow from the totals', async () => {
+    const xml = changed(await sample(), '<ram:DuePayableAmount>336.9<', '<ram:DuePayableAmount>999.99<');
+    assert.deepEqual(rulesFired(xml), ['BR-CO-16']);
+  });
+
+  it('finds a line amount that no longer adds up, in the line total and the VAT breakdown', async () => {
+    const xml = changed(await sample(), '<ram:LineTotalAmount>288.79<', '<ram:LineTotalAmount>280.00<');
+    const fired = firedOn(xml);
+    assert.ok(fired.has('BR-CO-10'), 'the sum of the lines');
+    assert.ok(
+      [...fired].some((rule) => /^BR-(S|Z|E|AE|IC|G|O|AF|AG)-08$/.test(rule)),
+      'the taxable amount of its category',
+    );
+  });
+
+  it('finds a missing seller name and a country outside ISO 3166', async () => {
+    const xml = changed(
+      changed(await sample(), '<ram:Name>[Seller name]</ram:Name>', ''),
+      '<ram:CountryID>DE</ram:CountryID>',
+      '<ram:CountryID>XX</ram:CountryID>',
+    );
+    const fired = firedOn(xml);
+    assert.ok(fired.has('BR-06') && fired.has('BR-CL-14'), [...fired].join(' '));
+  });
+});
+
 describe('the reader validates the XML it reads', () => {
   it("reports a Factur-X PDF's attached XML, and reports MINIMUM as below EN 16931", async () => {
     assert.equal((await readInvoice(await readEInvoiceFixture('facturx-en16931.pdf'))).validation?.status, 'valid');
