@@ -1,5 +1,7 @@
 // `npm run bench:e-invoice`: what reading e-invoices costs. Three parts, figures printed, nothing asserted:
-//  1. reading alone (detect, find the attached XML, parse, map; the rendering for XML-only) per sample file;
+//  1. reading alone (detect, find the attached XML, parse, map, validate; the rendering for XML-only) per sample
+//     file; then the EN 16931 validation alone (over the parsed XML) per invoice, over the samples and the 29
+//     complete files of the official unit tests (`--validation-only` stops after it);
 //  2. the whole ingestion per format through the domain, as PUT /invoices/:parcelCode and the CLI run it
 //     (read, store the original and what is made from it, record the version, audit), on PGlite in a
 //     scratch folder;
@@ -15,6 +17,8 @@ import { loadConfig } from '@portal/api/config.ts';
 import { withDomain } from '@portal/api/domain.ts';
 import { readInvoice } from '@portal/api/invoices/e-invoice/read-invoice.ts';
 import { renderEInvoicePdf } from '@portal/api/invoices/e-invoice/render-pdf.ts';
+import { validateInvoiceXml } from '@portal/api/invoices/e-invoice/validation/validate.ts';
+import { decodeXmlBytes, parseXml } from '@portal/api/invoices/e-invoice/xml-tree.ts';
 import {
   buildWeb,
   CHROMIUM_ARGS,
@@ -69,6 +73,37 @@ for (const { name, bytes } of samples) {
   }
   log(line);
 }
+
+log();
+log(`# 1b. EN 16931 validation alone (the XML already parsed), ${RUNS} runs each, median / p95`);
+// The official unit tests' complete files (EUPL-1.2) are read from the shared folder, like the samples.
+const COMPLETE_FILES = path.resolve(import.meta.dirname, '../../shared/en16931-tests/test/testfiles');
+const validated: { name: string; xml: Uint8Array }[] = [];
+for (const { name, bytes } of samples) {
+  const read = await readInvoice(bytes);
+  if (read.xml) validated.push({ name, xml: read.xml });
+}
+for (const name of (await readdir(COMPLETE_FILES)).filter((file) => file.endsWith('.xml')).sort()) {
+  validated.push({ name, xml: await readFile(path.join(COMPLETE_FILES, name)) });
+}
+const allValidations: number[] = [];
+const allParses: number[] = [];
+for (const { name, xml } of validated) {
+  const text = decodeXmlBytes(xml);
+  const root = parseXml(text);
+  const parsing = await time(RUNS, async () => parseXml(text));
+  const validating = await time(RUNS, async () => validateInvoiceXml(root));
+  allParses.push(...parsing);
+  allValidations.push(...validating);
+  const status = validateInvoiceXml(root)?.status ?? '-';
+  log(
+    `${name.slice(0, 40).padEnd(40)} ${status.padEnd(8)} ${String(xml.length).padStart(7)} B  parse ${ms(quantile(parsing, 0.5))} / ${ms(quantile(parsing, 0.95))}  validate ${ms(quantile(validating, 0.5))} / ${ms(quantile(validating, 0.95))}`,
+  );
+}
+log(
+  `all ${validated.length} invoices, ${allValidations.length} runs: validate ${ms(quantile(allValidations, 0.5))} / ${ms(quantile(allValidations, 0.95))}  (parse ${ms(quantile(allParses, 0.5))} / ${ms(quantile(allParses, 0.95))})`,
+);
+if (process.argv.includes('--validation-only')) process.exit(0);
 
 log();
 log(`# 2. Whole ingestion through the domain on PGlite, ${RUNS} new versions per file, median / p95`);

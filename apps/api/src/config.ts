@@ -152,6 +152,9 @@ const envSchema = z
     // invoice the default upload limit lets in (10 MB of UBL) takes it to about 305 MiB; 352 leaves a 512 MiB
     // container 160 MiB for the server with one upload slot (decision 0093).
     INVOICE_READER_MEMORY_MB: z.coerce.number().int().min(224).max(8192).default(352),
+    // What an e-invoice that breaks an EN 16931 business rule (a fatal finding) gets: accept (stored, no report
+    // kept), flag (stored with its report, shown to readers) or refuse (answered 400 with the fatal findings).
+    EINVOICE_INVALID: z.enum(['accept', 'flag', 'refuse']).default('flag'),
     INGEST_TOKEN: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
     // Empty: any network. The token is the ingestion job's only credential; this keeps a leaked copy useless
     // outside the networks the job runs in.
@@ -719,6 +722,8 @@ function toConfig(env: z.infer<typeof envSchema>) {
     invoiceReadTimeoutMs: env.INVOICE_READ_TIMEOUT_MS,
     /** Resident memory one reader process may reach while reading an upload before it is killed and the upload refused. */
     invoiceReaderMemoryMb: env.INVOICE_READER_MEMORY_MB,
+    /** accept | flag | refuse: what an e-invoice with a fatal EN 16931 finding gets at ingestion. */
+    eInvoiceInvalid: env.EINVOICE_INVALID,
     ingestToken: env.INGEST_TOKEN,
     /** Where the ingestion token is accepted from; undefined: anywhere. */
     ingestNetworks: env.INGEST_TOKEN_NETWORKS,

@@ -237,6 +237,7 @@ export function buildDomain(infrastructure: Omit<Infrastructure, 'close'>, optio
         maxBytes: config.maxInvoiceBytes,
         readInvoice: invoiceReaders.read,
         ingestSlots,
+        invalidEInvoices: config.eInvoiceInvalid,
       },
       input,
     );

@@ -85,6 +85,27 @@ export const invoiceWarningParamsSchema = z.object({
   warningId: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER),
 });
 
+/** One EN 16931 business rule an e-invoice breaks, where, and what it found there. */
+export const eInvoiceFindingSchema = z.object({
+  rule: z.string().describe("The standard's rule id: BR-01, BR-CO-10, BR-S-08, BR-CL-04 …"),
+  flag: z.enum(['fatal', 'warning']),
+  element: z.string().describe('The business term or group the rule is about (BT-…, BG-…)'),
+  message: z.string().describe("The standard's wording of the rule"),
+  plain: z.string().nullable().describe('What it means, in a sentence for whoever books the invoice'),
+  at: z.string().nullable().describe('Which entry of a repeated group (`line 3`); null for the document'),
+  value: z.string().nullable().describe('The value found; null when the term is absent'),
+});
+export type EInvoiceFinding = z.infer<typeof eInvoiceFindingSchema>;
+
+/** The EN 16931 check of a version's e-invoice, made once at ingestion and stored with its facts. */
+export const eInvoiceValidationSchema = z.object({
+  status: z.enum(['valid', 'warnings', 'invalid']),
+  rulesVersion: z.string().describe('The edition of the rules that made the report'),
+  findings: z.array(eInvoiceFindingSchema),
+  omittedFindings: z.number().int().describe('Findings beyond the ones listed, not stored'),
+});
+export type EInvoiceValidation = z.infer<typeof eInvoiceValidationSchema>;
+
 const termSchemas = Object.fromEntries(
   INVOICE_FACT_TERM_NAMES.map((name) => [name, z.string().nullable().describe(INVOICE_FACT_TERMS[name])]),
 ) as { [Name in InvoiceFactTerm]: z.ZodNullable<z.ZodString> };
@@ -104,6 +125,11 @@ export const invoiceFactsSchema = z.object({
     .nullable()
     .describe('BT-84 of every payment means, each once, as written; null for a plain PDF'),
   lineCount: z.number().int().nullable().describe('Invoice lines; null for a plain PDF'),
+  validation: eInvoiceValidationSchema
+    .nullable()
+    .describe(
+      'The EN 16931 business-rule check made at ingestion: valid, warnings or invalid, with each finding; null for a plain PDF, a version stored before the check, or when the operator keeps no report',
+    ),
   /** When the current version was stored (ISO 8601). */
   uploadedAt: z.string(),
   /** GET /invoices/:parcelCode/xml answers the XML. */

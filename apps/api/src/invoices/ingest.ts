@@ -21,7 +21,8 @@ import type { IngestSlots } from './ingest-slots.ts';
  * interrupted, or over-budget (reading it would cost more memory or time than one file may have). A busy
  * instance refuses with ingest-slots.ts's own reason.
  */
-type IngestRefusalReason = 'bad-code' | 'not-pdf' | 'not-invoice' | 'too-large' | 'interrupted' | 'over-budget';
+type IngestRefusalReason =
+  'bad-code' | 'not-pdf' | 'not-invoice' | 'too-large' | 'interrupted' | 'over-budget' | 'invalid-e-invoice';
 
 const NOT_PDF_NOR_XML =
   'The body is neither a PDF (it must start with "%PDF-") nor an XML e-invoice (it must start with "<").';
@@ -37,7 +38,14 @@ export interface IngestDeps {
   /** Reads untrusted bytes under a memory and time budget: the reader pool (e-invoice/reader-pool.ts). */
   readInvoice: (bytes: Uint8Array, limits: ReadInvoiceLimits) => Promise<ReadInvoice>;
   ingestSlots: IngestSlots;
+  /**
+   * What an e-invoice with a fatal EN 16931 finding gets: `accept` keeps no report, `flag` (the default)
+   * stores the report with the facts, `refuse` answers 400 with the fatal findings and stores nothing.
+   */
+  invalidEInvoices?: InvalidEInvoicePolicy;
 }
+
+export type InvalidEInvoicePolicy = 'accept' | 'flag' | 'refuse';
 
 export interface IngestInput {
   parcelCode: string;
@@ -73,7 +81,7 @@ export async function ingestInvoice(deps: IngestDeps, input: IngestInput): Promi
     }
     if (input.declaredSize !== undefined && input.declaredSize > deps.maxBytes) throw tooLarge(deps.maxBytes);
     const bytes = await readBody(deps, input.body);
-    const read = await readAsInvoice(deps, bytes);
+    const read = withValidationPolicy(await readAsInvoice(deps, bytes), deps.invalidEInvoices ?? 'flag');
     const stored = await storeBlobs(deps, parcelCode, bytes, read);
     const recorded = await deps.invoicesRepository.recordVersion(
       { parcelCode, uploadedBy, ...stored },
@@ -104,6 +112,26 @@ export async function ingestInvoice(deps: IngestDeps, input: IngestInput): Promi
     giveBackSlot?.();
   }
 }
+
+/** Applies the operator's policy to the reader's report: refuses an invalid e-invoice, or drops the report. */
+function withValidationPolicy(read: ReadInvoice, policy: InvalidEInvoicePolicy): ReadInvoice {
+  if (policy === 'accept') return { ...read, validation: null };
+  if (policy === 'refuse' && read.validation?.status === 'invalid') {
+    const fatal = read.validation.findings.filter((finding) => finding.flag === 'fatal');
+    const listed = fatal
+      .slice(0, MAX_LISTED_FINDINGS)
+      .map((finding) => `${finding.rule}${finding.at ? ` (${finding.at})` : ''}: ${finding.message}`);
+    const more = fatal.length > MAX_LISTED_FINDINGS ? ` … and ${fatal.length - MAX_LISTED_FINDINGS} more.` : '';
+    throw refusal(
+      'invalid-e-invoice',
+      `The e-invoice breaks ${fatal.length} of the EN 16931 business rules and is not taken: ${listed.join(' ')}${more}`,
+    );
+  }
+  return read;
+}
+
+/** The refusal names this many findings; the sender's own validator lists them all. */
+const MAX_LISTED_FINDINGS = 10;
 
 const tooLarge = (maxBytes: number) =>
   refusal('too-large', `The invoice is larger than the limit of ${maxBytes} bytes.`);
@@ -214,7 +242,12 @@ async function storeBlobs(
   return {
     ...original,
     format: read.format,
-    facts: { ...content.facts, syntax: content.syntax, profileName: read.profileName },
+    facts: {
+      ...content.facts,
+      syntax: content.syntax,
+      profileName: read.profileName,
+      ...(read.validation ? { validation: read.validation } : {}),
+    },
     xmlSha256: xml.sha256,
     xmlSize: xml.size,
     renderingSha256: rendering?.sha256 ?? null,

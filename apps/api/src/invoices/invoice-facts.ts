@@ -27,6 +27,7 @@ export function invoiceFactsOf(invoice: InvoiceRow, pending: InvoiceWarningRow[]
     ...termsOf(facts),
     paymentAccounts: facts ? paymentAccountsOf(facts) : null,
     lineCount: facts?.lineCount ?? null,
+    validation: facts?.validation ?? null,
     uploadedAt: invoice.uploadedAt.toISOString(),
     hasXml: invoice.xmlSha256 !== null,
     pdfIsRendering: invoice.renderingSha256 !== null,

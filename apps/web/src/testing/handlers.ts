@@ -39,6 +39,7 @@ export const plainPdfFacts = http.get(`${API}/invoices/:parcelCode`, ({ params }
     amountDue: null,
     iban: null,
     lineCount: null,
+    validation: null,
     uploadedAt: '2025-01-01T09:00:00.000Z',
     hasXml: false,
     pdfIsRendering: false,

@@ -492,6 +492,7 @@ describe('readInvoice over the public samples', () => {
       xml: null,
       visibleAccounts: { ibans: [], accounts: [] },
       warnings: [],
+      validation: null,
     });
   });
 

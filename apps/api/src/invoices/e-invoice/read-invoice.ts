@@ -4,6 +4,7 @@ import { loadPdfWithinBudget, PdfAttachmentError, readPdfAttachments, type PdfAt
 import { textCopyOf } from './pdf-text-copy.ts';
 import { ByteBudget, ReadingBudgetError } from './reading-budget.ts';
 import { isUblRoot, readUbl } from './ubl.ts';
+import { validateInvoiceXml, type ValidationReport } from './validation/validate.ts';
 import { DEFAULT_VISIBLE_TEXT_LIMITS, readVisibleAccounts, type VisibleAccounts } from './visible-text.ts';
 import { DEFAULT_XML_LIMITS, decodeXmlBytes, parseXml, XmlRefusedError, type XmlLimits } from './xml-tree.ts';
 
@@ -29,6 +30,11 @@ export interface ReadInvoice {
   visibleAccounts: VisibleAccounts | null;
   /** Why an attached XML (or a hybrid's text) was not read, for the ingest answer; the PDF is stored all the same. */
   warnings: string[];
+  /**
+   * The invoice XML checked against the EN 16931 business rules, here where it is parsed (inside the reader's
+   * budget) so the tree is walked once more instead of parsed again; null for a plain PDF.
+   */
+  validation: ValidationReport | null;
 }
 
 /** The body is not an invoice the portal takes: refused with this message (a 400). */
@@ -106,7 +112,7 @@ export async function readInvoice(
     );
   }
   try {
-    const content = readXml(bytes, limits.xml);
+    const { content, validation } = readXmlInvoice(bytes, limits.xml);
     return {
       format: content.syntax,
       content,
@@ -114,6 +120,7 @@ export async function readInvoice(
       xml: bytes,
       visibleAccounts: null,
       warnings: [],
+      validation,
     };
   } catch (error) {
     if (error instanceof XmlRefusedError) throw new InvoiceRefusedError(error.message);
@@ -123,9 +130,18 @@ export async function readInvoice(
 
 /** Parses and maps an XML invoice; XmlRefusedError names what is wrong. */
 export function readXml(bytes: Uint8Array, limits: XmlLimits): EInvoiceContent {
+  return readXmlInvoice(bytes, limits).content;
+}
+
+/** Parses, maps and validates an XML invoice; XmlRefusedError names what is wrong. */
+function readXmlInvoice(
+  bytes: Uint8Array,
+  limits: XmlLimits,
+): { content: EInvoiceContent; validation: ValidationReport | null } {
   const root = parseXml(decodeXmlBytes(bytes), limits);
-  if (isCiiRoot(root)) return readCii(root);
-  if (isUblRoot(root)) return readUbl(root);
+  if (isCiiRoot(root) || isUblRoot(root)) {
+    return { content: isCiiRoot(root) ? readCii(root) : readUbl(root), validation: validateInvoiceXml(root) };
+  }
   if (root.local === 'CrossIndustryDocument') {
     throw new XmlRefusedError(
       'The XML is a ZUGFeRD 1.0 invoice (CrossIndustryDocument); the portal reads ZUGFeRD 2.x / Factur-X, XRechnung and Peppol BIS 3.0.',
@@ -148,6 +164,7 @@ async function readPdf(bytes: Uint8Array, limits: ReadInvoiceLimits): Promise<Re
     xml: null,
     visibleAccounts,
     warnings,
+    validation: null,
   });
   const budget = new ByteBudget(limits.maxDecodedBytes);
   let document;
@@ -163,11 +180,11 @@ async function readPdf(bytes: Uint8Array, limits: ReadInvoiceLimits): Promise<Re
     .filter((attachment) => attachment.name.toLowerCase().endsWith('.xml'))
     .sort((a, b) => rank(a.name) - rank(b.name));
   const warnings: string[] = [];
-  let invoice: { xml: Uint8Array; content: EInvoiceContent } | undefined;
+  let invoice: { xml: Uint8Array; content: EInvoiceContent; validation: ValidationReport | null } | undefined;
   for (const candidate of candidates) {
     try {
       const xml = candidate.read();
-      invoice = { xml, content: readXml(xml, limits.xml) };
+      invoice = { xml, ...readXmlInvoice(xml, limits.xml) };
       break;
     } catch (error) {
       if (!(error instanceof XmlRefusedError || error instanceof PdfAttachmentError)) throw error;
@@ -196,7 +213,7 @@ async function readPdf(bytes: Uint8Array, limits: ReadInvoiceLimits): Promise<Re
     );
   }
   if (!invoice) return plain(warnings, visibleAccounts);
-  const { content, xml } = invoice;
+  const { content, xml, validation } = invoice;
   return {
     format: 'facturx',
     content,
@@ -204,6 +221,7 @@ async function readPdf(bytes: Uint8Array, limits: ReadInvoiceLimits): Promise<Re
     xml,
     visibleAccounts,
     warnings,
+    validation,
   };
 }
 

@@ -1,5 +1,6 @@
 import { distinctAccounts, normalAccount } from './iban.ts';
 import type { EInvoiceFacts, EInvoiceSyntax } from './model.ts';
+import type { ValidationReport } from './validation/validate.ts';
 
 /**
  * The terms kept with an invoice version (the `facts` column): what GET /invoices/:parcelCode serves.
@@ -9,6 +10,11 @@ export interface StoredInvoiceFacts extends Omit<EInvoiceFacts, 'paymentAccounts
   syntax: EInvoiceSyntax;
   profileName: string | null;
   paymentAccounts?: string[];
+  /**
+   * The EN 16931 check made at ingestion; absent for versions stored before it was made, and when the
+   * operator's policy is `accept`.
+   */
+  validation?: ValidationReport;
 }
 
 /** Every payment account of a version, as written; a version stored before all were read has its first. */

@@ -33,6 +33,7 @@ const facturX: InvoiceFacts = {
   iban: 'DE02120300000000202051',
   paymentAccounts: ['DE02120300000000202051'],
   lineCount: 2,
+  validation: null,
   uploadedAt: '2025-02-01T10:00:00.000Z',
   hasXml: true,
   pdfIsRendering: false,
@@ -98,6 +99,13 @@ describe('the facts panel of an e-invoice', () => {
     // The panel comes first in the page, so it is first on a phone and read first.
     expect(panel.compareDocumentPosition(frame) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
     expect(within(panel).queryByRole('alert')).not.toBeInTheDocument();
+  });
+
+  it('shows the EN 16931 check made at arrival as a badge beside the facts', async () => {
+    api({ ...facturX, validation: { status: 'valid', rulesVersion: 'en16931-1.0', findings: [], omittedFindings: 0 } });
+    open();
+    const panel = await screen.findByRole('complementary', { name: 'Invoice details' });
+    expect(within(panel).getByText('EN 16931: valid')).toBeInTheDocument();
   });
 
   it('asks for the facts once the PDF has come, never before it', async () => {

@@ -6,6 +6,7 @@ import { useApiClient } from '@/lib/api-client';
 import { downloadInvoiceXml } from '../api/get-invoice-facts';
 import { documentTypeName, isCreditNote } from '@portal/contract/invoice-codes';
 import { britishDate, formatMoney, groupedAccount } from './format';
+import { InvoiceValidation } from './InvoiceValidation';
 import { InvoiceWarnings } from './InvoiceWarnings';
 
 const DASH = '\u2014';
@@ -54,6 +55,7 @@ export function InvoiceFactsPanel({ facts }: InvoiceFactsPanelProps) {
           {documentTypeName(facts.typeCode)} details
         </h2>
         {facts.profileName && <p className="small text-body-secondary mb-2">{facts.profileName}</p>}
+        {eInvoice && facts.validation && <InvoiceValidation validation={facts.validation} />}
         <InvoiceWarnings parcelCode={facts.parcelCode} warnings={facts.warnings} />
         {eInvoice && (
           <dl className="invoice-facts-list mb-2">

@@ -1,0 +1,179 @@
+import type { EInvoiceSyntax } from '../model.ts';
+
+/**
+ * The invoice as EN 16931-1 names it, for the business rules: every term a rule reads, in either syntax. A
+ * term the document does not carry is null (a group: undefined, a repeated group: empty), so a rule over
+ * a fragment reads only what is there. Texts are trimmed, as written.
+ */
+export interface SemanticInvoice {
+  syntax: EInvoiceSyntax;
+  /** A UBL CreditNote document (CII says credit note only through the type code). */
+  creditNote: boolean;
+  /** BT-24 */
+  specification: string | null;
+  /** BT-1, BT-2, BT-3, BT-5, BT-6, BT-7, BT-8, BT-9, BT-10 */
+  number: string | null;
+  issueDate: string | null;
+  typeCode: string | null;
+  currency: string | null;
+  taxCurrency: string | null;
+  taxPointDate: string | null;
+  taxPointDateCode: string | null;
+  dueDate: string | null;
+  /** BT-20 */
+  paymentTerms: string | null;
+  /** BG-3: BT-25 of each preceding invoice reference */
+  precedingInvoices: { number: string | null }[];
+  seller: SemanticParty | undefined;
+  buyer: SemanticParty | undefined;
+  /** BG-10 */
+  payee: { name: string | null } | undefined;
+  /** BG-11 */
+  taxRepresentative: { name: string | null; vatId: string | null; address: SemanticAddress | undefined } | undefined;
+  /** BG-13 */
+  delivery: { date: string | null; address: SemanticAddress | undefined } | undefined;
+  /** BG-14 */
+  period: SemanticPeriod | undefined;
+  /** BG-16 */
+  paymentMeans: SemanticPaymentMeans[];
+  /** BG-20 and BG-21 */
+  allowancesCharges: SemanticAllowanceCharge[];
+  /** BG-22 */
+  totals: SemanticTotals | undefined;
+  /**
+   * BT-110: every tax total stated in the invoice currency (or in none). More than one is a contradiction
+   * the rules report, so all are kept.
+   */
+  taxTotals: string[];
+  /** BT-111: in the VAT accounting currency. */
+  taxTotalAccounting: string | null;
+  /** BG-23 */
+  vatBreakdown: SemanticVatBreakdown[];
+  /** BG-24: BT-122 of each, and the media type of its attached document (BT-125) */
+  supportingDocuments: { reference: string | null; mimeCode: string | null }[];
+  /**
+   * BT-151 wherever the document writes an item's VAT category: a code-list rule checks every code written,
+   * also in a line the document type does not expect (an InvoiceLine in a UBL CreditNote).
+   */
+  itemCategories: string[];
+  /** The currency of every amount, as its `currencyID` states it. */
+  amountCurrencies: string[];
+  /** BG-25 */
+  lines: SemanticLine[];
+  /** What only UBL's syntax rules (UBL-SR-*) ask about: how often it repeats what the standard has once. */
+  ublOccurrences?: UblOccurrences;
+}
+
+export interface UblOccurrences {
+  /** The tax scheme id of each PartyTaxScheme of the seller and of the buyer, as written. */
+  sellerTaxSchemes: (string | null)[];
+  buyerTaxSchemes: (string | null)[];
+  /** Every PaymentID (BT-83) of every PaymentMeans. */
+  paymentIds: string[];
+}
+
+export interface SemanticAddress {
+  /** BT-40, BT-55, BT-69, BT-80 */
+  country: string | null;
+}
+
+export interface SemanticParty {
+  /** BT-27 / BT-44 */
+  name: string | null;
+  /** BT-29 / BT-46 */
+  identifiers: string[];
+  /** BT-30 / BT-47 */
+  legalId: string | null;
+  /** BT-31 / BT-48 */
+  vatId: string | null;
+  /** BT-32 (seller only) */
+  taxRegistrationId: string | null;
+  /** BT-34 / BT-49, with its scheme */
+  electronicAddress: { value: string | null; scheme: string | null } | undefined;
+  /** BG-5 / BG-8 */
+  address: SemanticAddress | undefined;
+}
+
+export interface SemanticPeriod {
+  start: string | null;
+  end: string | null;
+}
+
+export interface SemanticPaymentMeans {
+  /** BT-81 */
+  code: string | null;
+  /** BG-17: BT-84 of each credit transfer */
+  creditTransfers: { account: string | null }[];
+  /** BT-87 */
+  cardNumber: string | null;
+}
+
+export interface SemanticAllowanceCharge {
+  charge: boolean;
+  /** BT-92 / BT-99 */
+  amount: string | null;
+  /** BT-95 / BT-102 */
+  category: string | null;
+  /** BT-96 / BT-103 */
+  rate: string | null;
+  /** BT-97 / BT-104 */
+  reason: string | null;
+  /** BT-98 / BT-105 */
+  reasonCode: string | null;
+}
+
+export interface SemanticTotals {
+  /** BT-106 … BT-115 */
+  lineTotal: string | null;
+  allowanceTotal: string | null;
+  chargeTotal: string | null;
+  withoutVat: string | null;
+  withVat: string | null;
+  prepaid: string | null;
+  rounding: string | null;
+  payable: string | null;
+}
+
+export interface SemanticVatBreakdown {
+  /** BT-116 … BT-121 */
+  taxable: string | null;
+  tax: string | null;
+  category: string | null;
+  rate: string | null;
+  exemptionReason: string | null;
+  exemptionCode: string | null;
+}
+
+export interface SemanticLineAllowanceCharge {
+  charge: boolean;
+  amount: string | null;
+  reason: string | null;
+  reasonCode: string | null;
+}
+
+export interface SemanticLine {
+  /** BT-126, BT-129, BT-130, BT-131 */
+  id: string | null;
+  quantity: string | null;
+  unitCode: string | null;
+  netAmount: string | null;
+  /** BG-26 */
+  period: SemanticPeriod | undefined;
+  /** BG-27 and BG-28 */
+  allowancesCharges: SemanticLineAllowanceCharge[];
+  /** BT-146, BT-148 */
+  netPrice: string | null;
+  grossPrice: string | null;
+  /** BT-151, BT-152 */
+  category: string | null;
+  rate: string | null;
+  /** BT-153 */
+  itemName: string | null;
+  /** BT-157 and BT-158 with their schemes */
+  standardIds: { value: string | null; scheme: string | null }[];
+  classifications: { value: string | null; scheme: string | null }[];
+  /** BT-159 */
+  originCountry: string | null;
+  /** BG-32: BT-160 and BT-161 */
+  attributes: { name: string | null; value: string | null }[];
+}
