@@ -17,7 +17,11 @@ process.stdout.write(
 );
 let failed = false;
 for (let run = 1; run <= runs; run++) {
-  const figures = await runFailoverDrill();
+  const log: string[] = [];
+  const figures = await runFailoverDrill({ log: (line) => log.push(line) }).catch((error: unknown) => {
+    process.stdout.write(`${log.slice(-40).join('\n')}\n`);
+    throw error;
+  });
   const { acknowledged } = figures;
   failed ||= figures.lost.length > 0 || figures.unexpected.length > 0 || figures.diverged.length > 0;
   process.stdout.write(

@@ -83,8 +83,10 @@ export async function runFailoverDrill(options: FailoverDrillOptions = {}): Prom
       env: {
         INGEST_TOKEN,
         RATE_LIMIT_DOWNLOADS_PER_HOUR: '1000000',
-        // A busy machine's slow Auth emulator must not be taken for the database's outage.
+        // A busy machine's slow Auth emulator must not be taken for the database's outage, nor a slow start
+        // for a server that cannot be reached (a stopped one refuses at once either way).
         IDENTITY_TIMEOUT_MS: '15000',
+        DATABASE_CONNECT_TIMEOUT_MS: '5000',
       },
       log: options.log,
     });
