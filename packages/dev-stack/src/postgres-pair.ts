@@ -82,14 +82,23 @@ export async function startPostgresPair(options: { ports: [number, number]; log?
     }
   };
   let removed = false;
+  // Interrupted (Ctrl-C, a runner's timeout), the servers go too, and the signal then ends the process as before.
+  const onSignal = (signal: NodeJS.Signals) => {
+    remove();
+    process.kill(process.pid, signal);
+  };
   const remove = () => {
     if (removed) return;
     removed = true;
     for (const target of nodes) stopQuietly(target);
     rmSync(root, { recursive: true, force: true });
     process.off('exit', remove);
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
   };
   process.on('exit', remove);
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
 
   /**
    * The settings of a node: its own port and socket folder, and WAL for a replica and for pg_rewind. The
