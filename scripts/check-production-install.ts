@@ -35,7 +35,8 @@ import { readDockerfile, stageNamed } from './lib/dockerfile.ts';
 import { licenceTable, productionPackages, refusedPackages, renderNotice } from './lib/licences.ts';
 import { LOGIN_FIRST_LOAD_BUDGET_BYTES, loginFirstLoadBytes } from './lib/first-load.ts';
 import { currentRelease } from './lib/release.ts';
-import { buildRuntimeFolder } from './lib/runtime-folder.ts';
+import { buildRuntimeFolder, typeDeclarationFolders } from './lib/runtime-folder.ts';
+import { developmentPackagesAmong, developmentPackagesInNotice } from './lib/development-packages.ts';
 
 const execFileAsync = promisify(execFile);
 const SHUTDOWN_GRACE_MS = 1000;
@@ -125,10 +126,25 @@ try {
   check(!existsSync(path.join(appDir, 'node_modules/vite')), 'no Vite installed');
   check(!existsSync(path.join(appDir, 'node_modules/typescript')), 'no TypeScript installed');
   check(!existsSync(path.join(appDir, 'tools/firebase-emulator/node_modules')), 'no firebase-tools installed');
+  const typeFolders = typeDeclarationFolders(appDir);
+  check(
+    typeFolders.length === 0,
+    `no @types package installed${typeFolders.length ? `: ${typeFolders.join(', ')}` : ''}`,
+  );
   // Decision 81: what production carries from third parties, installed, compiled into the API or bundled into
   // the SPA, is under a licence of the allow-list, and NOTICE names exactly that.
   const thirdParty = productionPackages(appDir, await bundledPackageDirs());
   console.log(`third-party packages in production by licence:\n${licenceTable(thirdParty)}`);
+  const development = developmentPackagesAmong(thirdParty);
+  check(
+    development.length === 0,
+    `no development package (mail catcher, @types) in production${development.length ? `: ${development.join(', ')}` : ''}`,
+  );
+  const noticeDevelopment = developmentPackagesInNotice(readFileSync(path.join(REPO_ROOT, 'NOTICE'), 'utf8'));
+  check(
+    noticeDevelopment.length === 0,
+    `NOTICE names no development package${noticeDevelopment.length ? `: ${noticeDevelopment.join(', ')}` : ''}`,
+  );
   const refused = refusedPackages(thirdParty);
   check(
     refused.length === 0,
