@@ -36,6 +36,7 @@ import { licenceTable, productionPackages, refusedPackages, renderNotice } from 
 import { LOGIN_FIRST_LOAD_BUDGET_BYTES, loginFirstLoadBytes } from './lib/first-load.ts';
 import { currentRelease } from './lib/release.ts';
 import { buildRuntimeFolder, typeDeclarationFolders } from './lib/runtime-folder.ts';
+import { type Sbom, sbomFile, sbomPackageKeys, sbomSchemaErrors } from './lib/sbom.ts';
 import { developmentPackagesAmong, developmentPackagesInNotice } from './lib/development-packages.ts';
 
 const execFileAsync = promisify(execFile);
@@ -144,6 +145,25 @@ try {
   check(
     noticeDevelopment.length === 0,
     `NOTICE names no development package${noticeDevelopment.length ? `: ${noticeDevelopment.join(', ')}` : ''}`,
+  );
+  // Decision 113: the SBOMs the build wrote and the image carries are valid CycloneDX and list exactly the
+  // third-party packages production carries, NOTICE's list.
+  const sbomKeys = new Set<string>();
+  for (const part of ['api', 'web'] as const) {
+    const bom = JSON.parse(readFileSync(sbomFile(path.join(appDir, 'apps/api/dist/sbom'), part), 'utf8')) as Sbom;
+    const errors = await sbomSchemaErrors(bom);
+    check(
+      errors === null,
+      `the ${part} SBOM is valid CycloneDX ${bom.specVersion}${errors ? `: ${JSON.stringify(errors)}` : ''}`,
+    );
+    for (const key of sbomPackageKeys(bom)) sbomKeys.add(key);
+  }
+  const productionKeys = new Set(thirdParty.map((pkg) => `${pkg.name}@${pkg.version}`));
+  const notInSbom = [...productionKeys].filter((key) => !sbomKeys.has(key));
+  const notInProduction = [...sbomKeys].filter((key) => !productionKeys.has(key));
+  check(
+    notInSbom.length === 0 && notInProduction.length === 0,
+    `the SBOMs list the ${productionKeys.size} third-party packages production carries, no more${notInSbom.length ? `; missing: ${notInSbom.join(', ')}` : ''}${notInProduction.length ? `; not in production: ${notInProduction.join(', ')}` : ''}`,
   );
   const refused = refusedPackages(thirdParty);
   check(

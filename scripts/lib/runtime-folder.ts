@@ -37,6 +37,8 @@ const BUILD_OUTPUTS = [
   'apps/api/dist/cli.js',
   'apps/api/dist/invoice-reader.js',
   'apps/api/dist/release.json',
+  'apps/api/dist/sbom/portal-api.cdx.json',
+  'apps/api/dist/sbom/portal-web.cdx.json',
   'apps/web/dist/index.html',
 ];
 
