@@ -33,8 +33,8 @@ export async function composeChecks(check: Check) {
   buildChecks(check, services, values, readFileSync(files[0]!, 'utf8'));
   check(!!(postgres && migrate && api && proxy), 'compose: postgres, migrate, api and proxy services');
   const withdrawn = Object.entries(services)
-    .filter(([, service]) => WITHDRAWN_IMAGES.test(service.image ?? ''))
-    .map(([name, service]) => `${name}: ${service.image}`);
+    .filter(([, service]) => WITHDRAWN_IMAGES.test(service?.image ?? ''))
+    .map(([name, service]) => `${name}: ${service?.image}`);
   check(
     withdrawn.length === 0,
     'compose: no image from a repository its publisher withdrew (MinIO from Docker Hub: quay.io/minio/…)',
