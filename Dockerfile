@@ -1,5 +1,6 @@
 # syntax=docker/dockerfile:1
-# The Parcel Invoice Portal's images. What CI proves about them: docs/decisions/0030-container-image.md.
+# The Parcel Invoice Portal's images. What CI proves about them: docs/decisions/0030-container-images-and-what-ci-proves.md;
+# how they are pinned, signed and attested: docs/decisions/0113-sbom-signed-images-and-provenance.md.
 #
 #   docker build -t parcel-portal:1.0.0 \
 #     --build-arg PORTAL_VERSION=$(node -p "require('./package.json').version") \
@@ -10,8 +11,10 @@
 # runtime – (default) Node 24 slim with that folder only: the API, the CLI and the SPA, as a non-root user
 # proxy   – nginx with deploy/nginx/portal.conf.template and the SPA's files, for the topology in deploy/
 
-ARG NODE_IMAGE=node:24-bookworm-slim
-ARG PROXY_IMAGE=debian:bookworm-slim
+# Base images by tag and digest: the digest is what is pulled, the tag says what it is; Renovate replaces both
+# (renovate.json, pinDigests). `npm run test:deploy` refuses a base image without its digest.
+ARG NODE_IMAGE=node:24-bookworm-slim@sha256:6f7b03f7c2c8e2e784dcf9295400527b9b1270fd37b7e9a7285cf83b6951452d
+ARG PROXY_IMAGE=debian:bookworm-slim@sha256:3783cc01769c7b2b1b83a5c5ad96c815348e28ed7da68e2e3687004faa906251
 
 FROM ${NODE_IMAGE} AS build
 WORKDIR /src

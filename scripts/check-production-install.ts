@@ -35,7 +35,9 @@ import { readDockerfile, stageNamed } from './lib/dockerfile.ts';
 import { licenceTable, productionPackages, refusedPackages, renderNotice } from './lib/licences.ts';
 import { LOGIN_FIRST_LOAD_BUDGET_BYTES, loginFirstLoadBytes } from './lib/first-load.ts';
 import { currentRelease } from './lib/release.ts';
-import { buildRuntimeFolder } from './lib/runtime-folder.ts';
+import { buildRuntimeFolder, typeDeclarationFolders } from './lib/runtime-folder.ts';
+import { type Sbom, sbomFile, sbomPackageKeys, sbomSchemaErrors } from './lib/sbom.ts';
+import { developmentPackagesAmong, developmentPackagesInNotice } from './lib/development-packages.ts';
 
 const execFileAsync = promisify(execFile);
 const SHUTDOWN_GRACE_MS = 1000;
@@ -125,10 +127,44 @@ try {
   check(!existsSync(path.join(appDir, 'node_modules/vite')), 'no Vite installed');
   check(!existsSync(path.join(appDir, 'node_modules/typescript')), 'no TypeScript installed');
   check(!existsSync(path.join(appDir, 'tools/firebase-emulator/node_modules')), 'no firebase-tools installed');
+  const typeFolders = typeDeclarationFolders(appDir);
+  check(
+    typeFolders.length === 0,
+    `no @types package installed${typeFolders.length ? `: ${typeFolders.join(', ')}` : ''}`,
+  );
   // Decision 81: what production carries from third parties, installed, compiled into the API or bundled into
   // the SPA, is under a licence of the allow-list, and NOTICE names exactly that.
   const thirdParty = productionPackages(appDir, await bundledPackageDirs());
   console.log(`third-party packages in production by licence:\n${licenceTable(thirdParty)}`);
+  const development = developmentPackagesAmong(thirdParty);
+  check(
+    development.length === 0,
+    `no development package (mail catcher, @types) in production${development.length ? `: ${development.join(', ')}` : ''}`,
+  );
+  const noticeDevelopment = developmentPackagesInNotice(readFileSync(path.join(REPO_ROOT, 'NOTICE'), 'utf8'));
+  check(
+    noticeDevelopment.length === 0,
+    `NOTICE names no development package${noticeDevelopment.length ? `: ${noticeDevelopment.join(', ')}` : ''}`,
+  );
+  // Decision 113: the SBOMs the build wrote and the image carries are valid CycloneDX and list exactly the
+  // third-party packages production carries, NOTICE's list.
+  const sbomKeys = new Set<string>();
+  for (const part of ['api', 'web'] as const) {
+    const bom = JSON.parse(readFileSync(sbomFile(path.join(appDir, 'apps/api/dist/sbom'), part), 'utf8')) as Sbom;
+    const errors = await sbomSchemaErrors(bom);
+    check(
+      errors === null,
+      `the ${part} SBOM is valid CycloneDX ${bom.specVersion}${errors ? `: ${JSON.stringify(errors)}` : ''}`,
+    );
+    for (const key of sbomPackageKeys(bom)) sbomKeys.add(key);
+  }
+  const productionKeys = new Set(thirdParty.map((pkg) => `${pkg.name}@${pkg.version}`));
+  const notInSbom = [...productionKeys].filter((key) => !sbomKeys.has(key));
+  const notInProduction = [...sbomKeys].filter((key) => !productionKeys.has(key));
+  check(
+    notInSbom.length === 0 && notInProduction.length === 0,
+    `the SBOMs list the ${productionKeys.size} third-party packages production carries, no more${notInSbom.length ? `; missing: ${notInSbom.join(', ')}` : ''}${notInProduction.length ? `; not in production: ${notInProduction.join(', ')}` : ''}`,
+  );
   const refused = refusedPackages(thirdParty);
   check(
     refused.length === 0,

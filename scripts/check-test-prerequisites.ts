@@ -17,6 +17,9 @@ if (spawnSync('promtool', ['--version']).error) {
     "promtool is not installed (Debian's prometheus package; needed by test:alerts and the API tests' Prometheus check)",
   );
 }
+if (spawnSync('amtool', ['--version']).error) {
+  problems.push("amtool is not installed (Debian's prometheus-alertmanager package; needed by test:alerts)");
+}
 const nginx = nginxProblem();
 if (nginx) problems.push(`${nginx} (needed by test:topology)`);
 const database = await checkTestDatabase(testDatabaseUrl());

@@ -3,7 +3,9 @@ import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
+import { developmentPackagesAmong, developmentPackagesInNotice } from './lib/development-packages.ts';
 import { installedPackages, licenceVerdict, refusedPackages } from './lib/licences.ts';
+import { typeDeclarationFolders } from './lib/runtime-folder.ts';
 
 test('the allow-list takes permissive licences and expressions built only of them', () => {
   for (const licence of [
@@ -49,5 +51,34 @@ test('installed packages are read from their folders, the legacy `licenses` arra
   assert.deepEqual(refusedPackages(packages), [
     '@scope/cli@1.0.0: source-available licence FSL-1.1-MIT',
     'nameless@0.1.0: no licence declared',
+  ]);
+});
+
+test('the mail catcher and type declarations are development packages, found in a tree and in NOTICE', () => {
+  assert.deepEqual(
+    developmentPackagesAmong([
+      { name: 'smtp-server', version: '3.21.6' },
+      { name: '@types/pg', version: '8.15.6' },
+      { name: 'pg', version: '8.16.0' },
+      { name: 'html-to-text', version: '10.0.1' },
+    ]),
+    ['smtp-server@3.21.6', '@types/pg@8.15.6', 'html-to-text@10.0.1'],
+  );
+  const notice = ['pg 8.16.0', '  Licence: MIT', '', 'mailparser 3.14.2', '@types/node 22.20.5', 'Copyright 2020'].join(
+    '\n',
+  );
+  assert.deepEqual(developmentPackagesInNotice(notice), ['mailparser', '@types/node']);
+});
+
+test('the type declaration folders of a production tree are found, nested ones included', () => {
+  const root = mkdtempSync(path.join(os.tmpdir(), 'types-test-'));
+  mkdirSync(path.join(root, 'node_modules/@types/node'), { recursive: true });
+  mkdirSync(path.join(root, 'node_modules/@opentelemetry/instrumentation-pg/node_modules/@types/pg'), {
+    recursive: true,
+  });
+  mkdirSync(path.join(root, 'node_modules/pg'), { recursive: true });
+  assert.deepEqual(typeDeclarationFolders(root).sort(), [
+    path.join(root, 'node_modules/@opentelemetry/instrumentation-pg/node_modules/@types'),
+    path.join(root, 'node_modules/@types'),
   ]);
 });

@@ -7,6 +7,7 @@
 #   - openssl (npm run test:deploy's throwaway TLS certificate)
 #   - poppler-utils (pdftotext: the demo invoice's text read back by a real extractor)
 #   - prometheus (promtool: the alert rules' unit tests, npm run test:alerts)
+#   - prometheus-alertmanager (amtool: the compose profile's Alertmanager configuration, npm run test:alerts)
 #   - PostgreSQL 15, started with pg_ctlcluster, and the role portal_test (LOGIN CREATEDB) with its
 #     database: the one `npm test` uses when DATABASE_URL is not set
 # Runs as root (apt-get, pg_ctlcluster). Safe to run again: every step checks first. `.ci/run` calls it too.
@@ -69,6 +70,8 @@ command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || missing+=(nginx-light)
 command -v openssl >/dev/null || missing+=(openssl)
 command -v pdftotext >/dev/null || missing+=(poppler-utils)
 command -v promtool >/dev/null || missing+=(prometheus)
+# amtool checks the compose profile's Alertmanager configuration (npm run test:alerts).
+command -v amtool >/dev/null || missing+=(prometheus-alertmanager)
 command -v pg_ctlcluster >/dev/null && [ -x /usr/lib/postgresql/15/bin/postgres ] || missing+=(postgresql-15)
 if [ ${#missing[@]} -gt 0 ]; then
   say "installing from Debian: ${missing[*]}"
@@ -82,6 +85,7 @@ if [ ${#missing[@]} -gt 0 ]; then
   if [[ " ${missing[*]} " == *" prometheus "* ]] && command -v service >/dev/null; then
     service prometheus stop >/dev/null 2>&1 || true
     service prometheus-node-exporter stop >/dev/null 2>&1 || true
+    service prometheus-alertmanager stop >/dev/null 2>&1 || true
   fi
 else
   say "Chromium, fonts, nginx with brotli, promtool and PostgreSQL 15: installed"

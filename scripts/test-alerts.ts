@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parse, stringify } from 'yaml';
 import { REPO_ROOT, SETUP_COMMAND } from '@portal/dev-stack';
+import { githubSlug, type RuleWithAnnotations, unkeptInstallationLabels } from './lib/alert-queries.ts';
 
 const dir = path.join(REPO_ROOT, 'deploy/monitoring');
 const RULES = 'alert-rules.yaml';
@@ -26,10 +27,18 @@ function promtool(...args: string[]) {
 promtool('check', 'rules', RULES);
 promtool('test', 'rules', TESTS);
 
+// The compose profile's Alertmanager, checked with the tool Alertmanager ships.
+const amtool = spawnSync('amtool', ['check-config', 'compose/alertmanager.yaml'], { cwd: dir, encoding: 'utf8' });
+if (amtool.error)
+  throw new Error(`amtool is missing (Debian's prometheus-alertmanager package): run \`${SETUP_COMMAND}\``);
+process.stdout.write(amtool.stdout);
+if (amtool.status !== 0) throw new Error(`amtool check-config failed:\n${amtool.stderr}${amtool.stdout}`);
+
 // The compose profile's Prometheus (deploy/monitoring/compose/prometheus.yaml), checked whole, its rule files
 // included; only the token's path is pointed at a file that exists here (in the container it is a secret).
 const composePrometheus = parse(readFileSync(path.join(dir, 'compose/prometheus.yaml'), 'utf8')) as {
   rule_files: string[];
+  alerting?: unknown;
   scrape_configs: { job_name: string; authorization: { credentials_file: string } }[];
 };
 const scratch = mkdtempSync(path.join(os.tmpdir(), 'portal-prometheus-'));
@@ -37,6 +46,8 @@ try {
   writeFileSync(path.join(scratch, 'metrics-token.txt'), 'a-token-for-the-check\n');
   for (const job of composePrometheus.scrape_configs)
     job.authorization.credentials_file = path.join(scratch, 'metrics-token.txt');
+  if (!JSON.stringify(composePrometheus.alerting ?? {}).includes('alertmanager:9093'))
+    throw new Error('deploy/monitoring/compose/prometheus.yaml sends its alerts to no Alertmanager');
   composePrometheus.rule_files = composePrometheus.rule_files.map((file) => path.join(dir, 'compose', file));
   writeFileSync(path.join(scratch, 'prometheus.yaml'), stringify(composePrometheus));
   promtool('check', 'config', path.join(scratch, 'prometheus.yaml'));
@@ -96,3 +107,46 @@ const guide = readFileSync(path.join(REPO_ROOT, 'docs/operations.md'), 'utf8');
 const undocumented = [...declared, ...alerts].filter((name) => !guide.includes(name));
 if (undocumented.length > 0) throw new Error(`docs/operations.md does not name: ${undocumented.join(', ')}`);
 console.log(`ok  ${declared.size} metrics: every one a rule or panel reads is declared, and each is documented`);
+
+// Alerts that know their installation: every aggregation keeps the namespace, and those of the portal's own
+// series the environment too, so two installations in one Prometheus are never summed or compared together.
+const rules = (parse(read(RULES)) as { groups: { rules: RuleWithAnnotations[] }[] }).groups.flatMap(
+  (group) => group.rules,
+);
+const mixing = [
+  ...rules.flatMap((rule) =>
+    unkeptInstallationLabels(rule.expr, { environment: rule.expr.includes('job="portal"') }).map(
+      (clause) => `${RULES}, ${rule.alert}: ${clause}`,
+    ),
+  ),
+  // The dashboard shows one installation at a time: its Namespace and Environment variables select it.
+  ...dashboardQueries.flatMap((expr) =>
+    [...expr.matchAll(/\{job="portal"[^}]*\}/g)]
+      .map((match) => match[0])
+      .filter(
+        (selector) =>
+          !selector.includes('namespace=~"$namespace"') || !selector.includes('environment=~"$environment"'),
+      )
+      .map((selector) => `grafana-dashboard.json: ${selector}`),
+  ),
+];
+if (mixing.length > 0) throw new Error(`queries that mix installations:\n  ${mixing.join('\n  ')}`);
+console.log('ok  every rule and panel keeps namespace and environment apart');
+
+// Every alert links its runbook: a section of the operations guide named after it.
+const headings = new Set([...guide.matchAll(/^#{2,4} (.+)$/gm)].map((match) => githubSlug(match[1]!)));
+const withoutRunbook = rules
+  .filter((rule) => rule.alert)
+  .filter((rule) => {
+    const slug = rule.alert!.toLowerCase();
+    return (
+      rule.annotations?.runbook_url !== `{{ $externalLabels.portal_docs }}/docs/operations.md#${slug}` ||
+      !headings.has(slug)
+    );
+  })
+  .map((rule) => rule.alert);
+if (withoutRunbook.length > 0)
+  throw new Error(
+    `alerts without a runbook_url to their own section of docs/operations.md: ${withoutRunbook.join(', ')}`,
+  );
+console.log(`ok  ${alerts.length} alerts, each with a runbook_url to its section of docs/operations.md`);

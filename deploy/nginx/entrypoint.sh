@@ -45,13 +45,15 @@ home=${PORTAL_NGINX_HOME:-/etc/nginx/portal}
 run=${PORTAL_NGINX_RUN:-/tmp/nginx}
 mkdir -p "$run"
 
-# One upstream line per address of PORTAL_UPSTREAM_RESOLVE, sorted; none resolved yet (a first install, every
-# instance still starting): one line that is never tried, so nginx starts and answers its 503 page meanwhile.
+# One upstream line per address of PORTAL_UPSTREAM_RESOLVE, IPv4 and IPv6 (in brackets), sorted; none resolved
+# yet (a first install, every instance still starting): one line that is never tried, so nginx starts and
+# answers its 503 page meanwhile. nginx re-resolves an upstream itself (`server … resolve`) only from 1.27.3;
+# the image's Debian nginx is 1.22, so this loop does it (docs/decisions/0114-platform-details.md).
 peers() {
   name=${PORTAL_UPSTREAM_RESOLVE%:*}
   port=${PORTAL_UPSTREAM_RESOLVE##*:}
-  lines=$(getent ahostsv4 "$name" 2>/dev/null | awk '{ print $1 }' | sort -u |
-    sed "s/.*/  server &:$port max_fails=1 fail_timeout=5s;/") || true
+  lines=$(getent ahosts "$name" 2>/dev/null | awk '{ print $1 }' | sort -u |
+    sed -e '/:/s/.*/[&]/' -e "s/.*/  server &:$port max_fails=1 fail_timeout=5s;/") || true
   echo "${lines:-  server 127.0.0.1:9 down;}"
 }
 

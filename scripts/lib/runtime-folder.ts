@@ -6,7 +6,7 @@
  * checks is what the image carries.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { cp, mkdir, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { REPO_ROOT } from '@portal/dev-stack';
@@ -37,6 +37,8 @@ const BUILD_OUTPUTS = [
   'apps/api/dist/cli.js',
   'apps/api/dist/invoice-reader.js',
   'apps/api/dist/release.json',
+  'apps/api/dist/sbom/portal-api.cdx.json',
+  'apps/api/dist/sbom/portal-web.cdx.json',
   'apps/web/dist/index.html',
 ];
 
@@ -58,6 +60,44 @@ function npmCiOmitDev(dir: string) {
     { cwd: dir, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } },
   );
   if (install.status !== 0) throw new Error(`npm ci --omit=dev failed in ${dir}`);
+  removeTypeDeclarationPackages(dir);
+}
+
+/**
+ * Every `@types` folder under `dir`'s node_modules trees. A few runtime packages (firebase-admin, the pg
+ * instrumentation) list `@types/*` as dependencies for their own declaration files; nothing runs them, and
+ * npm has no switch to leave a dependency's dependency out, so the folder removes them after the install.
+ */
+export function typeDeclarationFolders(dir: string): string[] {
+  const found: string[] = [];
+  const visit = (modules: string) => {
+    if (!existsSync(modules)) return;
+    for (const entry of readdirSync(modules, { withFileTypes: true })) {
+      if (!entry.isDirectory()) continue;
+      const full = path.join(modules, entry.name);
+      if (entry.name === '@types') {
+        found.push(full);
+      } else if (entry.name.startsWith('@')) {
+        for (const scoped of readdirSync(full, { withFileTypes: true }))
+          if (scoped.isDirectory()) visit(path.join(full, scoped.name, 'node_modules'));
+      } else {
+        visit(path.join(full, 'node_modules'));
+      }
+    }
+  };
+  visit(path.join(dir, 'node_modules'));
+  for (const workspace of ['apps', 'packages']) {
+    const base = path.join(dir, workspace);
+    if (!existsSync(base)) continue;
+    for (const entry of readdirSync(base, { withFileTypes: true }))
+      if (entry.isDirectory()) visit(path.join(base, entry.name, 'node_modules'));
+  }
+  visit(path.join(dir, 'e2e', 'node_modules'));
+  return found;
+}
+
+function removeTypeDeclarationPackages(dir: string) {
+  for (const folder of typeDeclarationFolders(dir)) rmSync(folder, { recursive: true, force: true });
 }
 
 /**

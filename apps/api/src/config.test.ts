@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { ConfigError, loadConfig } from './config.ts';
+import { ConfigError, loadConfig, SECRET_FILE_SETTINGS } from './config.ts';
 
 const valid = { FIREBASE_PROJECT_ID: 'demo-portal', FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9099' };
 const PASSKEY_HOST = { WEBAUTHN_RP_ID: 'portal.example.com', WEBAUTHN_ORIGINS: 'https://portal.example.com' };
@@ -251,6 +251,52 @@ describe('loadConfig', () => {
         loadConfig({ FIREBASE_PROJECT_ID: 'real-project', FIREBASE_API_KEY: 'k', FIREBASE_AUTH_EMULATOR_HOST: ' ' }),
       (error: unknown) => error instanceof ConfigError && /FIREBASE_AUTH_EMULATOR_HOST is blank/.test(error.message),
     );
+  });
+
+  it('takes every secret from a file named by <NAME>_FILE, refusing both ways at once or a file it cannot read', () => {
+    const folder = mkdtempSync(path.join(os.tmpdir(), 'secret-files-'));
+    const secretFile = (name: string, content: string) => {
+      const file = path.join(folder, name);
+      writeFileSync(file, `${content}\n`);
+      return file;
+    };
+    const databaseUrl = 'postgres://portal:a-long-database-password@db.internal:5432/portal';
+    const ingestToken = 'i'.repeat(40);
+    const metricsToken = 'm'.repeat(40);
+    const smtpUrl = 'smtps://mailer:a-relay-password@relay.internal:465';
+    const fromFiles = loadConfig({
+      ...valid,
+      DATABASE_URL_FILE: secretFile('database-url', databaseUrl),
+      INGEST_TOKEN_FILE: secretFile('ingest-token', ingestToken),
+      METRICS_TOKEN_FILE: secretFile('metrics-token', metricsToken),
+      SMTP_URL_FILE: secretFile('smtp-url', smtpUrl),
+      MAIL_FROM: 'portal@example.com',
+      PORTAL_URL: 'https://portal.example.com',
+    });
+    assert.equal(fromFiles.databaseUrl, databaseUrl);
+    assert.deepEqual(
+      fromFiles,
+      loadConfig({
+        ...valid,
+        DATABASE_URL: databaseUrl,
+        INGEST_TOKEN: ingestToken,
+        METRICS_TOKEN: metricsToken,
+        SMTP_URL: smtpUrl,
+        MAIL_FROM: 'portal@example.com',
+        PORTAL_URL: 'https://portal.example.com',
+      }),
+    );
+    for (const name of SECRET_FILE_SETTINGS) {
+      assert.match(
+        problemsOf({ ...valid, [`${name}_FILE`]: secretFile(name, 'x'), [name]: 'y' }).join('\n'),
+        new RegExp(`${name}_FILE and ${name} are both set`),
+      );
+      assert.match(
+        problemsOf({ ...valid, [`${name}_FILE`]: path.join(folder, 'missing') }).join('\n'),
+        new RegExp(`${name}_FILE cannot be read \\(ENOENT\\)`),
+      );
+    }
+    rmSync(folder, { recursive: true, force: true });
   });
 
   it('serves SCIM only with a token, from the variable or a file, with the previous token accepted beside it', () => {

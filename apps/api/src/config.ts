@@ -670,17 +670,31 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
 }
 
 /**
+ * The settings that hold a secret (a password, a token, or a URL carrying one): each may instead be given as
+ * `<NAME>_FILE`. The backup keys have their own `_FILE` variants, read by the backup commands.
+ */
+export const SECRET_FILE_SETTINGS = [
+  'DATABASE_URL',
+  'INGEST_TOKEN',
+  'METRICS_TOKEN',
+  'SCIM_TOKEN',
+  'SCIM_TOKEN_PREVIOUS',
+  'SMTP_URL',
+  'SENTRY_DSN',
+] as const;
+
+/**
  * `<NAME>_FILE` names a file holding the secret (a mounted Kubernetes or Docker secret), read once here; the
  * file's content is then checked like the variable itself. Both set is a mistake: which one wins is a guess.
  */
 function readSecretFiles(env: NodeJS.ProcessEnv) {
   const values: Record<string, string> = {};
   const problems: string[] = [];
-  for (const name of ['SCIM_TOKEN'] as const) {
+  for (const name of SECRET_FILE_SETTINGS) {
     const file = env[`${name}_FILE`]?.trim();
     if (!file) continue;
     if (env[name]?.trim()) {
-      problems.push(`${name}_FILE and ${name} are both set: give the token one way only`);
+      problems.push(`${name}_FILE and ${name} are both set: give it one way only`);
       continue;
     }
     try {

@@ -26,7 +26,7 @@ import { createArrivalNoticesRepository } from './notifications/arrival-notices.
 import { createArrivalNotifier, NOTICE_EXPIRY_MS } from './notifications/arrival-notifier.ts';
 import { createSmtpMailer } from './notifications/mailer.ts';
 import { readMigrationJournal, schemaLevel } from './db/client.ts';
-import { measuredBlobStore, measuredIdentity } from './observability/dependency-metrics.ts';
+import { measuredBlobStore, measuredIdentity, measuredMailer } from './observability/dependency-metrics.ts';
 import { createAdminApprovals } from './approvals/admin-approvals.ts';
 import { createApprovalsRepository } from './approvals/approvals-repository.ts';
 import { createMetrics } from './observability/metrics.ts';
@@ -220,7 +220,7 @@ export function buildDomain(infrastructure: Omit<Infrastructure, 'close'>, optio
   const arrivalNotices = createArrivalNoticesRepository(db);
   const arrivalNotifier = createArrivalNotifier({
     notices: arrivalNotices,
-    mailer: config.mail ? createSmtpMailer(config.mail) : undefined,
+    mailer: config.mail ? measuredMailer(createSmtpMailer(config.mail), metrics) : undefined,
     users,
     invoices,
     audit: auditTrail,

@@ -130,7 +130,7 @@ export async function compileApi(
  * The folders (under node_modules) of the packages compileApi compiles into the bundles, from esbuild's own
  * account of its inputs; nothing is written. NOTICE and the licence check read them beside the production install.
  */
-async function apiBundledPackageDirs(): Promise<string[]> {
+export async function apiBundledPackageDirs(): Promise<string[]> {
   const { build } = await import('esbuild');
   const result = await build({ ...apiBuildOptions(undefined), write: false, metafile: true, sourcemap: false });
   const dirs = new Set<string>();
@@ -146,7 +146,7 @@ async function apiBundledPackageDirs(): Promise<string[]> {
  * (apps/web/build/third-party-packages.ts): they reach every browser, though production installs none of them.
  * Builds the SPA first when its sources changed since the last build.
  */
-async function webBundledPackageDirs(): Promise<string[]> {
+export async function webBundledPackageDirs(): Promise<string[]> {
   await buildWeb();
   const listed = JSON.parse(
     await readFile(path.join(webDir, 'dist/.vite/third-party-packages.json'), 'utf8'),

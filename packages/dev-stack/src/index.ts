@@ -11,7 +11,14 @@ export {
   type ToolkitResponse,
 } from './identity-toolkit.ts';
 export { DEMO_PROJECT_ID, REPO_ROOT, startStack, type Stack, type StackOptions } from './stack.ts';
-export { buildApi, buildWeb, bundledPackageDirs, compileApi } from './builds.ts';
+export {
+  apiBundledPackageDirs,
+  buildApi,
+  buildWeb,
+  bundledPackageDirs,
+  compileApi,
+  webBundledPackageDirs,
+} from './builds.ts';
 export { buildIfChanged, hashInputs, type BuildOutcome } from './input-hash.ts';
 export { fillTemplate, locateProgram, nginxProblem, renderPortalSite, requireNginx, startNginx } from './nginx.ts';
 export {

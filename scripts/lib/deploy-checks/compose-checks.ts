@@ -13,6 +13,9 @@ import { readDockerfile } from '../dockerfile.ts';
 import { packageVersion } from '../release.ts';
 import { envExampleNames, type Check } from './check.ts';
 
+/** Image repositories that no longer serve pulls: MinIO removed minio/minio and minio/mc from Docker Hub. */
+export const WITHDRAWN_IMAGES = /^(docker\.io\/)?minio\/(minio|mc)(:|@|$)/;
+
 export async function composeChecks(check: Check) {
   const files = ['compose.yaml', 'compose.tls.yaml'].map((file) => path.join(DEPLOY_DIR, file));
   const values = readEnvFile(path.join(DEPLOY_DIR, 'compose.env.example'));
@@ -29,6 +32,14 @@ export async function composeChecks(check: Check) {
   monitoringChecks(check, services);
   buildChecks(check, services, values, readFileSync(files[0]!, 'utf8'));
   check(!!(postgres && migrate && api && proxy), 'compose: postgres, migrate, api and proxy services');
+  const withdrawn = Object.entries(services)
+    .filter(([, service]) => WITHDRAWN_IMAGES.test(service?.image ?? ''))
+    .map(([name, service]) => `${name}: ${service?.image}`);
+  check(
+    withdrawn.length === 0,
+    'compose: no image from a repository its publisher withdrew (MinIO from Docker Hub: quay.io/minio/…)',
+    withdrawn,
+  );
   check(
     migrate?.command?.join(' ') === 'apps/api/dist/cli.js migrate' &&
       migrate?.depends_on?.postgres?.condition === 'service_healthy',

@@ -3,11 +3,14 @@
  * image must do (Node 24 slim, non-root, runtime folder from the one script, exec-form Node as PID 1, health
  * check, labels from the build arguments) is checked here, since no container can be built on CI's machine.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { REPO_ROOT } from '@portal/dev-stack';
 import { DOCKERFILE, lintDockerfile, readDockerfile, stageNamed, type Stage } from '../dockerfile.ts';
 import type { Check } from './check.ts';
+
+/** A base image as Renovate's pinDigests writes it: the tag for people, the digest for the registry. */
+export const DIGEST_PINNED = /^[\w./-]+:[\w.-]+@sha256:[0-9a-f]{64}$/;
 
 const nonRoot = (user: string | undefined) => !!user && !/^(0|root)(:|$)/.test(user);
 
@@ -30,8 +33,21 @@ export function dockerfileChecks(check: Check) {
   const runtime = stageNamed(stages, 'runtime');
   const proxy = stageNamed(stages, 'proxy');
   check(
-    /^node:24-[a-z]+-slim$/.test(runtime.image) && build.image === runtime.image,
+    /^node:24-[a-z]+-slim@/.test(runtime.image) && build.image === runtime.image,
     `Dockerfile: build and runtime on the same Node 24 slim image (${runtime.image})`,
+  );
+  const unpinned = stages.map((stage) => stage.image).filter((image) => !DIGEST_PINNED.test(image));
+  check(
+    unpinned.length === 0,
+    'Dockerfile: every base image is pinned by tag and digest (name:tag@sha256:<64 hex digits>), as Renovate keeps it',
+    unpinned,
+  );
+  const decisionLinks = [...text.matchAll(/docs\/decisions\/[\w.-]+\.md/g)].map((match) => match[0]);
+  const missingDecisions = decisionLinks.filter((link) => !existsSync(path.join(REPO_ROOT, link)));
+  check(
+    decisionLinks.length > 0 && missingDecisions.length === 0,
+    'Dockerfile: every decision it links to exists',
+    missingDecisions,
   );
   check(
     build.runs.some((run) => /npm ci --ignore-scripts/.test(run)) &&

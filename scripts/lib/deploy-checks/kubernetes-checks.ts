@@ -206,6 +206,26 @@ function variantChecks(check: Check, variant: string, manifests: Manifest[], pro
     stale,
   );
 
+  // GitOps order: Argo CD applies wave by wave, waiting for each to be healthy (a Job: complete).
+  const wave = (object: unknown) =>
+    Number(
+      (object as { metadata?: { annotations?: Record<string, string> } }).metadata?.annotations?.[
+        'argocd.argoproj.io/sync-wave'
+      ] ?? 0,
+    );
+  const migrateWave = jobs[0] ? wave(jobs[0]) : 0;
+  const componentOf = (object: { metadata?: { labels?: Record<string, string> } }) =>
+    object.metadata?.labels?.['app.kubernetes.io/component'];
+  const outOfOrder = objects
+    .filter((object) => object !== jobs[0] && object.kind !== 'Namespace')
+    .filter((object) => (componentOf(object) === 'config' ? wave(object) >= migrateWave : wave(object) <= migrateWave))
+    .map((object) => `${object.kind}/${object.metadata?.name}: wave ${wave(object)}`);
+  check(
+    migrateWave < 0 && outOfOrder.length === 0,
+    `${variant}: Argo CD sync waves put the settings before the migrate Job (wave ${migrateWave}) and everything else after it`,
+    outOfOrder,
+  );
+
   const unsafe: string[] = [];
   for (const { owner, template } of templates) {
     const pod = template.spec;

@@ -97,7 +97,7 @@ export async function nginxChecks(check: Check) {
     const entrypointCopy = await copyForOtherUsers(path.join(DEPLOY_DIR, 'nginx/entrypoint.sh'), bin);
     await writeFile(
       path.join(bin, 'getent'),
-      `#!/bin/sh\n[ "$1" = ahostsv4 ] || exit 2\nwhile read -r address; do echo "$address STREAM $2"; done < '${peers}'\n`,
+      `#!/bin/sh\n[ "$1" = ahosts ] || exit 2\nwhile read -r address; do echo "$address STREAM $2"; done < '${peers}'\n`,
     );
     await chmod(path.join(bin, 'getent'), 0o755);
     await writeFile(peers, '127.0.0.1\n');
@@ -148,6 +148,24 @@ export async function nginxChecks(check: Check) {
         [result.stderr.trim()].filter(Boolean).slice(0, result.status === 0 ? 0 : 1),
       );
     }
+
+    // A name with IPv6 addresses too (a dual-stack cluster): each becomes an upstream line, in brackets.
+    await writeFile(peers, '127.0.0.1\nfd00::a\n');
+    const dualStack = entrypoint(here({ ...imageEnv, ...kubernetesEnv }), ['-t']);
+    const dualStackResult = spawnSync(dualStack.command, dualStack.args, {
+      ...dualStack.options,
+      encoding: 'utf8',
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    const dualStackConfig = await readFile(path.join(run, 'portal.conf'), 'utf8');
+    check(
+      dualStackResult.status === 0 &&
+        /server 127\.0\.0\.1:\d+ /.test(dualStackConfig) &&
+        /server \[fd00::a\]:\d+ /.test(dualStackConfig),
+      "nginx: the instances' IPv4 and IPv6 addresses both become upstream servers, and nginx -t takes them",
+      dualStackResult.status === 0 ? [] : [dualStackResult.stderr.trim()],
+    );
+    await writeFile(peers, '127.0.0.1\n');
 
     // The directory's networks (the instances' SCIM_TOKEN_NETWORKS) become /scim/'s allow lines; anything but
     // addresses stops the proxy rather than reaching nginx's configuration.

@@ -10,7 +10,7 @@ import type { AuditRepository } from '../audit/repository.ts';
 import { BlobStoreUnavailableError, BlobTooLargeError } from '../blob-store/blob-store.ts';
 import { createFsBlobStore } from '../blob-store/fs-blob-store.ts';
 import { createS3BlobStore } from '../blob-store/s3-blob-store.ts';
-import { measuredBlobStore } from './dependency-metrics.ts';
+import { measuredBlobStore, measuredMailer } from './dependency-metrics.ts';
 import { createMetrics, type MetricsSources } from './metrics.ts';
 
 const SHA = 'a'.repeat(64);
@@ -191,5 +191,29 @@ describe('the audit writer', () => {
     assert.equal(writer.pending(), 0);
     assert.equal(dropped, 3);
     assert.equal(errors.length, 1, 'and the loss is logged');
+  });
+});
+
+describe('the SMTP relay, measured', () => {
+  it('counts each mail the relay accepted and each it did not, passing the failure on', async () => {
+    const metrics = createMetrics(sources());
+    assert.equal(await sampleOf(metrics, 'portal_smtp_sends_total{outcome="failed"}'), 0);
+    let relayUp = true;
+    const mailer = measuredMailer(
+      {
+        send: async () => {
+          if (!relayUp) throw new Error('connect ECONNREFUSED');
+        },
+        close: () => {},
+      },
+      metrics,
+    );
+    const mail = { to: 'someone@example.com', subject: 'An invoice arrived', text: 'Open it in the portal.' };
+    await mailer.send(mail);
+    relayUp = false;
+    await assert.rejects(mailer.send(mail), /ECONNREFUSED/);
+    await assert.rejects(mailer.send(mail), /ECONNREFUSED/);
+    assert.equal(await sampleOf(metrics, 'portal_smtp_sends_total{outcome="sent"}'), 1);
+    assert.equal(await sampleOf(metrics, 'portal_smtp_sends_total{outcome="failed"}'), 2);
   });
 });

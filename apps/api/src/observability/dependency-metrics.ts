@@ -1,5 +1,6 @@
 import { BlobTooLargeError, type BlobStore } from '../blob-store/blob-store.ts';
 import { IdentityProviderUnavailableError, type IdentityProvider } from '../identity/identity-provider.ts';
+import type { Mailer } from '../notifications/mailer.ts';
 import type { BlobStoreOperation, IdentityOperation, Metrics } from './metrics.ts';
 
 const secondsSince = (startMs: number) => (performance.now() - startMs) / 1000;
@@ -95,4 +96,23 @@ export function measuredBlobStore(store: BlobStore, metrics: Metrics): BlobStore
     },
     delete: (sha256) => measure('delete', () => store.delete(sha256)),
   } satisfies Partial<BlobStore>);
+}
+
+/**
+ * The SMTP relay, each hand-over counted by outcome: a mail the relay did not accept (unreachable, refused,
+ * timed out) is a failure; the arrival queue tries it again later, and the alert watches the share that fails.
+ */
+export function measuredMailer(mailer: Mailer, metrics: Metrics): Mailer {
+  return {
+    async send(mail) {
+      try {
+        await mailer.send(mail);
+      } catch (error) {
+        metrics.smtpSends.inc({ outcome: 'failed' });
+        throw error;
+      }
+      metrics.smtpSends.inc({ outcome: 'sent' });
+    },
+    close: () => mailer.close(),
+  };
 }

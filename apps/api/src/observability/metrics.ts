@@ -269,6 +269,14 @@ export function createMetrics(sources: MetricsSources, options: { readTimeoutMs?
     labelNames: ['change'] as const,
     registers,
   });
+  // Both outcomes at 0 from the start: the relay's first failure must count as an increase.
+  const smtpSends = new Counter({
+    name: 'portal_smtp_sends_total',
+    help: "Mails handed to the operator's SMTP relay, by outcome: accepted (sent) or not (failed: unreachable, refused, timed out)",
+    labelNames: ['outcome'] as const,
+    registers,
+  });
+  for (const outcome of ['sent', 'failed'] as const) smtpSends.inc({ outcome }, 0);
   // At 0 from the start: the first promotion of an instance's life must count as an increase.
   for (const change of ADMIN_TRUST_CHANGES) adminTrustChanges.inc({ change }, 0);
   // Every operation from the start, at 0: a rate over a series that appears only with its first error is no rate.
@@ -335,6 +343,7 @@ export function createMetrics(sources: MetricsSources, options: { readTimeoutMs?
     queuesInUse(names: string[]) {
       for (const queue of names) jobQueueFailures.inc({ queue }, 0);
     },
+    smtpSends,
     identityDuration,
     identityErrors,
     blobStoreDuration,
