@@ -66,7 +66,9 @@ describe('hostile uploads: refused within budget, while the instance keeps servi
       );
       assert.equal(response.statusCode, 400, response.body);
       assert.match(response.json().message, /^The PDF is refused: /);
-      assert.ok(ms < 1000, `${name}: answered in ${ms.toFixed(0)} ms`);
+      // 0.1–0.4 s on an idle machine (the diagnostic above); the margin is for a busy one, where the reader a
+      // bomb left large is replaced before the next read. Inflating any of these took minutes.
+      assert.ok(ms < 3000, `${name}: answered in ${ms.toFixed(0)} ms`);
       assert.ok(growthMb < 64, `${name}: the server's memory rose by ${growthMb.toFixed(0)} MB`);
       // Where the reader's memory can be seen (Linux), it stayed within its ceiling, far from the 2.46 GB.
       if (readerMb > 0) assert.ok(readerMb < 352, `${name}: the reader reached ${readerMb.toFixed(0)} MB`);
