@@ -13,6 +13,7 @@ import { usePageTitle } from '@/hooks/use-page-title';
 import { useInvoice } from '../api/get-invoice';
 import { useInvoiceFacts } from '../api/get-invoice-facts';
 import { InvoiceFactsPanel } from '../facts/InvoiceFactsPanel';
+import { InvoiceWarningsSummary } from '../facts/InvoiceWarnings';
 import {
   INVOICE_NOT_SHOWN_MESSAGE,
   invoiceErrorMessage,
@@ -114,10 +115,13 @@ export default function InvoiceScreen() {
   const withPanel = facts.data && (facts.data.format !== 'pdf' || facts.data.warnings.length > 0);
   const shownFacts = withPanel && !invoice.isError ? facts.data : null;
   if (shownFacts) {
+    // The invoice comes first: on a phone the panel follows it, and waiting warnings are summarised above it
+    // (the panel holds them whole); on a laptop the panel stands beside it.
     body = (
       <div className="invoice-with-facts">
-        <InvoiceFactsPanel facts={shownFacts} />
+        {shownFacts.warnings.length > 0 && <InvoiceWarningsSummary warnings={shownFacts.warnings} />}
         <div className="invoice-document">{body}</div>
+        <InvoiceFactsPanel facts={shownFacts} />
       </div>
     );
   }
