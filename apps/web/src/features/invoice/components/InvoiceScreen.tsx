@@ -1,12 +1,13 @@
-import { useMemo, useRef, useState } from 'react';
+import { useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { Alert } from '@/components/Alert';
 import Spinner from 'react-bootstrap/Spinner';
-import { useLocation } from 'react-router';
+import { Link, useLocation } from 'react-router';
 import { ErrorModal } from '@/components/ErrorModal';
 import { SupportLinks } from '@/components/SupportLinks';
 import { AccountNotAllowed } from '@/components/AccountNotAllowed';
 import { ApiError, errorCodeOf, requestIdOf } from '@/lib/api-client';
 import { useRuntimeConfig } from '@/lib/runtime-config';
+import { resultsAddressOf } from '@/lib/results-link';
 import { readBeforeLogin } from '@/lib/storage';
 import { useObjectUrl } from '@/hooks/use-object-url';
 import { usePageTitle } from '@/hooks/use-page-title';
@@ -37,8 +38,14 @@ import { RecentInvoicesMenu } from '../records/RecentInvoicesMenu';
 
 /** The invoice screen (/ and /invoice): the PDF for the link's parcel code. */
 export default function InvoiceScreen() {
-  const { search, hash } = useLocation();
+  const { search, hash, state } = useLocation();
   const parcelCode = useMemo(() => readParcelCode({ search, hash }, readBeforeLogin()), [search, hash]);
+  const results = resultsAddressOf(state);
+  // A link followed inside the app keeps the page's scroll: an invoice opened from far down the results would
+  // open at its bottom, its title, actions and warnings off-screen.
+  useLayoutEffect(() => {
+    if (typeof window.scrollTo === 'function') window.scrollTo({ top: 0 });
+  }, [parcelCode]);
   const { supportContact } = useRuntimeConfig();
   const invoice = useInvoice(parcelCode);
   // Asked for once the PDF was found: a mistyped code then costs one of the guessing allowance, not two.
@@ -128,6 +135,12 @@ export default function InvoiceScreen() {
 
   return (
     <main className="container py-3 py-md-4">
+      {results && (
+        <Link to={results} className="back-to-results d-inline-block mb-2">
+          <span aria-hidden="true">&larr; </span>
+          Back to results
+        </Link>
+      )}
       <div className="d-flex flex-wrap align-items-center justify-content-between gap-2 mb-3">
         <h1 className="h4 mb-0 text-break">
           {parcelCode ? (

@@ -9,15 +9,17 @@ import {
 } from '@portal/contract';
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
-import { Link } from 'react-router';
+import { Link, useLocation } from 'react-router';
 import { Alert } from '@/components/Alert';
 import { PHONE_QUERY, useMediaQuery } from '@/hooks/use-media-query';
 import { ApiError, useApiClient } from '@/lib/api-client';
 import { formatDate, formatDateTime } from '@/lib/format-date';
 import { paths } from '@/lib/paths';
+import { fromResults } from '@/lib/results-link';
 import { downloadInvoicesZip, type ZipProgress } from '../api/download-zip';
 import { useInvoiceSearch } from '../api/search-invoices';
 import { useInvoiceSearchParams } from '../hooks/use-invoice-search-params';
+import { useKeptSelection } from '../hooks/use-kept-selection';
 import {
   FORMAT_BADGES,
   FORMAT_NAMES,
@@ -87,7 +89,8 @@ export function InvoicesPanel() {
   const { params, update } = useInvoiceSearchParams();
   const search = useInvoiceSearch(params);
   const phone = useMediaQuery(PHONE_QUERY);
-  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const [selected, setSelected] = useKeptSelection();
+  const { search: resultsQuery } = useLocation();
   const [zip, setZip] = useState<ZipState>({ kind: 'idle' });
 
   const items = search.data?.items ?? [];
@@ -258,7 +261,11 @@ export function InvoicesPanel() {
               />
               <div className="min-w-0 flex-grow-1">
                 <div className="d-flex justify-content-between gap-2">
-                  <Link to={invoiceLink(invoice.parcelCode)} className="fw-semibold text-truncate">
+                  <Link
+                    to={invoiceLink(invoice.parcelCode)}
+                    state={fromResults(resultsQuery)}
+                    className="fw-semibold text-truncate"
+                  >
                     {invoice.parcelCode}
                   </Link>
                   <span className="text-nowrap">{amountOf(invoice)}</span>
@@ -331,7 +338,7 @@ export function InvoicesPanel() {
                     />
                   </td>
                   <td>
-                    <Link to={invoiceLink(invoice.parcelCode)} className="cell-text">
+                    <Link to={invoiceLink(invoice.parcelCode)} state={fromResults(resultsQuery)} className="cell-text">
                       {invoice.parcelCode}
                     </Link>
                   </td>
