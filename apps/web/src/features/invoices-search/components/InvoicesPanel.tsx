@@ -25,6 +25,7 @@ import {
   FORMAT_NAMES,
   SORT_NAMES,
   allResultsButton,
+  filtersSummary,
   selectedText,
   totalText,
   zipDoneText,
@@ -92,6 +93,7 @@ export function InvoicesPanel() {
   const [selected, setSelected] = useKeptSelection();
   const { search: resultsQuery } = useLocation();
   const [zip, setZip] = useState<ZipState>({ kind: 'idle' });
+  const [filtersOpen, setFiltersOpen] = useState(false);
 
   const items = search.data?.items ?? [];
   const total = search.data?.total ?? 0;
@@ -152,7 +154,24 @@ export function InvoicesPanel() {
 
   return (
     <section className="invoices-panel" aria-label="Invoices">
-      <SearchForm filter={params.filter} onSearch={(filter) => update({ filter })} />
+      {phone ? (
+        <details
+          className="invoice-search-toggle mb-2"
+          open={filtersOpen}
+          onToggle={(event) => setFiltersOpen(event.currentTarget.open)}
+        >
+          <summary>{filtersSummary(params.filter)}</summary>
+          <SearchForm
+            filter={params.filter}
+            onSearch={(filter) => {
+              setFiltersOpen(false);
+              update({ filter });
+            }}
+          />
+        </details>
+      ) : (
+        <SearchForm filter={params.filter} onSearch={(filter) => update({ filter })} />
+      )}
       {searchError && <Alert variant="danger">{searchError}</Alert>}
       <div className="users-view-bar">
         <span className="small" aria-live="polite">
