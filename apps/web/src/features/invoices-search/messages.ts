@@ -51,3 +51,6 @@ export const filtersSummary = (filter: Record<string, string | undefined>) => {
   const used = Object.values(filter).filter(Boolean).length;
   return used === 0 ? 'Search and filters' : `Search and filters (${count.format(used)} in use)`;
 };
+/** The sums of the invoices on screen, per currency: never one sum across currencies. */
+export const PAGE_TOTALS_LABEL = 'This page:';
+export const allToBuyer = (buyer: string) => `All to ${buyer}`;

@@ -1,6 +1,6 @@
 import type { InvoiceGuardedTerms, InvoiceWarning, InvoiceWarningKind } from '@portal/contract';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { Fragment, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import { useAccount } from '@/lib/account-query';
 import { ApiError, STEP_UP_REQUIRED, useApiClient } from '@/lib/api-client';
@@ -79,10 +79,11 @@ function Account({ account }: { account: string }) {
   return (
     <span className="font-monospace account-groups">
       {groups.map((group, index) => (
-        <span key={index} className="text-nowrap">
-          {group}
+        // The space outside the unbreakable group: the one place a line may end.
+        <Fragment key={index}>
+          <span className="text-nowrap">{group}</span>
           {index < groups.length - 1 ? ' ' : ''}
-        </span>
+        </Fragment>
       ))}
     </span>
   );
@@ -207,9 +208,9 @@ export function InvoiceWarnings({ parcelCode, warnings }: { parcelCode: string; 
       <ul className="list-unstyled mt-2 mb-0">
         {ordered.map((warning) => (
           <li key={warning.id} className="invoice-check-item">
-            <strong className="d-block">
+            <span className="d-block fw-semibold">
               {MESSAGES[warning.kind].headline(britishDay(warning.raisedAt) ?? warning.raisedAt)}
-            </strong>
+            </span>
             {!warning.change && (
               <span className="d-block text-body-secondary">{warning.detail.replaceAll(' -> ', ' \u2192 ')}</span>
             )}

@@ -14,6 +14,8 @@ import { Alert } from '@/components/Alert';
 import { PHONE_QUERY, useMediaQuery } from '@/hooks/use-media-query';
 import { ApiError, useApiClient } from '@/lib/api-client';
 import { formatDate, formatDateTime } from '@/lib/format-date';
+import { formatMoney } from '@/lib/format-money';
+import { totalsByCurrency } from '@/lib/money-totals';
 import { paths } from '@/lib/paths';
 import { fromResults } from '@/lib/results-link';
 import { downloadInvoicesZip, type ZipProgress } from '../api/download-zip';
@@ -24,7 +26,9 @@ import {
   FORMAT_BADGES,
   FORMAT_NAMES,
   SORT_NAMES,
+  PAGE_TOTALS_LABEL,
   allResultsButton,
+  allToBuyer,
   filtersSummary,
   selectedText,
   totalText,
@@ -37,10 +41,8 @@ import { SearchForm } from './SearchForm';
 export const INVOICES_TABLE_LABEL = 'Invoices found';
 
 const invoiceLink = (parcelCode: string) => `${paths.invoice}?${new URLSearchParams({ parcelCode }).toString()}`;
-const amountOf = (invoice: InvoiceSummary) =>
-  invoice.totalGross === null
-    ? '—'
-    : `${Number(invoice.totalGross).toLocaleString('en-GB', { minimumFractionDigits: 2, maximumFractionDigits: 6 })}${invoice.currency ? ` ${invoice.currency}` : ''}`;
+/** In the reader's locale with the invoice's own currency ("€1,190.00", "1.190,00 €", "NOK 1,000.00"). */
+const amountOf = (invoice: InvoiceSummary) => formatMoney(invoice.totalGross, invoice.currency) ?? '—';
 const dayOf = (date: string | null) => (date ? formatDate(`${date}T00:00:00`) : '—');
 
 type ZipState =
@@ -96,6 +98,10 @@ export function InvoicesPanel() {
   const [filtersOpen, setFiltersOpen] = useState(false);
 
   const items = search.data?.items ?? [];
+  // A column with the same name on every row says nothing: the name goes above the table once instead.
+  const firstBuyer = items[0]?.buyerName ?? null;
+  const oneBuyer = items.length > 1 && items.every((item) => item.buyerName === firstBuyer) ? firstBuyer : null;
+  const pageTotals = totalsByCurrency(items.map((item) => ({ amount: item.totalGross, currency: item.currency })));
   const total = search.data?.total ?? 0;
   const atLeast = search.data?.totalIsAtLeast ?? false;
   const reachable = Math.min(total, MAX_INVOICE_OFFSET + params.pageSize);
@@ -256,6 +262,22 @@ export function InvoicesPanel() {
       {zip.kind === 'done' && <Alert variant="success">{zipDoneText(zip.count)}</Alert>}
       {zip.kind === 'failed' && <Alert variant="danger">{zip.message}</Alert>}
 
+      {(pageTotals.length > 0 || oneBuyer) && (
+        <p className="invoice-page-totals small mb-2">
+          {pageTotals.length > 0 && (
+            <>
+              <span className="fw-semibold">{PAGE_TOTALS_LABEL}</span>{' '}
+              {pageTotals.map(({ currency, total, count }, index) => (
+                <span key={currency} className="text-nowrap">
+                  {index > 0 && ' · '}
+                  {formatMoney(total, currency)} ({count})
+                </span>
+              ))}
+            </>
+          )}
+          {oneBuyer && <span className="d-block d-sm-inline ms-sm-3">{allToBuyer(oneBuyer)}</span>}
+        </p>
+      )}
       {phone ? (
         <ul className="invoice-cards list-unstyled" aria-label={INVOICES_TABLE_LABEL}>
           {items.length > 0 && (
@@ -293,7 +315,9 @@ export function InvoicesPanel() {
                   {invoice.invoiceNumber ?? 'No invoice number'} · {dayOf(invoice.issueDate)}
                 </div>
                 <div className="small text-truncate">
-                  {invoice.sellerName ?? '—'} → {invoice.buyerName ?? '—'}
+                  {oneBuyer
+                    ? (invoice.sellerName ?? '—')
+                    : `${invoice.sellerName ?? '—'} → ${invoice.buyerName ?? '—'}`}
                 </div>
                 <div className="status-badges mt-1">
                   <Badges invoice={invoice} />
@@ -315,7 +339,7 @@ export function InvoicesPanel() {
               <col className="col-number" />
               <col className="col-issued" />
               <col />
-              <col />
+              {!oneBuyer && <col />}
               <col className="col-amount" />
               <col className="col-kind" />
               <col className="col-received" />
@@ -338,7 +362,7 @@ export function InvoicesPanel() {
                 <th scope="col">Invoice no.</th>
                 <th scope="col">Issued</th>
                 <th scope="col">Seller</th>
-                <th scope="col">Buyer</th>
+                {!oneBuyer && <th scope="col">Buyer</th>}
                 <th scope="col" className="text-end">
                   Amount
                 </th>
@@ -372,11 +396,13 @@ export function InvoicesPanel() {
                       {invoice.sellerName ?? '—'}
                     </span>
                   </td>
-                  <td>
-                    <span className="cell-text" title={invoice.buyerName ?? undefined}>
-                      {invoice.buyerName ?? '—'}
-                    </span>
-                  </td>
+                  {!oneBuyer && (
+                    <td>
+                      <span className="cell-text" title={invoice.buyerName ?? undefined}>
+                        {invoice.buyerName ?? '—'}
+                      </span>
+                    </td>
+                  )}
                   <td className="text-end text-nowrap">{amountOf(invoice)}</td>
                   <td>
                     <div className="status-badges">
