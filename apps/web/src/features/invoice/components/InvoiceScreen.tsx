@@ -35,6 +35,7 @@ import { ArrivalNoticeOffer } from '../records/ArrivalNoticeOffer';
 import { HistoryToggle } from '../records/HistoryToggle';
 import { InvoiceHistory } from '../records/InvoiceHistory';
 import { RecentInvoicesMenu } from '../records/RecentInvoicesMenu';
+import { useArrivalNotices } from '../records/records-api';
 
 /** The invoice screen (/ and /invoice): the PDF for the link's parcel code. */
 export default function InvoiceScreen() {
@@ -46,7 +47,7 @@ export default function InvoiceScreen() {
   useLayoutEffect(() => {
     if (typeof window.scrollTo === 'function') window.scrollTo({ top: 0 });
   }, [parcelCode]);
-  const { supportContact } = useRuntimeConfig();
+  const { supportContact, arrivalNotices } = useRuntimeConfig();
   const invoice = useInvoice(parcelCode);
   // Asked for once the PDF was found: a mistyped code then costs one of the guessing allowance, not two.
   const facts = useInvoiceFacts(invoice.isSuccess ? parcelCode : null);
@@ -61,6 +62,11 @@ export default function InvoiceScreen() {
   const [historyOf, setHistoryOf] = useState<string | null>(null);
 
   const error = parcelCode === null ? MISSING_PARCEL_CODE : invoice.error;
+  // Once the person asked to be told when it arrives, the request's confirmation is the page's news: the red
+  // "could not be shown" above it would stay the loudest thing on it.
+  const notFound = invoice.isError && errorCodeOf(invoice.error) === 'not-found';
+  const notices = useArrivalNotices(arrivalNotices === true && notFound);
+  const awaitingArrival = notFound && notices.data?.some((notice) => notice.parcelCode === parcelCode) === true;
   const message = error && error !== dismissed ? invoiceErrorMessage(error, supportContact) : null;
   const fileName = `${parcelCode}.pdf`;
 
@@ -87,10 +93,12 @@ export default function InvoiceScreen() {
     // modal is open it says the reason itself, so the page behind does not say it a second time.
     body = (
       <div className="invoice-help">
-        <Alert variant="danger">
-          <p className={message === null ? 'mb-1 fw-semibold' : 'mb-0 fw-semibold'}>{INVOICE_NOT_SHOWN_MESSAGE}</p>
-          {message === null && <p className="mb-0">{invoiceErrorMessage(invoice.error, supportContact)}</p>}
-        </Alert>
+        {!awaitingArrival && (
+          <Alert variant="danger">
+            <p className={message === null ? 'mb-1 fw-semibold' : 'mb-0 fw-semibold'}>{INVOICE_NOT_SHOWN_MESSAGE}</p>
+            {message === null && <p className="mb-0">{invoiceErrorMessage(invoice.error, supportContact)}</p>}
+          </Alert>
+        )}
         {needsSupport(invoice.error) && <SupportLinks />}
         <p className="mb-2">{TRY_ANOTHER_CODE_HINT}</p>
         <ParcelCodeForm key={parcelCode} initialCode={parcelCode} inputRef={codeField} />
