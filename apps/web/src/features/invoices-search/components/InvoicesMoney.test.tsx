@@ -77,3 +77,24 @@ describe('money on the Invoices page', () => {
     expect(screen.queryByText(/^All to /)).not.toBeInTheDocument();
   });
 });
+
+describe('columns that say something', () => {
+  it('shows a Due column when an invoice names a due date, and a badge for an amount change of its own', async () => {
+    serve([invoice('PC1', { dueDate: '2026-04-15', amountChanged: true }), invoice('PC2', { dueDate: null })]);
+    const table = await open();
+    expect(within(table).getByRole('columnheader', { name: 'Due' })).toBeInTheDocument();
+    const row = within(table).getByRole('link', { name: 'PC1' }).closest('tr')!;
+    expect(row).toHaveTextContent('15 Apr 2026');
+    expect(within(row).getByText('Amount changed')).toHaveAttribute(
+      'title',
+      'Its amount due changed and nobody has checked yet',
+    );
+    expect(within(row).queryByText('Bank changed')).not.toBeInTheDocument();
+  });
+
+  it('leaves the Due column out when no invoice on the page names one', async () => {
+    serve([invoice('PC1'), invoice('PC2', { buyerName: 'Kunden AG' })]);
+    const table = await open();
+    expect(within(table).queryByRole('columnheader', { name: 'Due' })).not.toBeInTheDocument();
+  });
+});

@@ -79,6 +79,11 @@ function Badges({ invoice }: { invoice: InvoiceSummary }) {
           Bank changed
         </span>
       )}
+      {invoice.amountChanged && (
+        <span className="badge status-badge status-invited" title="Its amount due changed and nobody has checked yet">
+          Amount changed
+        </span>
+      )}
     </>
   );
 }
@@ -101,6 +106,8 @@ export function InvoicesPanel() {
   // A column with the same name on every row says nothing: the name goes above the table once instead.
   const firstBuyer = items[0]?.buyerName ?? null;
   const oneBuyer = items.length > 1 && items.every((item) => item.buyerName === firstBuyer) ? firstBuyer : null;
+  // Shown only when an invoice on the page names a due date: plain PDFs have none, and an empty column says nothing.
+  const withDue = items.some((item) => item.dueDate);
   const pageTotals = totalsByCurrency(items.map((item) => ({ amount: item.totalGross, currency: item.currency })));
   const total = search.data?.total ?? 0;
   const atLeast = search.data?.totalIsAtLeast ?? false;
@@ -313,6 +320,7 @@ export function InvoicesPanel() {
                 </div>
                 <div className="small text-truncate">
                   {invoice.invoiceNumber ?? 'No invoice number'} · {dayOf(invoice.issueDate)}
+                  {invoice.dueDate ? ` · due ${dayOf(invoice.dueDate)}` : ''}
                 </div>
                 <div className="small text-truncate">
                   {oneBuyer
@@ -338,6 +346,7 @@ export function InvoicesPanel() {
               <col className="col-code" />
               <col className="col-number" />
               <col className="col-issued" />
+              {withDue && <col className="col-issued" />}
               <col />
               {!oneBuyer && <col />}
               <col className="col-amount" />
@@ -361,6 +370,7 @@ export function InvoicesPanel() {
                 <th scope="col">Parcel code</th>
                 <th scope="col">Invoice no.</th>
                 <th scope="col">Issued</th>
+                {withDue && <th scope="col">Due</th>}
                 <th scope="col">Seller</th>
                 {!oneBuyer && <th scope="col">Buyer</th>}
                 <th scope="col" className="text-end">
@@ -391,6 +401,7 @@ export function InvoicesPanel() {
                     </span>
                   </td>
                   <td className="text-nowrap">{dayOf(invoice.issueDate)}</td>
+                  {withDue && <td className="text-nowrap">{dayOf(invoice.dueDate ?? null)}</td>}
                   <td>
                     <span className="cell-text" title={invoice.sellerName ?? undefined}>
                       {invoice.sellerName ?? '—'}
