@@ -60,7 +60,11 @@ function CopyCode({ code, onCopied }: { code: string; onCopied: () => void }) {
   };
   return (
     <>
-      <button type="button" className="btn btn-outline-success btn-sm notice-action text-nowrap" onClick={() => void copy()}>
+      <button
+        type="button"
+        className="btn btn-outline-success btn-sm notice-action text-nowrap"
+        onClick={() => void copy()}
+      >
         {state === 'copied' ? CODE_COPIED : COPY_CODE}
       </button>
       {state === 'failed' && (
