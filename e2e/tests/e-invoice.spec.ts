@@ -117,7 +117,9 @@ test.describe('an e-invoice on the invoice screen', () => {
     const today = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric' }).format(
       new Date(),
     );
-    const warning = panel.getByRole('alert').filter({ hasText: `Bank details changed on ${today}.` });
+    // One block for every waiting warning, its kinds as badges, the change told once.
+    const warning = panel.getByRole('region', { name: 'Check before paying' });
+    await expect(warning).toContainText(`Bank details changed on ${today}.`);
     await expect(warning).toBeVisible();
     // The old account and the new one, whole, the amount, and what to do before paying.
     await expect(warning).toContainText(/Was IBAN3242\s?3940/);
