@@ -170,6 +170,7 @@ async function shoot(browser: Browser, size: keyof typeof sizes) {
   await page.getByRole('button', { name: 'Use passkey' }).click();
   await page.getByRole('link', { name: 'SHOT-FX-1' }).waitFor();
   await snap('invoices');
+  if (size === 'phone') await page.getByText('Search and filters', { exact: true }).click();
   await page.getByLabel(/^Parcel code/).fill('shot');
   await page.getByRole('button', { name: 'Search' }).click();
   await page.waitForURL(/parcel=shot/);

@@ -43,7 +43,7 @@ test.describe('an e-invoice on the invoice screen', () => {
     expect((await ingest(portal, replacedCode, Buffer.from(rerouted), 'application/xml')).status).toBe('replaced');
   });
 
-  test('a Factur-X invoice: the facts beside the spec frame (before the pages on a phone), and its XML', async ({
+  test('a Factur-X invoice: the facts beside the spec frame (after the pages on a phone), and its XML', async ({
     page,
     portal,
     isMobile,
@@ -60,10 +60,11 @@ test.describe('an e-invoice on the invoice screen', () => {
 
     const panelBox = (await panel.boundingBox())!;
     if (isMobile) {
-      // The first of however many pages the carrier's PDF has.
+      // The first of however many pages the carrier's PDF has: the invoice comes first on a phone, the facts after.
       const firstPage = page.getByRole('img', { name: new RegExp(`^Invoice ${FACTUR_X}, page 1 of \\d+$`) });
       await expect(firstPage).toBeVisible({ timeout: 60_000 });
-      expect(panelBox.y + panelBox.height).toBeLessThanOrEqual((await firstPage.boundingBox())!.y);
+      const pageBox = (await firstPage.boundingBox())!;
+      expect(pageBox.y + pageBox.height).toBeLessThanOrEqual((await panel.boundingBox())!.y);
     } else {
       const frame = page.locator(`iframe[title="${FACTUR_X}"]`);
       await expect(frame).toHaveAttribute('src', /^blob:/);
@@ -117,7 +118,9 @@ test.describe('an e-invoice on the invoice screen', () => {
     const today = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric' }).format(
       new Date(),
     );
-    const warning = panel.getByRole('alert').filter({ hasText: `Bank details changed on ${today}.` });
+    // One block for every waiting warning, its kinds as badges, the change told once.
+    const warning = panel.getByRole('region', { name: 'Check before paying' });
+    await expect(warning).toContainText(`Bank details changed on ${today}.`);
     await expect(warning).toBeVisible();
     // The old account and the new one, whole, the amount, and what to do before paying.
     await expect(warning).toContainText(/Was IBAN3242\s?3940/);

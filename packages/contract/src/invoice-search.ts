@@ -114,6 +114,13 @@ export const invoiceSummarySchema = z.object({
   hasXml: z.boolean(),
   /** A change of payment accounts nobody has acknowledged yet. */
   bankDetailsChanged: z.boolean(),
+  /**
+   * A change of the amount due nobody has acknowledged yet. Optional, as is `dueDate`: a server of the release
+   * before does not send them, and the page is shown by either during a rollout.
+   */
+  amountChanged: z.boolean().optional(),
+  /** When payment is due (BT-9, `YYYY-MM-DD`); null where the invoice does not say. */
+  dueDate: z.string().nullable().optional(),
 });
 export type InvoiceSummary = z.infer<typeof invoiceSummarySchema>;
 

@@ -108,6 +108,14 @@ describe('the Invoices page: search and ZIP, for the finance role only', () => {
       [fx.invoiceNumber, fx.sellerName, fx.issueDate, Number(fx.totalGross), fx.hasXml, fx.format],
       [facts.invoiceNumber, facts.sellerName, facts.issueDate, Number(facts.totalGross), true, 'facturx'],
     );
+    // The due date (BT-9) as each invoice's facts have it, and no unacknowledged amount change.
+    for (const item of all.json().items as { parcelCode: string; dueDate: string | null; amountChanged: boolean }[]) {
+      const itsFacts = (
+        await t.app.inject({ url: `/api/invoices/${item.parcelCode}`, headers: t.bearer(finance.idToken) })
+      ).json();
+      assert.equal(item.dueDate, itsFacts.dueDate ?? null, item.parcelCode);
+      assert.equal(item.amountChanged, false, item.parcelCode);
+    }
 
     // A code's start in any case; "_" is a letter of the code, not a wildcard.
     assert.deepEqual(codes(await search(finance.idToken, '?parcelCode=fx')), ['FX-1']);

@@ -46,8 +46,13 @@ const summaryColumns = {
   uploadedAt: invoices.uploadedAt,
   xmlSha256: invoices.xmlSha256,
   bankDetailsChangedAt: invoices.bankDetailsChangedAt,
+  amountChangedAt: invoices.amountChangedAt,
+  // Read from the stored facts (BT-9), one small value of the row's JSON, rather than a column of its own.
+  dueDate: sql<string | null>`${invoices.facts}->>'dueDate'`,
 };
-type SummaryRow = Pick<typeof invoices.$inferSelect, Exclude<keyof typeof summaryColumns, never>>;
+type SummaryRow = Pick<typeof invoices.$inferSelect, Exclude<keyof typeof summaryColumns, 'dueDate'>> & {
+  dueDate: string | null;
+};
 
 const toSummary = (row: SummaryRow): InvoiceSummary => ({
   parcelCode: row.parcelCode,
@@ -61,6 +66,8 @@ const toSummary = (row: SummaryRow): InvoiceSummary => ({
   uploadedAt: row.uploadedAt.toISOString(),
   hasXml: row.xmlSha256 !== null,
   bankDetailsChanged: row.bankDetailsChangedAt !== null,
+  amountChanged: row.amountChangedAt !== null,
+  dueDate: row.dueDate,
 });
 
 /**

@@ -90,6 +90,26 @@ describe('renderEInvoicePdf', () => {
     assert.match(pages.join(' '), /Zustellung \? 120/);
   });
 
+  it('puts a long line id under its description and names units as UN/ECE Recommendation 20 does', async () => {
+    const read = await readInvoice(await fixture('xrechnung-ubl.xml'));
+    const line = read.content!.lines[0]!;
+    const lines = [
+      { ...line, id: 'LINE-000001', name: 'Freight Hamburg to Oslo', quantity: '3', unitCode: 'XPP' },
+      { ...line, id: '2', name: 'Storage', quantity: '7', unitCode: 'DAY' },
+      { ...line, id: '3', name: 'Handling', quantity: '2', unitCode: 'C62' },
+      { ...line, id: '4', name: 'Special', quantity: '1', unitCode: 'QQQ' },
+    ];
+    const [page] = await textOf(
+      await renderEInvoicePdf({ ...read.content!, lines }, { parcelCode: 'P', profileName: null }),
+    );
+    assert.match(page!, /Freight Hamburg to Oslo\s+Line LINE-000001/);
+    assert.match(page!, /\b3 piece\b/);
+    assert.doesNotMatch(page!, /XPP/);
+    assert.match(page!, /\b7 day\b/);
+    assert.match(page!, /Handling\s+2\s/);
+    assert.match(page!, /\b1 QQQ\b/);
+  });
+
   it('writes dates the British way', () => {
     assert.equal(britishDate('2024-11-05'), '5 Nov 2024');
     assert.equal(britishDate(null), '\u2014');

@@ -1,5 +1,6 @@
 import { PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from '@cantoo/pdf-lib';
 import type { EInvoiceContent, EInvoiceParty } from './model.ts';
+import { quantityText } from './unit-codes.ts';
 import { documentTypeName, paymentMeansName } from '@portal/contract/invoice-codes';
 
 const A4 = { width: 595.28, height: 841.89 };
@@ -288,14 +289,21 @@ function drawLines(layout: Layout, content: EInvoiceContent): void {
     };
     header();
     for (const line of content.lines) {
-      const description = layout.wrap(line.name ?? '—', columns.quantity - columns.name - 60);
-      const height = description.length * 12 + 4;
+      const quantity = quantityText(line.quantity, line.unitCode);
+      const descriptionWidth = columns.quantity - columns.name - Math.max(60, layout.width(quantity) + 12);
+      const description = layout.wrap(line.name ?? '—', descriptionWidth);
+      // A line id wider than its column ("LINE-0001") would run into the description: it goes under it instead.
+      const idFits = line.id === null || layout.width(line.id) <= columns.name - columns.id - 6;
+      const idBelow = idFits ? [] : layout.wrap(`Line ${line.id}`, descriptionWidth, { size: 8, muted: true });
+      const height = (description.length + idBelow.length) * 12 + 4;
       const before = layout.pages.length;
       layout.ensure(height);
       if (layout.pages.length !== before) header();
-      layout.text(line.id ?? '', columns.id);
+      if (idFits) layout.text(line.id ?? '', columns.id);
       description.forEach((text, index) => layout.text(text, columns.name, {}, layout.cursor + index * 12));
-      const quantity = [line.quantity, line.unitCode].filter(Boolean).join(' ');
+      idBelow.forEach((text, index) =>
+        layout.text(text, columns.name, { size: 8, muted: true }, layout.cursor + (description.length + index) * 12),
+      );
       layout.text(quantity || '—', columns.quantity, { align: 'right' });
       layout.text(line.netPrice ?? '—', columns.price, { align: 'right' });
       layout.text(line.netAmount ?? '—', columns.amount, { align: 'right' });

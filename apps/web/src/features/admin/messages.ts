@@ -196,3 +196,7 @@ export const approveMessage = (approval: { kind: ApprovalKind; email: string; re
   approval.kind === 'make-admin'
     ? `Make ${approval.email} an administrator, as ${approval.requestedBy} asked? You are shown their enrollment code next: check with ${approval.email} that they expect it, and hand it over in person or by phone.`
     : `Reset the passkeys of ${approval.email}, as ${approval.requestedBy} asked? They are signed out everywhere, and you are shown their new enrollment code next. Do this only once you are sure it is them who asked.`;
+/** An address a bulk add left out, and why, in the notice above the list. */
+export const notAddedLine = (address: string, reason: string | undefined) =>
+  `Not added: ${address}${reason ? ` (${reason})` : ''}`;
+export const moreNotAdded = (more: number) => `and ${more} more`;

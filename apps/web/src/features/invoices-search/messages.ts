@@ -46,3 +46,11 @@ export const SORT_NAMES = {
   '-amount': 'Amount, largest first',
   amount: 'Amount, smallest first',
 } as const;
+/** The phone's folded filters, named by how many are in use. */
+export const filtersSummary = (filter: Record<string, string | undefined>) => {
+  const used = Object.values(filter).filter(Boolean).length;
+  return used === 0 ? 'Search and filters' : `Search and filters (${count.format(used)} in use)`;
+};
+/** The sums of the invoices on screen, per currency: never one sum across currencies. */
+export const PAGE_TOTALS_LABEL = 'This page:';
+export const allToBuyer = (buyer: string) => `All to ${buyer}`;

@@ -54,4 +54,10 @@ describe('parseAddresses', () => {
       'rick@x.com',
     ]);
   });
+
+  it('tolerates a stray separator after an address, at the end of a line or of the list', () => {
+    expect(parseAddresses('a@x.com;\nb@x.com')).toEqual(['a@x.com', 'b@x.com']);
+    expect(parseAddresses('a@x.com,\nb@x.com;')).toEqual(['a@x.com', 'b@x.com']);
+    expect(parseAddresses('a@x.com;')).toEqual(['a@x.com']);
+  });
 });

@@ -25,9 +25,12 @@ function readRows(text: string): string[][] {
   return guessed.data;
 }
 
-/** `Jane Doe <jane@example.com>` (as mail programs copy it) → `jane@example.com`. */
+/**
+ * `Jane Doe <jane@example.com>` (as mail programs copy it) → `jane@example.com`; separators left at either end
+ * (`jane@example.com;` on a line of its own, as a list copied from a mail's To field ends) are not part of it.
+ */
 function cleanField(field: string): string {
-  const trimmed = field.trim();
+  const trimmed = field.replace(/^[\s,;]+|[\s,;]+$/g, '');
   const bracketed = /<([^<>]*)>\s*$/.exec(trimmed);
   return (bracketed?.[1] ?? trimmed).trim();
 }

@@ -1,14 +1,21 @@
+import { useState } from 'react';
 import type { Notice } from '../hooks/use-action-feedback';
+
+export const COPY_CODE = 'Copy code';
+export const CODE_COPIED = 'Copied';
+export const CODE_NOT_COPIED = 'Could not copy: select the code and copy it by hand.';
 
 /** The last action's outcome above the list, with a way to dismiss it and, for a new user, to show their row. */
 export function ActionNotice({
   notice,
   onShow,
   onDismiss,
+  onCopied = () => {},
 }: {
   notice: Notice | null;
   onShow: (email: string) => void;
   onDismiss: () => void;
+  onCopied?: () => void;
 }) {
   if (!notice) return null;
   const warning = notice.tone === 'warning';
@@ -24,6 +31,7 @@ export function ActionNotice({
           </ul>
         )}
       </div>
+      {notice.code && <CopyCode key={notice.code} code={notice.code} onCopied={onCopied} />}
       {notice.show && (
         <button
           type="button"
@@ -35,5 +43,35 @@ export function ActionNotice({
       )}
       <button type="button" className="btn-close notice-close" aria-label="Dismiss" onClick={onDismiss} />
     </div>
+  );
+}
+
+/** Copies the enrollment code; once it is in the clipboard the notice no longer needs to hold on. */
+function CopyCode({ code, onCopied }: { code: string; onCopied: () => void }) {
+  const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(code);
+      setState('copied');
+      onCopied();
+    } catch {
+      setState('failed');
+    }
+  };
+  return (
+    <>
+      <button
+        type="button"
+        className="btn btn-outline-success btn-sm notice-action text-nowrap"
+        onClick={() => void copy()}
+      >
+        {state === 'copied' ? CODE_COPIED : COPY_CODE}
+      </button>
+      {state === 'failed' && (
+        <span className="small" role="alert">
+          {CODE_NOT_COPIED}
+        </span>
+      )}
+    </>
   );
 }

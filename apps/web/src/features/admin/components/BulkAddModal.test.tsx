@@ -69,9 +69,10 @@ describe('bulk add', () => {
     );
     // The summary stays above the list once the modal has gone (it fades out: until then both show it).
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Bulk add' })).not.toBeInTheDocument());
-    expect(screen.getByText('2 added · 1 already on the list · 1 invalid').closest('.alert')).toHaveClass(
-      'alert-success',
-    );
+    // An address left out makes it a warning, and names the address with the reason, so it can be fixed.
+    const notice = screen.getByText('2 added · 1 already on the list · 1 invalid').closest('.alert');
+    expect(notice).toHaveClass('alert-warning');
+    expect(notice).toHaveTextContent('Not added: not-an-address (Invalid email address)');
   });
 
   it('gives the addresses it adds the finance role when asked, and starts the next run without it', async () => {

@@ -8,7 +8,7 @@ import { bulkAddUsers } from '../api/bulk-users';
 import { parseAddresses } from '../bulk/parse-addresses';
 import type { ActionFeedback } from '../hooks/use-action-feedback';
 import { useBulkJob, type BulkJobState } from '../hooks/use-bulk-job';
-import { bulkAddSummary, bulkProgress, haltedMessage, stoppingMessage } from '../messages';
+import { bulkAddSummary, bulkProgress, haltedMessage, moreNotAdded, notAddedLine, stoppingMessage } from '../messages';
 import { BulkAddForm } from './BulkAddForm';
 import { BulkResults } from './BulkResults';
 
@@ -23,8 +23,27 @@ function summaryOf(state: BulkJobState<BulkAddResult>) {
     failed: count('failed'),
     skipped: state.skipped.length,
   };
-  return { text: bulkAddSummary(counts), complete: counts.failed + counts.skipped === 0 };
+  // Each address not added for a reason the admin can act on, named: a count alone hides which ones to fix.
+  const notAdded = state.results
+    .filter((result) => result.outcome === 'invalid' || result.outcome === 'failed')
+    .map((result) =>
+      notAddedLine(
+        result.input,
+        result.message ?? (result.outcome === 'invalid' ? 'not a valid e-mail address' : undefined),
+      ),
+    );
+  return {
+    text: bulkAddSummary(counts),
+    complete: counts.invalid + counts.failed + counts.skipped === 0,
+    notAdded:
+      notAdded.length > MAX_NAMED
+        ? [...notAdded.slice(0, MAX_NAMED), moreNotAdded(notAdded.length - MAX_NAMED)]
+        : notAdded,
+  };
 }
+
+/** How many addresses the notice names; the modal's results list them all. */
+const MAX_NAMED = 10;
 
 /**
  * Adds many users at once through the bulk call, 50 addresses a call, with a result per address. While a
@@ -50,7 +69,11 @@ export function BulkAddModal({
 
   const run = async () => {
     const finished = summaryOf(await job.start(addresses));
-    feedback.succeed({ text: finished.text, tone: finished.complete ? 'success' : 'warning' });
+    feedback.succeed({
+      text: finished.text,
+      tone: finished.complete ? 'success' : 'warning',
+      ...(finished.notAdded.length > 0 ? { details: finished.notAdded } : {}),
+    });
   };
   const close = () => {
     if (!busy) onClose();

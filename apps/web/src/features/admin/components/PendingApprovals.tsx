@@ -120,5 +120,7 @@ function noticeOf(
   const { email } = approval;
   if (decision === 'reject') return { text: approvalRejectedNotice(email, approval.requestedBy === currentEmail) };
   const text = approval.kind === 'make-admin' ? adminNotice(email, true) : passkeysResetNotice(email);
-  return done.enrollment ? { text, details: enrollmentCodeDetails(email, done.enrollment) } : { text };
+  return done.enrollment
+    ? { text, details: enrollmentCodeDetails(email, done.enrollment), code: done.enrollment.code }
+    : { text };
 }

@@ -92,6 +92,7 @@ export function UsersPanel() {
         notice={feedback.notice}
         onShow={(email) => update({ search: email })}
         onDismiss={feedback.dismissNotice}
+        onCopied={feedback.codeCopied}
       />
 
       {list.data && (

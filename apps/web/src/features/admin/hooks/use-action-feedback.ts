@@ -9,6 +9,11 @@ export interface Notice {
   details?: string[];
   /** An address the notice offers to show in the list. */
   show?: string;
+  /**
+   * A one-time enrollment code the notice hands over: the notice then stays through any filter or page until
+   * it is dismissed or the code copied, since the code is shown nowhere else and getting another ends sessions.
+   */
+  code?: string;
 }
 
 interface ActionError {
@@ -24,13 +29,16 @@ interface ActionError {
  */
 export function useActionFeedback(listKey: string) {
   // The lists a notice belongs to: the one it was given on, and one the list is moving to by itself.
-  const [notice, setNotice] = useState<{ listKeys: string[]; notice: Notice } | null>(null);
+  const [notice, setNotice] = useState<{ listKeys: string[]; notice: Notice; copied?: boolean } | null>(null);
   const [error, setError] = useState<ActionError | null>(null);
   // Where focus goes once the error is read, when the control that opened it has gone (a modal that closed).
   const focusAfterError = useRef<HTMLElement | null>(null);
 
   // Another page or filter drops the notice for good: coming back to the same page does not bring it back.
-  const current = notice !== null && notice.listKeys.includes(listKey);
+  // A code not yet copied stays, and moves with the list.
+  const holdsCode = notice !== null && notice.notice.code !== undefined && notice.copied !== true;
+  if (notice !== null && holdsCode && !notice.listKeys.includes(listKey)) setNotice({ ...notice, listKeys: [listKey] });
+  const current = notice !== null && (holdsCode || notice.listKeys.includes(listKey));
   if (notice !== null && !current) setNotice(null);
   // Arrived where it was carried: from now on it belongs here alone.
   if (current && notice.listKeys.length > 1 && notice.listKeys.at(-1) === listKey)
@@ -51,6 +59,8 @@ export function useActionFeedback(listKey: string) {
         previous?.listKeys.includes(listKey) ? { ...previous, listKeys: [listKey, nextListKey] } : previous,
       ),
     dismissNotice: () => setNotice(null),
+    /** The code is in the clipboard: the notice may now go the way of any other. */
+    codeCopied: () => setNotice((previous) => (previous ? { ...previous, copied: true } : previous)),
     dismissError: () => setError(null),
     /** For the error modal's `onExited`. */
     restoreFocus: () => {

@@ -134,13 +134,17 @@ export function useUserActions(feedback: ActionFeedback) {
         if ('approval' in changed) return waitsForApproval(action.email, 'make-admin');
         const text = adminNotice(action.email, action.admin);
         const { enrollment } = changed;
-        return enrollment ? { text, details: enrollmentCodeDetails(action.email, enrollment) } : { text };
+        return enrollment
+          ? { text, details: enrollmentCodeDetails(action.email, enrollment), code: enrollment.code }
+          : { text };
       }
       case 'finance': {
         // The finance role needs a passkey too: its grant issues the code, as a promotion does.
         const { enrollment } = await setFinance.mutateAsync(action);
         const text = financeNotice(action.email, action.finance);
-        return enrollment ? { text, details: enrollmentCodeDetails(action.email, enrollment) } : { text };
+        return enrollment
+          ? { text, details: enrollmentCodeDetails(action.email, enrollment), code: enrollment.code }
+          : { text };
       }
       case 'end-sessions':
         await endSessions.mutateAsync(action.email);
@@ -151,6 +155,7 @@ export function useUserActions(feedback: ActionFeedback) {
         return {
           text: passkeysResetNotice(action.email),
           details: enrollmentCodeDetails(action.email, reset.enrollment),
+          code: reset.enrollment.code,
         };
       }
     }

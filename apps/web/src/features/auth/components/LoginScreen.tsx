@@ -4,6 +4,7 @@ import { usePageTitle } from '@/hooks/use-page-title';
 import { CompanySignInRefused, useAuth } from '@/lib/auth';
 import { QueryBoundary } from '@/lib/query-boundary';
 import { useRuntimeConfig } from '@/lib/runtime-config';
+import { watchNextPopup } from '@/lib/popup-watch';
 import {
   MISSING_CREDENTIALS_MESSAGE,
   signInErrorMessage,
@@ -22,6 +23,8 @@ export function LoginScreen() {
   const [form, setForm] = useState({ email: '', pass: '' });
   const [error, setError] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
+  // The company sign-in's own busy state: its spinner on its own button, not on the password's Submit.
+  const [ssoBusy, setSsoBusy] = useState(false);
   const [forgotOpen, setForgotOpen] = useState(false);
   const [showPassword, setShowPassword] = useState(false);
   /** A company sign-in the portal links once the password is typed here (decision 0087), with its sentence. */
@@ -46,9 +49,11 @@ export function LoginScreen() {
 
   const onSso = async () => {
     if (!sso) return;
-    setSubmitting(true);
+    setSsoBusy(true);
     setError(null);
     setLink(null);
+    // Closing the pop-up gives the form back at once, not when the SDK gets round to saying so.
+    const stopWatching = watchNextPopup(() => setSsoBusy(false));
     try {
       await client.signInWithProvider(sso.providerId);
     } catch (signInError) {
@@ -59,7 +64,9 @@ export function LoginScreen() {
       } else {
         setError(ssoSignInErrorMessage(signInError, sso.label));
       }
-      setSubmitting(false);
+      setSsoBusy(false);
+    } finally {
+      stopWatching();
     }
   };
 
@@ -150,7 +157,7 @@ export function LoginScreen() {
               <button type="button" className="btn btn-link px-0" onClick={() => setForgotOpen(true)}>
                 Forgot Password
               </button>
-              <button type="submit" className="btn btn-primary" disabled={submitting} aria-busy={submitting}>
+              <button type="submit" className="btn btn-primary" disabled={submitting || ssoBusy} aria-busy={submitting}>
                 {/* Signing in can take a few seconds on a phone's network: the button shows it is at it. */}
                 {submitting && <span className="spinner-border spinner-border-sm me-2" aria-hidden="true" />}
                 Submit
@@ -170,11 +177,13 @@ export function LoginScreen() {
               <button
                 type="button"
                 className="btn btn-outline-primary w-100 login-sso"
-                disabled={submitting}
+                disabled={submitting || ssoBusy}
+                aria-busy={ssoBusy}
                 onPointerEnter={prepareSso}
                 onFocus={prepareSso}
                 onClick={() => void onSso()}
               >
+                {ssoBusy && <span className="spinner-border spinner-border-sm me-2" aria-hidden="true" />}
                 {ssoButtonLabel(sso.label)}
               </button>
             </>

@@ -1,18 +1,20 @@
-import { useMemo, useRef, useState } from 'react';
+import { useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { Alert } from '@/components/Alert';
 import Spinner from 'react-bootstrap/Spinner';
-import { useLocation } from 'react-router';
+import { Link, useLocation } from 'react-router';
 import { ErrorModal } from '@/components/ErrorModal';
 import { SupportLinks } from '@/components/SupportLinks';
 import { AccountNotAllowed } from '@/components/AccountNotAllowed';
 import { ApiError, errorCodeOf, requestIdOf } from '@/lib/api-client';
 import { useRuntimeConfig } from '@/lib/runtime-config';
+import { resultsAddressOf } from '@/lib/results-link';
 import { readBeforeLogin } from '@/lib/storage';
 import { useObjectUrl } from '@/hooks/use-object-url';
 import { usePageTitle } from '@/hooks/use-page-title';
 import { useInvoice } from '../api/get-invoice';
 import { useInvoiceFacts } from '../api/get-invoice-facts';
 import { InvoiceFactsPanel } from '../facts/InvoiceFactsPanel';
+import { InvoiceWarningsSummary } from '../facts/InvoiceWarnings';
 import {
   INVOICE_NOT_SHOWN_MESSAGE,
   invoiceErrorMessage,
@@ -33,12 +35,19 @@ import { ArrivalNoticeOffer } from '../records/ArrivalNoticeOffer';
 import { HistoryToggle } from '../records/HistoryToggle';
 import { InvoiceHistory } from '../records/InvoiceHistory';
 import { RecentInvoicesMenu } from '../records/RecentInvoicesMenu';
+import { useArrivalNotices } from '../records/records-api';
 
 /** The invoice screen (/ and /invoice): the PDF for the link's parcel code. */
 export default function InvoiceScreen() {
-  const { search, hash } = useLocation();
+  const { search, hash, state } = useLocation();
   const parcelCode = useMemo(() => readParcelCode({ search, hash }, readBeforeLogin()), [search, hash]);
-  const { supportContact } = useRuntimeConfig();
+  const results = resultsAddressOf(state);
+  // A link followed inside the app keeps the page's scroll: an invoice opened from far down the results would
+  // open at its bottom, its title, actions and warnings off-screen.
+  useLayoutEffect(() => {
+    if (typeof window.scrollTo === 'function') window.scrollTo({ top: 0 });
+  }, [parcelCode]);
+  const { supportContact, arrivalNotices } = useRuntimeConfig();
   const invoice = useInvoice(parcelCode);
   // Asked for once the PDF was found: a mistyped code then costs one of the guessing allowance, not two.
   const facts = useInvoiceFacts(invoice.isSuccess ? parcelCode : null);
@@ -53,6 +62,11 @@ export default function InvoiceScreen() {
   const [historyOf, setHistoryOf] = useState<string | null>(null);
 
   const error = parcelCode === null ? MISSING_PARCEL_CODE : invoice.error;
+  // Once the person asked to be told when it arrives, the request's confirmation is the page's news: the red
+  // "could not be shown" above it would stay the loudest thing on it.
+  const notFound = invoice.isError && errorCodeOf(invoice.error) === 'not-found';
+  const notices = useArrivalNotices(arrivalNotices === true && notFound);
+  const awaitingArrival = notFound && notices.data?.some((notice) => notice.parcelCode === parcelCode) === true;
   const message = error && error !== dismissed ? invoiceErrorMessage(error, supportContact) : null;
   const fileName = `${parcelCode}.pdf`;
 
@@ -79,10 +93,12 @@ export default function InvoiceScreen() {
     // modal is open it says the reason itself, so the page behind does not say it a second time.
     body = (
       <div className="invoice-help">
-        <Alert variant="danger">
-          <p className={message === null ? 'mb-1 fw-semibold' : 'mb-0 fw-semibold'}>{INVOICE_NOT_SHOWN_MESSAGE}</p>
-          {message === null && <p className="mb-0">{invoiceErrorMessage(invoice.error, supportContact)}</p>}
-        </Alert>
+        {!awaitingArrival && (
+          <Alert variant="danger">
+            <p className={message === null ? 'mb-1 fw-semibold' : 'mb-0 fw-semibold'}>{INVOICE_NOT_SHOWN_MESSAGE}</p>
+            {message === null && <p className="mb-0">{invoiceErrorMessage(invoice.error, supportContact)}</p>}
+          </Alert>
+        )}
         {needsSupport(invoice.error) && <SupportLinks />}
         <p className="mb-2">{TRY_ANOTHER_CODE_HINT}</p>
         <ParcelCodeForm key={parcelCode} initialCode={parcelCode} inputRef={codeField} />
@@ -114,16 +130,25 @@ export default function InvoiceScreen() {
   const withPanel = facts.data && (facts.data.format !== 'pdf' || facts.data.warnings.length > 0);
   const shownFacts = withPanel && !invoice.isError ? facts.data : null;
   if (shownFacts) {
+    // The invoice comes first: on a phone the panel follows it, and waiting warnings are summarised above it
+    // (the panel holds them whole); on a laptop the panel stands beside it.
     body = (
       <div className="invoice-with-facts">
-        <InvoiceFactsPanel facts={shownFacts} />
+        {shownFacts.warnings.length > 0 && <InvoiceWarningsSummary warnings={shownFacts.warnings} />}
         <div className="invoice-document">{body}</div>
+        <InvoiceFactsPanel facts={shownFacts} />
       </div>
     );
   }
 
   return (
     <main className="container py-3 py-md-4">
+      {results && (
+        <Link to={results} className="back-to-results d-inline-block mb-2">
+          <span aria-hidden="true">&larr; </span>
+          Back to results
+        </Link>
+      )}
       <div className="d-flex flex-wrap align-items-center justify-content-between gap-2 mb-3">
         <h1 className="h4 mb-0 text-break">
           {parcelCode ? (

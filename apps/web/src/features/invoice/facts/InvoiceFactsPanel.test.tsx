@@ -96,8 +96,8 @@ describe('the facts panel of an e-invoice', () => {
     expect(within(panel).getByText('Factur-X EN 16931')).toBeInTheDocument();
     const frame = await screen.findByTitle('EINV-1');
     expect(frame).toHaveClass('invoice-frame');
-    // The panel comes first in the page, so it is first on a phone and read first.
-    expect(panel.compareDocumentPosition(frame) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    // The invoice comes first in the page, so a phone shows it on arrival; the panel follows it.
+    expect(frame.compareDocumentPosition(panel) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
     expect(within(panel).queryByRole('alert')).not.toBeInTheDocument();
   });
 
@@ -278,14 +278,19 @@ describe('the facts panel of an e-invoice', () => {
     });
     open();
     const panel = await screen.findByRole('complementary', { name: 'Invoice details' });
-    const [bank, amount] = within(panel).getAllByRole('alert');
-    expect(bank).toHaveTextContent('Bank details changed on 1 Feb 2025.');
-    expect(bank).toHaveTextContent(/Account\s*Was DE02 1203 0000 0000 2020 51\s*Now GB33 BUKB 2020 1555 5555 55/);
-    expect(bank).toHaveTextContent(/Amount\s*€\s?1,453\.76 \(unchanged\)/);
-    expect(bank).toHaveTextContent(/call the seller on a phone number you already know/);
-    expect(amount).toHaveTextContent('Amount changed on 4 Mar 2025.');
-    expect(amount).toHaveTextContent(/Amount\s*Was €\s?1,453\.76\s*Now €\s?1,953\.76/);
-    expect(amount).toHaveTextContent('Check the new amount with the seller before paying.');
+    // One block, not one box per warning: both headlines, the change told once from the first Was to the last Now.
+    const block = within(panel).getByRole('region', { name: 'Check before paying' });
+    expect(within(panel).queryAllByRole('alert')).toHaveLength(0);
+    expect(block).toHaveTextContent('Bank details changed on 1 Feb 2025.');
+    expect(block).toHaveTextContent('Amount changed on 4 Mar 2025.');
+    expect(block).toHaveTextContent(/Account\s*Was DE02 1203 0000 0000 2020 51\s*Now GB33 BUKB 2020 1555 5555 55/);
+    expect(block).toHaveTextContent(/Amount\s*Was €\s?1,453\.76\s*Now €\s?1,953\.76\s*Up €\s?500\.00\./);
+    expect(
+      within(block)
+        .getAllByRole('term')
+        .map((term) => term.textContent),
+    ).toEqual(['Account', 'Amount']);
+    expect(block).toHaveTextContent(/call the seller on a phone number you already know/);
   });
 
   it('shows no panel for a plain PDF, nor when the facts cannot be had', async () => {

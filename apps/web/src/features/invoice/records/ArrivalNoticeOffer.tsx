@@ -46,7 +46,7 @@ export function ArrivalNoticeOffer({ parcelCode }: { parcelCode: string }) {
   return (
     <div className="arrival-notice mt-3" aria-live="polite">
       {mine ? (
-        <div className="d-flex flex-wrap align-items-center gap-2">
+        <div className="alert alert-success d-flex flex-wrap align-items-center gap-2 mb-0" role="status">
           <p className="mb-0">
             {mine.arrivedAt
               ? `The invoice for ${parcelCode} has arrived: the mail is on its way.`

@@ -197,9 +197,13 @@ describe('tell me when it arrives', () => {
     expect(
       await screen.findByText('You will get one e-mail when the invoice for UNKNOWN1 arrives (until 26 Dec 2026).'),
     ).toBeInTheDocument();
+    // The confirmation replaces the red "could not be shown": it is what the page now has to say.
+    expect(screen.getByRole('status')).toHaveClass('alert-success');
+    expect(screen.queryByText('The invoice could not be shown.')).not.toBeInTheDocument();
     expect(screen.getByText('You are waiting for 1 other invoice')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Cancel request' }));
     expect(await screen.findByRole('button', { name: 'Tell me when it arrives' })).toBeInTheDocument();
+    expect(screen.getByText('The invoice could not be shown.')).toBeInTheDocument();
     expect(notices.map((notice) => notice.parcelCode)).toEqual(['OTHER1']);
   });
 });

@@ -1,9 +1,10 @@
 import { Link } from 'react-router';
 import { invoicePathFor } from '@/lib/paths';
+import { fromResults } from '@/lib/results-link';
 import { amountOf, Badges, dayOf, INVOICES_TABLE_LABEL, SelectBox, type InvoiceResultsProps } from './InvoiceParts';
 
 /** The results on a phone: one card per invoice, "Select this page" above them. */
-export function InvoiceCards({ items, ticks, emptyText }: InvoiceResultsProps) {
+export function InvoiceCards({ items, ticks, emptyText, oneBuyer, resultsQuery }: InvoiceResultsProps) {
   return (
     <ul className="invoice-cards list-unstyled" aria-label={INVOICES_TABLE_LABEL}>
       {items.length > 0 && (
@@ -28,16 +29,21 @@ export function InvoiceCards({ items, ticks, emptyText }: InvoiceResultsProps) {
           />
           <div className="min-w-0 flex-grow-1">
             <div className="d-flex justify-content-between gap-2">
-              <Link to={invoicePathFor(invoice.parcelCode)} className="fw-semibold text-truncate">
+              <Link
+                to={invoicePathFor(invoice.parcelCode)}
+                state={fromResults(resultsQuery)}
+                className="fw-semibold text-truncate"
+              >
                 {invoice.parcelCode}
               </Link>
               <span className="text-nowrap">{amountOf(invoice)}</span>
             </div>
             <div className="small text-truncate">
               {invoice.invoiceNumber ?? 'No invoice number'} · {dayOf(invoice.issueDate)}
+              {invoice.dueDate ? ` · due ${dayOf(invoice.dueDate)}` : ''}
             </div>
             <div className="small text-truncate">
-              {invoice.sellerName ?? '—'} → {invoice.buyerName ?? '—'}
+              {oneBuyer ? (invoice.sellerName ?? '—') : `${invoice.sellerName ?? '—'} → ${invoice.buyerName ?? '—'}`}
             </div>
             <div className="status-badges mt-1">
               <Badges invoice={invoice} />

@@ -1,14 +1,13 @@
 import type { InvoiceSummary } from '@portal/contract';
 import { formatDate } from '@/lib/format-date';
+import { formatMoney } from '@/lib/format-money';
 import { FORMAT_BADGES, FORMAT_NAMES } from '../messages';
 
 /** The accessible name the e2e test finds the results by, as a table on a laptop and a list on a phone. */
 export const INVOICES_TABLE_LABEL = 'Invoices found';
 
-export const amountOf = (invoice: InvoiceSummary) =>
-  invoice.totalGross === null
-    ? '—'
-    : `${Number(invoice.totalGross).toLocaleString('en-GB', { minimumFractionDigits: 2, maximumFractionDigits: 6 })}${invoice.currency ? ` ${invoice.currency}` : ''}`;
+/** In the reader's locale with the invoice's own currency ("€1,190.00", "1.190,00 €", "NOK 1,000.00"). */
+export const amountOf = (invoice: InvoiceSummary) => formatMoney(invoice.totalGross, invoice.currency) ?? '—';
 export const dayOf = (date: string | null) => (date ? formatDate(`${date}T00:00:00`) : '—');
 
 /** The ticked invoices and how to tick one, as the table and the cards both take them. */
@@ -25,6 +24,12 @@ export interface InvoiceResultsProps {
   ticks: InvoiceTicks;
   /** Said when nothing matches; null while the search runs. */
   emptyText: string | null;
+  /** The buyer every row names, said once above the results instead of on each; null when they differ. */
+  oneBuyer: string | null;
+  /** Whether an invoice on the page names a due date: plain PDFs have none, and an empty column says nothing. */
+  withDue: boolean;
+  /** The results' address query, carried to an opened invoice for its "Back to results". */
+  resultsQuery: string;
 }
 
 export function SelectBox({
@@ -61,6 +66,11 @@ export function Badges({ invoice }: { invoice: InvoiceSummary }) {
           title="Its payment accounts changed and nobody has checked yet"
         >
           Bank changed
+        </span>
+      )}
+      {invoice.amountChanged && (
+        <span className="badge status-badge status-invited" title="Its amount due changed and nobody has checked yet">
+          Amount changed
         </span>
       )}
     </>

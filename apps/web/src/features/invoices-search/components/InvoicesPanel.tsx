@@ -1,15 +1,19 @@
 import { MAX_INVOICE_OFFSET } from '@portal/contract';
+import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
+import { useLocation } from 'react-router';
 import { Alert } from '@/components/Alert';
 import { Pager } from '@/components/Pager';
 import { SelectionBar } from '@/components/SelectionBar';
 import { PHONE_QUERY, useMediaQuery } from '@/hooks/use-media-query';
 import { ApiError } from '@/lib/api-client';
+import { formatMoney } from '@/lib/format-money';
+import { totalsByCurrency } from '@/lib/money-totals';
 import { useInvoiceSearch } from '../api/search-invoices';
 import { useInvoiceSearchParams } from '../hooks/use-invoice-search-params';
 import { useInvoiceSelection } from '../hooks/use-invoice-selection';
 import { useZipDownload } from '../hooks/use-zip-download';
-import { allResultsButton, selectedText, totalText } from '../messages';
+import { PAGE_TOTALS_LABEL, allResultsButton, allToBuyer, filtersSummary, selectedText, totalText } from '../messages';
 import { InvoiceCards } from './InvoiceCards';
 import { InvoicesTable } from './InvoicesTable';
 import { ResultsOrder } from './ResultsOrder';
@@ -26,7 +30,14 @@ export function InvoicesPanel() {
   const { params, update } = useInvoiceSearchParams();
   const search = useInvoiceSearch(params);
   const phone = useMediaQuery(PHONE_QUERY);
+  const { search: resultsQuery } = useLocation();
+  const [filtersOpen, setFiltersOpen] = useState(false);
   const items = search.data?.items ?? [];
+  // A column with the same name on every row says nothing: the name goes above the table once instead.
+  const firstBuyer = items[0]?.buyerName ?? null;
+  const oneBuyer = items.length > 1 && items.every((item) => item.buyerName === firstBuyer) ? firstBuyer : null;
+  const withDue = items.some((item) => item.dueDate);
+  const pageTotals = totalsByCurrency(items.map((item) => ({ amount: item.totalGross, currency: item.currency })));
   const total = search.data?.total ?? 0;
   const atLeast = search.data?.totalIsAtLeast ?? false;
   const selection = useInvoiceSelection(items.map((item) => item.parcelCode));
@@ -42,7 +53,24 @@ export function InvoicesPanel() {
 
   return (
     <section className="invoices-panel" aria-label="Invoices">
-      <SearchForm filter={params.filter} onSearch={(filter) => update({ filter })} />
+      {phone ? (
+        <details
+          className="invoice-search-toggle mb-2"
+          open={filtersOpen}
+          onToggle={(event) => setFiltersOpen(event.currentTarget.open)}
+        >
+          <summary>{filtersSummary(params.filter)}</summary>
+          <SearchForm
+            filter={params.filter}
+            onSearch={(filter) => {
+              setFiltersOpen(false);
+              update({ filter });
+            }}
+          />
+        </details>
+      ) : (
+        <SearchForm filter={params.filter} onSearch={(filter) => update({ filter })} />
+      )}
       {searchError && <Alert variant="danger">{searchError}</Alert>}
       <div className="users-view-bar">
         <span className="small" aria-live="polite">
@@ -78,7 +106,30 @@ export function InvoicesPanel() {
         )}
       </SelectionBar>
       <ZipOutcome zip={zip} />
-      <Results items={items} ticks={selection} emptyText={search.isPending ? null : NO_MATCH} />
+      {(pageTotals.length > 0 || oneBuyer) && (
+        <p className="invoice-page-totals small mb-2">
+          {pageTotals.length > 0 && (
+            <>
+              <span className="fw-semibold">{PAGE_TOTALS_LABEL}</span>{' '}
+              {pageTotals.map(({ currency, total, count }, index) => (
+                <span key={currency} className="text-nowrap">
+                  {index > 0 && ' · '}
+                  {formatMoney(total, currency)} ({count})
+                </span>
+              ))}
+            </>
+          )}
+          {oneBuyer && <span className="d-block d-sm-inline ms-sm-3">{allToBuyer(oneBuyer)}</span>}
+        </p>
+      )}
+      <Results
+        items={items}
+        ticks={selection}
+        emptyText={search.isPending ? null : NO_MATCH}
+        oneBuyer={oneBuyer}
+        withDue={withDue}
+        resultsQuery={resultsQuery}
+      />
       {total > 0 && (
         <div className="mt-3">
           <Pager

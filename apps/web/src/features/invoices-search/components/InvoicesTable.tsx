@@ -1,10 +1,11 @@
 import { Link } from 'react-router';
 import { formatDateTime } from '@/lib/format-date';
 import { invoicePathFor } from '@/lib/paths';
+import { fromResults } from '@/lib/results-link';
 import { amountOf, Badges, dayOf, INVOICES_TABLE_LABEL, SelectBox, type InvoiceResultsProps } from './InvoiceParts';
 
 /** The results on a laptop: the admin list's density, one line per invoice, long names cut with an ellipsis. */
-export function InvoicesTable({ items, ticks, emptyText }: InvoiceResultsProps) {
+export function InvoicesTable({ items, ticks, emptyText, oneBuyer, withDue, resultsQuery }: InvoiceResultsProps) {
   return (
     <div className="table-responsive">
       <table
@@ -16,8 +17,9 @@ export function InvoicesTable({ items, ticks, emptyText }: InvoiceResultsProps) 
           <col className="col-code" />
           <col className="col-number" />
           <col className="col-issued" />
+          {withDue && <col className="col-issued" />}
           <col />
-          <col />
+          {!oneBuyer && <col />}
           <col className="col-amount" />
           <col className="col-kind" />
           <col className="col-received" />
@@ -39,8 +41,9 @@ export function InvoicesTable({ items, ticks, emptyText }: InvoiceResultsProps) 
             <th scope="col">Parcel code</th>
             <th scope="col">Invoice no.</th>
             <th scope="col">Issued</th>
+            {withDue && <th scope="col">Due</th>}
             <th scope="col">Seller</th>
-            <th scope="col">Buyer</th>
+            {!oneBuyer && <th scope="col">Buyer</th>}
             <th scope="col" className="text-end">
               Amount
             </th>
@@ -59,7 +62,7 @@ export function InvoicesTable({ items, ticks, emptyText }: InvoiceResultsProps) 
                 />
               </td>
               <td>
-                <Link to={invoicePathFor(invoice.parcelCode)} className="cell-text">
+                <Link to={invoicePathFor(invoice.parcelCode)} state={fromResults(resultsQuery)} className="cell-text">
                   {invoice.parcelCode}
                 </Link>
               </td>
@@ -69,16 +72,19 @@ export function InvoicesTable({ items, ticks, emptyText }: InvoiceResultsProps) 
                 </span>
               </td>
               <td className="text-nowrap">{dayOf(invoice.issueDate)}</td>
+              {withDue && <td className="text-nowrap">{dayOf(invoice.dueDate ?? null)}</td>}
               <td>
                 <span className="cell-text" title={invoice.sellerName ?? undefined}>
                   {invoice.sellerName ?? '—'}
                 </span>
               </td>
-              <td>
-                <span className="cell-text" title={invoice.buyerName ?? undefined}>
-                  {invoice.buyerName ?? '—'}
-                </span>
-              </td>
+              {!oneBuyer && (
+                <td>
+                  <span className="cell-text" title={invoice.buyerName ?? undefined}>
+                    {invoice.buyerName ?? '—'}
+                  </span>
+                </td>
+              )}
               <td className="text-end text-nowrap">{amountOf(invoice)}</td>
               <td>
                 <div className="status-badges">
@@ -90,7 +96,7 @@ export function InvoicesTable({ items, ticks, emptyText }: InvoiceResultsProps) 
           ))}
           {emptyText && items.length === 0 && (
             <tr>
-              <td colSpan={9} className="text-center text-body-secondary py-4">
+              <td colSpan={9 + (withDue ? 1 : 0) - (oneBuyer ? 1 : 0)} className="text-center text-body-secondary py-4">
                 {emptyText}
               </td>
             </tr>

@@ -1,12 +1,13 @@
 import { MAX_ZIP_INVOICES } from '@portal/contract';
-import { useState } from 'react';
+import { useKeptSelection } from './use-kept-selection';
 
 /**
  * The invoices ticked for a ZIP, by parcel code. Unlike the admin list's, a selection outlives its page: one
- * gathers invoices across pages and searches, up to the most one ZIP holds.
+ * gathers invoices across pages and searches, up to the most one ZIP holds, and finds it again after opening
+ * one of them (kept in the tab for this person).
  */
 export function useInvoiceSelection(pageCodes: readonly string[]) {
-  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const [selected, setSelected] = useKeptSelection();
   const change = (codes: readonly string[], on: boolean) =>
     setSelected((current) => {
       const next = new Set(current);
