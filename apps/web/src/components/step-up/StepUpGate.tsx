@@ -9,13 +9,7 @@ import { LoadingOverlay } from '@/components/LoadingOverlay';
 import { useQueryFailure } from '@/hooks/use-query-failure';
 import { ApiError, useApiClient } from '@/lib/api-client';
 import { useAuth } from '@/lib/auth';
-import {
-  ceremonyFailureMessage,
-  confirmWithPasskey,
-  setUpPasskey,
-  STEP_UP_STATUS_KEY,
-  useStepUpStatus,
-} from '@/lib/passkeys';
+import { confirmWithPasskey, setUpPasskey, STEP_UP_STATUS_KEY, useStepUpStatus } from '@/lib/passkeys';
 import {
   confirmationLength,
   ENROLLMENT_CODE_LABEL,
@@ -26,6 +20,7 @@ import {
   STEP_UP_TITLE,
   type StepUpTexts,
 } from './step-up-texts';
+import { usePasskeyCeremony } from './use-passkey-ceremony';
 
 const WRONG_PASSWORD_MESSAGE = 'That password is not right. Please try again.';
 const MISSING_PASSWORD_MESSAGE = 'Please enter your password.';
@@ -68,8 +63,7 @@ function PasskeySetupCard({ status, texts, onDone }: CardProps) {
   const { client } = useAuth();
   const [code, setCode] = useState('');
   const [password, setPassword] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [working, setWorking] = useState(false);
+  const { error, setError, working, run } = usePasskeyCeremony();
   const needsPassword = !status.recentSignIn;
 
   const onSubmit = async (event: FormEvent) => {
@@ -82,9 +76,7 @@ function PasskeySetupCard({ status, texts, onDone }: CardProps) {
       setError(MISSING_PASSWORD_MESSAGE);
       return;
     }
-    setWorking(true);
-    setError(null);
-    try {
+    await run(async () => {
       if (needsPassword) {
         try {
           await client.confirmPassword(password);
@@ -95,11 +87,7 @@ function PasskeySetupCard({ status, texts, onDone }: CardProps) {
       }
       await setUpPasskey(api, code.trim());
       await onDone();
-    } catch (ceremonyError) {
-      setError(ceremonyFailureMessage(ceremonyError));
-    } finally {
-      setWorking(false);
-    }
+    });
   };
 
   return (
@@ -150,21 +138,14 @@ function PasskeySetupCard({ status, texts, onDone }: CardProps) {
 /** Every visit after: one tap on the passkey opens the page for this sign-in. */
 function PasskeyConfirmCard({ status, texts, onDone }: CardProps) {
   const api = useApiClient();
-  const [error, setError] = useState<string | null>(null);
-  const [working, setWorking] = useState(false);
+  const { error, working, run } = usePasskeyCeremony();
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
-    setWorking(true);
-    setError(null);
-    try {
+    await run(async () => {
       await confirmWithPasskey(api);
       await onDone();
-    } catch (ceremonyError) {
-      setError(ceremonyFailureMessage(ceremonyError));
-    } finally {
-      setWorking(false);
-    }
+    });
   };
 
   return (

@@ -3,8 +3,9 @@ import Button from 'react-bootstrap/Button';
 import Modal from 'react-bootstrap/Modal';
 import Spinner from 'react-bootstrap/Spinner';
 import { useApiClient, useStepUpHandler } from '@/lib/api-client';
-import { ceremonyFailureMessage, confirmWithPasskey } from '@/lib/passkeys';
+import { confirmWithPasskey } from '@/lib/passkeys';
 import { STEP_UP_PROMPT_DEFAULT, STEP_UP_TITLE } from './step-up-texts';
+import { usePasskeyCeremony } from './use-passkey-ceremony';
 
 /**
  * While a page whose calls need a passkey is open (admin, Invoices), a call the server refuses for want of
@@ -14,8 +15,7 @@ import { STEP_UP_PROMPT_DEFAULT, STEP_UP_TITLE } from './step-up-texts';
 export function StepUpPrompt() {
   const api = useApiClient();
   const [message, setMessage] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [working, setWorking] = useState(false);
+  const { error, setError, working, run } = usePasskeyCeremony();
   const waiting = useRef<((confirmed: boolean) => void)[]>([]);
 
   const ask = useCallback(
@@ -36,18 +36,11 @@ export function StepUpPrompt() {
     for (const answer of answers) answer(confirmed);
   };
 
-  const confirm = async () => {
-    setWorking(true);
-    setError(null);
-    try {
+  const confirm = () =>
+    run(async () => {
       await confirmWithPasskey(api);
       finish(true);
-    } catch (ceremonyError) {
-      setError(ceremonyFailureMessage(ceremonyError));
-    } finally {
-      setWorking(false);
-    }
-  };
+    });
 
   return (
     <Modal
