@@ -4,7 +4,8 @@
  * (scripts/build-runtime.ts: build output + `npm ci --omit=dev --ignore-scripts`), makes it read-only, and
  * starts the stage's ENTRYPOINT + CMD in it with the stage's ENV, as its USER (when run as root), writing only
  * to a data folder (the image's /data) and a temp folder. Then: the login page's first-load script within its
- * budget, every third-party package under an allowed licence and NOTICE up to date (decision 81), health, readiness, the SPA, the stage's own HEALTHCHECK command, the CLI, an upload stored
+ * budget, the SBOMs listing exactly the packages installed and bundled, every one under an allowed licence and NOTICE
+ * their rendering (decisions 81 and 113), health, readiness, the SPA, the stage's own HEALTHCHECK command, the CLI, an upload stored
  * world-readable for nginx, SIGTERM to Node itself draining and exiting 0. Needs PostgreSQL (the image runs
  * NODE_ENV=production): DATABASE_URL, else the local test database; uses `<name>_production` beside it.
  * Prints the folder's size and start-up time. The emulator host is a dummy: nothing here calls it.
@@ -32,11 +33,13 @@ import {
 } from '@portal/dev-stack';
 import { renderDemoInvoicePdf } from '@portal/dev-stack/demo';
 import { readDockerfile, stageNamed } from './lib/dockerfile.ts';
-import { licenceTable, productionPackages, refusedPackages, renderNotice } from './lib/licences.ts';
+import { productionPackages } from './lib/installed-packages.ts';
+import { licenceTable, refusedPackages } from './lib/licences.ts';
+import { noticePackages, renderNotice } from './lib/notice.ts';
 import { LOGIN_FIRST_LOAD_BUDGET_BYTES, loginFirstLoadBytes } from './lib/first-load.ts';
 import { currentRelease } from './lib/release.ts';
 import { buildRuntimeFolder, typeDeclarationFolders } from './lib/runtime-folder.ts';
-import { type Sbom, sbomFile, sbomPackageKeys, sbomSchemaErrors } from './lib/sbom.ts';
+import { readReleaseSboms, sbomPackageKeys, sbomSchemaErrors } from './lib/sbom.ts';
 import { developmentPackagesAmong, developmentPackagesInNotice } from './lib/development-packages.ts';
 
 const execFileAsync = promisify(execFile);
@@ -132,10 +135,9 @@ try {
     typeFolders.length === 0,
     `no @types package installed${typeFolders.length ? `: ${typeFolders.join(', ')}` : ''}`,
   );
-  // Decision 81: what production carries from third parties, installed, compiled into the API or bundled into
-  // the SPA, is under a licence of the allow-list, and NOTICE names exactly that.
+  // What production carries from third parties, installed, compiled into the API or bundled into the SPA, as
+  // the folders hold them: the witness the SBOMs are held to below.
   const thirdParty = productionPackages(appDir, await bundledPackageDirs());
-  console.log(`third-party packages in production by licence:\n${licenceTable(thirdParty)}`);
   const development = developmentPackagesAmong(thirdParty);
   check(
     development.length === 0,
@@ -149,8 +151,9 @@ try {
   // Decision 113: the SBOMs the build wrote and the image carries are valid CycloneDX and list exactly the
   // third-party packages production carries, NOTICE's list.
   const sbomKeys = new Set<string>();
+  const boms = await readReleaseSboms(path.join(appDir, 'apps/api/dist/sbom'));
   for (const part of ['api', 'web'] as const) {
-    const bom = JSON.parse(readFileSync(sbomFile(path.join(appDir, 'apps/api/dist/sbom'), part), 'utf8')) as Sbom;
+    const bom = boms[part];
     const errors = await sbomSchemaErrors(bom);
     check(
       errors === null,
@@ -165,10 +168,14 @@ try {
     notInSbom.length === 0 && notInProduction.length === 0,
     `the SBOMs list the ${productionKeys.size} third-party packages production carries, no more${notInSbom.length ? `; missing: ${notInSbom.join(', ')}` : ''}${notInProduction.length ? `; not in production: ${notInProduction.join(', ')}` : ''}`,
   );
-  const refused = refusedPackages(thirdParty);
+  // Decisions 81 and 113: the licences are the SBOMs' as the generator recorded them, held to the allow-list, and
+  // NOTICE is the SBOMs' rendering.
+  const sbomPackages = noticePackages([boms.api, boms.web]);
+  console.log(`third-party packages in production by licence (the SBOMs'):\n${licenceTable(sbomPackages)}`);
+  const refused = refusedPackages(sbomPackages);
   check(
     refused.length === 0,
-    `all ${thirdParty.length} third-party packages in production have an allowed licence${refused.length > 0 ? `; not: ${refused.join('; ')}` : ''}`,
+    `all ${sbomPackages.length} third-party packages in production have an allowed licence${refused.length > 0 ? `; not: ${refused.join('; ')}` : ''}`,
   );
   // The presigner signs with the client's middleware: one version of both, as Renovate's AWS SDK group keeps them.
   const awsVersions = new Set(
@@ -178,8 +185,8 @@ try {
   );
   check(awsVersions.size === 1, `the S3 client and its presigner are one version (${[...awsVersions].join(', ')})`);
   check(
-    readFileSync(path.join(REPO_ROOT, 'NOTICE'), 'utf8') === renderNotice(thirdParty),
-    'NOTICE lists the production packages as installed (else: npm run notice)',
+    readFileSync(path.join(REPO_ROOT, 'NOTICE'), 'utf8') === renderNotice(sbomPackages),
+    "NOTICE is the rendering of the build's SBOMs (else: npm run notice)",
   );
   // What the image sends a first visitor before the login form can draw: the goal of decisions 14 and 41.
   const loginScript = loginFirstLoadBytes(path.join(appDir, 'apps/web/dist'));

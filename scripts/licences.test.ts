@@ -4,7 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { developmentPackagesAmong, developmentPackagesInNotice } from './lib/development-packages.ts';
-import { installedPackages, licenceVerdict, refusedPackages } from './lib/licences.ts';
+import { installedPackages } from './lib/installed-packages.ts';
+import { allowedLicences, licenceVerdict, refusedPackages } from './lib/licences.ts';
 import { typeDeclarationFolders } from './lib/runtime-folder.ts';
 
 test('the allow-list takes permissive licences and expressions built only of them', () => {
@@ -33,25 +34,42 @@ test('no licence, copyleft only and source-available licences are refused, sayin
   assert.equal(licenceVerdict('UNLICENSED').allowed, false);
 });
 
-test('installed packages are read from their folders, the legacy `licenses` array included', () => {
+test('installed packages are read from their folders, nested and workspace ones included', () => {
   const root = mkdtempSync(path.join(os.tmpdir(), 'licences-test-'));
   const write = (dir: string, manifest: object) => {
     mkdirSync(path.join(root, dir), { recursive: true });
     writeFileSync(path.join(root, dir, 'package.json'), JSON.stringify(manifest));
   };
-  write('node_modules/limiter', { name: 'limiter', version: '1.1.5', licenses: [{ type: 'MIT', url: 'x' }] });
-  write('node_modules/@scope/cli', { name: '@scope/cli', version: '1.0.0', license: 'FSL-1.1-MIT' });
-  write('node_modules/outer/node_modules/nameless', { name: 'nameless', version: '0.1.0' });
-  write('apps/api/node_modules/nested', { name: 'nested', version: '2.0.0', license: 'ISC' });
-  const packages = installedPackages(root);
+  write('node_modules/limiter', { name: 'limiter', version: '1.1.5' });
+  write('node_modules/@scope/cli', { name: '@scope/cli', version: '1.0.0' });
+  write('node_modules/outer/node_modules/nested', { name: 'nested', version: '0.1.0' });
+  write('apps/api/node_modules/nested', { name: 'nested', version: '2.0.0' });
   assert.deepEqual(
-    packages.map((pkg) => `${pkg.name}@${pkg.version} ${pkg.licence}`),
-    ['@scope/cli@1.0.0 FSL-1.1-MIT', 'limiter@1.1.5 MIT', 'nameless@0.1.0 undefined', 'nested@2.0.0 ISC'],
+    installedPackages(root).map((pkg) => `${pkg.name}@${pkg.version}`),
+    ['@scope/cli@1.0.0', 'limiter@1.1.5', 'nested@0.1.0', 'nested@2.0.0'],
   );
-  assert.deepEqual(refusedPackages(packages), [
-    '@scope/cli@1.0.0: source-available licence FSL-1.1-MIT',
-    'nameless@0.1.0: no licence declared',
-  ]);
+});
+
+test('the allow-list is the data file, and a licence taken off it is refused', () => {
+  const allowed = allowedLicences();
+  assert.ok(allowed.has('MIT') && allowed.has('Apache-2.0'));
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'allow-list-test-'));
+  const file = path.join(dir, 'allowed.json');
+  writeFileSync(file, JSON.stringify({ allowed: ['Apache-2.0'] }));
+  const narrow = allowedLicences(file);
+  assert.equal(licenceVerdict('MIT', narrow).allowed, false);
+  assert.deepEqual(
+    refusedPackages(
+      [
+        { name: 'pg', version: '8.16.0', licence: 'MIT' },
+        { name: '@aws-sdk/core', version: '3.981.0', licence: 'Apache-2.0' },
+      ],
+      narrow,
+    ),
+    ['pg@8.16.0: licence MIT is not on the allow-list'],
+  );
+  writeFileSync(file, JSON.stringify({ allowed: 'MIT' }));
+  assert.throws(() => allowedLicences(file), /"allowed" must be a list/);
 });
 
 test('the mail catcher and type declarations are development packages, found in a tree and in NOTICE', () => {

@@ -3,7 +3,7 @@
  * the local mail catcher's SMTP server and parser (packages/dev-stack) and type declarations. The production
  * check fails on any of them, so a workspace that lists one under `dependencies` is caught at once.
  */
-import type { InstalledPackage } from './licences.ts';
+import type { InstalledPackage } from './installed-packages.ts';
 
 /** The mail catcher's packages and what they alone pull in. */
 export const MAIL_CATCHER_PACKAGES = ['smtp-server', 'mailparser', 'html-to-text', '@zone-eu/mailsplit'];

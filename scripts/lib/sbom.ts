@@ -11,10 +11,10 @@
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { apiBundledPackageDirs, REPO_ROOT, webBundledPackageDirs } from '@portal/dev-stack';
 import { isDevelopmentPackage } from './development-packages.ts';
-import { packageAt } from './licences.ts';
+import { packageAt } from './installed-packages.ts';
 
 const GENERATOR_DIR = path.join(REPO_ROOT, 'node_modules/@cyclonedx/cyclonedx-npm');
 export const SPEC_VERSION = '1.6';
@@ -26,8 +26,16 @@ export interface SbomComponent {
   version?: string;
   'bom-ref'?: string;
   purl?: string;
-  licenses?: { license?: { id?: string; name?: string }; expression?: string }[];
+  licenses?: SbomLicence[];
+  externalReferences?: { type: string; url: string }[];
+  /** The licence files the package ships, gathered by the generator (`--gather-license-texts`). */
+  evidence?: { licenses?: SbomLicence[] };
   components?: SbomComponent[];
+}
+
+export interface SbomLicence {
+  license?: { id?: string; name?: string; text?: { content: string; contentType?: string; encoding?: string } };
+  expression?: string;
 }
 
 export interface Sbom {
@@ -51,7 +59,8 @@ export function componentKey(component: Pick<SbomComponent, 'group' | 'name' | '
 }
 
 /**
- * Runs the generator on one workspace of the repository; `omitDev` passes `--omit dev`. `ignoreNpmErrors`
+ * Runs the generator on one workspace of the repository; `omitDev` passes `--omit dev`. Each component carries
+ * the licence files its package ships as licence evidence, which NOTICE is rendered from. `ignoreNpmErrors`
  * lets it go on past `npm ls` reporting a problem: the SPA's tree has one it does not use (the form resolvers'
  * optional ajv 8 peer, where the root holds ESLint's ajv 6), and the cut keeps only the bundle's packages.
  */
@@ -62,6 +71,7 @@ export function generateSbom(workspace: string, options: { omitDev: boolean; ign
     workspace,
     ...(options.omitDev ? ['--omit', 'dev'] : []),
     ...(options.ignoreNpmErrors ? ['--ignore-npm-errors'] : []),
+    '--gather-license-texts',
     '--flatten-components',
     '--output-reproducible',
     '--spec-version',
@@ -167,16 +177,30 @@ export function sbomPackageKeys(bom: Sbom): Set<string> {
 export const SBOM_DIR = path.join(REPO_ROOT, 'apps/api/dist/sbom');
 export const sbomFile = (dir: string, part: SbomPart) => path.join(dir, `portal-${part}.cdx.json`);
 
-/** Generates both SBOMs, checks each against the schema and writes them to `dir`; returns them. */
-export async function writeReleaseSboms(dir: string): Promise<Record<SbomPart, Sbom>> {
+/** The two SBOMs in `dir`, as `writeReleaseSboms` wrote them. */
+export async function readReleaseSboms(dir: string): Promise<Record<SbomPart, Sbom>> {
+  const read = async (part: SbomPart) => JSON.parse(await readFile(sbomFile(dir, part), 'utf8')) as Sbom;
+  return { api: await read('api'), web: await read('web') };
+}
+
+/** Generates both SBOMs and checks each against the schema. */
+export async function releaseSboms(): Promise<Record<SbomPart, Sbom>> {
   const boms = {
     api: apiSbom(packageKeys(await apiBundledPackageDirs())),
     web: webSbom(packageKeys(await webBundledPackageDirs())),
   };
-  await mkdir(dir, { recursive: true });
   for (const part of ['api', 'web'] as const) {
     const errors = await sbomSchemaErrors(boms[part]);
     if (errors) throw new Error(`the ${part} SBOM is not valid CycloneDX ${SPEC_VERSION}: ${JSON.stringify(errors)}`);
+  }
+  return boms;
+}
+
+/** Generates both SBOMs, checks each against the schema and writes them to `dir`; returns them. */
+export async function writeReleaseSboms(dir: string): Promise<Record<SbomPart, Sbom>> {
+  const boms = await releaseSboms();
+  await mkdir(dir, { recursive: true });
+  for (const part of ['api', 'web'] as const) {
     await writeFile(sbomFile(dir, part), `${JSON.stringify(boms[part], null, 2)}\n`);
   }
   return boms;
