@@ -44,14 +44,33 @@ export function endOfLifeTable(text = readFileSync(SUPPORT_MATRIX, 'utf8')): End
   );
 }
 
+function supportedCells(text: string): Map<string, string> {
+  const cells = new Map<string, string>();
+  for (const [component = '', , supported = ''] of tableRows(text, /^\| Component\s+\| Tested\s+\| Supported/))
+    cells.set(component, supported);
+  return cells;
+}
+
 /** The first version number of each component's "Supported" cell: its floor. */
 export function supportedFloors(text = readFileSync(SUPPORT_MATRIX, 'utf8')): Map<string, string> {
   const floors = new Map<string, string>();
-  for (const [component = '', , supported = ''] of tableRows(text, /^\| Component\s+\| Tested\s+\| Supported/)) {
+  for (const [component, supported] of supportedCells(text)) {
     const floor = /\d+(\.\d+)?/.exec(supported)?.[0];
     if (floor) floors.set(component, floor);
   }
   return floors;
+}
+
+/**
+ * Every version a "Supported" cell names: each number, and each major between the ends of an "A to B" range
+ * ("15 to 17" names 15, 16 and 17; "22.19 or later, 24" names 22.19 and 24).
+ */
+export function namedVersions(supported: string): string[] {
+  const versions = new Set(supported.match(/\d+(\.\d+)?/g) ?? []);
+  for (const [, from, to] of supported.matchAll(/\b(\d+) to (\d+)\b/g)) {
+    for (let major = Number(from); major <= Number(to); major += 1) versions.add(String(major));
+  }
+  return [...versions];
 }
 
 /** What is wrong with the matrix on `today` (YYYY-MM-DD): versions past their end of life, floors without a date. */
@@ -61,21 +80,27 @@ export function supportMatrixProblems(text: string, today: string): string[] {
   for (const row of table) {
     if (!/^\d{4}-\d{2}-\d{2}$/.test(row.endOfLife))
       problems.push(`${row.component} ${row.version}: "${row.endOfLife}" is no date`);
-    else if (row.endOfLife <= today)
+    // The end-of-life date is the project's last day of fixes: the version is out from the day after.
+    else if (row.endOfLife < today)
       problems.push(
         `${row.component} ${row.version} reached its end of life on ${row.endOfLife}: drop it from the supported range and this table`,
       );
   }
-  const floors = supportedFloors(text);
+  const cells = supportedCells(text);
+  const hasRow = (component: string, version: string) =>
+    table.some(
+      (row) => row.component === component && (row.version === version || version.startsWith(`${row.version}.`)),
+    );
   for (const component of DATED_COMPONENTS) {
-    const floor = floors.get(component);
-    if (!floor) problems.push(`${component}: no supported range`);
-    else if (
-      !table.some(
-        (row) => row.component === component && (row.version === floor || floor.startsWith(`${row.version}.`)),
-      )
-    )
-      problems.push(`${component}: its supported floor ${floor} has no end-of-life row`);
+    const supported = cells.get(component);
+    const floor = supportedFloors(text).get(component);
+    if (!supported || !floor) {
+      problems.push(`${component}: no supported range`);
+      continue;
+    }
+    if (!hasRow(component, floor)) problems.push(`${component}: its supported floor ${floor} has no end-of-life row`);
+    for (const version of namedVersions(supported).filter((named) => named !== floor && !hasRow(component, named)))
+      problems.push(`${component}: supported ${version} has no end-of-life row`);
   }
   return problems;
 }
