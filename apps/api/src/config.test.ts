@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { ConfigError, loadConfig, SECRET_FILE_SETTINGS } from './config.ts';
+import { ConfigError, loadConfig, SECRET_FILE_SETTINGS, SETTING_NAMES } from './config.ts';
 
 const valid = { FIREBASE_PROJECT_ID: 'demo-portal', FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9099' };
 const PASSKEY_HOST = { WEBAUTHN_RP_ID: 'portal.example.com', WEBAUTHN_ORIGINS: 'https://portal.example.com' };
@@ -287,6 +287,14 @@ describe('loadConfig', () => {
       );
     }
     rmSync(folder, { recursive: true, force: true });
+  });
+
+  it('offers <NAME>_FILE for every setting whose name says it holds a secret, so a new secret cannot miss it', () => {
+    const secretByName = /(^|_)(TOKEN|TOKEN_PREVIOUS|PASSWORD|SECRET|DSN|KEY)$|^(DATABASE|SMTP)_URL$/;
+    // Firebase's Web API key is no secret: the SPA hands it to every browser.
+    const secrets = SETTING_NAMES.filter((name) => secretByName.test(name) && name !== 'FIREBASE_API_KEY');
+    assert.ok(secrets.includes('DATABASE_URL') && secrets.includes('SMTP_URL') && secrets.includes('INGEST_TOKEN'));
+    assert.deepEqual([...SECRET_FILE_SETTINGS].sort(), secrets.sort());
   });
 
   it('serves SCIM only with a token, from the variable or a file, with the previous token accepted beside it', () => {

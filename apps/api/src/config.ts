@@ -670,6 +670,9 @@ export const SECRET_FILE_SETTINGS = [
   'SENTRY_DSN',
 ] as const;
 
+/** Every setting the server reads from its environment (the names of .env.example and docs/configuration.md). */
+export const SETTING_NAMES: readonly string[] = Object.keys(envSchema.shape);
+
 /**
  * `<NAME>_FILE` names a file holding the secret (a mounted Kubernetes or Docker secret), read once here; the
  * file's content is then checked like the variable itself. Both set is a mistake: which one wins is a guess.
