@@ -46,4 +46,8 @@ test("the generator's SBOM of the API's production install is valid and holds it
   for (const runtime of ['fastify', 'pg', 'nodemailer', '@aws-sdk/client-s3']) assert.ok(names.has(runtime), runtime);
   for (const development of ['smtp-server', 'mailparser', 'drizzle-kit', 'vite'])
     assert.ok(!names.has(development), development);
+  // NOTICE is rendered from these: each package's licence file travels in the SBOM as licence evidence.
+  const pg = generated.components?.find((component) => componentKey(component).startsWith('pg@'));
+  const licenceFile = pg?.evidence?.licenses?.find((evidence) => evidence.license?.name === 'file: LICENSE');
+  assert.match(Buffer.from(licenceFile?.license?.text?.content ?? '', 'base64').toString('utf8'), /MIT License/);
 });
