@@ -2,6 +2,7 @@ import { CII_NS } from '../cii.ts';
 import { childOf, childrenOf, isTrue, pathOf, textOf, type XmlElement } from '../xml-tree.ts';
 import { currenciesIn } from './currencies-in.ts';
 import type { SemanticAddress, SemanticInvoice, SemanticParty, SemanticPeriod } from './semantic-model.ts';
+import { CII_CODE_SITES, writtenCodes } from './written-codes.ts';
 
 const ram = (local: string): [string, string] => [CII_NS.ram, local];
 const rsm = (local: string): [string, string] => [CII_NS.rsm, local];
@@ -66,10 +67,12 @@ export function ciiSemantics(root: XmlElement): SemanticInvoice {
     amount: text(entry, ram('ActualAmount')),
     reason: text(entry, ram('Reason')),
     reasonCode: text(entry, ram('ReasonCode')),
+    base: text(entry, ram('BasisAmount')),
   });
 
   return {
     syntax: 'cii',
+    written: writtenCodes(root, CII_CODE_SITES),
     creditNote: false,
     specification: text(
       root,

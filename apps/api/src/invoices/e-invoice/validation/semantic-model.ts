@@ -60,8 +60,34 @@ export interface SemanticInvoice {
   amountCurrencies: string[];
   /** BG-25 */
   lines: SemanticLine[];
+  /** Scheme identifiers and codes wherever the document writes them, for the code-list rules. */
+  written: WrittenCodes;
   /** What only UBL's syntax rules (UBL-SR-*) ask about: how often it repeats what the standard has once. */
   ublOccurrences?: UblOccurrences;
+}
+
+/** Each kind of scheme identifier or code, every time the document writes one (trimmed, as written). */
+export interface WrittenCodes {
+  /** BT-18's scheme (UNTDID 1153) */
+  objectSchemes: string[];
+  /** BT-21 (UNTDID 4451; CII only) */
+  noteSubjects: string[];
+  /** BT-29, BT-46, BT-60's schemes (ISO 6523 ICD) */
+  partySchemes: string[];
+  /** BT-30, BT-47, BT-61's schemes (ISO 6523 ICD) */
+  registrationSchemes: string[];
+  /** BT-158's scheme (UNTDID 7143) */
+  classificationSchemes: string[];
+  /** BT-157's scheme (ISO 6523 ICD) */
+  itemSchemes: string[];
+  /** BT-121 (VATEX) */
+  exemptionCodes: string[];
+  /** BT-130 and BT-150 (UN/ECE Rec 20 and 21) */
+  unitCodes: string[];
+  /** BT-34 and BT-49's schemes (EAS) */
+  endpointSchemes: string[];
+  /** BT-71's scheme (ISO 6523 ICD) */
+  deliverySchemes: string[];
 }
 
 export interface UblOccurrences {
@@ -70,6 +96,12 @@ export interface UblOccurrences {
   buyerTaxSchemes: (string | null)[];
   /** Every PaymentID (BT-83) of every PaymentMeans. */
   paymentIds: string[];
+  /** Every amount UBL's amount data type covers (not prices, nor a price's allowance), as written. */
+  amounts: string[];
+  /** Every binary object (an attached document, BT-125) and the attributes it carries. */
+  binaryObjects: { mimeCode: string | null; filename: string | null }[];
+  /** Every AdditionalDocumentReference: its type code and whether its ID names a scheme. */
+  documentReferences: { typeCode: string | null; scheme: boolean }[];
 }
 
 export interface SemanticAddress {
@@ -112,6 +144,8 @@ export interface SemanticAllowanceCharge {
   charge: boolean;
   /** BT-92 / BT-99 */
   amount: string | null;
+  /** BT-93 / BT-100 */
+  base: string | null;
   /** BT-95 / BT-102 */
   category: string | null;
   /** BT-96 / BT-103 */
@@ -146,7 +180,9 @@ export interface SemanticVatBreakdown {
 
 export interface SemanticLineAllowanceCharge {
   charge: boolean;
+  /** BT-136 / BT-141, and the base amount BT-137 / BT-142 */
   amount: string | null;
+  base: string | null;
   reason: string | null;
   reasonCode: string | null;
 }

@@ -1,7 +1,14 @@
 import { UBL_NS } from '../ubl.ts';
 import { childOf, childrenOf, isTrue, pathOf, textOf, type XmlElement } from '../xml-tree.ts';
 import { currenciesIn } from './currencies-in.ts';
-import type { SemanticAddress, SemanticInvoice, SemanticParty, SemanticPeriod } from './semantic-model.ts';
+import type {
+  SemanticAddress,
+  SemanticInvoice,
+  SemanticParty,
+  SemanticPeriod,
+  UblOccurrences,
+} from './semantic-model.ts';
+import { UBL_CODE_SITES, walk, writtenCodes } from './written-codes.ts';
 
 const cac = (local: string): [string, string] => [UBL_NS.cac, local];
 const cbc = (local: string): [string, string] => [UBL_NS.cbc, local];
@@ -44,6 +51,34 @@ function party(element: XmlElement | undefined): SemanticParty | undefined {
   };
 }
 
+/** What UBL's data-type rules (UBL-DT-*) and UBL-SR-43 read, wherever it stands. */
+function dataTypes(root: XmlElement): Pick<UblOccurrences, 'amounts' | 'binaryObjects' | 'documentReferences'> {
+  const found: ReturnType<typeof dataTypes> = { amounts: [], binaryObjects: [], documentReferences: [] };
+  walk(root, (element, ancestors) => {
+    const { local } = element;
+    if (local.endsWith('BinaryObject'))
+      found.binaryObjects.push({
+        mimeCode: element.attributes.mimeCode ?? null,
+        filename: element.attributes.filename ?? null,
+      });
+    else if (local === 'AdditionalDocumentReference')
+      found.documentReferences.push({
+        typeCode: text(element, cbc('DocumentTypeCode')),
+        scheme: childOf(element, ...cbc('ID'))?.attributes.schemeID !== undefined,
+      });
+    else if (
+      local.endsWith('Amount') &&
+      !local.endsWith('PriceAmount') &&
+      // A price's allowance (BT-147, BT-148) is a price, whose decimals are not limited.
+      !ancestors.some(
+        (ancestor, index) => ancestor.local === 'AllowanceCharge' && ancestors[index - 1]?.local === 'Price',
+      )
+    )
+      found.amounts.push(element.text.trim());
+  });
+  return found;
+}
+
 /** The EN 16931 terms of a UBL invoice or credit note, as the standard's UBL syntax binding places them. */
 export function ublSemantics(root: XmlElement): SemanticInvoice {
   const creditNote = root.local === 'CreditNote';
@@ -77,7 +112,9 @@ export function ublSemantics(root: XmlElement): SemanticInvoice {
           .map((id) => textOf(id))
           .filter((value): value is string => value !== null),
       ),
+      ...dataTypes(root),
     },
+    written: writtenCodes(root, UBL_CODE_SITES),
     creditNote,
     specification: text(root, cbc('CustomizationID')),
     number: text(root, cbc('ID')),
@@ -124,6 +161,7 @@ export function ublSemantics(root: XmlElement): SemanticInvoice {
       rate: text(entry, cac('TaxCategory'), cbc('Percent')),
       reason: text(entry, cbc('AllowanceChargeReason')),
       reasonCode: text(entry, cbc('AllowanceChargeReasonCode')),
+      base: text(entry, cbc('BaseAmount')),
     })),
     totals: totals && {
       lineTotal: total('LineExtensionAmount'),
@@ -173,6 +211,7 @@ export function ublSemantics(root: XmlElement): SemanticInvoice {
           amount: text(entry, cbc('Amount')),
           reason: text(entry, cbc('AllowanceChargeReason')),
           reasonCode: text(entry, cbc('AllowanceChargeReasonCode')),
+          base: text(entry, cbc('BaseAmount')),
         })),
         netPrice: text(price, cbc('PriceAmount')),
         grossPrice: text(price, cac('AllowanceCharge'), cbc('BaseAmount')),

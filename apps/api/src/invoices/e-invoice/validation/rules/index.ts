@@ -2,6 +2,8 @@ import type { Rule } from '../rule.ts';
 import { CALCULATION_RULES } from './calculations.ts';
 import { CODE_LIST_RULES } from './code-list-rules.ts';
 import { CORE_RULES } from './core.ts';
+import { DECIMAL_RULES } from './decimals.ts';
+import { SPLIT_PAYMENT_RULES } from './split-payment.ts';
 import { UBL_SYNTAX_RULES } from './ubl-syntax.ts';
 import { VAT_CATEGORY_RULES } from './vat-categories.ts';
 
@@ -9,12 +11,14 @@ import { VAT_CATEGORY_RULES } from './vat-categories.ts';
  * The rules' edition, stored in every report: raise it whenever a rule is added, removed or changes what it
  * finds, so that reports made by an older edition can be told apart and made again.
  */
-export const RULES_VERSION = 'en16931-1.1';
+export const RULES_VERSION = 'en16931-1.2';
 
 export const RULES: readonly Rule[] = [
   ...CORE_RULES,
   ...CALCULATION_RULES,
   ...VAT_CATEGORY_RULES,
+  ...SPLIT_PAYMENT_RULES,
+  ...DECIMAL_RULES,
   ...CODE_LIST_RULES,
   ...UBL_SYNTAX_RULES,
 ];

@@ -18,6 +18,12 @@ const ublRule = (
   },
 });
 
+/** How many binary objects lack the attribute, or null when none does. */
+const lacking = (objects: UblOccurrences['binaryObjects'], attribute: 'mimeCode' | 'filename') => {
+  const count = objects.filter((object) => object[attribute] === null).length;
+  return count > 0 ? `${count} without ${attribute}` : null;
+};
+
 const distinct = (values: (string | null)[]) => [...new Set(values)];
 const vatSchemes = (schemes: (string | null)[]) => schemes.filter((scheme) => scheme?.toUpperCase() === 'VAT').length;
 
@@ -45,5 +51,30 @@ export const UBL_SYNTAX_RULES: Rule[] = [
       const codes = distinct(invoice.paymentMeans.map((means) => means.code));
       return codes.length > 1 ? codes.join(', ') : null;
     },
+  ),
+  ublRule(
+    'UBL-SR-43',
+    'BT-18',
+    'Scheme identifier shall only be used for invoiced object (document type code with value 130 or 50)',
+    ({ documentReferences }, invoice) =>
+      documentReferences
+        .filter(
+          ({ typeCode, scheme }) =>
+            typeCode !== '130' && !(invoice.creditNote && typeCode === '50') && (scheme || typeCode !== null),
+        )
+        .map(({ typeCode }) => typeCode ?? 'a scheme without a type code')
+        .join(', ') || null,
+  ),
+  ublRule(
+    'UBL-DT-01',
+    'amounts',
+    'Amounts shall be decimal up to two fraction digits',
+    ({ amounts }) => amounts.filter((amount) => (amount.split('.')[1]?.length ?? 0) > 2).join(', ') || null,
+  ),
+  ublRule('UBL-DT-06', 'BT-125', 'Binary object elements shall contain the mime code attribute', ({ binaryObjects }) =>
+    lacking(binaryObjects, 'mimeCode'),
+  ),
+  ublRule('UBL-DT-07', 'BT-125', 'Binary object elements shall contain the file name attribute', ({ binaryObjects }) =>
+    lacking(binaryObjects, 'filename'),
   ),
 ];
