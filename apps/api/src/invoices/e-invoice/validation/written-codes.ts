@@ -1,5 +1,5 @@
 import { textOf, type XmlElement } from '../xml-tree.ts';
-import type { WrittenCodes } from './semantic-model.ts';
+import type { SemanticInvoice, WrittenCodes } from './semantic-model.ts';
 
 /**
  * Where a syntax writes one kind of scheme identifier or code. A code-list rule checks every one written,
@@ -52,17 +52,32 @@ function matches(site: CodeSite, element: XmlElement, ancestors: XmlElement[]): 
   return !site.notUnder?.some((local) => ancestors.some((ancestor) => ancestor.local === local));
 }
 
-/** The codes a document writes at each site, as written (trimmed). */
-export function writtenCodes(root: XmlElement, sites: readonly CodeSite[]): WrittenCodes {
-  const found = emptyCodes();
+/** The kinds whose scheme belongs with the identifier's value, for the identifier format rules. */
+const IDENTIFIER_KINDS = new Set<keyof WrittenCodes>(['partySchemes', 'registrationSchemes', 'endpointSchemes']);
+
+/**
+ * In one walk: the codes a document writes at each site (trimmed), every identifier written with its scheme,
+ * and every element left empty.
+ */
+export function writtenCodes(
+  root: XmlElement,
+  sites: readonly CodeSite[],
+): Pick<SemanticInvoice, 'written' | 'schemedIdentifiers' | 'emptyElements'> {
+  const written = emptyCodes();
+  const schemedIdentifiers: SemanticInvoice['schemedIdentifiers'] = [];
+  const emptyElements: string[] = [];
   walk(root, (element, ancestors) => {
+    if (element.children.length === 0 && element.text.trim() === '') emptyElements.push(element.local);
     for (const site of sites) {
       if (!matches(site, element, ancestors)) continue;
       const value = site.attribute ? element.attributes[site.attribute] : (textOf(element) ?? '');
-      if (value !== undefined) found[site.kind].push(value.trim());
+      if (value === undefined) continue;
+      written[site.kind].push(value.trim());
+      if (IDENTIFIER_KINDS.has(site.kind))
+        schemedIdentifiers.push({ scheme: value.trim(), value: element.text.trim() });
     }
   });
-  return found;
+  return { written, schemedIdentifiers, emptyElements };
 }
 
 /** Where UBL writes them (EN 16931's UBL binding). */

@@ -6,6 +6,7 @@ import { DECIMAL_RULES } from './decimals.ts';
 import { SPLIT_PAYMENT_RULES } from './split-payment.ts';
 import { UBL_SYNTAX_RULES } from './ubl-syntax.ts';
 import { VAT_CATEGORY_RULES } from './vat-categories.ts';
+import { XRECHNUNG_RULES } from './xrechnung.ts';
 
 /**
  * The rules' edition, stored in every report: raise it whenever a rule is added, removed or changes what it
@@ -21,4 +22,5 @@ export const RULES: readonly Rule[] = [
   ...DECIMAL_RULES,
   ...CODE_LIST_RULES,
   ...UBL_SYNTAX_RULES,
+  ...XRECHNUNG_RULES,
 ];
