@@ -27,6 +27,11 @@ export const ISO_4217_CURRENCIES = codes(`
   TJS TMT TND TOP TRY TTD TWD TZS UAH UGX USD USN UYI UYU UYW UZS VES VED VND VUV WST XAF XAG XAU XBA XBB XBC
   XBD XCD XCG XDR XOF XPD XPF XPT XSU XTS XUA XXX YER ZAR ZMW ZWG`);
 
+/** Peppol BIS Billing 3's ISO 4217 list, a step behind the one EN 16931 holds at this edition. */
+export const PEPPOL_ISO_4217_CURRENCIES = new Set(
+  [...ISO_4217_CURRENCIES].filter((code) => !['CNH', 'STD', 'XCG'].includes(code)).concat(['ANG', 'BGN', 'STN']),
+);
+
 /** UNTDID 1001, document name codes: the subset EN 16931 allows for an invoice's type code (BT-3). */
 export const UNTDID_1001_INVOICE_TYPES = codes(`
   71 80 81 82 84 102 130 202 203 204 211 218 219 295 325 326 331 380 382 383 384 385 386 387 388 389 390 393 394

@@ -104,3 +104,14 @@ export const EAS_SCHEMES = codes(`
   0217 0218 0219 0220 0221 0225 0230 0235 0240 0244 0242 0245 0246 0248 9910 9913 9914 9915 9918 9919 9920 9922
   9923 9924 9925 9926 9927 9928 9929 9930 9931 9932 9933 9934 9935 9936 9937 9938 9939 9940 9941 9942 9943 9944
   9945 9946 9947 9948 9949 9950 9951 9952 9953 9957 9959 AN AQ AS AU EM`);
+
+/**
+ * Peppol BIS Billing 3's own lists where they differ from EN 16931's at this edition: its Electronic Address
+ * Scheme list lacks the newest EAS codes, and its ISO 4217 list is a step behind (ANG, BGN, STN still in it;
+ * CNH, STD, XCG not yet).
+ */
+export const PEPPOL_EAS_SCHEMES = new Set(
+  [...EAS_SCHEMES].filter(
+    (code) => !['0219', '0220', '0242', '0244', '0245', '0246', '0248', 'AN', 'AQ', 'AS', 'AU', 'EM'].includes(code),
+  ),
+);

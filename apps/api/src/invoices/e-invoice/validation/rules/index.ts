@@ -3,6 +3,7 @@ import { CALCULATION_RULES } from './calculations.ts';
 import { CODE_LIST_RULES } from './code-list-rules.ts';
 import { CORE_RULES } from './core.ts';
 import { DECIMAL_RULES } from './decimals.ts';
+import { PEPPOL_RULES } from './peppol.ts';
 import { SPLIT_PAYMENT_RULES } from './split-payment.ts';
 import { UBL_SYNTAX_RULES } from './ubl-syntax.ts';
 import { VAT_CATEGORY_RULES } from './vat-categories.ts';
@@ -14,7 +15,8 @@ import { XRECHNUNG_RULES } from './xrechnung.ts';
  */
 export const RULES_VERSION = 'en16931-1.2';
 
-export const RULES: readonly Rule[] = [
+/** EN 16931 itself: its business rules, code lists and syntax bindings, which every invoice is held to. */
+export const EN16931_RULES: readonly Rule[] = [
   ...CORE_RULES,
   ...CALCULATION_RULES,
   ...VAT_CATEGORY_RULES,
@@ -22,5 +24,7 @@ export const RULES: readonly Rule[] = [
   ...DECIMAL_RULES,
   ...CODE_LIST_RULES,
   ...UBL_SYNTAX_RULES,
-  ...XRECHNUNG_RULES,
 ];
+
+/** Then the specifications on top of it, each for the invoices that declare it. */
+export const RULES: readonly Rule[] = [...EN16931_RULES, ...XRECHNUNG_RULES, ...PEPPOL_RULES];
