@@ -9,9 +9,12 @@ const rsm = (local: string): [string, string] => [CII_NS.rsm, local];
 const text = (element: XmlElement | undefined, ...steps: [string, string][]) => textOf(pathOf(element, ...steps));
 const all = (element: XmlElement | undefined, local: string) => childrenOf(element, ...ram(local));
 
-/** A udt:DateTimeString; format 102 (`YYYYMMDD`) as ISO so that dates compare as text in either syntax. */
+/**
+ * A udt:DateTimeString (or the udt:DateString the VAT point date, BT-7, is written as); format 102
+ * (`YYYYMMDD`) as ISO so that dates compare as text in either syntax.
+ */
 function date(container: XmlElement | undefined): string | null {
-  const value = text(container, [CII_NS.udt, 'DateTimeString']);
+  const value = text(container, [CII_NS.udt, 'DateTimeString']) ?? text(container, [CII_NS.udt, 'DateString']);
   return value && /^\d{8}$/.test(value) ? `${value.slice(0, 4)}-${value.slice(4, 6)}-${value.slice(6)}` : value;
 }
 
