@@ -124,6 +124,8 @@ export interface UblOccurrences {
   /** How many TaxTotal elements carry subtotals, and how many do not. */
   taxTotalsWithSubtotals: number;
   taxTotalsWithoutSubtotals: number;
+  /** How often each UBL-SR cardinality rule's element occurs, once per element of its context. */
+  cardinalities: Record<string, number[]>;
   /** Every date the Peppol date format rule reads (issue, due, tax point, period, delivery), as written. */
   dates: string[];
 }

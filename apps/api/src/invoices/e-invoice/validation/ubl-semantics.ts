@@ -8,6 +8,7 @@ import type {
   SemanticPeriod,
   UblOccurrences,
 } from './semantic-model.ts';
+import { ublCardinalities } from './ubl-cardinalities.ts';
 import { UBL_CODE_SITES, walk, writtenCodes } from './written-codes.ts';
 
 const cac = (local: string): [string, string] => [UBL_NS.cac, local];
@@ -151,6 +152,7 @@ export function ublSemantics(root: XmlElement): SemanticInvoice {
       lineDocumentReferences: lines.map((line) =>
         all(line, 'DocumentReference').map((entry) => text(entry, cbc('DocumentTypeCode'))),
       ),
+      cardinalities: ublCardinalities(root),
       taxTotalsWithSubtotals: taxTotals.filter((entry) => all(entry, 'TaxSubtotal').length > 0).length,
       taxTotalsWithoutSubtotals: taxTotals.filter((entry) => all(entry, 'TaxSubtotal').length === 0).length,
     },

@@ -49,10 +49,10 @@ const accountingTax = (amount: string): Edit => [
   '<cac:LegalMonetaryTotal>',
   `<cac:TaxTotal><cbc:TaxAmount currencyID="SEK">${amount}</cbc:TaxAmount></cac:TaxTotal><cac:LegalMonetaryTotal>`,
 ];
-const BUYER_NAME = '<cac:PartyName>\n                <cbc:Name>BuyerTradingName AS</cbc:Name>';
+/** The buyer's identifier, written with another scheme. */
 const buyerIdentifier = (scheme: string, value: string): Edit => [
-  BUYER_NAME,
-  `<cac:PartyIdentification><cbc:ID schemeID="${scheme}">${value}</cbc:ID></cac:PartyIdentification>${BUYER_NAME}`,
+  '<cbc:ID schemeID="0002">FR23342</cbc:ID>',
+  `<cbc:ID schemeID="${scheme}">${value}</cbc:ID>`,
 ];
 const typeCode = (code: string): Edit => ['<cbc:InvoiceTypeCode>380<', `<cbc:InvoiceTypeCode>${code}<`];
 
@@ -139,7 +139,13 @@ const INVOICE_CASES: BreakingCase[] = [
     keeps: [TAX_CURRENCY, accountingTax('3600.00')],
   },
   { rule: 'PEPPOL-EN16931-R061', edits: [['name="Credit transfer">30<', 'name="Direct debit">59<']] },
-  { rule: 'PEPPOL-EN16931-R100', edits: [lineReferences('130', '130')], keeps: [lineReferences('130')] },
+  {
+    rule: 'PEPPOL-EN16931-R100',
+    edits: [lineReferences('130', '130')],
+    // UBL's own binding allows one document reference per line as well (UBL-SR-52).
+    fires: ['PEPPOL-EN16931-R100', 'UBL-SR-52'],
+    keeps: [lineReferences('130')],
+  },
   { rule: 'PEPPOL-EN16931-R101', edits: [lineReferences(null)] },
   {
     rule: 'PEPPOL-EN16931-R110',

@@ -1,5 +1,6 @@
 import { violatedIf, type Rule } from '../rule.ts';
 import type { SemanticInvoice, UblOccurrences } from '../semantic-model.ts';
+import { UBL_CARDINALITIES, type Cardinality } from '../ubl-cardinalities.ts';
 
 /** A UBL syntax rule: about how UBL writes the terms, so it asks nothing of a CII invoice. */
 const ublRule = (
@@ -27,7 +28,15 @@ const lacking = (objects: UblOccurrences['binaryObjects'], attribute: 'mimeCode'
 const distinct = (values: (string | null)[]) => [...new Set(values)];
 const vatSchemes = (schemes: (string | null)[]) => schemes.filter((scheme) => scheme?.toUpperCase() === 'VAT').length;
 
+/** Each count that breaks the rule's limit, as found. */
+const cardinalityRule = ({ id, element, message, max, exactly }: Cardinality): Rule =>
+  ublRule(id, element, message, ({ cardinalities }) => {
+    const wrong = cardinalities[id]!.filter((count) => (exactly ? count !== max : count > max));
+    return wrong.length > 0 ? wrong.map((count) => `${count} found`).join(', ') : null;
+  });
+
 export const UBL_SYNTAX_RULES: Rule[] = [
+  ...UBL_CARDINALITIES.map(cardinalityRule),
   ublRule('UBL-SR-12', 'BT-31', 'Seller VAT identifier shall occur maximum once', ({ sellerTaxSchemes }) =>
     vatSchemes(sellerTaxSchemes) > 1 ? `${vatSchemes(sellerTaxSchemes)} VAT identifiers` : null,
   ),
