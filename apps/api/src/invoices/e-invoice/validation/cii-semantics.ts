@@ -2,20 +2,30 @@ import { CII_NS } from '../cii.ts';
 import { childOf, childrenOf, isTrue, pathOf, textOf, type XmlElement } from '../xml-tree.ts';
 import { currenciesIn } from './currencies-in.ts';
 import type { SemanticAddress, SemanticInvoice, SemanticParty, SemanticPeriod } from './semantic-model.ts';
+import { CII_CODE_SITES, writtenCodes } from './written-codes.ts';
 
 const ram = (local: string): [string, string] => [CII_NS.ram, local];
 const rsm = (local: string): [string, string] => [CII_NS.rsm, local];
 const text = (element: XmlElement | undefined, ...steps: [string, string][]) => textOf(pathOf(element, ...steps));
 const all = (element: XmlElement | undefined, local: string) => childrenOf(element, ...ram(local));
 
-/** A udt:DateTimeString; format 102 (`YYYYMMDD`) as ISO so that dates compare as text in either syntax. */
+/**
+ * A udt:DateTimeString (or the udt:DateString the VAT point date, BT-7, is written as); format 102
+ * (`YYYYMMDD`) as ISO so that dates compare as text in either syntax.
+ */
 function date(container: XmlElement | undefined): string | null {
-  const value = text(container, [CII_NS.udt, 'DateTimeString']);
+  const value = text(container, [CII_NS.udt, 'DateTimeString']) ?? text(container, [CII_NS.udt, 'DateString']);
   return value && /^\d{8}$/.test(value) ? `${value.slice(0, 4)}-${value.slice(4, 6)}-${value.slice(6)}` : value;
 }
 
 function address(element: XmlElement | undefined): SemanticAddress | undefined {
-  return element && { country: text(element, ram('CountryID')) };
+  return (
+    element && {
+      country: text(element, ram('CountryID')),
+      city: text(element, ram('CityName')),
+      postCode: text(element, ram('PostcodeCode')),
+    }
+  );
 }
 
 function period(element: XmlElement | undefined): SemanticPeriod | undefined {
@@ -41,8 +51,16 @@ function party(element: XmlElement | undefined): SemanticParty | undefined {
     taxRegistrationId: textOf(registrations.find((id) => id?.attributes.schemeID === 'FC')),
     electronicAddress: endpoint && { value: textOf(endpoint), scheme: endpoint.attributes.schemeID ?? null },
     address: address(childOf(element, ...ram('PostalTradeAddress'))),
+    contact: ((contact) =>
+      contact && {
+        name: text(contact, ram('PersonName')) ?? text(contact, ram('DepartmentName')),
+        telephone: text(contact, ram('TelephoneUniversalCommunication'), ram('CompleteNumber')),
+        email: text(contact, ram('EmailURIUniversalCommunication'), ram('URIID')),
+      })(childOf(element, ...ram('DefinedTradeContact'))),
   };
 }
+
+const indicatorOf = (entry: XmlElement | undefined) => text(entry, ram('ChargeIndicator'), [CII_NS.udt, 'Indicator']);
 
 /** The EN 16931 terms of a CII invoice, as the standard's CII syntax binding places them. */
 export function ciiSemantics(root: XmlElement): SemanticInvoice {
@@ -61,15 +79,25 @@ export function ciiSemantics(root: XmlElement): SemanticInvoice {
   const taxRepresentative = childOf(agreement, ...ram('SellerTaxRepresentativeTradeParty'));
   const shipTo = childOf(delivery, ...ram('ShipToTradeParty'));
   const payee = childOf(settlement, ...ram('PayeeTradeParty'));
+  const terms = all(settlement, 'SpecifiedTradePaymentTerms');
+  const mandateId = terms.map((entry) => text(entry, ram('DirectDebitMandateID'))).find(Boolean) ?? null;
+  const creditorId = text(settlement, ram('CreditorReferenceID'));
+  const means = all(settlement, 'SpecifiedTradeSettlementPaymentMeans');
+  const debitedAccount =
+    means.map((entry) => text(entry, ram('PayerPartyDebtorFinancialAccount'), ram('IBANID'))).find(Boolean) ?? null;
   const allowanceCharge = (entry: XmlElement) => ({
-    charge: isTrue(text(entry, ram('ChargeIndicator'), [CII_NS.udt, 'Indicator'])),
+    charge: isTrue(indicatorOf(entry)),
+    indicator: indicatorOf(entry),
+    percentage: text(entry, ram('CalculationPercent')),
     amount: text(entry, ram('ActualAmount')),
     reason: text(entry, ram('Reason')),
     reasonCode: text(entry, ram('ReasonCode')),
+    base: text(entry, ram('BasisAmount')),
   });
 
   return {
     syntax: 'cii',
+    ...writtenCodes(root, CII_CODE_SITES),
     creditNote: false,
     specification: text(
       root,
@@ -77,6 +105,15 @@ export function ciiSemantics(root: XmlElement): SemanticInvoice {
       ram('GuidelineSpecifiedDocumentContextParameter'),
       ram('ID'),
     ),
+    profile: text(
+      root,
+      rsm('ExchangedDocumentContext'),
+      ram('BusinessProcessSpecifiedDocumentContextParameter'),
+      ram('ID'),
+    ),
+    buyerReference: text(agreement, ram('BuyerReference')),
+    orderReference: text(agreement, ram('BuyerOrderReferencedDocument'), ram('IssuerAssignedID')),
+    notes: all(document, 'IncludedNote').map((note) => text(note, ram('Content')) ?? ''),
     number: text(document, ram('ID')),
     issueDate: date(childOf(document, ...ram('IssueDateTime'))),
     typeCode: text(document, ram('TypeCode')),
@@ -88,10 +125,10 @@ export function ciiSemantics(root: XmlElement): SemanticInvoice {
       all(settlement, 'SpecifiedTradePaymentTerms')
         .map((terms) => date(childOf(terms, ...ram('DueDateDateTime'))))
         .find(Boolean) ?? null,
-    paymentTerms:
-      all(settlement, 'SpecifiedTradePaymentTerms')
-        .map((terms) => text(terms, ram('Description')))
-        .find(Boolean) ?? null,
+    paymentTerms: terms.map((entry) => text(entry, ram('Description'))).find(Boolean) ?? null,
+    paymentTermsText: childOf(terms[0], ...ram('Description'))?.text ?? null,
+    directDebit:
+      mandateId || creditorId || debitedAccount ? { mandate: mandateId, creditorId, debitedAccount } : undefined,
     precedingInvoices: all(settlement, 'InvoiceReferencedDocument').map((entry) => ({
       number: text(entry, ram('IssuerAssignedID')),
     })),
@@ -108,12 +145,18 @@ export function ciiSemantics(root: XmlElement): SemanticInvoice {
       address: address(childOf(shipTo, ...ram('PostalTradeAddress'))),
     },
     period: period(childOf(settlement, ...ram('BillingSpecifiedPeriod'))),
-    paymentMeans: all(settlement, 'SpecifiedTradeSettlementPaymentMeans').map((entry) => ({
+    paymentMeans: means.map((entry) => ({
       code: text(entry, ram('TypeCode')),
       creditTransfers: all(entry, 'PayeePartyCreditorFinancialAccount').map((account) => ({
         account: text(account, ram('IBANID')) ?? text(account, ram('ProprietaryID')),
       })),
       cardNumber: text(entry, ram('ApplicableTradeSettlementFinancialCard'), ram('ID')),
+      card: childOf(entry, ...ram('ApplicableTradeSettlementFinancialCard')) !== undefined,
+      // CII has no element for BG-19: a debtor account in this instruction is its direct debit.
+      mandate: childOf(entry, ...ram('PayerPartyDebtorFinancialAccount')) && {
+        id: mandateId,
+        account: text(entry, ram('PayerPartyDebtorFinancialAccount'), ram('IBANID')),
+      },
     })),
     allowancesCharges: all(settlement, 'SpecifiedTradeAllowanceCharge').map((entry) => ({
       ...allowanceCharge(entry),
@@ -147,6 +190,7 @@ export function ciiSemantics(root: XmlElement): SemanticInvoice {
       .map((entry) => ({
         reference: text(entry, ram('IssuerAssignedID')),
         mimeCode: childOf(entry, ...ram('AttachmentBinaryObject'))?.attributes.mimeCode ?? null,
+        filename: childOf(entry, ...ram('AttachmentBinaryObject'))?.attributes.filename ?? null,
       })),
     amountCurrencies: currenciesIn(root),
     itemCategories: all(transaction, 'IncludedSupplyChainTradeLineItem')
@@ -166,6 +210,18 @@ export function ciiSemantics(root: XmlElement): SemanticInvoice {
         allowancesCharges: all(lineSettlement, 'SpecifiedTradeAllowanceCharge').map(allowanceCharge),
         netPrice: text(lineAgreement, ram('NetPriceProductTradePrice'), ram('ChargeAmount')),
         grossPrice: text(lineAgreement, ram('GrossPriceProductTradePrice'), ram('ChargeAmount')),
+        priceDiscount: text(
+          lineAgreement,
+          ram('GrossPriceProductTradePrice'),
+          ram('AppliedTradeAllowanceCharge'),
+          ram('ActualAmount'),
+        ),
+        priceAllowanceIndicator: indicatorOf(
+          pathOf(lineAgreement, ram('GrossPriceProductTradePrice'), ram('AppliedTradeAllowanceCharge')),
+        ),
+        baseQuantity: text(lineAgreement, ram('NetPriceProductTradePrice'), ram('BasisQuantity')),
+        baseQuantityUnit:
+          pathOf(lineAgreement, ram('NetPriceProductTradePrice'), ram('BasisQuantity'))?.attributes.unitCode ?? null,
         category: text(lineSettlement, ram('ApplicableTradeTax'), ram('CategoryCode')),
         rate: text(lineSettlement, ram('ApplicableTradeTax'), ram('RateApplicablePercent')),
         itemName: text(product, ram('Name')),

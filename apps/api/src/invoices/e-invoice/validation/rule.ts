@@ -42,3 +42,13 @@ export function eachOf<T>(
 }
 
 export const lineName = (line: { id: string | null }, index: number) => `line ${line.id ?? index + 1}`;
+
+/**
+ * Rules of a specification built on EN 16931 (a CIUS such as XRechnung, Peppol BIS Billing 3): they hold only
+ * for an invoice that declares it, so each finds nothing in any other.
+ */
+export const onlyFor = (declares: (invoice: SemanticInvoice) => boolean, rules: Rule[]): Rule[] =>
+  rules.map((rule) => ({ ...rule, check: (invoice) => (declares(invoice) ? rule.check(invoice) : []) }));
+
+/** A term the rule requires, absent or blank. */
+export const blank = (value: string | null | undefined) => value == null || value.trim() === '';

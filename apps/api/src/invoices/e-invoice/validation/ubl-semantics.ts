@@ -1,7 +1,15 @@
 import { UBL_NS } from '../ubl.ts';
 import { childOf, childrenOf, isTrue, pathOf, textOf, type XmlElement } from '../xml-tree.ts';
 import { currenciesIn } from './currencies-in.ts';
-import type { SemanticAddress, SemanticInvoice, SemanticParty, SemanticPeriod } from './semantic-model.ts';
+import type {
+  SemanticAddress,
+  SemanticInvoice,
+  SemanticParty,
+  SemanticPeriod,
+  UblOccurrences,
+} from './semantic-model.ts';
+import { ublCardinalities } from './ubl-cardinalities.ts';
+import { UBL_CODE_SITES, walk, writtenCodes } from './written-codes.ts';
 
 const cac = (local: string): [string, string] => [UBL_NS.cac, local];
 const cbc = (local: string): [string, string] => [UBL_NS.cbc, local];
@@ -9,7 +17,13 @@ const text = (element: XmlElement | undefined, ...steps: [string, string][]) => 
 const all = (element: XmlElement | undefined, local: string) => childrenOf(element, ...cac(local));
 
 function address(element: XmlElement | undefined): SemanticAddress | undefined {
-  return element && { country: text(element, cac('Country'), cbc('IdentificationCode')) };
+  return (
+    element && {
+      country: text(element, cac('Country'), cbc('IdentificationCode')),
+      city: text(element, cbc('CityName')),
+      postCode: text(element, cbc('PostalZone')),
+    }
+  );
 }
 
 /**
@@ -41,7 +55,61 @@ function party(element: XmlElement | undefined): SemanticParty | undefined {
     ),
     electronicAddress: endpoint && { value: textOf(endpoint), scheme: endpoint.attributes.schemeID ?? null },
     address: address(childOf(element, ...cac('PostalAddress'))),
+    contact: ((contact) =>
+      contact && {
+        name: text(contact, cbc('Name')),
+        telephone: text(contact, cbc('Telephone')),
+        email: text(contact, cbc('ElectronicMail')),
+      })(childOf(element, ...cac('Contact'))),
   };
+}
+
+/** BG-20/21 and BG-27/28 alike: what a document-level and a line-level allowance or charge both carry. */
+function allowanceCharge(entry: XmlElement) {
+  const indicator = text(entry, cbc('ChargeIndicator'));
+  return {
+    charge: isTrue(indicator),
+    indicator,
+    amount: text(entry, cbc('Amount')),
+    base: text(entry, cbc('BaseAmount')),
+    percentage: text(entry, cbc('MultiplierFactorNumeric')),
+    reason: text(entry, cbc('AllowanceChargeReason')),
+    reasonCode: text(entry, cbc('AllowanceChargeReasonCode')),
+  };
+}
+
+/** The date elements Peppol's format rule reads. */
+const DATE_ELEMENTS = new Set(['IssueDate', 'DueDate', 'TaxPointDate', 'StartDate', 'EndDate', 'ActualDeliveryDate']);
+
+/** What UBL's data-type rules (UBL-DT-*) and UBL-SR-43 read, wherever it stands. */
+function dataTypes(
+  root: XmlElement,
+): Pick<UblOccurrences, 'amounts' | 'binaryObjects' | 'documentReferences' | 'dates'> {
+  const found: ReturnType<typeof dataTypes> = { amounts: [], binaryObjects: [], documentReferences: [], dates: [] };
+  walk(root, (element, ancestors) => {
+    const { local } = element;
+    if (DATE_ELEMENTS.has(local)) found.dates.push(element.text.trim());
+    else if (local.endsWith('BinaryObject'))
+      found.binaryObjects.push({
+        mimeCode: element.attributes.mimeCode ?? null,
+        filename: element.attributes.filename ?? null,
+      });
+    else if (local === 'AdditionalDocumentReference')
+      found.documentReferences.push({
+        typeCode: text(element, cbc('DocumentTypeCode')),
+        scheme: childOf(element, ...cbc('ID'))?.attributes.schemeID !== undefined,
+      });
+    else if (
+      local.endsWith('Amount') &&
+      !local.endsWith('PriceAmount') &&
+      // A price's allowance (BT-147, BT-148) is a price, whose decimals are not limited.
+      !ancestors.some(
+        (ancestor, index) => ancestor.local === 'AllowanceCharge' && ancestors[index - 1]?.local === 'Price',
+      )
+    )
+      found.amounts.push(element.text.trim());
+  });
+  return found;
 }
 
 /** The EN 16931 terms of a UBL invoice or credit note, as the standard's UBL syntax binding places them. */
@@ -63,6 +131,9 @@ export function ublSemantics(root: XmlElement): SemanticInvoice {
   const delivery = childOf(root, ...cac('Delivery'));
   const means = all(root, 'PaymentMeans');
 
+  const seller = pathOf(root, cac('AccountingSupplierParty'), cac('Party'));
+  const mandate = means.map((entry) => childOf(entry, ...cac('PaymentMandate'))).find(Boolean);
+  const lines = all(root, creditNote ? 'CreditNoteLine' : 'InvoiceLine');
   const taxSchemesOf = (partyPath: string) =>
     all(pathOf(root, cac(partyPath), cac('Party')), 'PartyTaxScheme').map((scheme) =>
       text(scheme, cac('TaxScheme'), cbc('ID')),
@@ -77,9 +148,21 @@ export function ublSemantics(root: XmlElement): SemanticInvoice {
           .map((id) => textOf(id))
           .filter((value): value is string => value !== null),
       ),
+      ...dataTypes(root),
+      lineDocumentReferences: lines.map((line) =>
+        all(line, 'DocumentReference').map((entry) => text(entry, cbc('DocumentTypeCode'))),
+      ),
+      cardinalities: ublCardinalities(root),
+      taxTotalsWithSubtotals: taxTotals.filter((entry) => all(entry, 'TaxSubtotal').length > 0).length,
+      taxTotalsWithoutSubtotals: taxTotals.filter((entry) => all(entry, 'TaxSubtotal').length === 0).length,
     },
+    ...writtenCodes(root, UBL_CODE_SITES),
     creditNote,
     specification: text(root, cbc('CustomizationID')),
+    profile: text(root, cbc('ProfileID')),
+    buyerReference: text(root, cbc('BuyerReference')),
+    orderReference: text(root, cac('OrderReference'), cbc('ID')),
+    notes: childrenOf(root, ...cbc('Note')).map((note) => note.text.trim()),
     number: text(root, cbc('ID')),
     issueDate: text(root, cbc('IssueDate')),
     typeCode: text(root, cbc(creditNote ? 'CreditNoteTypeCode' : 'InvoiceTypeCode')),
@@ -93,11 +176,22 @@ export function ublSemantics(root: XmlElement): SemanticInvoice {
     dueDate:
       text(root, cbc('DueDate')) ?? means.map((entry) => text(entry, cbc('PaymentDueDate'))).find(Boolean) ?? null,
     paymentTerms: text(root, cac('PaymentTerms'), cbc('Note')),
+    paymentTermsText: pathOf(root, cac('PaymentTerms'), cbc('Note'))?.text ?? null,
+    directDebit: mandate && {
+      mandate: text(mandate, cbc('ID')),
+      creditorId: textOf(
+        [seller, childOf(root, ...cac('PayeeParty'))]
+          .flatMap((party) => all(party, 'PartyIdentification'))
+          .map((entry) => childOf(entry, ...cbc('ID')))
+          .find((id) => id?.attributes.schemeID === 'SEPA'),
+      ),
+      debitedAccount: text(mandate, cac('PayerFinancialAccount'), cbc('ID')),
+    },
     // Each BillingReference is one BG-3, whether or not its reference is written.
     precedingInvoices: all(root, 'BillingReference').map((entry) => ({
       number: text(entry, cac('InvoiceDocumentReference'), cbc('ID')),
     })),
-    seller: party(pathOf(root, cac('AccountingSupplierParty'), cac('Party'))),
+    seller: party(seller),
     buyer: party(pathOf(root, cac('AccountingCustomerParty'), cac('Party'))),
     payee: ((payee) => payee && { name: text(payee, cac('PartyName'), cbc('Name')) })(
       childOf(root, ...cac('PayeeParty')),
@@ -116,14 +210,17 @@ export function ublSemantics(root: XmlElement): SemanticInvoice {
       code: text(entry, cbc('PaymentMeansCode')),
       creditTransfers: all(entry, 'PayeeFinancialAccount').map((account) => ({ account: text(account, cbc('ID')) })),
       cardNumber: text(entry, cac('CardAccount'), cbc('PrimaryAccountNumberID')),
+      card: childOf(entry, ...cac('CardAccount')) !== undefined,
+      mandate: ((entryMandate) =>
+        entryMandate && {
+          id: text(entryMandate, cbc('ID')),
+          account: text(entryMandate, cac('PayerFinancialAccount'), cbc('ID')),
+        })(childOf(entry, ...cac('PaymentMandate'))),
     })),
     allowancesCharges: all(root, 'AllowanceCharge').map((entry) => ({
-      charge: isTrue(text(entry, cbc('ChargeIndicator'))),
-      amount: text(entry, cbc('Amount')),
+      ...allowanceCharge(entry),
       category: text(entry, cac('TaxCategory'), cbc('ID')),
       rate: text(entry, cac('TaxCategory'), cbc('Percent')),
-      reason: text(entry, cbc('AllowanceChargeReason')),
-      reasonCode: text(entry, cbc('AllowanceChargeReasonCode')),
     })),
     totals: totals && {
       lineTotal: total('LineExtensionAmount'),
@@ -152,13 +249,16 @@ export function ublSemantics(root: XmlElement): SemanticInvoice {
       })),
     supportingDocuments: all(root, 'AdditionalDocumentReference').map((entry) => ({
       reference: text(entry, cbc('ID')),
-      mimeCode: pathOf(entry, cac('Attachment'), cbc('EmbeddedDocumentBinaryObject'))?.attributes.mimeCode ?? null,
+      ...((object) => ({
+        mimeCode: object?.attributes.mimeCode ?? null,
+        filename: object?.attributes.filename ?? null,
+      }))(pathOf(entry, cac('Attachment'), cbc('EmbeddedDocumentBinaryObject'))),
     })),
     amountCurrencies: currenciesIn(root),
     itemCategories: [...all(root, 'InvoiceLine'), ...all(root, 'CreditNoteLine')]
       .map((line) => text(line, cac('Item'), cac('ClassifiedTaxCategory'), cbc('ID')))
       .filter((value): value is string => value !== null),
-    lines: all(root, creditNote ? 'CreditNoteLine' : 'InvoiceLine').map((line) => {
+    lines: lines.map((line) => {
       const quantity = childOf(line, ...cbc(creditNote ? 'CreditedQuantity' : 'InvoicedQuantity'));
       const item = childOf(line, ...cac('Item'));
       const price = childOf(line, ...cac('Price'));
@@ -168,14 +268,13 @@ export function ublSemantics(root: XmlElement): SemanticInvoice {
         unitCode: quantity ? (quantity.attributes.unitCode ?? null) : null,
         netAmount: text(line, cbc('LineExtensionAmount')),
         period: period(childOf(line, ...cac('InvoicePeriod'))),
-        allowancesCharges: all(line, 'AllowanceCharge').map((entry) => ({
-          charge: isTrue(text(entry, cbc('ChargeIndicator'))),
-          amount: text(entry, cbc('Amount')),
-          reason: text(entry, cbc('AllowanceChargeReason')),
-          reasonCode: text(entry, cbc('AllowanceChargeReasonCode')),
-        })),
+        allowancesCharges: all(line, 'AllowanceCharge').map(allowanceCharge),
         netPrice: text(price, cbc('PriceAmount')),
         grossPrice: text(price, cac('AllowanceCharge'), cbc('BaseAmount')),
+        priceDiscount: text(price, cac('AllowanceCharge'), cbc('Amount')),
+        priceAllowanceIndicator: text(price, cac('AllowanceCharge'), cbc('ChargeIndicator')),
+        baseQuantity: text(price, cbc('BaseQuantity')),
+        baseQuantityUnit: childOf(price, ...cbc('BaseQuantity'))?.attributes.unitCode ?? null,
         category: text(item, cac('ClassifiedTaxCategory'), cbc('ID')),
         rate: text(item, cac('ClassifiedTaxCategory'), cbc('Percent')),
         itemName: text(item, cbc('Name')),

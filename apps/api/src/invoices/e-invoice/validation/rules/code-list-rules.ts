@@ -2,6 +2,7 @@ import {
   ATTACHMENT_MIME_TYPES,
   ISO_3166_COUNTRIES,
   ISO_4217_CURRENCIES,
+  UNTDID_1001_CREDIT_NOTE_TYPES,
   UNTDID_1001_INVOICE_TYPES,
   UNTDID_2005_VAT_POINT_DATES,
   UNTDID_2475_VAT_POINT_DATES,
@@ -11,7 +12,16 @@ import {
   UNTDID_7161_CHARGE_REASONS,
 } from '../code-lists.ts';
 import type { Rule, Violation } from '../rule.ts';
-import type { SemanticInvoice } from '../semantic-model.ts';
+import {
+  EAS_SCHEMES,
+  ISO_6523_ICD,
+  UNTDID_1153_REFERENCE_QUALIFIERS,
+  UNTDID_4451_TEXT_SUBJECTS,
+  UNTDID_7143_ITEM_TYPES,
+  VATEX_EXEMPTION_REASONS,
+} from '../scheme-code-lists.ts';
+import type { SemanticInvoice, WrittenCodes } from '../semantic-model.ts';
+import { UNECE_REC20_REC21_UNITS } from '../unit-code-list.ts';
 
 /** Each code the invoice writes for these terms that its list does not hold. */
 function outside(list: Set<string>, values: { at?: string; value: string | null | undefined }[]): Violation[] {
@@ -36,17 +46,32 @@ const codeRule = (
   check: (i) => outside(list, values(i)),
 });
 
+/** A rule over every code of one kind the document writes. */
+const writtenRule = (
+  id: string,
+  element: string,
+  message: string,
+  list: Set<string>,
+  kind: keyof WrittenCodes,
+  plain?: string,
+) => codeRule(id, element, message, list, (i) => i.written[kind].map((value) => ({ value })), plain);
+
+/** UBL has a document type for each (its own subset of UNTDID 1001); CII's one document takes either. */
+const CII_DOCUMENT_TYPES = new Set([...UNTDID_1001_INVOICE_TYPES, ...UNTDID_1001_CREDIT_NOTE_TYPES]);
+const documentTypesOf = (i: SemanticInvoice) =>
+  i.syntax === 'cii' ? CII_DOCUMENT_TYPES : i.creditNote ? UNTDID_1001_CREDIT_NOTE_TYPES : UNTDID_1001_INVOICE_TYPES;
+
 const lineNamed = (i: SemanticInvoice) => i.lines.map((line, index) => ({ line, at: `line ${line.id ?? index + 1}` }));
 
 export const CODE_LIST_RULES: Rule[] = [
-  codeRule(
-    'BR-CL-01',
-    'BT-3',
-    'The document type code MUST be coded by the invoice and credit note related code lists of UNTDID 1001.',
-    UNTDID_1001_INVOICE_TYPES,
-    (i) => [{ value: i.typeCode }],
-    'The document type is not one an invoice or credit note may have.',
-  ),
+  {
+    id: 'BR-CL-01',
+    flag: 'fatal',
+    element: 'BT-3',
+    message: 'The document type code MUST be coded by the invoice and credit note related code lists of UNTDID 1001.',
+    plain: 'The document type is not one an invoice or credit note may have.',
+    check: (i) => outside(documentTypesOf(i), [{ value: i.typeCode }]),
+  },
   codeRule(
     'BR-CL-03',
     'currencyID',
@@ -80,6 +105,42 @@ export const CODE_LIST_RULES: Rule[] = [
         { value: i.taxPointDateCode },
       ]),
   },
+  writtenRule(
+    'BR-CL-07',
+    'BT-18',
+    'Object identifier identification scheme identifier MUST be coded using a restriction of UNTDID 1153.',
+    UNTDID_1153_REFERENCE_QUALIFIERS,
+    'objectSchemes',
+  ),
+  writtenRule(
+    'BR-CL-08',
+    'BT-21',
+    'Subject Code MUST be coded using a restriction of UNTDID 4451.',
+    UNTDID_4451_TEXT_SUBJECTS,
+    'noteSubjects',
+  ),
+  writtenRule(
+    'BR-CL-10',
+    'BT-29',
+    'Any identifier identification scheme identifier MUST be coded using one of the ISO 6523 ICD list.',
+    // SEPA: a party identifier may be the SEPA creditor identifier (BT-90), which has no ICD.
+    new Set([...ISO_6523_ICD, 'SEPA']),
+    'partySchemes',
+  ),
+  writtenRule(
+    'BR-CL-11',
+    'BT-30',
+    'Any registration identifier identification scheme identifier MUST be coded using one of the ISO 6523 ICD list.',
+    ISO_6523_ICD,
+    'registrationSchemes',
+  ),
+  writtenRule(
+    'BR-CL-13',
+    'BT-158',
+    'Item classification identifier identification scheme identifier MUST be coded using one of the UNTDID 7143 list.',
+    UNTDID_7143_ITEM_TYPES,
+    'classificationSchemes',
+  ),
   codeRule(
     'BR-CL-14',
     'BT-40',
@@ -155,7 +216,44 @@ export const CODE_LIST_RULES: Rule[] = [
       ),
     ],
   ),
+  writtenRule(
+    'BR-CL-21',
+    'BT-157',
+    'Item standard identifier scheme identifier MUST belong to the ISO 6523 ICD code list.',
+    ISO_6523_ICD,
+    'itemSchemes',
+  ),
+  codeRule(
+    'BR-CL-22',
+    'BT-121',
+    'Tax exemption reason code identifier scheme identifier MUST belong to the CEF VATEX code list.',
+    VATEX_EXEMPTION_REASONS,
+    // The list is upper case; a code written in lower case is the same code.
+    (i) => i.written.exemptionCodes.map((value) => ({ value: value.toUpperCase() })),
+  ),
+  writtenRule(
+    'BR-CL-23',
+    'BT-130',
+    'Unit code MUST be coded according to the UN/ECE Recommendation 20 with Rec 21 extension.',
+    UNECE_REC20_REC21_UNITS,
+    'unitCodes',
+    'A quantity is given in a unit that is not a unit code of UN/ECE Recommendation 20 or 21.',
+  ),
   codeRule('BR-CL-24', 'BT-125', 'For Mime code in attribute use MIMEMediaType.', ATTACHMENT_MIME_TYPES, (i) =>
     i.supportingDocuments.map((entry, index) => ({ at: `supporting document ${index + 1}`, value: entry.mimeCode })),
+  ),
+  writtenRule(
+    'BR-CL-25',
+    'BT-34',
+    'Endpoint identifier scheme identifier MUST belong to the CEF EAS code list.',
+    EAS_SCHEMES,
+    'endpointSchemes',
+  ),
+  writtenRule(
+    'BR-CL-26',
+    'BT-71',
+    'Delivery location identifier scheme identifier MUST belong to the ISO 6523 ICD code list.',
+    ISO_6523_ICD,
+    'deliverySchemes',
   ),
 ];
