@@ -12,13 +12,14 @@
 // BENCH_COMPARE_WITH=<another checkout> (with its packages installed: a clone of an earlier revision) adds
 // that checkout's server as a third side, on a database of its own, in the same alternation: before and
 // after in one run.
+// BENCH_RATE=<requests/s> holds every side to the same rate (then only the CPU per download compares).
 // BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=<dir>" profiles the portal; BENCH_PORT (default 7610) is the
 // first of the three ports it uses. A tool for people, not a timed test.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { randomBytes } from 'node:crypto';
 import { openSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -32,6 +33,9 @@ const EMAIL = 'bench@example.com';
 const CONNECTIONS = 32;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+// A fixed rate for every side (requests/s in all): each server's CPU per download is then compared at the
+// same load, where without it a busier side batches more requests into each wake-up of its event loop.
+const RATE = process.env.BENCH_RATE ? Number(process.env.BENCH_RATE) : undefined;
 const GOAL = 0.6;
 const basePort = Number(process.env.BENCH_PORT ?? 7610);
 const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
@@ -77,6 +81,7 @@ async function load(url: string, authorization: string, seconds: number, pid: nu
     String(seconds),
     '-H',
     `authorization=${authorization}`,
+    ...(RATE ? ['--overallRate', String(RATE)] : []),
   ];
   const before = processUsage(pid);
   const child = spawn(process.execPath, [...args, url], { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -229,7 +234,9 @@ async function main() {
   log(
     `PDF: ${pdf.length} bytes; database: ${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}; API from ${built ? 'apps/api/dist' : 'source (tsx)'}`,
   );
-  log(`autocannon -c ${CONNECTIONS} -d ${SECONDS}, ${ROUNDS} rounds, alternating`);
+  log(
+    `autocannon -c ${CONNECTIONS} -d ${SECONDS}${RATE ? ` --overallRate ${RATE}` : ''}, ${ROUNDS} rounds, alternating`,
+  );
   log(
     `${os.cpus().length} CPUs; load average ${os
       .loadavg()
@@ -294,6 +301,12 @@ async function main() {
         log(`WARNING: round ${index + 1}, ${name}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
         failed = true;
       }
+    }
+  }
+  if (failed) {
+    for (const name of ['portal', 'compared']) {
+      const lines = (await readFile(path.join(workDir, `${name}.log`), 'utf8').catch(() => '')).trim().split('\n');
+      if (lines[0]) log(`last lines of ${name}.log:\n${lines.slice(-10).join('\n')}`);
     }
   }
   return failed ? 1 : 0;
