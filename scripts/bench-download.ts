@@ -12,7 +12,8 @@
 // BENCH_COMPARE_WITH=<another checkout> (with its packages installed: a clone of an earlier revision) adds
 // that checkout's server as a third side, on a database of its own, in the same alternation: before and
 // after in one run.
-// BENCH_RATE=<requests/s> holds every side to the same rate (then only the CPU per download compares).
+// BENCH_RATE=<requests/s> holds every side to the same rate (then only the CPU per download compares);
+// BENCH_TOGETHER=1 loads every side at once instead of in turn.
 // BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=<dir>" profiles the portal; BENCH_PORT (default 7610) is the
 // first of the three ports it uses. A tool for people, not a timed test.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -36,6 +37,9 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 // A fixed rate for every side (requests/s in all): each server's CPU per download is then compared at the
 // same load, where without it a busier side batches more requests into each wake-up of its event loop.
 const RATE = process.env.BENCH_RATE ? Number(process.env.BENCH_RATE) : undefined;
+// Every side loaded at the same time, each by its own autocannon: on a machine whose load swings from one
+// second to the next, each round's sides then share the same moment (and compete for the same cores).
+const TOGETHER = process.env.BENCH_TOGETHER === '1';
 const GOAL = 0.6;
 const basePort = Number(process.env.BENCH_PORT ?? 7610);
 const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
@@ -235,7 +239,7 @@ async function main() {
     `PDF: ${pdf.length} bytes; database: ${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}; API from ${built ? 'apps/api/dist' : 'source (tsx)'}`,
   );
   log(
-    `autocannon -c ${CONNECTIONS} -d ${SECONDS}${RATE ? ` --overallRate ${RATE}` : ''}, ${ROUNDS} rounds, alternating`,
+    `autocannon -c ${CONNECTIONS} -d ${SECONDS}${RATE ? ` --overallRate ${RATE}` : ''}, ${ROUNDS} rounds, ${TOGETHER ? 'every side at once' : 'alternating'}`,
   );
   log(
     `${os.cpus().length} CPUs; load average ${os
@@ -251,7 +255,15 @@ async function main() {
     // Rotated every round: no side always runs first, or always right after the same neighbour.
     const order = names.map((_name, index) => names[(index + round) % names.length]!);
     const results: Partial<Record<SideName, LoadResult>> = {};
-    for (const name of order) results[name] = await load(sides[name]!.url, authorization, SECONDS, sides[name]!.pid);
+    if (TOGETHER) {
+      await Promise.all(
+        order.map(
+          async (name) => (results[name] = await load(sides[name]!.url, authorization, SECONDS, sides[name]!.pid)),
+        ),
+      );
+    } else {
+      for (const name of order) results[name] = await load(sides[name]!.url, authorization, SECONDS, sides[name]!.pid);
+    }
     rounds.push(results);
     const perSide = names.map(
       (name) =>
