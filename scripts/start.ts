@@ -1,8 +1,8 @@
 /**
  * `npm start`: the SPA and the API built when their sources changed, the Auth emulator, the demo data
  * when the data folder lacks it, and the compiled API on http://localhost:8080 with its data under .data/;
- * prints the URL and the demo accounts; Ctrl-C stops everything. `npm start -- --verbose` also prints
- * when each step finished.
+ * prints the URL, the demo accounts and one line of when each step finished; Ctrl-C stops everything.
+ * `npm start -- --verbose` also prints each step as it finishes.
  */
 import path from 'node:path';
 // The stack's own module, not the package's index: that brings Playwright, pg and more, seconds of
@@ -25,6 +25,9 @@ const ssoLabel = ssoProvider ? (process.env.SSO_BUTTON_LABEL ?? 'Demo Company') 
 // The demo company's domain: a company sign-in of any other address is refused, as in production.
 const ssoDomains = ssoProvider ? (process.env.SSO_ALLOWED_DOMAINS ?? 'example.com') : '';
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+// What a start spent where, printed in one line once the portal answers (docs/benchmarks.md: bench:start).
+const loadedAtMs = performance.now();
+const steps: string[] = [`loaded ${seconds(loadedAtMs)}`];
 
 // The demo's mail relay, as the emulator is its identity provider: it keeps the "invoice arrived" mail for
 // people to read. An SMTP_URL of the caller's own (a real relay) is used instead.
@@ -46,6 +49,7 @@ const stack = await startStack({
   buildWeb: true,
   seed: 'when-missing',
   onStep: (step, ms, detail) => {
+    steps.push(`${step} ${seconds(ms)}${detail ? ` (${detail})` : ''}`);
     if (verbose)
       process.stdout.write(`  ${step.padEnd(14)} done at ${seconds(ms).padStart(7)}${detail ? `  (${detail})` : ''}\n`);
   },
@@ -103,6 +107,7 @@ const sso = ssoProvider
 
 process.stdout.write(`
   Parcel Invoice Portal is running at ${stack.url}  (ready in ${seconds(performance.now())})
+  Start-up: ${steps.join(', ')}  (each done at, since the start)
 
   Demo accounts (Auth emulator ${stack.emulator.url}, project ${stack.emulator.projectId}):
 ${accounts}

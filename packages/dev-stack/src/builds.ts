@@ -37,6 +37,7 @@ export function buildWeb(): Promise<BuildOutcome> {
     root: REPO_ROOT,
     inputs: WEB_INPUTS,
     output: path.join(webDir, 'dist/index.html'),
+    outputDirs: ['apps/web/dist', 'apps/web/dist-sourcemaps'],
     build: runViteBuild,
   });
 }
@@ -168,6 +169,7 @@ export function buildApi(): Promise<BuildOutcome> {
     root: REPO_ROOT,
     inputs: API_INPUTS,
     output: path.join(apiDir, 'dist/server.js'),
+    outputDirs: ['apps/api/dist'],
     build: () => compileApi(),
   });
 }

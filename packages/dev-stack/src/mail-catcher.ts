@@ -1,6 +1,5 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 
 export interface CaughtMail {
@@ -38,7 +37,10 @@ export async function startMailCatcher(options: StartMailCatcherOptions = {}) {
       disabledCommands: ['STARTTLS'],
       logger: false,
       onData(stream, session, callback) {
-        simpleParser(stream)
+        // Loaded with the first mail, not with npm start: mailparser is a fifth of a second of loading that
+        // every start would wait for, and most starts send no mail. The stream waits, buffered, meanwhile.
+        import('mailparser')
+          .then(({ simpleParser }) => simpleParser(stream))
           .then((parsed) => {
             const to = session.envelope.rcptTo.map((recipient) => recipient.address);
             mails.push({

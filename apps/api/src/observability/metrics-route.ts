@@ -27,7 +27,8 @@ export default fp<{ token: string | undefined; onManagementPort: boolean }>(
   async (app, options) => {
     const { metrics } = app.domain;
 
-    app.addHook('onResponse', async (request, reply) => {
+    // A callback hook, not an async one: it runs on every answer, and a promise per answer is garbage.
+    app.addHook('onResponse', (request, reply, done) => {
       const route = request.routeOptions.url ?? 'unmatched';
       const status = reply.statusCode;
       metrics.requestDuration.observe(
@@ -35,6 +36,7 @@ export default fp<{ token: string | undefined; onManagementPort: boolean }>(
         reply.elapsedTime / 1000,
       );
       if (status === 429) metrics.rateLimitRefusals.inc({ route });
+      done();
     });
 
     if (!options.onManagementPort) {

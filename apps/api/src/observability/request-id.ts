@@ -21,8 +21,10 @@ export function requestIdGenerator(options: { trustProxy: TrustProxy }) {
 /** Echoes the id in the X-Request-Id response header, so a caller can quote it. */
 export default fp(
   async (app) => {
-    app.addHook('onRequest', async (request, reply) => {
+    // A callback hook, not an async one: it runs on every request, and a promise per request is garbage.
+    app.addHook('onRequest', (request, reply, done) => {
       reply.header('x-request-id', request.id);
+      done();
     });
   },
   { name: 'request-id' },

@@ -16,8 +16,10 @@ export const readinessPlugin = fp(
   async (app) => {
     app.decorate('readiness', { draining: false });
     // While draining, each answer asks its client to reconnect, which then reaches another instance.
-    app.addHook('onSend', async (_request, reply) => {
+    // A callback hook: it runs on every answer, and a promise per answer is garbage.
+    app.addHook('onSend', (_request, reply, payload, done) => {
       if (app.readiness.draining) reply.header('connection', 'close');
+      done(null, payload);
     });
   },
   { name: 'readiness' },
