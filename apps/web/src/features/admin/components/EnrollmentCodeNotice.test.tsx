@@ -24,9 +24,9 @@ const searchFor = (term: string) =>
     await new Promise((resolve) => setTimeout(resolve, SEARCH_DEBOUNCE_MS + 100));
   });
 
-async function promote(others = 0) {
+async function promote(others = 0, query = '') {
   setup(others);
-  const rendered = renderApp('/admin', { auth: createFakeAuthClient({ signedInAs: ADMIN }) });
+  const rendered = renderApp(`/admin${query}`, { auth: createFakeAuthClient({ signedInAs: ADMIN }) });
   const { user } = rendered;
   await screen.findByRole('table', { name: 'Allowed users' });
   await user.click(screen.getByRole('button', { name: 'More actions for user@example.com' }));
@@ -72,7 +72,8 @@ describe("a new administrator's enrollment code", () => {
   });
 
   it('stays on screen on another page of the list, until dismissed', async () => {
-    const { user } = await promote(60);
+    // The smallest page size, so the second page is reached with few rows to draw.
+    const { user } = await promote(30, '?size=25');
     await user.click(screen.getByRole('button', { name: 'Page 2' }));
     await waitFor(() => expect(screen.queryByRole('cell', { name: 'user@example.com' })).not.toBeInTheDocument());
     expect(codeNotice()).toBeInTheDocument();
