@@ -513,6 +513,8 @@ test.describe('the admin users screen', () => {
       await openAdminAs(page, portal, DEMO.admin, `?q=${encodeURIComponent(email)}`);
       const toggle = rowOf(page, email).getByRole('button', { name: `More actions for ${email}` });
       await toggle.click();
+      await expect(page.getByRole('button', { name: 'Show a new enrollment code' })).toBeVisible();
+      await screenshot(page, 'row-menu-new-enrollment-code');
       await page.getByRole('button', { name: 'Show a new enrollment code' }).click();
 
       const dialog = page.getByRole('dialog', { name: 'New enrollment code' });
