@@ -500,6 +500,42 @@ test.describe('the admin users screen', () => {
     }
   });
 
+  test('a new enrollment code for someone without a passkey: shown in a dialog, nobody signed out, focus back to the row', async ({
+    page,
+    portal,
+  }) => {
+    const email = uniqueEmail('code');
+    try {
+      await addUsers(portal, [email]);
+      // Given the finance role, they were issued a first code, which was lost: they have no passkey yet.
+      const granted = await portal.adminApi('PATCH', `/api/users/${encodeURIComponent(email)}`, { finance: true });
+      expect(granted.status, JSON.stringify(granted.body)).toBe(200);
+      await openAdminAs(page, portal, DEMO.admin, `?q=${encodeURIComponent(email)}`);
+      const toggle = rowOf(page, email).getByRole('button', { name: `More actions for ${email}` });
+      await toggle.click();
+      await expect(page.getByRole('button', { name: 'Show a new enrollment code' })).toBeVisible();
+      await screenshot(page, 'row-menu-new-enrollment-code');
+      await page.getByRole('button', { name: 'Show a new enrollment code' }).click();
+
+      const dialog = page.getByRole('dialog', { name: 'New enrollment code' });
+      await expect(dialog).toContainText(`Enrollment code for ${email}'s first passkey:`);
+      await expect(dialog.locator('.enrollment-code')).toHaveText(/^[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}$/);
+      await expect(dialog).toContainText('They stay signed in');
+      // The dialog took focus.
+      await expect.poll(() => dialog.evaluate((element) => element.contains(document.activeElement))).toBe(true);
+      await portal.expectAccessible(page);
+      await screenshot(page, 'new-enrollment-code');
+
+      await dialog.getByRole('button', { name: 'Done' }).click();
+      await expect(dialog).toBeHidden();
+      await expect(toggle).toBeFocused();
+      // Nothing about the person changed but their code: still listed with the finance role, and no reset.
+      await expect(rowOf(page, email)).toContainText('Finance');
+    } finally {
+      await removeUsers(portal, [email]);
+    }
+  });
+
   test('the row menu opens beside its row every time, the first opening after a page load too @desktop', async ({
     page,
     portal,

@@ -143,13 +143,15 @@ export function buildDomain(infrastructure: Omit<Infrastructure, 'close'>, optio
     privilegedSessionMaxAgeMs: Math.max(config.sessionLifetimes.adminMs, config.sessionLifetimes.financeMs),
     privilegedIdleMs: config.sessionLifetimes.privilegedIdleMs,
   });
-  // Promotions and passkey resets wait for a second administrator wherever there is one who could look.
+  // Promotions, passkey resets and fresh enrollment codes wait for a second administrator wherever one could look.
   const adminApprovals = createAdminApprovals({
     approvals: createApprovalsRepository(db),
     findUser: (email) => users.findByEmail(email),
     setAdmin: (input) => userAdmin.setAdmin(input),
     codeForNewAdmin: (input) => passkeys.codeForNewAdmin(input),
     resetPasskeys: (input) => passkeys.resetPasskeys(input),
+    issueEnrollmentCode: (input) => passkeys.issueEnrollmentCode(input),
+    passkeyCount: (email) => passkeys.passkeyCount(email),
     audit: auditTrail,
     onChanged: (change) => metrics.adminTrustChanges.inc({ change }),
     log,

@@ -4,7 +4,8 @@ import { frameworkChunkCheck, inFrameworkChunk } from './framework-chunk';
 describe('the framework chunk', () => {
   it('takes the plan’s packages and app modules, and nothing else', () => {
     expect(inFrameworkChunk('/app', '/app/node_modules/react-dom/cjs/react-dom.production.js')).toBe(true);
-    expect(inFrameworkChunk('/app', '/repo/node_modules/react-router/dist/index.mjs')).toBe(true);
+    expect(inFrameworkChunk('/app', '/repo/node_modules/scheduler/cjs/scheduler.production.js')).toBe(true);
+    expect(inFrameworkChunk('/app', '/app/src/lib/router.tsx')).toBe(true);
     expect(inFrameworkChunk('/app', '/app/src/lib/paths.ts')).toBe(true);
     expect(inFrameworkChunk('/app', '/app/node_modules/react-bootstrap/esm/Modal.js')).toBe(false);
     expect(inFrameworkChunk('/app', '/app/src/lib/firebase.ts')).toBe(false);

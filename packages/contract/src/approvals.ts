@@ -3,11 +3,11 @@ import { allowedUserSchema } from './users.ts';
 import { enrollmentCodeIssuedSchema } from './passkeys.ts';
 
 /**
- * What waits for a second administrator: making someone an administrator, or resetting an administrator's
- * passkeys (recovery). Either hands out an enrollment code, so neither is one person's alone once there are
- * two administrators with passkeys.
+ * What waits for a second administrator: making someone an administrator, resetting an administrator's
+ * passkeys (recovery), or a fresh enrollment code for an administrator who has not set up a passkey yet. Each
+ * hands out an enrollment code, so none is one person's alone once there are two administrators with passkeys.
  */
-export const APPROVAL_KINDS = ['make-admin', 'reset-passkeys'] as const;
+export const APPROVAL_KINDS = ['make-admin', 'reset-passkeys', 'enrollment-code'] as const;
 export type ApprovalKind = (typeof APPROVAL_KINDS)[number];
 
 /** A request waiting for (or decided by) a second administrator. */
@@ -33,7 +33,7 @@ export type ApprovalList = z.infer<typeof approvalListSchema>;
 export const approvalParamsSchema = z.object({ id: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER) });
 
 /**
- * PATCH /users/:email { admin: true } and DELETE /users/:email/passkeys answer 202 with this when a second
+ * PATCH /users/:email { admin: true }, DELETE /users/:email/passkeys and POST /users/:email/enrollment-code answer 202 with this when a second
  * administrator must approve: nothing has changed yet, and no enrollment code is issued to whoever asked.
  * The PATCH's answer carries the row as it is now too (a finance change in the same call is made at once).
  */

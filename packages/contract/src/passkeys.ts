@@ -118,6 +118,14 @@ export const enrollmentCodeIssuedSchema = z.object({ code: z.string(), expiresAt
 export type EnrollmentCodeIssued = z.infer<typeof enrollmentCodeIssuedSchema>;
 
 /**
+ * POST /users/:email/enrollment-code: a fresh one-time code for an administrator or finance user who has not set
+ * up a passkey yet (the code they were given was lost, or ran out). The code they had stops working; their
+ * sessions and anything else of theirs stay as they are.
+ */
+export const enrollmentCodeShownSchema = z.object({ email: z.string(), enrollment: enrollmentCodeIssuedSchema });
+export type EnrollmentCodeShown = z.infer<typeof enrollmentCodeShownSchema>;
+
+/**
  * DELETE /users/:email/passkeys: an administrator's passkeys were removed and their sessions ended
  * (recovery); `enrollment` is the code they set up a new passkey with.
  */

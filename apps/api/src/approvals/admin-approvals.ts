@@ -1,6 +1,14 @@
-import type { Approval, ApprovalDone, ApprovalKind, EnrollmentCodeIssued, PasskeysReset } from '@portal/contract';
+import type {
+  Approval,
+  ApprovalDone,
+  ApprovalKind,
+  EnrollmentCodeIssued,
+  EnrollmentCodeShown,
+  PasskeysReset,
+} from '@portal/contract';
 import type { AuditTrail } from '../audit/audit-trail.ts';
 import { DomainError } from '../domain-error.ts';
+import { HAS_PASSKEY_MESSAGE } from '../passkeys/passkey-ceremonies.ts';
 import type { UserRow } from '../users/repository.ts';
 import { managedByDirectoryMessage, notOnListMessage } from '../users/user-admin.ts';
 import { approvalOf, type ApprovalRow, type ApprovalsRepository } from './approvals-repository.ts';
@@ -17,6 +25,13 @@ export interface AdminApprovalsDeps {
   codeForNewAdmin(input: { email: string; actor: string }): Promise<EnrollmentCodeIssued | undefined>;
   /** The recovery reset: ends the sessions, removes the passkeys, issues the code, audited. */
   resetPasskeys(input: { email: string; actor: string }): Promise<PasskeysReset>;
+  /**
+   * A fresh code for someone with an administrator's or the finance role and no passkey yet (the earlier one
+   * stops working), refused for anyone else; sessions and passkeys untouched, audited.
+   */
+  issueEnrollmentCode(input: { email: string; actor: string }): Promise<EnrollmentCodeIssued>;
+  /** How many passkeys the address has set up. */
+  passkeyCount(email: string): Promise<number>;
   audit: Pick<AuditTrail, 'bestEffort'>;
   /** Counts a promotion or reset that took effect (the alert on them and an acknowledgement close together). */
   onChanged(change: TrustChange): void;
@@ -35,6 +50,7 @@ export const NOT_AN_ADMIN_MESSAGE = (email: string) => `${email} is not an admin
 const WHAT: Record<ApprovalKind, string> = {
   'make-admin': 'make administrator',
   'reset-passkeys': 'reset passkeys',
+  'enrollment-code': 'new enrollment code',
 };
 
 /**
@@ -99,13 +115,15 @@ export function createAdminApprovals(deps: AdminApprovalsDeps) {
         email,
         new DomainError('managed-by-directory', managedByDirectoryMessage(email)),
       );
-    if (kind === 'reset-passkeys' && !row.admin)
+    if (kind !== 'make-admin' && !row.admin)
       return refused(
         actor,
         'users.approval-requested',
         email,
         new DomainError('conflict', NOT_AN_ADMIN_MESSAGE(email)),
       );
+    if (kind === 'enrollment-code' && (await deps.passkeyCount(email)) > 0)
+      return refused(actor, 'users.approval-requested', email, new DomainError('conflict', HAS_PASSKEY_MESSAGE(email)));
     return row;
   }
 
@@ -114,6 +132,9 @@ export function createAdminApprovals(deps: AdminApprovalsDeps) {
     deps.onChanged('promotion');
     return { row, enrollment: await deps.codeForNewAdmin({ email, actor }) };
   }
+
+  // Not counted for the alert on trust changes: nothing about the account changes but which code works.
+  const codeNow = (email: string, actor: string) => deps.issueEnrollmentCode({ email, actor });
 
   async function resetNow(email: string, actor: string) {
     const reset = await deps.resetPasskeys({ email, actor });
@@ -148,6 +169,24 @@ export function createAdminApprovals(deps: AdminApprovalsDeps) {
       if (email === actor || !(await needsSecondPerson(actor, email))) return resetNow(email, actor);
       await targetOf('reset-passkeys', email, actor);
       return { pending: await requestApproval('reset-passkeys', email, actor) };
+    },
+
+    /**
+     * POST /users/:email/enrollment-code: a fresh code for someone who has not set up a passkey yet, their
+     * sessions kept. Like a reset it hands out a code for an administrator's account, so for an administrator
+     * it waits for a second one wherever one could look; a finance user's is given by one administrator, as
+     * the finance role and its first code are.
+     */
+    async newEnrollmentCode(input: {
+      email: string;
+      actor: string;
+    }): Promise<EnrollmentCodeShown | { pending: Approval }> {
+      const { email, actor } = input;
+      const row = await deps.findUser(email);
+      if (email === actor || !row?.admin || !(await needsSecondPerson(actor, email)))
+        return { email, enrollment: await codeNow(email, actor) };
+      await targetOf('enrollment-code', email, actor);
+      return { pending: await requestApproval('enrollment-code', email, actor) };
     },
 
     async list(): Promise<Approval[]> {
@@ -188,10 +227,10 @@ export function createAdminApprovals(deps: AdminApprovalsDeps) {
         );
       let enrollment: EnrollmentCodeIssued | undefined;
       try {
-        enrollment =
-          claimed.kind === 'make-admin'
-            ? (await promoteNow(claimed.email, actor, claimed.requestedBy)).enrollment
-            : (await resetNow(claimed.email, actor)).enrollment;
+        if (claimed.kind === 'make-admin')
+          enrollment = (await promoteNow(claimed.email, actor, claimed.requestedBy)).enrollment;
+        else if (claimed.kind === 'reset-passkeys') enrollment = (await resetNow(claimed.email, actor)).enrollment;
+        else enrollment = await codeNow(claimed.email, actor);
       } catch (error) {
         await approvals
           .undecide(id)

@@ -370,7 +370,7 @@ export const adminApprovals = pgTable(
   'admin_approvals',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    kind: text('kind', { enum: ['make-admin', 'reset-passkeys'] }).notNull(),
+    kind: text('kind', { enum: ['make-admin', 'reset-passkeys', 'enrollment-code'] }).notNull(),
     email: text('email')
       .notNull()
       .references(() => users.email, { onDelete: 'cascade' }),

@@ -407,6 +407,8 @@ export function createPasskeyCeremonies(deps: PasskeyCeremoniesDeps) {
       return { email, removed, enrollment: await issueCode(email, actor) };
     },
 
+    passkeyCount: (email: string) => passkeys.countFor(email),
+
     /** Each address's passkeys as the admin list shows them (set up, last used); addresses without any are absent. */
     async passkeysOf(emails: string[]): Promise<Map<string, PasskeySummary[]>> {
       const byEmail = new Map<string, PasskeySummary[]>();

@@ -1,6 +1,7 @@
 import {
   approvalRequestedSchema,
   emailParamsSchema,
+  enrollmentCodeShownSchema,
   passkeyAssertionSchema,
   passkeyCreationOptionsSchema,
   passkeyOptionsBodySchema,
@@ -217,6 +218,31 @@ const passkeyRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const { email } = request.params;
       const outcome = await app.domain.adminApprovals.resetPasskeys({ email, actor: adminSession(request).email });
+      return 'pending' in outcome ? reply.code(202).send({ email, approval: outcome.pending }) : outcome;
+    },
+  );
+
+  app.post(
+    '/users/:email/enrollment-code',
+    {
+      config: { access: 'admin' },
+      schema: {
+        summary:
+          'Show a fresh one-time enrollment code for an administrator or finance user who has not set up a passkey ' +
+          'yet: the code they had stops working, their sessions go on; 202 with `approval` when it waits for a ' +
+          'second administrator',
+        description:
+          '404 `not-found` for an address not on the list; 409 `conflict` when no role of theirs needs a passkey, ' +
+          'when they have one already (reset their passkeys instead), or when a request about them already waits. ' +
+          'No body.',
+        tags: ['passkeys'],
+        params: emailParamsSchema,
+        response: { 200: enrollmentCodeShownSchema, 202: approvalRequestedSchema, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const { email } = request.params;
+      const outcome = await app.domain.adminApprovals.newEnrollmentCode({ email, actor: adminSession(request).email });
       return 'pending' in outcome ? reply.code(202).send({ email, approval: outcome.pending }) : outcome;
     },
   );

@@ -1,5 +1,5 @@
 import type { RuntimeConfig } from '@portal/contract';
-import { BrowserRouter } from 'react-router';
+import { BrowserRouter } from '@/lib/router';
 import type { AuthClient } from '@/lib/auth';
 import { AppProvider } from './provider';
 import { AppRoutes } from './router';

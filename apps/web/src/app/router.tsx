@@ -1,5 +1,5 @@
 import { lazy } from 'react';
-import { Route, Routes } from 'react-router';
+import { Route, Routes } from '@/lib/router';
 import { LoginRoute } from '@/features/auth/components/LoginRoute';
 import { isInvoicePath, type SignedInInvoiceModule } from '@/lib/first-load-plan';
 import { lazyWithPreload } from '@/lib/lazy-with-preload';
@@ -11,8 +11,8 @@ import { ExactPath } from './routes/ExactPath';
 import { PrivateRoute } from './routes/PrivateRoute';
 
 /**
- * Declarative routes (React Router's component API, not its data router): the data router's loaders,
- * actions and fetchers, which no screen uses, were 15 KB of the login page's script (brotli). The screens
+ * Declarative routes, drawn by the portal's own router (lib/router.tsx, decision 123): React Router's, even
+ * without its data router, was 12 KB of the login page's script (brotli), for six exact paths. The screens
  * load on demand; `preloadSignedInPage` starts one at boot, before the sign-in state is known, so the
  * screen renders as soon as it is.
  */

@@ -1,4 +1,4 @@
-import { useNavigate } from 'react-router';
+import { useNavigate } from '@/lib/router';
 import { SupportLinks } from '@/components/SupportLinks';
 import { useAuth } from '@/lib/auth';
 import { paths } from '@/lib/paths';

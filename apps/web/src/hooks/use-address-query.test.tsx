@@ -1,6 +1,6 @@
 import { act, renderHook } from '@testing-library/react';
 import type { ReactNode } from 'react';
-import { MemoryRouter, useLocation, useNavigate } from 'react-router';
+import { MemoryRouter, useLocation, useNavigate } from '@/lib/router';
 import { describe, expect, it } from 'vitest';
 import { AddressWrites, useAddressQuery } from './use-address-query';
 

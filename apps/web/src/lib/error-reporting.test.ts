@@ -5,7 +5,7 @@ const sentryConfig = { dsn: 'https://key@sentry.example/1', environment: 'L1', r
 
 /** A fresh error-reporting module (its state is per page) over a recorded stand-in for the Sentry SDK. */
 async function freshReporting() {
-  const sdk = { init: vi.fn(), captureException: vi.fn() };
+  const sdk = { init: vi.fn(), captureException: vi.fn(), scrubBreadcrumb: vi.fn(), scrubEvent: vi.fn() };
   const loaded = vi.fn(() => sdk);
   vi.resetModules();
   vi.doMock('./sentry-sdk', loaded);
@@ -26,6 +26,10 @@ describe('error reporting', () => {
     expect(loaded).not.toHaveBeenCalled();
     fireEvent.keyDown(window, { key: 'a' });
     await vi.waitFor(() => expect(sdk.init).toHaveBeenCalledWith(expect.objectContaining({ dsn: sentryConfig.dsn })));
+    // What cleans a report of parcel codes and addresses comes with the SDK, and is handed to it.
+    expect(sdk.init).toHaveBeenCalledWith(
+      expect.objectContaining({ beforeBreadcrumb: sdk.scrubBreadcrumb, beforeSend: sdk.scrubEvent }),
+    );
   });
 
   it('loads the SDK for the first error and sends it, with the ones queued meanwhile', async () => {

@@ -1,6 +1,5 @@
 import type { RuntimeConfig } from '@portal/contract';
 import { onFirstInteraction } from './first-interaction';
-import { scrubBreadcrumb, scrubEvent } from './scrub-report';
 import type * as SentrySdk from './sentry-sdk';
 
 /**
@@ -44,8 +43,8 @@ function loadSdk(): Promise<void> {
       attachStacktrace: true,
       // The default integrations report global errors and unhandled rejections and keep breadcrumbs; neither
       // may carry a parcel code or an e-mail address (the invoice link's query, the /users/<email> calls).
-      beforeBreadcrumb: scrubBreadcrumb,
-      beforeSend: scrubEvent,
+      beforeBreadcrumb: sentry.scrubBreadcrumb,
+      beforeSend: sentry.scrubEvent,
     });
     sdk = sentry;
     for (const report of pending.splice(0)) send(sentry, report);

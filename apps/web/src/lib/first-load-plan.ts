@@ -42,7 +42,7 @@ export type SignedInInvoiceModule = keyof typeof SIGNED_IN_INVOICE_MODULES;
  * libraries, and the small app modules that the lazily loaded screens share with the first page.
  */
 export const FRAMEWORK = {
-  packages: ['react', 'react-dom', 'scheduler', 'react-router'],
+  packages: ['react', 'react-dom', 'scheduler'],
   modules: [
     'src/lib/api-client.tsx',
     'src/lib/account.ts',
@@ -52,6 +52,7 @@ export const FRAMEWORK = {
     'src/lib/storage.ts',
     'src/lib/runtime-config.tsx',
     'src/lib/paths.ts',
+    'src/lib/router.tsx',
     'src/lib/query-boundary.tsx',
     'src/lib/query-client-slot.tsx',
     'src/hooks/use-page-title.ts',

@@ -16,7 +16,7 @@ import {
   type Location,
   type NavigationType,
   type To,
-} from 'react-router';
+} from '@/lib/router';
 import { AppProvider } from '@/app/provider';
 import { AppRoutes } from '@/app/router';
 import { API } from './msw-server';

@@ -1,4 +1,4 @@
-import { Link } from 'react-router';
+import { Link } from '@/lib/router';
 import { useAccount } from '@/lib/account-query';
 import { paths } from '@/lib/paths';
 

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { Link, useNavigate } from '@/lib/router';
 import { useAuth } from '@/lib/auth';
 import { paths } from '@/lib/paths';
 import { lazyWithPreload } from '@/lib/lazy-with-preload';

@@ -1,4 +1,4 @@
-import { Navigate, useLocation } from 'react-router';
+import { Navigate, useLocation } from '@/lib/router';
 import { CenteredMessage } from '@/components/CenteredMessage';
 import { PageSpinner } from '@/components/PageSpinner';
 import { useAccount } from '@/lib/account-query';

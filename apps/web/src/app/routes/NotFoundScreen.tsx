@@ -1,6 +1,6 @@
 import { usePageTitle } from '@/hooks/use-page-title';
 import Card from 'react-bootstrap/Card';
-import { Link } from 'react-router';
+import { Link } from '@/lib/router';
 import { paths } from '@/lib/paths';
 
 export function NotFoundScreen() {

@@ -1,4 +1,4 @@
-import { Navigate, Outlet, useLocation } from 'react-router';
+import { Navigate, Outlet, useLocation } from '@/lib/router';
 import { CenteredMessage } from '@/components/CenteredMessage';
 import { useAuth } from '@/lib/auth';
 import { paths } from '@/lib/paths';

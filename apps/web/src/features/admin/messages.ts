@@ -145,6 +145,16 @@ export const enrollmentCodeDetails = (email: string, enrollment: { code: string;
   `Enrollment code for ${email}'s first passkey: ${enrollment.code}`,
   `Give it to them in person or by phone, not by e-mail. It works once, until ${formatDateTime(enrollment.expiresAt)}, and is not shown again.`,
 ];
+/** The row menu's way to a new code for someone who has not set up a passkey yet, without signing them out. */
+export const NEW_ENROLLMENT_CODE_ITEM = 'Show a new enrollment code';
+export const NEW_ENROLLMENT_CODE_TITLE = 'New enrollment code';
+export const newEnrollmentCodeLead = (email: string) => `Enrollment code for ${email}'s first passkey:`;
+export const newEnrollmentCodeHandOver = (expiresAt: string) =>
+  `Give it to them in person or by phone, not by e-mail. It works once, until ${formatDateTime(expiresAt)}, and is not shown again.`;
+export const NEW_ENROLLMENT_CODE_KEPT =
+  'The code they were given before no longer works. They stay signed in, and nothing else of theirs changes.';
+export const newEnrollmentCodeNotice = (email: string) =>
+  `A new enrollment code for ${email} is ready; the one before no longer works.`;
 /** An administrator's passkeys on their row. */
 export const passkeyCount = (count: number) =>
   count === 0 ? 'No passkey yet' : count === 1 ? '1 passkey' : `${count} passkeys`;
@@ -167,20 +177,32 @@ export const DIRECTORY_ROLE_REASON = 'Their roles come from your company directo
 export const DEACTIVATED_TITLE = 'Deactivated in your company directory: cannot sign in';
 
 /** Promotions and passkey resets that wait for a second administrator. */
-export const approvalRequestedNotice = (email: string, kind: ApprovalKind) =>
-  kind === 'make-admin'
-    ? `Making ${email} an administrator waits for a second administrator's approval. Nothing has changed yet.`
-    : `Resetting the passkeys of ${email} waits for a second administrator's approval. Nothing has changed yet.`;
+export const approvalRequestedNotice = (email: string, kind: ApprovalKind) => {
+  switch (kind) {
+    case 'make-admin':
+      return `Making ${email} an administrator waits for a second administrator's approval. Nothing has changed yet.`;
+    case 'reset-passkeys':
+      return `Resetting the passkeys of ${email} waits for a second administrator's approval. Nothing has changed yet.`;
+    case 'enrollment-code':
+      return `A new enrollment code for ${email} waits for a second administrator's approval. Nothing has changed yet.`;
+  }
+};
 export const APPROVAL_REQUESTED_DETAIL =
   'Another administrator approves it under "Waiting for a second administrator" within 24 hours. They, not you, are shown the enrollment code, and hand it over.';
 export const approvalsTitle = (count: number) =>
   count === 1
     ? 'Waiting for a second administrator: 1 request'
     : `Waiting for a second administrator: ${count} requests`;
-export const approvalDescription = (approval: { kind: ApprovalKind; email: string; requestedBy: string }) =>
-  approval.kind === 'make-admin'
-    ? `${approval.requestedBy} asks to make ${approval.email} an administrator`
-    : `${approval.requestedBy} asks to reset the passkeys of ${approval.email}`;
+export const approvalDescription = (approval: { kind: ApprovalKind; email: string; requestedBy: string }) => {
+  switch (approval.kind) {
+    case 'make-admin':
+      return `${approval.requestedBy} asks to make ${approval.email} an administrator`;
+    case 'reset-passkeys':
+      return `${approval.requestedBy} asks to reset the passkeys of ${approval.email}`;
+    case 'enrollment-code':
+      return `${approval.requestedBy} asks for a new enrollment code for ${approval.email}`;
+  }
+};
 export const approvalUntil = (expiresAt: string) => `until ${formatDateTime(expiresAt)}`;
 export const OWN_APPROVAL_NOTE = 'You asked for this: it waits for another administrator.';
 export const ABOUT_YOU_APPROVAL_NOTE = 'This is about you: another administrator decides it.';
@@ -192,10 +214,16 @@ export const approvalRejectedNotice = (email: string, own: boolean) =>
     ? `You withdrew your request about ${email}. Nothing was changed.`
     : `You turned down the request about ${email}. Nothing was changed.`;
 export const APPROVE_TITLE = 'Approve?';
-export const approveMessage = (approval: { kind: ApprovalKind; email: string; requestedBy: string }) =>
-  approval.kind === 'make-admin'
-    ? `Make ${approval.email} an administrator, as ${approval.requestedBy} asked? You are shown their enrollment code next: check with ${approval.email} that they expect it, and hand it over in person or by phone.`
-    : `Reset the passkeys of ${approval.email}, as ${approval.requestedBy} asked? They are signed out everywhere, and you are shown their new enrollment code next. Do this only once you are sure it is them who asked.`;
+export const approveMessage = (approval: { kind: ApprovalKind; email: string; requestedBy: string }) => {
+  switch (approval.kind) {
+    case 'make-admin':
+      return `Make ${approval.email} an administrator, as ${approval.requestedBy} asked? You are shown their enrollment code next: check with ${approval.email} that they expect it, and hand it over in person or by phone.`;
+    case 'reset-passkeys':
+      return `Reset the passkeys of ${approval.email}, as ${approval.requestedBy} asked? They are signed out everywhere, and you are shown their new enrollment code next. Do this only once you are sure it is them who asked.`;
+    case 'enrollment-code':
+      return `Give ${approval.email} a new enrollment code, as ${approval.requestedBy} asked? The code they have stops working; they stay signed in. You are shown the new code next: check with ${approval.email} that they expect it, and hand it over in person or by phone.`;
+  }
+};
 /** An address a bulk add left out, and why, in the notice above the list. */
 export const notAddedLine = (address: string, reason: string | undefined) =>
   `Not added: ${address}${reason ? ` (${reason})` : ''}`;

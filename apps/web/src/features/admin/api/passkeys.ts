@@ -1,7 +1,9 @@
 import {
   approvalRequestedSchema,
+  enrollmentCodeShownSchema,
   passkeysResetSchema,
   type ApprovalRequested,
+  type EnrollmentCodeShown,
   type PasskeysReset,
 } from '@portal/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -37,6 +39,38 @@ export function useResetPasskeys() {
   return useMutation({
     mutationKey: adminKeys.change,
     mutationFn: (email: string) => resetPasskeys(api, email),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: adminKeys.all }),
+  });
+}
+
+/**
+ * POST /users/<email>/enrollment-code: a fresh code for someone who has not set up a passkey yet, their sessions
+ * kept (the code before stops working); for an administrator, where another could approve, a request (202).
+ */
+export async function newEnrollmentCode(
+  api: ApiClient,
+  email: string,
+): Promise<EnrollmentCodeShown | ApprovalRequested> {
+  const { data } = await api.request(`/users/${encodeURIComponent(email)}/enrollment-code`, {
+    method: 'POST',
+    auth: true,
+    schema: {
+      parse(value: unknown): EnrollmentCodeShown | ApprovalRequested {
+        const waiting = approvalRequestedSchema.safeParse(value);
+        return waiting.success ? waiting.data : enrollmentCodeShownSchema.parse(value);
+      },
+    },
+  });
+  return data;
+}
+
+/** Asks for a new enrollment code; settles once the audit log and approvals it extended have been reloaded. */
+export function useNewEnrollmentCode() {
+  const api = useApiClient();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: adminKeys.change,
+    mutationFn: (email: string) => newEnrollmentCode(api, email),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: adminKeys.all }),
   });
 }

@@ -47,7 +47,16 @@ export function ActionNotice({
 }
 
 /** Copies the enrollment code; once it is in the clipboard the notice no longer needs to hold on. */
-function CopyCode({ code, onCopied }: { code: string; onCopied: () => void }) {
+export function CopyCode({
+  code,
+  onCopied,
+  buttonClass = 'btn-outline-success',
+}: {
+  code: string;
+  onCopied: () => void;
+  /** The button's Bootstrap colour class, written whole: the notice's green, or a dialog's own. */
+  buttonClass?: 'btn-outline-success' | 'btn-outline-primary';
+}) {
   const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
   const copy = async () => {
     try {
@@ -62,7 +71,7 @@ function CopyCode({ code, onCopied }: { code: string; onCopied: () => void }) {
     <>
       <button
         type="button"
-        className="btn btn-outline-success btn-sm notice-action text-nowrap"
+        className={`btn ${buttonClass} btn-sm notice-action text-nowrap`}
         onClick={() => void copy()}
       >
         {state === 'copied' ? CODE_COPIED : COPY_CODE}

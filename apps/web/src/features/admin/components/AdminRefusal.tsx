@@ -1,4 +1,4 @@
-import { Link } from 'react-router';
+import { Link } from '@/lib/router';
 import { AccountNotAllowed } from '@/components/AccountNotAllowed';
 import { ApiError } from '@/lib/api-client';
 import { paths } from '@/lib/paths';

@@ -9,9 +9,11 @@ import { SEARCH_DEBOUNCE_MS } from './SearchField';
 
 const ADMIN = 'admin@example.com';
 
-function setup() {
+/** The admin, the person promoted, and `others` more on the list (a second page once past the page size). */
+function setup(others = 0) {
+  const more = Array.from({ length: others }, (_, i) => `zz-colleague${String(i).padStart(3, '0')}@example.com`);
   const fake = createFakeAdminApi({
-    users: [ADMIN, 'user@example.com'].map((email) => makeUser(email, { admin: email === ADMIN })),
+    users: [ADMIN, 'user@example.com', ...more].map((email) => makeUser(email, { admin: email === ADMIN })),
   });
   server.use(accountLookup({ [ADMIN]: { admin: true }, 'user@example.com': {} }), ...fake.handlers);
 }
@@ -22,9 +24,9 @@ const searchFor = (term: string) =>
     await new Promise((resolve) => setTimeout(resolve, SEARCH_DEBOUNCE_MS + 100));
   });
 
-async function promote() {
-  setup();
-  const rendered = renderApp('/admin', { auth: createFakeAuthClient({ signedInAs: ADMIN }) });
+async function promote(others = 0, query = '') {
+  setup(others);
+  const rendered = renderApp(`/admin${query}`, { auth: createFakeAuthClient({ signedInAs: ADMIN }) });
   const { user } = rendered;
   await screen.findByRole('table', { name: 'Allowed users' });
   await user.click(screen.getByRole('button', { name: 'More actions for user@example.com' }));
@@ -64,6 +66,16 @@ describe("a new administrator's enrollment code", () => {
     await user.click(screen.getByRole('button', { name: 'Copy code' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('Could not copy: select the code and copy it by hand.');
     await searchFor('admin@');
+    expect(codeNotice()).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Dismiss' }));
+    expect(codeNotice()).not.toBeInTheDocument();
+  });
+
+  it('stays on screen on another page of the list, until dismissed', async () => {
+    // The smallest page size, so the second page is reached with few rows to draw.
+    const { user } = await promote(30, '?size=25');
+    await user.click(screen.getByRole('button', { name: 'Page 2' }));
+    await waitFor(() => expect(screen.queryByRole('cell', { name: 'user@example.com' })).not.toBeInTheDocument());
     expect(codeNotice()).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Dismiss' }));
     expect(codeNotice()).not.toBeInTheDocument();

@@ -56,6 +56,23 @@ describe('promotions and passkey resets waiting for a second administrator', () 
     await waitFor(() => expect(screen.queryByRole('region', { name: /Waiting for a second/ })).toBeNull());
   });
 
+  it('approving a new enrollment code shows the code to the approver, who is told the one before stopped working', async () => {
+    const { fake, user } = setup([waiting({ kind: 'enrollment-code' })]);
+    const region = await approvalsRegion();
+    expect(region).toHaveTextContent(`${OTHER} asks for a new enrollment code for ${CANDIDATE}, until`);
+    await user.click(within(region).getByRole('button', { name: `Approve the request about ${CANDIDATE}` }));
+    const confirm = await screen.findByRole('dialog', { name: 'Approve?' });
+    expect(confirm).toHaveTextContent(`Give ${CANDIDATE} a new enrollment code, as ${OTHER} asked?`);
+    expect(confirm).toHaveTextContent('they stay signed in');
+    await user.click(within(confirm).getByRole('button', { name: 'Approve' }));
+    const notice = await screen.findByRole('status');
+    expect(notice).toHaveTextContent(
+      `A new enrollment code for ${CANDIDATE} is ready; the one before no longer works.`,
+    );
+    expect(notice).toHaveTextContent(`Enrollment code for ${CANDIDATE}'s first passkey: ${FAKE_ENROLLMENT_CODE}`);
+    expect(fake.summary()).toContain('POST /approvals/7/approve');
+  });
+
   it('turns a request down without any change', async () => {
     const { fake, user } = setup([waiting({ kind: 'reset-passkeys', email: OTHER, requestedBy: 'third@example.com' })]);
     const region = await approvalsRegion();

@@ -16,6 +16,7 @@ import {
   approvalUntil,
   approveLabel,
   enrollmentCodeDetails,
+  newEnrollmentCodeNotice,
   OWN_APPROVAL_NOTE,
   passkeysResetNotice,
   rejectLabel,
@@ -24,7 +25,7 @@ import {
 } from '../messages';
 
 /**
- * Promotions and passkey resets waiting for a second administrator, shown only while there are any. Another
+ * Promotions, passkey resets and new enrollment codes waiting for a second administrator, shown only while there are any. Another
  * administrator approves, after a confirmation (and is shown the enrollment code, in the notice above the
  * list), or rejects; whoever
  * asked is told it waits for someone else, and may withdraw it; whom it is about cannot decide it.
@@ -119,7 +120,12 @@ function noticeOf(
 ): Notice {
   const { email } = approval;
   if (decision === 'reject') return { text: approvalRejectedNotice(email, approval.requestedBy === currentEmail) };
-  const text = approval.kind === 'make-admin' ? adminNotice(email, true) : passkeysResetNotice(email);
+  const text =
+    approval.kind === 'make-admin'
+      ? adminNotice(email, true)
+      : approval.kind === 'reset-passkeys'
+        ? passkeysResetNotice(email)
+        : newEnrollmentCodeNotice(email);
   return done.enrollment
     ? { text, details: enrollmentCodeDetails(email, done.enrollment), code: done.enrollment.code }
     : { text };

@@ -8,6 +8,7 @@ import {
   DIRECTORY_ROLE_REASON,
   financeChangeButton,
   LAST_ADMIN_ROLE_REASON,
+  NEW_ENROLLMENT_CODE_ITEM,
   roleChangeButton,
   rowMenuLabel,
 } from '../messages';
@@ -91,6 +92,12 @@ export function UserRowMenu({ user, own, actions }: { user: AllowedUser; own: bo
         {(user.admin || user.finance) && !own && (
           <Dropdown.Item as="button" onClick={() => actions.onResetPasskeys(email, toggle.current!)}>
             Reset passkeys
+          </Dropdown.Item>
+        )}
+        {/* Someone who has not set up a passkey yet: a code again, without signing them out as a reset would. */}
+        {(user.admin || user.finance) && !own && user.passkeys?.length === 0 && (
+          <Dropdown.Item as="button" onClick={() => actions.onNewEnrollmentCode(email, toggle.current!)}>
+            {NEW_ENROLLMENT_CODE_ITEM}
           </Dropdown.Item>
         )}
         {!user.activated && (

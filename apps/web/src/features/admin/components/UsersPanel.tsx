@@ -24,6 +24,7 @@ import {
   statusTextOf,
 } from '../messages';
 import { ActionNotice } from './ActionNotice';
+import { EnrollmentCodeDialog } from './EnrollmentCodeDialog';
 import { AddUserModal } from './AddUserModal';
 import { BulkAddModal } from './BulkAddModal';
 import { ExportButton } from './ExportButton';
@@ -149,6 +150,12 @@ export function UsersPanel() {
         yesVariant={confirmation.yesVariant}
         onNo={userActions.cancel}
         onYes={userActions.confirm}
+        onExited={userActions.restoreFocus}
+      />
+      <EnrollmentCodeDialog
+        show={userActions.code.open}
+        shown={userActions.code.shown}
+        onClose={userActions.code.close}
         onExited={userActions.restoreFocus}
       />
       <ConfirmModal

@@ -8,5 +8,6 @@ export interface UserActions {
   onSetFinance: (email: string, finance: boolean, trigger: HTMLButtonElement) => void;
   onEndSessions: (email: string, trigger: HTMLButtonElement) => void;
   onResetPasskeys: (email: string, trigger: HTMLButtonElement) => void;
+  onNewEnrollmentCode: (email: string, trigger: HTMLButtonElement) => void;
   onResend: (email: string) => void;
 }

@@ -3,7 +3,8 @@ import { useRef, useState } from 'react';
 import { useSetAdmin, useSetFinance, useResendInvitation } from '../api/change-user';
 import { useDeleteUser } from '../api/delete-user';
 import { useEndSessions } from '../api/end-sessions';
-import { useResetPasskeys } from '../api/passkeys';
+import { useNewEnrollmentCode, useResetPasskeys } from '../api/passkeys';
+import type { ShownCode } from '../components/EnrollmentCodeDialog';
 import {
   adminNotice,
   APPROVAL_REQUESTED_DETAIL,
@@ -99,6 +100,9 @@ export function useUserActions(feedback: ActionFeedback) {
   const resend = useResendInvitation();
   const endSessions = useEndSessions();
   const resetPasskeys = useResetPasskeys();
+  const newEnrollmentCode = useNewEnrollmentCode();
+  // A fresh enrollment code, shown in its dialog until closed; kept while the dialog fades out.
+  const [code, setCode] = useState<{ open: boolean; shown: ShownCode | null }>({ open: false, shown: null });
   const [pending, setPending] = useState<{ open: boolean; action: Pending | null }>({ open: false, action: null });
   const trigger = useRef<HTMLElement | null>(null);
 
@@ -112,6 +116,17 @@ export function useUserActions(feedback: ActionFeedback) {
     onSetFinance: (email, finance, from) => ask({ kind: 'finance', email, finance }, from),
     onEndSessions: (email, from) => ask({ kind: 'end-sessions', email }, from),
     onResetPasskeys: (email, from) => ask({ kind: 'reset-passkeys', email }, from),
+    // Nothing to confirm: it takes nothing away (the code before was not used), and signs nobody out.
+    onNewEnrollmentCode: (email, from) => {
+      trigger.current = from;
+      newEnrollmentCode.mutate(email, {
+        onSuccess: (issued) => {
+          if ('approval' in issued) feedback.succeed(waitsForApproval(email, 'enrollment-code'));
+          else setCode({ open: true, shown: issued });
+        },
+        onError: (error) => feedback.fail(serverMessageOf(error), error, from),
+      });
+    },
     onResend: (email) =>
       resend.mutate(email, {
         onSuccess: () => feedback.succeed({ text: invitationNotice(email) }),
@@ -178,6 +193,11 @@ export function useUserActions(feedback: ActionFeedback) {
     confirmation,
     confirm: () => void confirm(),
     cancel: () => setPending({ open: false, action: pending.action }),
+    /** The fresh enrollment code's dialog. */
+    code: {
+      ...code,
+      close: () => setCode({ open: false, shown: code.shown }),
+    },
     /** Back to the row's control once the confirmation has gone, unless its row went with it. */
     restoreFocus: () => {
       if (trigger.current?.isConnected) trigger.current.focus();

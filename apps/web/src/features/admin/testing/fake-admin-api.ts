@@ -101,7 +101,8 @@ export function createFakeAdminApi(
       | 'bulkAdd'
       | 'bulkDelete'
       | 'end-sessions'
-      | 'reset-passkeys',
+      | 'reset-passkeys'
+      | 'enrollment-code',
       Failure | 'network'
     >
   > = {};
@@ -309,6 +310,18 @@ export function createFakeAdminApi(
           removed: 1,
           enrollment: { code: FAKE_ENROLLMENT_CODE, expiresAt: FAKE_CODE_EXPIRY },
         })
+      );
+    }),
+    http.post(`${API}/users/:email/enrollment-code`, async ({ request, params }) => {
+      const call = await record(request);
+      const failure = takeFailure('enrollment-code');
+      if (failure) return fail(failure);
+      const email = String(params.email);
+      if (secondPerson.needed && !refuseWithoutBearer(call))
+        return HttpResponse.json({ email, approval: requestApproval('enrollment-code', email) }, { status: 202 });
+      return (
+        refuseWithoutBearer(call) ??
+        HttpResponse.json({ email, enrollment: { code: FAKE_ENROLLMENT_CODE, expiresAt: FAKE_CODE_EXPIRY } })
       );
     }),
     // Not recorded in `calls`, like the step-up status: tests read those as the list's and actions' calls.

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { Navigate, useLocation } from 'react-router';
+import { Navigate, useLocation } from '@/lib/router';
 import { CenteredMessage } from '@/components/CenteredMessage';
 import { useAuth } from '@/lib/auth';
 import { readBeforeLogin, saveBeforeLogin } from '@/lib/storage';

@@ -1,7 +1,7 @@
 import { useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { Alert } from '@/components/Alert';
 import Spinner from 'react-bootstrap/Spinner';
-import { Link, useLocation } from 'react-router';
+import { Link, useLocation } from '@/lib/router';
 import { ErrorModal } from '@/components/ErrorModal';
 import { SupportLinks } from '@/components/SupportLinks';
 import { AccountNotAllowed } from '@/components/AccountNotAllowed';

@@ -1,7 +1,7 @@
 import { useState, type Ref } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '@/lib/router';
 import { invoicePathFor } from '@/lib/paths';
 import { normalizeTypedParcelCode } from '../parcel-code';
 

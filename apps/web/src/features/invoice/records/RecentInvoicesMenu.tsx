@@ -2,7 +2,7 @@ import { documentTypeName } from '@portal/contract/invoice-codes';
 import { useEffect, useId, useRef, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Spinner from 'react-bootstrap/Spinner';
-import { Link } from 'react-router';
+import { Link } from '@/lib/router';
 import { invoicePathFor } from '@/lib/paths';
 import { formatMoney } from '../facts/format';
 import { useRecentInvoices } from './records-api';

@@ -1,7 +1,7 @@
 import { MAX_INVOICE_OFFSET } from '@portal/contract';
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
-import { useLocation } from 'react-router';
+import { useLocation } from '@/lib/router';
 import { Alert } from '@/components/Alert';
 import { Pager } from '@/components/Pager';
 import { SelectionBar } from '@/components/SelectionBar';

@@ -1,4 +1,4 @@
-import { Link } from 'react-router';
+import { Link } from '@/lib/router';
 import { formatDateTime } from '@/lib/format-date';
 import { invoicePathFor } from '@/lib/paths';
 import { fromResults } from '@/lib/results-link';
