@@ -104,7 +104,20 @@ function VersionEntry({ parcelCode, version }: { parcelCode: string; version: In
           <div>
             <dt>EN 16931</dt>
             <dd className={version.validation?.status === 'invalid' ? 'text-danger-emphasis' : undefined}>
-              {validationText}
+              {version.validation?.status === 'invalid' ? (
+                <>
+                  Invalid:{' '}
+                  {version.validation.fatalRules.map((rule, index) => (
+                    // A rule id is one word: "BR-CO-13" never breaks at its hyphens.
+                    <span key={rule} className="text-nowrap">
+                      {rule}
+                      {index < version.validation!.fatalRules.length - 1 ? ', ' : ''}
+                    </span>
+                  ))}
+                </>
+              ) : (
+                validationText
+              )}
             </dd>
           </div>
         )}
