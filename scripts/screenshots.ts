@@ -78,6 +78,19 @@ const peppol = await readFile(path.join(samples, 'peppol-invoice.xml'), 'utf8');
 await ingest('SHOT-IBAN-1', Buffer.from(peppol), 'application/xml');
 const rerouted = peppol.replace('<cbc:ID>IBAN32423940</cbc:ID>', '<cbc:ID>GB33BUKB20201555555555</cbc:ID>');
 await ingest('SHOT-IBAN-1', Buffer.from(rerouted), 'application/xml');
+// An e-invoice whose totals no longer add up (the sum of its lines and the amount due changed): flagged, with
+// its EN 16931 findings, as EINVOICE_INVALID's default keeps it.
+const xrechnung = await readFile(path.join(samples, 'xrechnung-ubl.xml'), 'utf8');
+const broken = xrechnung
+  .replace(
+    '<cbc:LineExtensionAmount currencyID="EUR">314.86</cbc:LineExtensionAmount>',
+    '<cbc:LineExtensionAmount currencyID="EUR">341.86</cbc:LineExtensionAmount>',
+  )
+  .replace(
+    '<cbc:PayableAmount currencyID="EUR">336.9</cbc:PayableAmount>',
+    '<cbc:PayableAmount currencyID="EUR">363.9</cbc:PayableAmount>',
+  );
+await ingest('SHOT-INVALID-1', Buffer.from(broken), 'application/xml');
 
 const sizes = {
   desktop: { viewport: { width: 1366, height: 768 } },
@@ -145,6 +158,15 @@ async function shoot(browser: Browser, size: keyof typeof sizes) {
     await page.waitForTimeout(1500);
     await snap(label);
   }
+
+  // The invalid e-invoice: its calm badge beside the facts, then its findings one click away.
+  await page.goto(`${stack.url}/invoice?parcelCode=SHOT-INVALID-1`);
+  await page.getByRole('complementary').waitFor();
+  await page.getByRole('link', { name: 'Download' }).and(page.locator('[href^="blob:"]')).waitFor();
+  await page.waitForTimeout(1500);
+  await snap('invoice-validation-badge');
+  await page.getByRole('button', { name: 'Show findings' }).click();
+  await snap('invoice-validation-report');
 
   await page.goto(`${stack.url}/invoice?parcelCode=NOPE0000`);
   await page.getByRole('dialog', { name: 'Error' }).waitFor();

@@ -240,6 +240,7 @@ export function buildDomain(infrastructure: Omit<Infrastructure, 'close'>, optio
         readInvoice: invoiceReaders.read,
         ingestSlots,
         invalidEInvoices: config.eInvoiceInvalid,
+        onInvalidEInvoice: (outcome) => metrics.invalidEInvoices.inc({ outcome }),
       },
       input,
     );

@@ -30,6 +30,7 @@ export const AUDIT_ACTIONS = [
   'invoice.facts',
   'invoice.history',
   'invoice.ingest',
+  'invoice.revalidate',
   'invoice.bank-details-changed',
   'invoice.amount-changed',
   'invoice.e-invoice-removed',

@@ -1,6 +1,15 @@
 import { z } from 'zod';
 import { invoiceFormatSchema, invoiceWarningKindSchema, parcelCodeSchema } from './invoices.ts';
 
+/** A version's EN 16931 check as its history lists it: the outcome and the rules broken, never a value found. */
+export const versionValidationSchema = z.object({
+  status: z.enum(['valid', 'warnings', 'invalid']),
+  rulesVersion: z.string().describe('The edition of the rules that made the report'),
+  findingCount: z.number().int().describe('Every finding, fatal or warning, including those not stored'),
+  fatalRules: z.array(z.string()).describe('The rules its fatal findings break, each once'),
+});
+export type VersionValidation = z.infer<typeof versionValidationSchema>;
+
 /** One entry of GET /recent-invoices: an invoice the caller opened, still there to open. */
 export const recentInvoiceSchema = z.object({
   parcelCode: z.string(),
@@ -58,6 +67,12 @@ export const invoiceVersionSchema = z.object({
   downloadable: z.boolean(),
   /** The change guard's markers: what this version changed against the ones before it. */
   warnings: z.array(versionWarningSchema),
+  /**
+   * The EN 16931 check of this version, made when it arrived (or by `invoices revalidate`); null for a plain
+   * PDF, a version stored before the check, or when the operator keeps no report. The current version's whole
+   * report, with each finding, is in GET /invoices/:parcelCode.
+   */
+  validation: versionValidationSchema.nullable(),
 });
 export type InvoiceVersion = z.infer<typeof invoiceVersionSchema>;
 

@@ -35,6 +35,10 @@ export const USERS_USAGE = `  users add <email> [--admin --operator <name>] [--t
 
 export const INVOICES_USAGE = `  invoices import <file.pdf|file.xml> --parcel-code <code>
   invoices import-dir <dir>          import every <parcel code>.pdf or .xml in a folder
+  invoices revalidate [--batch-size <n>]
+                                     check every stored e-invoice version the present EN 16931 rules have
+                                     not checked yet, and store its new report (n a batch, default 100);
+                                     run it again to finish an interrupted run: checked ones are skipped
 `;
 
 export const STORAGE_USAGE = `  migrate                            apply this release's pending database migrations, then exit

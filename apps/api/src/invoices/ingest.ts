@@ -43,6 +43,8 @@ export interface IngestDeps {
    * stores the report with the facts, `refuse` answers 400 with the fatal findings and stores nothing.
    */
   invalidEInvoices?: InvalidEInvoicePolicy;
+  /** Told of every e-invoice with a fatal finding and what the policy did with it: the metric counts them. */
+  onInvalidEInvoice?: (outcome: 'flagged' | 'refused' | 'accepted') => void;
 }
 
 export type InvalidEInvoicePolicy = 'accept' | 'flag' | 'refuse';
@@ -81,7 +83,7 @@ export async function ingestInvoice(deps: IngestDeps, input: IngestInput): Promi
     }
     if (input.declaredSize !== undefined && input.declaredSize > deps.maxBytes) throw tooLarge(deps.maxBytes);
     const bytes = await readBody(deps, input.body);
-    const read = withValidationPolicy(await readAsInvoice(deps, bytes), deps.invalidEInvoices ?? 'flag');
+    const read = withValidationPolicy(deps, await readAsInvoice(deps, bytes));
     const stored = await storeBlobs(deps, parcelCode, bytes, read);
     const recorded = await deps.invoicesRepository.recordVersion(
       { parcelCode, uploadedBy, ...stored },
@@ -114,7 +116,10 @@ export async function ingestInvoice(deps: IngestDeps, input: IngestInput): Promi
 }
 
 /** Applies the operator's policy to the reader's report: refuses an invalid e-invoice, or drops the report. */
-function withValidationPolicy(read: ReadInvoice, policy: InvalidEInvoicePolicy): ReadInvoice {
+function withValidationPolicy(deps: IngestDeps, read: ReadInvoice): ReadInvoice {
+  const policy = deps.invalidEInvoices ?? 'flag';
+  const invalid = read.validation?.status === 'invalid';
+  if (invalid) deps.onInvalidEInvoice?.(INVALID_OUTCOME[policy]);
   if (policy === 'accept') return { ...read, validation: null };
   if (policy === 'refuse' && read.validation?.status === 'invalid') {
     const fatal = read.validation.findings.filter((finding) => finding.flag === 'fatal');
@@ -129,6 +134,8 @@ function withValidationPolicy(read: ReadInvoice, policy: InvalidEInvoicePolicy):
   }
   return read;
 }
+
+const INVALID_OUTCOME = { accept: 'accepted', flag: 'flagged', refuse: 'refused' } as const;
 
 /** The refusal names this many findings; the sender's own validator lists them all. */
 const MAX_LISTED_FINDINGS = 10;

@@ -10,6 +10,7 @@ import { invoiceFactsOf } from './invoice-facts.ts';
 import { createInvoiceReader, type InvoiceBody } from './reader.ts';
 import type { InvoiceRow, InvoicesRepository, VersionWithWarnings } from './repository.ts';
 import type { InvoiceWarningsRepository } from './warnings-repository.ts';
+import { versionValidationOf } from './validation-summary.ts';
 
 export const NO_INVOICE_MESSAGE = 'No invoice was found for this parcel code.';
 export const NO_XML_MESSAGE = 'This invoice is a plain PDF: it has no e-invoice XML.';
@@ -235,6 +236,7 @@ export function historyOf(current: InvoiceRow, versions: VersionWithWarnings[]):
       current: version.id === currentId,
       downloadable: true,
       warnings: version.warnings,
+      validation: versionValidationOf(version.facts?.validation),
     })),
   };
 }

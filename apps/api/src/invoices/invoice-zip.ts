@@ -9,6 +9,7 @@ import type { RateLimits } from '../rate-limits/rate-limits.ts';
 import type { InvoiceRow } from './repository.ts';
 import type { InvoiceSearchRepository } from './search-repository.ts';
 import { paymentAccountsOf } from './e-invoice/stored-facts.ts';
+import { validationCell } from './validation-summary.ts';
 
 export const NO_INVOICES_MESSAGE = 'None of the chosen invoices was found.';
 
@@ -72,6 +73,7 @@ const CSV_COLUMNS: [string, (row: InvoiceRow) => string | number | null | undefi
   ['Payment accounts', (row) => (row.facts ? paymentAccountsOf(row.facts).map(maskedAccount).join(' ') : null)],
   ['Received at', (row) => row.uploadedAt.toISOString()],
   ['Bank details changed', (row) => (row.bankDetailsChangedAt ? 'yes' : 'no')],
+  ['Validation', (row) => validationCell(row.facts?.validation)],
   ['PDF', (row) => `${row.parcelCode}/${row.parcelCode}.pdf`],
   ['XML', (row) => (row.xmlSha256 ? `${row.parcelCode}/${row.parcelCode}.xml` : null)],
 ];

@@ -23,6 +23,10 @@ export type BlobStoreKind = 'folder' | 's3';
 export const ADMIN_TRUST_CHANGES = ['promotion', 'passkey-reset', 'warning-acknowledgement'] as const;
 export type AdminTrustChange = (typeof ADMIN_TRUST_CHANGES)[number];
 
+/** What EINVOICE_INVALID did with an e-invoice that breaks an EN 16931 business rule. */
+export const INVALID_E_INVOICE_OUTCOMES = ['flagged', 'refused', 'accepted'] as const;
+export type InvalidEInvoiceOutcome = (typeof INVALID_E_INVOICE_OUTCOMES)[number];
+
 /**
  * How long a scrape waits for a value it reads from the database. A database that is down or slow must not
  * make /metrics hang or fail: the value is left out of that scrape (absent, never a made-up 0), and
@@ -269,6 +273,12 @@ export function createMetrics(sources: MetricsSources, options: { readTimeoutMs?
     labelNames: ['change'] as const,
     registers,
   });
+  const invalidEInvoices = new Counter({
+    name: 'portal_einvoice_invalid_total',
+    help: 'E-invoices that arrived with a fatal EN 16931 finding, by what EINVOICE_INVALID did with them',
+    labelNames: ['outcome'] as const,
+    registers,
+  });
   // Both outcomes at 0 from the start: the relay's first failure must count as an increase.
   const smtpSends = new Counter({
     name: 'portal_smtp_sends_total',
@@ -279,6 +289,8 @@ export function createMetrics(sources: MetricsSources, options: { readTimeoutMs?
   for (const outcome of ['sent', 'failed'] as const) smtpSends.inc({ outcome }, 0);
   // At 0 from the start: the first promotion of an instance's life must count as an increase.
   for (const change of ADMIN_TRUST_CHANGES) adminTrustChanges.inc({ change }, 0);
+  // Every outcome at 0 from the start: the first invalid e-invoice of an instance's life must be an increase.
+  for (const outcome of INVALID_E_INVOICE_OUTCOMES) invalidEInvoices.inc({ outcome }, 0);
   // Every operation from the start, at 0: a rate over a series that appears only with its first error is no rate.
   for (const operation of IDENTITY_OPERATIONS) {
     identityDuration.zero({ operation });
@@ -338,6 +350,7 @@ export function createMetrics(sources: MetricsSources, options: { readTimeoutMs?
       registers,
     }),
     adminTrustChanges,
+    invalidEInvoices,
     jobQueueFailures,
     /** Zeroes the failure counts of the registry's queues: a rate over a series that appears only with its first failure is no rate. */
     queuesInUse(names: string[]) {

@@ -646,3 +646,16 @@ describe('readInvoice with bad or hostile input', () => {
     assert.equal(read.warnings.length, 1);
   });
 });
+
+describe('readInvoice with the EN 16931 check left out (the benchmark’s baseline)', () => {
+  it('reads the same facts and makes no report, for XML only and for a hybrid', async () => {
+    for (const file of ['xrechnung-ubl.xml', 'facturx-en16931.pdf']) {
+      const bytes = await readEInvoiceFixture(file);
+      const checked = await readInvoice(bytes);
+      const unchecked = await readInvoice(bytes, { ...DEFAULT_READ_LIMITS, skipValidation: true });
+      assert.ok(checked.validation, file);
+      assert.equal(unchecked.validation, null, file);
+      assert.deepEqual(unchecked.content, checked.content, file);
+    }
+  });
+});

@@ -5,6 +5,7 @@ import { describe, it } from 'node:test';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { documentTypeName } from '@portal/contract/invoice-codes';
 import { readInvoice } from './read-invoice.ts';
+import { moneyText } from './money-text.ts';
 import { britishDate, renderEInvoicePdf } from './render-pdf.ts';
 import { readEInvoiceFixture } from '@portal/dev-stack/e-invoice-samples';
 
@@ -39,9 +40,12 @@ describe('renderEInvoicePdf', () => {
         assert.match(page, new RegExp(`page ${index + 1} of ${pages.length}`), 'every page says it is a rendering');
       }
       const { facts } = content;
-      for (const value of [facts.invoiceNumber, facts.sellerName, facts.buyerName, facts.amountDue, facts.iban]) {
+      for (const value of [facts.invoiceNumber, facts.sellerName, facts.buyerName, facts.iban]) {
         assert.ok(value && text.includes(value), `${value} is shown`);
       }
+      const due = moneyText(facts.amountDue, facts.currency).replace(/\s/g, ' ');
+      assert.ok(text.includes(due), `the amount due is shown as money: ${due}`);
+      assert.ok(!text.includes(`${facts.amountDue} ${facts.currency}`), 'not as a number and a code');
       assert.ok(text.includes(britishDate(facts.issueDate)), 'the issue date is shown');
       for (const line of content.lines)
         assert.ok(line.name && text.includes(line.name), `line "${line.name}" is shown`);
@@ -108,6 +112,34 @@ describe('renderEInvoicePdf', () => {
     assert.match(page!, /\b7 day\b/);
     assert.match(page!, /Handling\s+2\s/);
     assert.match(page!, /\b1 QQQ\b/);
+  });
+
+  it('writes money in the invoice currency as a reader does, every decimal kept, a symbol the fonts lack as its code', async () => {
+    const read = await readInvoice(await fixture('xrechnung-ubl.xml'));
+    const line = read.content!.lines[0]!;
+    const content = {
+      ...read.content!,
+      facts: { ...read.content!.facts, currency: 'EUR', amountDue: '2388.53', totalGross: '2388.5' },
+      lines: [{ ...line, id: '1', name: 'Freight', netPrice: '12.3456', netAmount: '1234.5' }],
+    };
+    const [page] = await textOf(await renderEInvoicePdf(content, { parcelCode: 'P', profileName: null }));
+    assert.match(page!, /Amount due\s+€2,388\.53/);
+    assert.match(page!, /Total with VAT\s+€2,388\.50/);
+    assert.match(page!, /€12\.3456\s+€1,234\.50/);
+    assert.doesNotMatch(page!, /2388\.53 EUR/);
+    const rupees = { ...content, facts: { ...content.facts, currency: 'INR' } };
+    const [inRupees] = await textOf(await renderEInvoicePdf(rupees, { parcelCode: 'P', profileName: null }));
+    assert.match(inRupees!, /Amount due\s+INR\s2,388\.53/);
+    assert.doesNotMatch(inRupees!, /\?2,388/);
+  });
+
+  it('falls back to the amount and its code for what is not a currency or not a decimal', () => {
+    assert.equal(moneyText('12.5', 'NOK').replace(/\s/g, ' '), 'NOK 12.50');
+    assert.equal(moneyText('12.5', 'XYZW'), '12.5 XYZW');
+    assert.equal(moneyText('1e3', 'EUR'), '1e3 EUR');
+    assert.equal(moneyText('-7', 'GBP'), '-£7.00');
+    assert.equal(moneyText('12.5', null), '12.5');
+    assert.equal(moneyText(null, 'EUR'), '\u2014');
   });
 
   it('writes dates the British way', () => {

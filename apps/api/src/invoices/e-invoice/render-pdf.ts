@@ -1,5 +1,6 @@
 import { PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from '@cantoo/pdf-lib';
 import type { EInvoiceContent, EInvoiceParty } from './model.ts';
+import { moneyText } from './money-text.ts';
 import { quantityText } from './unit-codes.ts';
 import { documentTypeName, paymentMeansName } from '@portal/contract/invoice-codes';
 
@@ -84,6 +85,12 @@ class Layout {
     return safe;
   }
 
+  /** Whether the font draws every character itself: it encodes one it lacks as `?` (`₹`, `中`), not an error. */
+  canDraw(text: string, style: Style = {}): boolean {
+    const font = this.font(style);
+    return [...text].every((char) => char === '?' || font.encodeText(char).toString() !== '<3F>');
+  }
+
   width(text: string, style: Style = {}): number {
     return this.font(style).widthOfTextAtSize(text, style.size ?? 9);
   }
@@ -145,8 +152,9 @@ class Layout {
   }
 }
 
-const money = (amount: string | null, currency: string | null) =>
-  amount === null ? '—' : currency ? `${amount} ${currency}` : amount;
+/** Money's symbol where the standard fonts can draw it (`€`, `£`), its code where they cannot (`INR`). */
+const money = (layout: Layout, amount: string | null, currency: string | null) =>
+  moneyText(amount, currency, (text) => layout.canDraw(text.replace(/\s+/g, ' ')));
 
 function heading(layout: Layout, title: string): void {
   layout.ensure(40);
@@ -305,8 +313,8 @@ function drawLines(layout: Layout, content: EInvoiceContent): void {
         layout.text(text, columns.name, { size: 8, muted: true }, layout.cursor + (description.length + index) * 12),
       );
       layout.text(quantity || '—', columns.quantity, { align: 'right' });
-      layout.text(line.netPrice ?? '—', columns.price, { align: 'right' });
-      layout.text(line.netAmount ?? '—', columns.amount, { align: 'right' });
+      layout.text(money(layout, line.netPrice, content.facts.currency), columns.price, { align: 'right' });
+      layout.text(money(layout, line.netAmount, content.facts.currency), columns.amount, { align: 'right' });
       layout.advance(height);
     }
   }
@@ -321,7 +329,7 @@ function drawAmounts(layout: Layout, content: EInvoiceContent): void {
       layout,
       content.allowancesCharges.map((entry) => [
         `${entry.charge ? 'Charge' : 'Allowance'}${entry.reason ? `: ${entry.reason}` : ''}`,
-        money(entry.amount, facts.currency),
+        money(layout, entry.amount, facts.currency),
       ]),
       MARGIN,
     );
@@ -332,8 +340,8 @@ function drawAmounts(layout: Layout, content: EInvoiceContent): void {
     keyValues(
       layout,
       content.vatBreakdown.map((vat) => [
-        `Category ${vat.category ?? '—'}${vat.rate !== null ? ` at ${vat.rate} %` : ''} on ${money(vat.taxableAmount, facts.currency)}`,
-        money(vat.taxAmount, facts.currency),
+        `Category ${vat.category ?? '—'}${vat.rate !== null ? ` at ${vat.rate} %` : ''} on ${money(layout, vat.taxableAmount, facts.currency)}`,
+        money(layout, vat.taxAmount, facts.currency),
       ]),
       MARGIN,
     );
@@ -341,14 +349,15 @@ function drawAmounts(layout: Layout, content: EInvoiceContent): void {
 
   heading(layout, 'Totals');
   const totals: [string, string, boolean?][] = [];
-  if (content.lineTotal !== null) totals.push(['Sum of lines', money(content.lineTotal, facts.currency)]);
-  if (content.allowanceTotal !== null) totals.push(['Allowances', money(content.allowanceTotal, facts.currency)]);
-  if (content.chargeTotal !== null) totals.push(['Charges', money(content.chargeTotal, facts.currency)]);
-  totals.push(['Total without VAT', money(facts.totalNet, facts.currency)]);
-  totals.push(['VAT', money(facts.totalTax, facts.currency)]);
-  totals.push(['Total with VAT', money(facts.totalGross, facts.currency)]);
-  if (content.prepaid !== null) totals.push(['Paid in advance', money(content.prepaid, facts.currency)]);
-  totals.push(['Amount due', money(facts.amountDue, facts.currency), true]);
+  if (content.lineTotal !== null) totals.push(['Sum of lines', money(layout, content.lineTotal, facts.currency)]);
+  if (content.allowanceTotal !== null)
+    totals.push(['Allowances', money(layout, content.allowanceTotal, facts.currency)]);
+  if (content.chargeTotal !== null) totals.push(['Charges', money(layout, content.chargeTotal, facts.currency)]);
+  totals.push(['Total without VAT', money(layout, facts.totalNet, facts.currency)]);
+  totals.push(['VAT', money(layout, facts.totalTax, facts.currency)]);
+  totals.push(['Total with VAT', money(layout, facts.totalGross, facts.currency)]);
+  if (content.prepaid !== null) totals.push(['Paid in advance', money(layout, content.prepaid, facts.currency)]);
+  totals.push(['Amount due', money(layout, facts.amountDue, facts.currency), true]);
   keyValues(layout, totals, MARGIN);
 }
 

@@ -40,6 +40,7 @@ const ACTIONS: Record<AuditAction, string> = {
   'invoice.arrival-notice': 'Sent the arrival notice for invoice',
   'invoice.facts': 'Read the details of invoice',
   'invoice.ingest': 'Stored invoice',
+  'invoice.revalidate': 'Validated stored e-invoices again',
   'invoice.bank-details-changed': 'Bank details changed on invoice',
   'invoice.amount-changed': 'Amount changed on invoice',
   'invoice.e-invoice-removed': 'Plain PDF replaced the e-invoice',

@@ -36,21 +36,24 @@ export function InvoiceValidation({ validation }: InvoiceValidationProps) {
   const hasFindings = validation.findings.length > 0;
   return (
     <div className="invoice-validation mb-2">
-      <Badge bg="" className={`${summary.className} fw-normal`}>
-        {summary.text}
-      </Badge>
-      {hasFindings && (
-        <Button
-          variant="link"
-          size="sm"
-          className="p-0 ms-2 align-baseline"
-          aria-expanded={open}
-          aria-controls={listId}
-          onClick={() => setOpen((value) => !value)}
-        >
-          {open ? 'Hide findings' : 'Show findings'}
-        </Button>
-      )}
+      {/* Side by side while they fit; the toggle under the badge, at its left edge, when they do not. */}
+      <div className="d-flex flex-wrap align-items-center column-gap-2">
+        <Badge bg="" className={`${summary.className} fw-normal`}>
+          {summary.text}
+        </Badge>
+        {hasFindings && (
+          <Button
+            variant="link"
+            size="sm"
+            className="px-0"
+            aria-expanded={open}
+            aria-controls={listId}
+            onClick={() => setOpen((value) => !value)}
+          >
+            {open ? 'Hide findings' : 'Show findings'}
+          </Button>
+        )}
+      </div>
       {hasFindings && open && (
         <ul id={listId} className="list-unstyled small mt-2 mb-0">
           {validation.findings.map((finding, index) => (

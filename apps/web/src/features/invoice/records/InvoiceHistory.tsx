@@ -35,6 +35,18 @@ const SENDER_KINDS: Record<string, string> = {
 };
 const senderOf = (from: string) => SENDER_KINDS[from] ?? from;
 
+/**
+ * A version's EN 16931 check in a few words, with the rules an invalid one breaks; null when it has no report.
+ * The current version's findings, each explained, are on the facts panel.
+ */
+export function versionValidationText(validation: InvoiceVersion['validation'] | undefined): string | null {
+  if (!validation) return null;
+  if (validation.status === 'valid') return 'Valid';
+  if (validation.status === 'warnings')
+    return `${validation.findingCount} ${validation.findingCount === 1 ? 'warning' : 'warnings'}`;
+  return `Invalid: ${validation.fatalRules.join(', ')}`;
+}
+
 function VersionEntry({ parcelCode, version }: { parcelCode: string; version: InvoiceVersion }) {
   const api = useApiClient();
   const [busy, setBusy] = useState<'pdf' | 'xml' | null>(null);
@@ -51,6 +63,7 @@ function VersionEntry({ parcelCode, version }: { parcelCode: string; version: In
     }
   };
   const accounts = version.paymentAccounts?.map((account) => groupedAccount(account)).join(', ');
+  const validationText = versionValidationText(version.validation);
   const what = version.invoiceNumber ? `${documentTypeName(version.typeCode)} ${version.invoiceNumber}` : null;
   return (
     <li className={version.current ? 'invoice-version current' : 'invoice-version'}>
@@ -85,6 +98,27 @@ function VersionEntry({ parcelCode, version }: { parcelCode: string; version: In
           <div>
             <dt>Document</dt>
             <dd>{what}</dd>
+          </div>
+        )}
+        {validationText && (
+          <div>
+            <dt>EN 16931</dt>
+            <dd className={version.validation?.status === 'invalid' ? 'text-danger-emphasis' : undefined}>
+              {version.validation?.status === 'invalid' ? (
+                <>
+                  Invalid:{' '}
+                  {version.validation.fatalRules.map((rule, index) => (
+                    // A rule id is one word: "BR-CO-13" never breaks at its hyphens.
+                    <span key={rule} className="text-nowrap">
+                      {rule}
+                      {index < version.validation!.fatalRules.length - 1 ? ', ' : ''}
+                    </span>
+                  ))}
+                </>
+              ) : (
+                validationText
+              )}
+            </dd>
           </div>
         )}
         {version.amountDue !== null && (

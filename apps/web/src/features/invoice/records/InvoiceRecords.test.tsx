@@ -35,6 +35,7 @@ const version = (id: number, overrides: object = {}) => ({
   current: false,
   downloadable: true,
   warnings: [],
+  validation: { status: 'valid', rulesVersion: 'en16931-1.1', findingCount: 0, fatalRules: [] },
   ...overrides,
 });
 
@@ -93,9 +94,16 @@ beforeEach(() => {
             hasXml: false,
             receivedFrom: 'admin@example.com',
             warnings: [{ kind: 'e-invoice-removed', detail: 'ubl -> pdf', acknowledged: false }],
+            validation: null,
           }),
           version(2, {
             warnings: [{ kind: 'bank-details', detail: 'payment account …2051 -> …5555', acknowledged: true }],
+            validation: {
+              status: 'invalid',
+              rulesVersion: 'en16931-1.1',
+              findingCount: 3,
+              fatalRules: ['BR-CO-16', 'BR-S-08'],
+            },
           }),
           // As someone who is not a stepped-up administrator or finance user reads an earlier version.
           version(1, { receivedFrom: 'administrator', paymentAccounts: null, downloadable: false }),
@@ -142,6 +150,12 @@ describe('history', () => {
     expect(within(older!).getByText('Bank details changed (checked)')).toBeInTheDocument();
     expect(within(older!).getByText('Ingestion service')).toBeInTheDocument();
     expect(within(older!).getByText('DE02 1203 0000 0000 2020 51')).toBeInTheDocument();
+    // Each version its own EN 16931 outcome; a plain PDF has none.
+    expect(within(current!).queryByText('EN 16931')).not.toBeInTheDocument();
+    const outcome = (_: string, element: Element | null) =>
+      element?.tagName === 'DD' && element.textContent === 'Invalid: BR-CO-16, BR-S-08';
+    expect(within(older!).getByText(outcome)).toBeInTheDocument();
+    expect(within(first!).getByText('Valid')).toBeInTheDocument();
     expect(within(first!).getByText('An administrator')).toBeInTheDocument();
     expect(within(first!).queryByText('IBAN')).not.toBeInTheDocument();
     expect(within(first!).queryByRole('button', { name: /Download/ })).not.toBeInTheDocument();
