@@ -1,7 +1,7 @@
 import type { InvoiceSummary } from '@portal/contract';
 import { formatDate } from '@/lib/format-date';
 import { formatMoney } from '@/lib/format-money';
-import { FORMAT_BADGES, FORMAT_NAMES } from '../messages';
+import { FORMAT_BADGES, FORMAT_NAMES, NOT_CHECKED, VALIDATION_BADGES } from '../messages';
 
 /** The accessible name the e2e test finds the results by, as a table on a laptop and a list on a phone. */
 export const INVOICES_TABLE_LABEL = 'Invoices found';
@@ -51,6 +51,24 @@ export function SelectBox({
       />
       <span className="visually-hidden">Select {code}</span>
     </label>
+  );
+}
+
+/** The stored EN 16931 check, a calm badge whose title says what it means; a dash where nothing was checked. */
+export function ValidationBadge({ invoice }: { invoice: InvoiceSummary }) {
+  if (!invoice.validation) {
+    return (
+      <span className="text-body-secondary" title={NOT_CHECKED.label}>
+        <span aria-hidden="true">{NOT_CHECKED.text}</span>
+        <span className="visually-hidden">{NOT_CHECKED.label}</span>
+      </span>
+    );
+  }
+  const badge = VALIDATION_BADGES[invoice.validation];
+  return (
+    <span className={`badge status-badge ${badge.tone}`} title={badge.title}>
+      {badge.text}
+    </span>
   );
 }
 

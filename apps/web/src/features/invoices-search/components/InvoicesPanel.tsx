@@ -9,11 +9,23 @@ import { PHONE_QUERY, useMediaQuery } from '@/hooks/use-media-query';
 import { ApiError } from '@/lib/api-client';
 import { formatMoney } from '@/lib/format-money';
 import { totalsByCurrency } from '@/lib/money-totals';
+import { useInvoiceSearchSummary } from '../api/search-summary';
 import { useInvoiceSearch } from '../api/search-invoices';
 import { useInvoiceSearchParams } from '../hooks/use-invoice-search-params';
 import { useInvoiceSelection } from '../hooks/use-invoice-selection';
 import { useZipDownload } from '../hooks/use-zip-download';
-import { PAGE_TOTALS_LABEL, allResultsButton, allToBuyer, filtersSummary, selectedText, totalText } from '../messages';
+import {
+  BY_CURRENCY_NOTE,
+  SUMS_FAILED,
+  PAGE_TOTALS_LABEL,
+  allResultsButton,
+  allToBuyer,
+  filtersSummary,
+  selectedText,
+  totalText,
+} from '../messages';
+import { MonthPicture } from '../month/MonthPicture';
+import { SearchTotals } from '../month/SearchTotals';
 import { InvoiceCards } from './InvoiceCards';
 import { InvoicesTable } from './InvoicesTable';
 import { ResultsOrder } from './ResultsOrder';
@@ -42,6 +54,12 @@ export function InvoicesPanel() {
   const atLeast = search.data?.totalIsAtLeast ?? false;
   const selection = useInvoiceSelection(items.map((item) => item.parcelCode));
   const { zip, running, download } = useZipDownload();
+  // The sums come after the list: asked for once a page of this search has arrived.
+  const summary = useInvoiceSearchSummary(params.filter, search.isSuccess && !search.isPlaceholderData);
+  const sums = summary.data;
+  // On one page, this page's totals are the search's: said once.
+  const pageIsAll = !atLeast && items.length === total;
+  const byAmount = params.sort === 'amount' || params.sort === '-amount';
 
   const searchError =
     search.error instanceof ApiError && search.error.message
@@ -75,6 +93,7 @@ export function InvoicesPanel() {
       <div className="users-view-bar">
         <span className="small" aria-live="polite">
           {search.isPending ? 'Searching…' : totalText(total, atLeast)}
+          {byAmount && <span className="d-block d-sm-inline ms-sm-2 text-body-secondary">{BY_CURRENCY_NOTE}</span>}
         </span>
         <ResultsOrder params={params} onChange={update} />
       </div>
@@ -106,10 +125,12 @@ export function InvoicesPanel() {
         )}
       </SelectionBar>
       <ZipOutcome zip={zip} />
-      {(pageTotals.length > 0 || oneBuyer) && (
+      {(sums || summary.isError || pageTotals.length > 0 || oneBuyer) && (
         <p className="invoice-page-totals small mb-2">
-          {pageTotals.length > 0 && (
-            <>
+          {sums && <SearchTotals summary={sums} />}
+          {summary.isError && <span className="d-block d-sm-inline me-sm-3">{SUMS_FAILED}</span>}
+          {pageTotals.length > 0 && !(sums && pageIsAll) && (
+            <span className={sums ? 'd-block d-sm-inline ms-sm-3' : undefined}>
               <span className="fw-semibold">{PAGE_TOTALS_LABEL}</span>{' '}
               {pageTotals.map(({ currency, total, count }, index) => (
                 <span key={currency} className="text-nowrap">
@@ -117,7 +138,7 @@ export function InvoicesPanel() {
                   {formatMoney(total, currency)} ({count})
                 </span>
               ))}
-            </>
+            </span>
           )}
           {oneBuyer && <span className="d-block d-sm-inline ms-sm-3">{allToBuyer(oneBuyer)}</span>}
         </p>
@@ -131,7 +152,7 @@ export function InvoicesPanel() {
         resultsQuery={resultsQuery}
       />
       {total > 0 && (
-        <div className="mt-3">
+        <div className="mt-2">
           <Pager
             page={params.page}
             pageSize={params.pageSize}
@@ -144,6 +165,7 @@ export function InvoicesPanel() {
           />
         </div>
       )}
+      {sums && total > 0 && <MonthPicture summary={sums} />}
     </section>
   );
 }
