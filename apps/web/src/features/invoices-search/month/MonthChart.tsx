@@ -4,7 +4,7 @@ import type { AlignedData, Options } from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { handledWithoutReload } from '@/lib/chunk-reload';
 import { formatMoney } from '@/lib/format-money';
-import { loadUPlot } from './load-uplot';
+import { uPlotSource } from './load-uplot';
 import { monthLabel, type CurrencySeries } from './month-series';
 
 /** Height of one currency's chart: the picture stays a glance, not a second screen. */
@@ -87,7 +87,7 @@ function CurrencyChart({ series }: { series: CurrencySeries }) {
     let chart: UPlot | undefined;
     let resize: (() => void) | undefined;
     const widthOf = () => Math.max(200, Math.floor(element.clientWidth));
-    loadUPlot().then(
+    uPlotSource.load().then(
       (uPlot) => {
         if (gone) return;
         const drawn = new uPlot(optionsOf(uPlot, series, widthOf()), dataOf(series), element);

@@ -7,21 +7,19 @@ import { createFakeAuthClient } from '@/testing/fake-auth-client';
 import { accountLookup } from '@/testing/handlers';
 import { API, server } from '@/testing/msw-server';
 import { renderApp } from '@/testing/render-app';
+import { uPlotSource } from './load-uplot';
 
 /** uPlot draws on a canvas jsdom does not have: a stand-in records what each chart was given. */
-const drawn = vi.hoisted(() => [] as { data: unknown[]; label: unknown }[]);
-vi.mock('./load-uplot', () => {
-  class FakeChart {
-    static paths = { bars: () => () => null };
-    constructor(options: { series: { label?: string }[] }, data: unknown[], holder: HTMLElement) {
-      drawn.push({ data, label: options.series[1]?.label });
-      holder.append(document.createElement('canvas'));
-    }
-    setSize() {}
-    destroy() {}
+const drawn: { data: unknown[]; label: unknown }[] = [];
+class FakeChart {
+  static paths = { bars: () => () => null };
+  constructor(options: { series: { label?: string }[] }, data: unknown[], holder: HTMLElement) {
+    drawn.push({ data, label: options.series[1]?.label });
+    holder.append(document.createElement('canvas'));
   }
-  return { loadUPlot: () => Promise.resolve(FakeChart) };
-});
+  setSize() {}
+  destroy() {}
+}
 
 const MONEY = 'money@example.com';
 const invoice = (parcelCode: string, overrides: Partial<InvoiceSummary> = {}): InvoiceSummary => ({
@@ -98,6 +96,7 @@ const open = async (path = '/finance') => {
 
 beforeEach(() => {
   drawn.length = 0;
+  vi.spyOn(uPlotSource, 'load').mockResolvedValue(FakeChart as unknown as Awaited<ReturnType<typeof uPlotSource.load>>);
 });
 
 describe('the picture of the month on the Invoices page', () => {
