@@ -7,6 +7,7 @@ import { StepUpGate } from '@/components/step-up/StepUpGate';
 import { StepUpPrompt } from '@/components/step-up/StepUpPrompt';
 import { FINANCE_STEP_UP_TEXTS, NO_FINANCE_MESSAGE } from '../messages';
 import { InvoicesPanel } from './InvoicesPanel';
+import '../invoices-page.css';
 
 /**
  * The finance role's Invoices page: nothing but the title until the account lookup says finance (the server
