@@ -28,6 +28,8 @@ export interface InvoiceResultsProps {
   oneBuyer: string | null;
   /** Whether an invoice on the page names a due date: plain PDFs have none, and an empty column says nothing. */
   withDue: boolean;
+  /** Whether an invoice on the page was checked against EN 16931: a page of plain PDFs has nothing to say. */
+  withValidation: boolean;
   /** The results' address query, carried to an opened invoice for its "Back to results". */
   resultsQuery: string;
 }

@@ -49,6 +49,7 @@ export function InvoicesPanel() {
   const firstBuyer = items[0]?.buyerName ?? null;
   const oneBuyer = items.length > 1 && items.every((item) => item.buyerName === firstBuyer) ? firstBuyer : null;
   const withDue = items.some((item) => item.dueDate);
+  const withValidation = items.some((item) => item.validation);
   const pageTotals = totalsByCurrency(items.map((item) => ({ amount: item.totalGross, currency: item.currency })));
   const total = search.data?.total ?? 0;
   const atLeast = search.data?.totalIsAtLeast ?? false;
@@ -149,6 +150,7 @@ export function InvoicesPanel() {
         emptyText={search.isPending ? null : NO_MATCH}
         oneBuyer={oneBuyer}
         withDue={withDue}
+        withValidation={withValidation}
         resultsQuery={resultsQuery}
       />
       {total > 0 && (

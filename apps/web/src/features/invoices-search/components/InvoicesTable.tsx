@@ -13,7 +13,15 @@ import {
 } from './InvoiceParts';
 
 /** The results on a laptop: the admin list's density, one line per invoice, long names cut with an ellipsis. */
-export function InvoicesTable({ items, ticks, emptyText, oneBuyer, withDue, resultsQuery }: InvoiceResultsProps) {
+export function InvoicesTable({
+  items,
+  ticks,
+  emptyText,
+  oneBuyer,
+  withDue,
+  withValidation,
+  resultsQuery,
+}: InvoiceResultsProps) {
   return (
     <div className="table-responsive">
       <table
@@ -30,7 +38,7 @@ export function InvoicesTable({ items, ticks, emptyText, oneBuyer, withDue, resu
           {!oneBuyer && <col />}
           <col className="col-amount" />
           <col className="col-kind" />
-          <col className="col-validation" />
+          {withValidation && <col className="col-validation" />}
           <col className="col-received" />
         </colgroup>
         <thead>
@@ -57,7 +65,7 @@ export function InvoicesTable({ items, ticks, emptyText, oneBuyer, withDue, resu
               Amount
             </th>
             <th scope="col">Format</th>
-            <th scope="col">Validation</th>
+            {withValidation && <th scope="col">Validation</th>}
             <th scope="col">Received</th>
           </tr>
         </thead>
@@ -101,16 +109,18 @@ export function InvoicesTable({ items, ticks, emptyText, oneBuyer, withDue, resu
                   <Badges invoice={invoice} />
                 </div>
               </td>
-              <td>
-                <ValidationBadge invoice={invoice} />
-              </td>
+              {withValidation && (
+                <td>
+                  <ValidationBadge invoice={invoice} />
+                </td>
+              )}
               <td className="text-nowrap small">{formatDateTime(invoice.uploadedAt)}</td>
             </tr>
           ))}
           {emptyText && items.length === 0 && (
             <tr>
               <td
-                colSpan={10 + (withDue ? 1 : 0) - (oneBuyer ? 1 : 0)}
+                colSpan={9 + (withDue ? 1 : 0) + (withValidation ? 1 : 0) - (oneBuyer ? 1 : 0)}
                 className="text-center text-body-secondary py-4"
               >
                 {emptyText}

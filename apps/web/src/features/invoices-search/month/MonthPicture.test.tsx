@@ -164,6 +164,21 @@ describe('the Validation column and filter', () => {
     expect(within(rowOf('PC3')).getByText('Not checked')).toBeInTheDocument();
   });
 
+  it('leaves the column out when nothing on the page was checked (plain PDFs)', async () => {
+    serve();
+    server.use(
+      http.get(`${API}/invoices`, () =>
+        HttpResponse.json({
+          items: [invoice('PC1', { format: 'pdf', totalGross: null, currency: null, validation: null })],
+          total: 1,
+          totalIsAtLeast: false,
+        }),
+      ),
+    );
+    const table = await open();
+    expect(within(table).queryByRole('columnheader', { name: 'Validation' })).not.toBeInTheDocument();
+  });
+
   it('searches by it, kept in the address, and sent to the search and its sums', async () => {
     const api = serve();
     await open();
