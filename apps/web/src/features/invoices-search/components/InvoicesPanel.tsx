@@ -91,40 +91,42 @@ export function InvoicesPanel() {
         <SearchForm filter={params.filter} onSearch={(filter) => update({ filter })} />
       )}
       {searchError && <Alert variant="danger">{searchError}</Alert>}
-      <div className="users-view-bar">
-        <span className="small" aria-live="polite">
-          {search.isPending ? 'Searching…' : totalText(total, atLeast)}
-          {byAmount && <span className="d-block d-sm-inline ms-sm-2 text-body-secondary">{BY_CURRENCY_NOTE}</span>}
-        </span>
-        <ResultsOrder params={params} onChange={update} />
-      </div>
-      <SelectionBar
-        className="invoice-zip-bar"
-        label="Download as ZIP"
-        selected={selection.selected.size}
-        selectedText={selectedText(selection.selected.size)}
-      >
-        <Button
-          size="sm"
-          disabled={selection.selected.size === 0 || running}
-          onClick={() => void download({ parcelCodes: [...selection.selected] })}
+      <div className="invoice-bars">
+        <div className="users-view-bar">
+          <span className="small" aria-live="polite">
+            {search.isPending ? 'Searching…' : totalText(total, atLeast)}
+            {byAmount && <span className="d-block d-sm-inline ms-sm-2 text-body-secondary">{BY_CURRENCY_NOTE}</span>}
+          </span>
+          <ResultsOrder params={params} onChange={update} />
+        </div>
+        <SelectionBar
+          className="invoice-zip-bar"
+          label="Download as ZIP"
+          selected={selection.selected.size}
+          selectedText={selectedText(selection.selected.size)}
         >
-          Download selected (ZIP)
-        </Button>
-        <Button
-          size="sm"
-          variant="outline-primary"
-          disabled={total === 0 || running}
-          onClick={() => void download({ search: params.filter, sort: params.sort })}
-        >
-          {allResultsButton(total, atLeast)}
-        </Button>
-        {selection.selected.size > 0 && (
-          <Button size="sm" variant="link" onClick={selection.clear}>
-            Clear selection
+          <Button
+            size="sm"
+            disabled={selection.selected.size === 0 || running}
+            onClick={() => void download({ parcelCodes: [...selection.selected] })}
+          >
+            Download selected (ZIP)
           </Button>
-        )}
-      </SelectionBar>
+          <Button
+            size="sm"
+            variant="outline-primary"
+            disabled={total === 0 || running}
+            onClick={() => void download({ search: params.filter, sort: params.sort })}
+          >
+            {allResultsButton(total, atLeast)}
+          </Button>
+          {selection.selected.size > 0 && (
+            <Button size="sm" variant="link" onClick={selection.clear}>
+              Clear selection
+            </Button>
+          )}
+        </SelectionBar>
+      </div>
       <ZipOutcome zip={zip} />
       {(sums || summary.isError || pageTotals.length > 0 || oneBuyer) && (
         <p className="invoice-page-totals small mb-2">

@@ -3,17 +3,17 @@ import type UPlot from 'uplot';
 import type { AlignedData, Options } from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { handledWithoutReload } from '@/lib/chunk-reload';
-import { formatMoney } from '@/lib/format-money';
 import { uPlotSource } from './load-uplot';
 import { monthLabel, type CurrencySeries } from './month-series';
 
 /** Height of one currency's chart: the picture stays a glance, not a second screen. */
 const CHART_HEIGHT = 112;
+const HALF_MONTH = 16 * 24 * 60 * 60;
 
 const secondsOf = (month: string) => Date.UTC(Number(month.slice(0, 4)), Number(month.slice(5, 7)) - 1, 1) / 1000;
 const monthOfSeconds = (seconds: number) => new Date(seconds * 1000).toISOString().slice(0, 7);
 
-/** A currency's axis in short money ("€1.2K"); the bars' exact figures are in the legend and the table. */
+/** A currency's axis in short money ("€1.2K"); the bars' exact figures are in the table. */
 const compactMoney = (currency: string) => {
   try {
     return new Intl.NumberFormat(undefined, { style: 'currency', currency, notation: 'compact' });
@@ -22,16 +22,19 @@ const compactMoney = (currency: string) => {
   }
 };
 
-function optionsOf(uPlot: typeof UPlot, { currency, bars }: CurrencySeries, width: number): Options {
+function optionsOf(uPlot: typeof UPlot, { currency }: CurrencySeries, width: number): Options {
   const axisMoney = compactMoney(currency);
   const colour = getComputedStyle(document.documentElement).getPropertyValue('--bs-primary').trim() || '#0d6efd';
   const text = getComputedStyle(document.documentElement).getPropertyValue('--bs-body-color').trim() || '#212529';
-  const exact = new Map(bars.map((bar) => [secondsOf(bar.month), bar.total]));
   return {
     width,
     height: CHART_HEIGHT,
-    padding: [8, 8, 0, 0],
-    scales: { x: { time: true }, y: { range: (_chart, _min, max) => [0, max > 0 ? max * 1.1 : 1] } },
+    padding: [8, 28, 0, 0],
+    scales: {
+      // Half a month either side, so the first and last bars stand whole inside the chart.
+      x: { time: true, range: (_chart, min, max) => [min - HALF_MONTH, max + HALF_MONTH] },
+      y: { range: (_chart, _min, max) => [0, max > 0 ? max * 1.1 : 1] },
+    },
     axes: [
       {
         stroke: text,
@@ -47,7 +50,7 @@ function optionsOf(uPlot: typeof UPlot, { currency, bars }: CurrencySeries, widt
       },
     ],
     series: [
-      { label: 'Month', value: (_chart, seconds) => (seconds == null ? '' : monthLabel(monthOfSeconds(seconds))) },
+      { label: 'Month' },
       {
         label: currency,
         fill: colour,
@@ -55,15 +58,11 @@ function optionsOf(uPlot: typeof UPlot, { currency, bars }: CurrencySeries, widt
         width: 0,
         paths: uPlot.paths.bars?.({ size: [0.7, 48], align: 0 }),
         points: { show: false },
-        value: (chart, _value, _series, index) => {
-          const seconds = index == null ? undefined : chart.data[0][index];
-          const total = seconds === undefined ? null : (exact.get(seconds) ?? null);
-          return total === null ? '—' : (formatMoney(total, currency) ?? '—');
-        },
       },
     ],
     cursor: { points: { show: false }, drag: { x: false, y: false } },
-    legend: { live: true },
+    // No legend: one series, named by the figure's words; the exact figures are in the table.
+    legend: { show: false },
   };
 }
 
