@@ -4,7 +4,7 @@ import type { AlignedData, Options } from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { handledWithoutReload } from '@/lib/chunk-reload';
 import { uPlotSource } from './load-uplot';
-import { monthLabel, type CurrencySeries } from './month-series';
+import type { CurrencySeries } from './month-series';
 
 /** Height of one currency's chart: the picture stays a glance, not a second screen. */
 const CHART_HEIGHT = 112;
@@ -22,7 +22,10 @@ const compactMoney = (currency: string) => {
   }
 };
 
-function optionsOf(uPlot: typeof UPlot, { currency }: CurrencySeries, width: number): Options {
+/** How a month (`YYYY-MM`) is written under a bar: given by the page, so the chart's chunk shares no module with it. */
+type MonthLabel = (month: string) => string;
+
+function optionsOf(uPlot: typeof UPlot, { currency }: CurrencySeries, width: number, monthLabel: MonthLabel): Options {
   const axisMoney = compactMoney(currency);
   const colour = getComputedStyle(document.documentElement).getPropertyValue('--bs-primary').trim() || '#0d6efd';
   const text = getComputedStyle(document.documentElement).getPropertyValue('--bs-body-color').trim() || '#212529';
@@ -76,7 +79,7 @@ export const CHART_FAILED = 'The chart could not be drawn just now: "Show as tab
  * One currency's months as bars (uPlot, a canvas: hidden from assistive technology, which reads the text).
  * uPlot itself is imported here, when a chart is drawn: it measures the screen as it loads.
  */
-function CurrencyChart({ series }: { series: CurrencySeries }) {
+function CurrencyChart({ series, monthLabel }: { series: CurrencySeries; monthLabel: MonthLabel }) {
   const holder = useRef<HTMLDivElement>(null);
   const [failed, setFailed] = useState(false);
   useEffect(() => {
@@ -89,7 +92,7 @@ function CurrencyChart({ series }: { series: CurrencySeries }) {
     uPlotSource.load().then(
       (uPlot) => {
         if (gone) return;
-        const drawn = new uPlot(optionsOf(uPlot, series, widthOf()), dataOf(series), element);
+        const drawn = new uPlot(optionsOf(uPlot, series, widthOf(), monthLabel), dataOf(series), element);
         chart = drawn;
         // The chart's width follows the window's (the page's column is the window's width less its margins).
         resize = () => drawn.setSize({ width: widthOf(), height: CHART_HEIGHT });
@@ -106,7 +109,7 @@ function CurrencyChart({ series }: { series: CurrencySeries }) {
       if (resize) window.removeEventListener('resize', resize);
       chart?.destroy();
     };
-  }, [series]);
+  }, [series, monthLabel]);
   return (
     <>
       <div ref={holder} className="month-chart-currency" data-currency={series.currency} />
@@ -119,12 +122,20 @@ function CurrencyChart({ series }: { series: CurrencySeries }) {
  * The search's amounts by month of issue, one small chart per currency (never one axis for two currencies).
  * Loaded on its own, after the list: the page's first load does not carry the chart library.
  */
-export default function MonthChart({ series, description }: { series: CurrencySeries[]; description: string }) {
+export default function MonthChart({
+  series,
+  description,
+  monthLabel,
+}: {
+  series: CurrencySeries[];
+  description: string;
+  monthLabel: MonthLabel;
+}) {
   return (
     <figure className="month-chart mb-0" role="img" aria-label={description}>
       <div aria-hidden="true">
         {series.map((one) => (
-          <CurrencyChart key={one.currency} series={one} />
+          <CurrencyChart key={one.currency} series={one} monthLabel={monthLabel} />
         ))}
       </div>
     </figure>

@@ -2,7 +2,7 @@ import type { InvoiceSearchSummary } from '@portal/contract';
 import { useEffect, useId, useMemo, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import { lazyWithPreload } from '@/lib/lazy-with-preload';
-import { describeSeries, seriesOf, MONTHS_CHARTED } from './month-series';
+import { describeSeries, monthLabel, seriesOf, MONTHS_CHARTED } from './month-series';
 import { MonthTable } from './MonthTable';
 
 /** Without the chart's code (a failed download), the chart's words stand in for it; the table still opens. */
@@ -41,7 +41,7 @@ export function MonthPicture({ summary }: { summary: InvoiceSearchSummary }) {
         <MonthTable summary={summary} caption="Invoice amounts by month of issue, per currency" />
       ) : (
         <>
-          <MonthChart series={series} description={description} />
+          <MonthChart series={series} description={description} monthLabel={monthLabel} />
           {cut && <p className="small mb-0">The latest {MONTHS_CHARTED} months; the table has every month.</p>}
         </>
       )}
