@@ -25,7 +25,13 @@ export default defineConfig({
     // The invoice, e-invoice, admin and Invoices screens as a phone shows them: narrow, touch, PDF.js drawing the pages.
     {
       name: 'phone',
-      testMatch: ['invoice.spec.ts', 'e-invoice.spec.ts', 'admin.spec.ts', 'invoices-search.spec.ts'],
+      testMatch: [
+        'invoice.spec.ts',
+        'e-invoice.spec.ts',
+        'admin.spec.ts',
+        'invoices-search.spec.ts',
+        'invoices-month.spec.ts',
+      ],
       grepInvert: /@desktop/,
       use: {
         ...devices['Desktop Chrome'],

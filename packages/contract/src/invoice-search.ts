@@ -6,6 +6,9 @@ import { parcelCodeSchema } from './invoices.ts';
 export const INVOICE_SORTS = ['-received', 'received', '-issued', 'issued', '-amount', 'amount'] as const;
 export { INVOICE_FORMATS } from './invoice-terms.ts';
 export type InvoiceSort = (typeof INVOICE_SORTS)[number];
+/** What the stored EN 16931 check of an e-invoice found: no rule broken, only warnings, or a fatal rule broken. */
+export const INVOICE_VALIDATION_STATUSES = ['valid', 'warnings', 'invalid'] as const;
+export type InvoiceValidationStatus = (typeof INVOICE_VALIDATION_STATUSES)[number];
 
 /** Rows a page may ask for, and how deep paging goes: past that, a narrower search finds it faster. */
 export const INVOICE_PAGE_SIZES = [25, 50, 100] as const;
@@ -62,6 +65,8 @@ const filterShape = {
   format: z.enum(INVOICE_FORMATS).optional(),
   /** Only invoices whose payment accounts changed and no second person has looked yet. */
   bankDetailsChanged: z.enum(['true']).optional(),
+  /** The stored EN 16931 check's outcome; plain PDFs and unchecked e-invoices match none of them. */
+  validation: z.enum(INVOICE_VALIDATION_STATUSES).optional(),
 };
 type Ranges = { issuedFrom?: string; issuedTo?: string; amountMin?: string; amountMax?: string };
 const rangesInOrder = <T extends z.ZodType<Ranges>>(schema: T) =>
@@ -121,6 +126,8 @@ export const invoiceSummarySchema = z.object({
   amountChanged: z.boolean().optional(),
   /** When payment is due (BT-9, `YYYY-MM-DD`); null where the invoice does not say. */
   dueDate: z.string().nullable().optional(),
+  /** The stored EN 16931 check's outcome; null for a plain PDF or an e-invoice stored unchecked. Optional, as above. */
+  validation: z.enum(INVOICE_VALIDATION_STATUSES).nullable().optional(),
 });
 export type InvoiceSummary = z.infer<typeof invoiceSummarySchema>;
 
@@ -131,6 +138,28 @@ export const invoiceSearchResultSchema = z.object({
   totalIsAtLeast: z.boolean(),
 });
 export type InvoiceSearchResult = z.infer<typeof invoiceSearchResultSchema>;
+
+/** GET /invoices/search/summary: the filters of GET /invoices, without an order or a page. */
+export const invoiceSearchSummaryQuerySchema = invoiceFilterSchema;
+
+const sumSchema = z.object({
+  /** ISO 4217 code as the invoices state it (BT-5). */
+  currency: z.string(),
+  /** The sum of BT-112, exact, as a decimal string ("12345.60"): never summed across currencies. */
+  total: z.string(),
+  count: z.number().int(),
+});
+/**
+ * The whole search in sums, not one page: per currency, and per currency and month of issue (`YYYY-MM`, oldest
+ * first). Invoices without an amount or a currency (plain PDFs) are only counted in `withoutAmount`; those
+ * with an amount but no issue date are in the currency's total and in no month.
+ */
+export const invoiceSearchSummarySchema = z.object({
+  currencies: z.array(sumSchema),
+  months: z.array(sumSchema.extend({ month: z.string() })),
+  withoutAmount: z.number().int(),
+});
+export type InvoiceSearchSummary = z.infer<typeof invoiceSearchSummarySchema>;
 
 /**
  * POST /invoices/zip: the invoices chosen one by one, or every result of a search (at most MAX_ZIP_INVOICES,

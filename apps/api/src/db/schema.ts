@@ -147,6 +147,13 @@ export const invoices = pgTable(
     index('invoices_issue_date_desc_idx').on(table.issueDate.desc().nullsLast(), table.parcelCode.desc()),
     index('invoices_total_gross_idx').on(table.totalGross, table.parcelCode),
     index('invoices_total_gross_desc_idx').on(table.totalGross.desc().nullsLast(), table.parcelCode.desc()),
+    // Amounts within their currency (migration 0022): the amount orders' pages.
+    index('invoices_currency_total_gross_idx').on(table.currency, table.totalGross, table.parcelCode),
+    index('invoices_currency_total_gross_desc_idx').on(
+      table.currency,
+      table.totalGross.desc().nullsLast(),
+      table.parcelCode.desc(),
+    ),
     index('invoices_parcel_code_prefix_idx').using('btree', sql`upper(${table.parcelCode}) text_pattern_ops`),
     index('invoices_invoice_number_prefix_idx').using('btree', sql`upper(${table.invoiceNumber}) text_pattern_ops`),
     index('invoices_seller_id_idx').on(table.sellerId),
@@ -154,6 +161,10 @@ export const invoices = pgTable(
     index('invoices_bank_details_changed_idx')
       .on(table.uploadedAt, table.parcelCode)
       .where(sql`${table.bankDetailsChangedAt} is not null`),
+    // The few whose stored EN 16931 check failed or warned, newest first: the Validation filter (migration 0022).
+    index('invoices_validation_flagged_idx')
+      .on(sql`(${table.facts}->'validation'->>'status')`, table.uploadedAt, table.parcelCode)
+      .where(sql`(${table.facts}->'validation'->>'status') in ('invalid', 'warnings')`),
   ],
 );
 

@@ -1,4 +1,4 @@
-import type { InvoiceFilter, InvoiceSearchResult, InvoiceSort } from '@portal/contract';
+import type { InvoiceFilter, InvoiceSearchResult, InvoiceSearchSummary, InvoiceSort } from '@portal/contract';
 import type { AuditTrail } from '../audit/audit-trail.ts';
 import { DomainError } from '../domain-error.ts';
 import type { RateLimits } from '../rate-limits/rate-limits.ts';
@@ -24,7 +24,7 @@ const describeCount = (result: Pick<InvoiceSearchResult, 'total' | 'totalIsAtLea
   `${result.total}${result.totalIsAtLeast ? '+' : ''} ${result.total === 1 && !result.totalIsAtLeast ? 'result' : 'results'}`;
 
 export interface AuditedSearchDeps {
-  search: Pick<InvoiceSearchRepository, 'search'>;
+  search: Pick<InvoiceSearchRepository, 'search' | 'summary'>;
   rateLimits: Pick<RateLimits, 'invoiceSearches'>;
   audit: Pick<AuditTrail, 'queued'>;
 }
@@ -35,6 +35,26 @@ export interface AuditedSearchDeps {
  * sign-in looked for across all parcels, and a script paging through everything is stopped, not just paced.
  */
 export function createAuditedInvoiceSearch(deps: AuditedSearchDeps) {
+  /** Spends one of the person's searches this minute, or refuses (audited) when they are spent. */
+  async function spendAllowance(user: string, filter: InvoiceFilter, what: string) {
+    const waitMs = await deps.rateLimits.invoiceSearches.hit(user);
+    if (waitMs === undefined) return;
+    const seconds = Math.max(1, Math.ceil(waitMs / 1000));
+    deps.audit.queued({
+      actor: user,
+      action: 'invoice.search',
+      target: null,
+      outcome: 'refused',
+      detail: `${what}allowance spent; ${describeFilter(filter)}`,
+    });
+    throw new DomainError(
+      'rate-limited',
+      searchAllowanceMessage(deps.rateLimits.invoiceSearches.max, seconds),
+      'invoice search allowance spent',
+      { retryAfterSeconds: seconds },
+    );
+  }
+
   return {
     async search(input: {
       user: string;
@@ -44,30 +64,40 @@ export function createAuditedInvoiceSearch(deps: AuditedSearchDeps) {
       offset: number;
     }): Promise<InvoiceSearchResult> {
       const { user, filter } = input;
-      const event = { actor: user, action: 'invoice.search' as const, target: null };
-      const waitMs = await deps.rateLimits.invoiceSearches.hit(user);
-      if (waitMs !== undefined) {
-        const seconds = Math.max(1, Math.ceil(waitMs / 1000));
-        deps.audit.queued({
-          ...event,
-          outcome: 'refused',
-          detail: `search allowance spent; ${describeFilter(filter)}`,
-        });
-        throw new DomainError(
-          'rate-limited',
-          searchAllowanceMessage(deps.rateLimits.invoiceSearches.max, seconds),
-          'invoice search allowance spent',
-          { retryAfterSeconds: seconds },
-        );
-      }
+      await spendAllowance(user, filter, 'search ');
       const result = await deps.search.search({
         filter,
         sort: input.sort,
         limit: input.limit,
         offset: input.offset,
       });
-      deps.audit.queued({ ...event, outcome: 'ok', detail: `${describeFilter(filter)}; ${describeCount(result)}` });
+      deps.audit.queued({
+        actor: user,
+        action: 'invoice.search',
+        target: null,
+        outcome: 'ok',
+        detail: `${describeFilter(filter)}; ${describeCount(result)}`,
+      });
       return result;
+    },
+
+    /**
+     * The sums of a whole search (the Invoices page's month picture). It reads every match, so it spends a
+     * search of the allowance like a page does, and is audited as one, named as sums.
+     */
+    async summary(input: { user: string; filter: InvoiceFilter }): Promise<InvoiceSearchSummary> {
+      const { user, filter } = input;
+      await spendAllowance(user, filter, 'sums: search ');
+      const summary = await deps.search.summary(filter);
+      const summed = summary.currencies.reduce((count, currency) => count + currency.count, 0);
+      deps.audit.queued({
+        actor: user,
+        action: 'invoice.search',
+        target: null,
+        outcome: 'ok',
+        detail: `sums: ${describeFilter(filter)}; ${summed + summary.withoutAmount} invoices`,
+      });
+      return summary;
     },
   };
 }

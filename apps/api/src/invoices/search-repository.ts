@@ -1,4 +1,11 @@
-import { INVOICE_COUNT_LIMIT, type InvoiceFilter, type InvoiceSort, type InvoiceSummary } from '@portal/contract';
+import {
+  INVOICE_COUNT_LIMIT,
+  type InvoiceFilter,
+  type InvoiceSearchSummary,
+  type InvoiceSort,
+  type InvoiceSummary,
+  type InvoiceValidationStatus,
+} from '@portal/contract';
 import { and, asc, desc, eq, gte, ilike, inArray, isNotNull, lte, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { invoiceBuyers, invoices, invoiceSellers } from '../db/schema.ts';
@@ -8,7 +15,9 @@ const escapeLike = (value: string) => value.replace(/[\\%_]/g, (match) => `\\${m
 
 /**
  * Each order ends on the parcel code, so a page boundary never falls between equal values differently twice;
- * each has an index of its own (both directions, invoices without the term last), migration 0011.
+ * each has an index of its own (both directions, invoices without the term last), migrations 0011 and 0022.
+ * Amounts are ordered within their currency (currencies A to Z, either way): 900 NOK is not between two
+ * euro amounts.
  */
 /** The orders a page is read in: the search's, and the parcel code's (see pageOrderOf). */
 type PageOrder = InvoiceSort | 'code' | '-code';
@@ -19,8 +28,16 @@ const ORDER: Record<PageOrder, SQL[]> = {
   received: [asc(invoices.uploadedAt), asc(invoices.parcelCode)],
   '-issued': [sql`${invoices.issueDate} desc nulls last`, desc(invoices.parcelCode)],
   issued: [sql`${invoices.issueDate} asc nulls last`, asc(invoices.parcelCode)],
-  '-amount': [sql`${invoices.totalGross} desc nulls last`, desc(invoices.parcelCode)],
-  amount: [sql`${invoices.totalGross} asc nulls last`, asc(invoices.parcelCode)],
+  '-amount': [
+    sql`${invoices.currency} asc nulls last`,
+    sql`${invoices.totalGross} desc nulls last`,
+    desc(invoices.parcelCode),
+  ],
+  amount: [
+    sql`${invoices.currency} asc nulls last`,
+    sql`${invoices.totalGross} asc nulls last`,
+    asc(invoices.parcelCode),
+  ],
 };
 /** The same orders by the names of a materialized set of matches (a name with few matches). */
 const ORDER_OF_MATCHES: Record<PageOrder, SQL> = {
@@ -30,8 +47,8 @@ const ORDER_OF_MATCHES: Record<PageOrder, SQL> = {
   received: sql`uploaded_at asc, parcel_code asc`,
   '-issued': sql`issue_date desc nulls last, parcel_code desc`,
   issued: sql`issue_date asc nulls last, parcel_code asc`,
-  '-amount': sql`total_gross desc nulls last, parcel_code desc`,
-  amount: sql`total_gross asc nulls last, parcel_code asc`,
+  '-amount': sql`currency asc nulls last, total_gross desc nulls last, parcel_code desc`,
+  amount: sql`currency asc nulls last, total_gross asc nulls last, parcel_code asc`,
 };
 
 const summaryColumns = {
@@ -49,9 +66,11 @@ const summaryColumns = {
   amountChangedAt: invoices.amountChangedAt,
   // Read from the stored facts (BT-9), one small value of the row's JSON, rather than a column of its own.
   dueDate: sql<string | null>`${invoices.facts}->>'dueDate'`,
+  validation: sql<InvoiceValidationStatus | null>`${invoices.facts}->'validation'->>'status'`,
 };
-type SummaryRow = Pick<typeof invoices.$inferSelect, Exclude<keyof typeof summaryColumns, 'dueDate'>> & {
+type SummaryRow = Pick<typeof invoices.$inferSelect, Exclude<keyof typeof summaryColumns, 'dueDate' | 'validation'>> & {
   dueDate: string | null;
+  validation: InvoiceValidationStatus | null;
 };
 
 const toSummary = (row: SummaryRow): InvoiceSummary => ({
@@ -68,6 +87,7 @@ const toSummary = (row: SummaryRow): InvoiceSummary => ({
   bankDetailsChanged: row.bankDetailsChangedAt !== null,
   amountChanged: row.amountChangedAt !== null,
   dueDate: row.dueDate,
+  validation: row.validation,
 });
 
 /**
@@ -79,6 +99,16 @@ export const PARTY_IDS_NAMED = 10_000;
 
 /** A name's "contains, any case" pattern; its index use needs 3 letters, as the route requires. */
 const containsPattern = (value: string) => `%${escapeLike(value)}%`;
+
+/**
+ * The stored check's outcome, written as a constant rather than a parameter: the planner can then prove that
+ * "invalid" or "warnings" lies within the partial index of those two (migration 0022), whatever the plan cache.
+ */
+const VALIDATION_CONDITION: Record<InvoiceValidationStatus, SQL> = {
+  valid: sql`(${invoices.facts}->'validation'->>'status') = 'valid'`,
+  warnings: sql`(${invoices.facts}->'validation'->>'status') = 'warnings'`,
+  invalid: sql`(${invoices.facts}->'validation'->>'status') = 'invalid'`,
+};
 
 /** The filter as one condition, its names already matched to parties (partyCondition). */
 export function filterCondition(filter: InvoiceFilter, parties: SQL[] = []): SQL | undefined {
@@ -94,6 +124,7 @@ export function filterCondition(filter: InvoiceFilter, parties: SQL[] = []): SQL
     filter.amountMax ? lte(invoices.totalGross, filter.amountMax) : undefined,
     filter.format ? eq(invoices.format, filter.format) : undefined,
     filter.bankDetailsChanged ? isNotNull(invoices.bankDetailsChangedAt) : undefined,
+    filter.validation ? VALIDATION_CONDITION[filter.validation] : undefined,
   );
 }
 
@@ -182,7 +213,7 @@ export function createInvoiceSearchRepository(db: Database) {
     // Both drivers (node-postgres, PGlite) answer raw queries with { rows }.
     const result = (await db.execute(sql`
       with matches as materialized (
-        select parcel_code, uploaded_at, issue_date, total_gross from ${invoices} where ${where ?? sql`true`}
+        select parcel_code, uploaded_at, issue_date, currency, total_gross from ${invoices} where ${where ?? sql`true`}
       )
       select parcel_code from matches order by ${ORDER_OF_MATCHES[order]}
       limit ${search.limit} offset ${search.offset}`)) as unknown as { rows: { parcel_code: string }[] };
@@ -210,6 +241,24 @@ export function createInvoiceSearchRepository(db: Database) {
       return { items: rows.map(toSummary), total, totalIsAtLeast };
     },
 
+    /**
+     * The whole search in sums: per currency, and per currency and month of issue. One pass over the matches
+     * (the search's own conditions and indexes), grouped twice by `grouping sets`; the sums are PostgreSQL's
+     * exact numeric, sent as text.
+     */
+    async summary(filter: InvoiceFilter): Promise<InvoiceSearchSummary> {
+      const where = await whereOf(filter);
+      const month = sql`to_char(${invoices.issueDate}, 'YYYY-MM')`;
+      const result = (await db.execute(sql`
+        select ${invoices.currency} as currency, ${month} as month, grouping(${month})::int as per_currency,
+          sum(${invoices.totalGross})::text as total, count(${invoices.totalGross})::int as summed,
+          (count(*) - count(${invoices.totalGross}))::int as unsummed
+        from ${invoices} where ${where ?? sql`true`}
+        group by grouping sets ((${invoices.currency}, ${month}), (${invoices.currency}))
+        order by 1 asc nulls last, 2 asc nulls first`)) as unknown as { rows: SummaryGroup[] };
+      return summaryOf(result.rows);
+    },
+
     /** The parcel codes of a search's first `limit` results, in its order: "all results" of a ZIP. */
     async codesOf(filter: InvoiceFilter, sort: InvoiceSort, limit: number): Promise<string[]> {
       const found = await this.search({ filter, sort, limit, offset: 0 });
@@ -222,6 +271,32 @@ export function createInvoiceSearchRepository(db: Database) {
       return db.select().from(invoices).where(inArray(invoices.parcelCode, parcelCodes));
     },
   };
+}
+
+interface SummaryGroup {
+  currency: string | null;
+  month: string | null;
+  per_currency: number;
+  total: string | null;
+  summed: number;
+  unsummed: number;
+}
+
+/** The grouped rows as the answer: an invoice without a currency has an amount in no currency's terms. */
+function summaryOf(rows: SummaryGroup[]): InvoiceSearchSummary {
+  const summary: InvoiceSearchSummary = { currencies: [], months: [], withoutAmount: 0 };
+  for (const row of rows) {
+    if (row.per_currency === 1) {
+      if (row.currency === null || row.total === null) summary.withoutAmount += row.summed + row.unsummed;
+      else {
+        summary.currencies.push({ currency: row.currency, total: row.total, count: row.summed });
+        summary.withoutAmount += row.unsummed;
+      }
+    } else if (row.currency !== null && row.month !== null && row.total !== null) {
+      summary.months.push({ currency: row.currency, month: row.month, total: row.total, count: row.summed });
+    }
+  }
+  return summary;
 }
 
 export type InvoiceSearchRepository = ReturnType<typeof createInvoiceSearchRepository>;

@@ -1,6 +1,8 @@
 import {
   invoiceSearchQuerySchema,
   invoiceSearchResultSchema,
+  invoiceSearchSummaryQuerySchema,
+  invoiceSearchSummarySchema,
   invoiceZipBodySchema,
   ZIP_COUNT_HEADER,
   ZIP_EXPECTED_BYTES_HEADER,
@@ -25,7 +27,9 @@ const invoiceSearchRoutes: FastifyPluginAsyncZod = async (app) => {
         description:
           'Every filter is optional and they all apply together: the start of a parcel code or invoice number, ' +
           'part of the seller or buyer name (3 letters at least), issue-date and amount (BT-112) ranges with both ' +
-          'ends included, the format, and `bankDetailsChanged=true`. `total` is exact up to 10,000; above, ' +
+          "ends included, the format, `bankDetailsChanged=true` and the stored EN 16931 check's outcome " +
+          '(`validation=valid|warnings|invalid`). Sorted by amount, invoices are grouped by currency (A to Z) and ' +
+          'ordered by amount within each. `total` is exact up to 10,000; above, ' +
           '`totalIsAtLeast` is true. Pages go 10,000 invoices deep. Like every finance call it needs a recent ' +
           'passkey confirmation of this sign-in in this browser (403 `step-up-required` without); each search ' +
           'is audited and spends one of RATE_LIMIT_INVOICE_SEARCHES_PER_MINUTE (429 when spent).',
@@ -44,6 +48,30 @@ const invoiceSearchRoutes: FastifyPluginAsyncZod = async (app) => {
         limit: limit ?? 50,
         offset: offset ?? 0,
       });
+    },
+  );
+
+  app.get(
+    '/invoices/search/summary',
+    {
+      config: { access: 'finance' },
+      schema: {
+        summary: 'Sum a whole search of the invoices, per currency and month (finance role)',
+        description:
+          'The filters of GET /invoices (no order, no page); the answer covers every match, not a page: per ' +
+          'currency the exact total of BT-112 (a decimal string) and how many invoices it sums, the same per ' +
+          'month of the issue date (`YYYY-MM`, oldest first), and how many matches have no amount (plain PDFs). ' +
+          'Amounts are never summed across currencies. Each call spends one of ' +
+          'RATE_LIMIT_INVOICE_SEARCHES_PER_MINUTE and is audited as a search; it needs a recent passkey ' +
+          'confirmation like every finance call (403 `step-up-required`).',
+        tags: ['invoices'],
+        querystring: invoiceSearchSummaryQuerySchema,
+        response: { 200: invoiceSearchSummarySchema, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return app.domain.auditedInvoiceSearch.summary({ user: requireCaller(request).email, filter: request.query });
     },
   );
 

@@ -47,3 +47,8 @@ export const plainPdfFacts = http.get(`${API}/invoices/:parcelCode`, ({ params }
     amountChangedAt: null,
   }),
 );
+
+/** The Invoices page's sums of a whole search, empty: for tests about something else on that page. */
+export const emptySearchSums = http.get(`${API}/invoices/search/summary`, () =>
+  HttpResponse.json({ currencies: [], months: [], withoutAmount: 0 }),
+);

@@ -43,8 +43,8 @@ export const SORT_NAMES = {
   received: 'Received, oldest first',
   '-issued': 'Issued, newest first',
   issued: 'Issued, oldest first',
-  '-amount': 'Amount, largest first',
-  amount: 'Amount, smallest first',
+  '-amount': 'Amount, largest first, per currency',
+  amount: 'Amount, smallest first, per currency',
 } as const;
 /** The phone's folded filters, named by how many are in use. */
 export const filtersSummary = (filter: Record<string, string | undefined>) => {
@@ -53,4 +53,29 @@ export const filtersSummary = (filter: Record<string, string | undefined>) => {
 };
 /** The sums of the invoices on screen, per currency: never one sum across currencies. */
 export const PAGE_TOTALS_LABEL = 'This page:';
+/** Said above the results when they are sorted by amount: the server groups them by currency first. */
+export const BY_CURRENCY_NOTE = 'Grouped by currency (A to Z), then by amount.';
+/** Said in place of the whole search's totals when they could not be had (the list itself is shown). */
+export const SUMS_FAILED = 'The totals of all results could not be worked out just now.';
+/** The stored EN 16931 check, as the filter offers it and as the list's badge says it (its title says more). */
+export const VALIDATION_FILTER_NAMES = {
+  valid: 'Valid',
+  warnings: 'Valid with warnings',
+  invalid: 'Invalid',
+} as const;
+export const VALIDATION_BADGES = {
+  valid: { text: 'Valid', tone: 'status-activated', title: 'Meets the EN 16931 business rules' },
+  warnings: {
+    text: 'Warnings',
+    tone: 'status-invited',
+    title: 'Meets the EN 16931 business rules, with warnings: open it to read them',
+  },
+  invalid: {
+    text: 'Invalid',
+    tone: 'status-failed',
+    title: 'Breaks EN 16931 business rules: open it to read which before paying',
+  },
+} as const;
+/** A plain PDF, or an e-invoice stored before the check or under a policy that keeps no report. */
+export const NOT_CHECKED = { text: '—', label: 'Not checked' } as const;
 export const allToBuyer = (buyer: string) => `All to ${buyer}`;

@@ -3,7 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { createFakeAuthClient } from '@/testing/fake-auth-client';
-import { accountLookup } from '@/testing/handlers';
+import { accountLookup, emptySearchSums } from '@/testing/handlers';
 import { API, server } from '@/testing/msw-server';
 import { renderApp } from '@/testing/render-app';
 
@@ -30,6 +30,7 @@ beforeEach(() => {
   vi.spyOn(URL, 'revokeObjectURL').mockImplementation(() => undefined);
   server.use(
     accountLookup({ [MONEY]: { finance: true } }),
+    emptySearchSums,
     http.get(`${API}/invoices`, ({ request }) => {
       const query = new URL(request.url).searchParams;
       const offset = Number(query.get('offset'));

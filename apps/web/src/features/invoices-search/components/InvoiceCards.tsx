@@ -1,7 +1,15 @@
 import { Link } from '@/lib/router';
 import { invoicePathFor } from '@/lib/paths';
 import { fromResults } from '@/lib/results-link';
-import { amountOf, Badges, dayOf, INVOICES_TABLE_LABEL, SelectBox, type InvoiceResultsProps } from './InvoiceParts';
+import {
+  amountOf,
+  Badges,
+  dayOf,
+  INVOICES_TABLE_LABEL,
+  SelectBox,
+  ValidationBadge,
+  type InvoiceResultsProps,
+} from './InvoiceParts';
 
 /** The results on a phone: one card per invoice, "Select this page" above them. */
 export function InvoiceCards({ items, ticks, emptyText, oneBuyer, resultsQuery }: InvoiceResultsProps) {
@@ -47,6 +55,7 @@ export function InvoiceCards({ items, ticks, emptyText, oneBuyer, resultsQuery }
             </div>
             <div className="status-badges mt-1">
               <Badges invoice={invoice} />
+              {invoice.validation && <ValidationBadge invoice={invoice} />}
             </div>
           </div>
         </li>

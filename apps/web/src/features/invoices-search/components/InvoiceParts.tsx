@@ -1,7 +1,7 @@
 import type { InvoiceSummary } from '@portal/contract';
 import { formatDate } from '@/lib/format-date';
 import { formatMoney } from '@/lib/format-money';
-import { FORMAT_BADGES, FORMAT_NAMES } from '../messages';
+import { FORMAT_BADGES, FORMAT_NAMES, NOT_CHECKED, VALIDATION_BADGES } from '../messages';
 
 /** The accessible name the e2e test finds the results by, as a table on a laptop and a list on a phone. */
 export const INVOICES_TABLE_LABEL = 'Invoices found';
@@ -28,6 +28,8 @@ export interface InvoiceResultsProps {
   oneBuyer: string | null;
   /** Whether an invoice on the page names a due date: plain PDFs have none, and an empty column says nothing. */
   withDue: boolean;
+  /** Whether an invoice on the page was checked against EN 16931: a page of plain PDFs has nothing to say. */
+  withValidation: boolean;
   /** The results' address query, carried to an opened invoice for its "Back to results". */
   resultsQuery: string;
 }
@@ -51,6 +53,24 @@ export function SelectBox({
       />
       <span className="visually-hidden">Select {code}</span>
     </label>
+  );
+}
+
+/** The stored EN 16931 check, a calm badge whose title says what it means; a dash where nothing was checked. */
+export function ValidationBadge({ invoice }: { invoice: InvoiceSummary }) {
+  if (!invoice.validation) {
+    return (
+      <span className="text-body-secondary" title={NOT_CHECKED.label}>
+        <span aria-hidden="true">{NOT_CHECKED.text}</span>
+        <span className="visually-hidden">{NOT_CHECKED.label}</span>
+      </span>
+    );
+  }
+  const badge = VALIDATION_BADGES[invoice.validation];
+  return (
+    <span className={`badge status-badge ${badge.tone}`} title={badge.title}>
+      {badge.text}
+    </span>
   );
 }
 

@@ -3,7 +3,7 @@ import { screen, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { createFakeAuthClient } from '@/testing/fake-auth-client';
-import { accountLookup } from '@/testing/handlers';
+import { accountLookup, emptySearchSums } from '@/testing/handlers';
 import { API, server } from '@/testing/msw-server';
 import { renderApp } from '@/testing/render-app';
 
@@ -26,6 +26,7 @@ const invoice = (parcelCode: string, overrides: Partial<InvoiceSummary> = {}): I
 function serve(items: InvoiceSummary[]) {
   server.use(
     accountLookup({ [MONEY]: { finance: true } }),
+    emptySearchSums,
     http.get(`${API}/invoices`, () => HttpResponse.json({ items, total: items.length, totalIsAtLeast: false })),
     http.get(`${API}/me/step-up`, () =>
       HttpResponse.json({

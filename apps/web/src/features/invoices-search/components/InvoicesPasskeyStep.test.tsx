@@ -3,7 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { createFakeAuthClient } from '@/testing/fake-auth-client';
-import { accountLookup } from '@/testing/handlers';
+import { accountLookup, emptySearchSums } from '@/testing/handlers';
 import { API, server } from '@/testing/msw-server';
 import { renderApp } from '@/testing/render-app';
 
@@ -85,6 +85,7 @@ function fakeFinanceApi(initial: StepUpStatus) {
     http.post(`${API}/me/passkeys`, () => confirmed()),
     http.post(`${API}/me/step-up/options`, () => HttpResponse.json({ challenge: 'challenge', rpId: 'portal.test' })),
     http.post(`${API}/me/step-up`, () => confirmed()),
+    emptySearchSums,
     http.get(`${API}/invoices`, () => {
       state.searches += 1;
       if (state.status.steppedUpUntil === null || state.refuseNextSearch) {

@@ -3,7 +3,7 @@ import { screen, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createFakeAuthClient } from '@/testing/fake-auth-client';
-import { accountLookup } from '@/testing/handlers';
+import { accountLookup, emptySearchSums } from '@/testing/handlers';
 import { API, server } from '@/testing/msw-server';
 import { renderApp } from '@/testing/render-app';
 
@@ -32,6 +32,7 @@ beforeEach(() => {
   }));
   server.use(
     accountLookup({ [MONEY]: { finance: true } }),
+    emptySearchSums,
     http.get(`${API}/invoices`, () => HttpResponse.json({ items: [summary], total: 1, totalIsAtLeast: false })),
     http.get(`${API}/me/step-up`, () =>
       HttpResponse.json({

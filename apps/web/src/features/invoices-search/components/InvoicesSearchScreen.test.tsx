@@ -3,7 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
 import { createFakeAuthClient } from '@/testing/fake-auth-client';
-import { accountLookup } from '@/testing/handlers';
+import { accountLookup, emptySearchSums } from '@/testing/handlers';
 import { API, server } from '@/testing/msw-server';
 import { renderApp } from '@/testing/render-app';
 import { readSearchParams, writeSearchParams } from '../hooks/use-invoice-search-params';
@@ -29,6 +29,7 @@ function fakeInvoicesApi(items: InvoiceSummary[]) {
   const queries: URLSearchParams[] = [];
   const zips: unknown[] = [];
   const handlers = [
+    emptySearchSums,
     http.get(`${API}/invoices`, ({ request }) => {
       const query = new URL(request.url).searchParams;
       queries.push(query);

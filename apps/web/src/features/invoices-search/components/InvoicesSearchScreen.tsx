@@ -7,6 +7,7 @@ import { StepUpGate } from '@/components/step-up/StepUpGate';
 import { StepUpPrompt } from '@/components/step-up/StepUpPrompt';
 import { FINANCE_STEP_UP_TEXTS, NO_FINANCE_MESSAGE } from '../messages';
 import { InvoicesPanel } from './InvoicesPanel';
+import pageStyles from '../invoices-page.css?inline';
 
 /**
  * The finance role's Invoices page: nothing but the title until the account lookup says finance (the server
@@ -20,6 +21,13 @@ export default function InvoicesSearchScreen() {
   const account = useAccount(email, { enabled: email !== '' });
   return (
     <main className="container py-3 py-md-4 invoices-screen">
+      {/*
+        The page's own styles travel inside its code, hoisted into the head by React: a stylesheet file of its
+        own would add its name to the login page's list of the chunks' files.
+      */}
+      <style href="invoices-page" precedence="invoices-page">
+        {pageStyles}
+      </style>
       <h1 className="h3 mb-3">Invoices</h1>
       {account.data?.finance === true && (
         <StepUpGate texts={FINANCE_STEP_UP_TEXTS}>

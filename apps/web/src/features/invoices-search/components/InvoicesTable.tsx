@@ -2,10 +2,26 @@ import { Link } from '@/lib/router';
 import { formatDateTime } from '@/lib/format-date';
 import { invoicePathFor } from '@/lib/paths';
 import { fromResults } from '@/lib/results-link';
-import { amountOf, Badges, dayOf, INVOICES_TABLE_LABEL, SelectBox, type InvoiceResultsProps } from './InvoiceParts';
+import {
+  amountOf,
+  Badges,
+  dayOf,
+  INVOICES_TABLE_LABEL,
+  SelectBox,
+  ValidationBadge,
+  type InvoiceResultsProps,
+} from './InvoiceParts';
 
 /** The results on a laptop: the admin list's density, one line per invoice, long names cut with an ellipsis. */
-export function InvoicesTable({ items, ticks, emptyText, oneBuyer, withDue, resultsQuery }: InvoiceResultsProps) {
+export function InvoicesTable({
+  items,
+  ticks,
+  emptyText,
+  oneBuyer,
+  withDue,
+  withValidation,
+  resultsQuery,
+}: InvoiceResultsProps) {
   return (
     <div className="table-responsive">
       <table
@@ -22,6 +38,7 @@ export function InvoicesTable({ items, ticks, emptyText, oneBuyer, withDue, resu
           {!oneBuyer && <col />}
           <col className="col-amount" />
           <col className="col-kind" />
+          {withValidation && <col className="col-validation" />}
           <col className="col-received" />
         </colgroup>
         <thead>
@@ -48,6 +65,7 @@ export function InvoicesTable({ items, ticks, emptyText, oneBuyer, withDue, resu
               Amount
             </th>
             <th scope="col">Format</th>
+            {withValidation && <th scope="col">Validation</th>}
             <th scope="col">Received</th>
           </tr>
         </thead>
@@ -91,12 +109,20 @@ export function InvoicesTable({ items, ticks, emptyText, oneBuyer, withDue, resu
                   <Badges invoice={invoice} />
                 </div>
               </td>
+              {withValidation && (
+                <td>
+                  <ValidationBadge invoice={invoice} />
+                </td>
+              )}
               <td className="text-nowrap small">{formatDateTime(invoice.uploadedAt)}</td>
             </tr>
           ))}
           {emptyText && items.length === 0 && (
             <tr>
-              <td colSpan={9 + (withDue ? 1 : 0) - (oneBuyer ? 1 : 0)} className="text-center text-body-secondary py-4">
+              <td
+                colSpan={9 + (withDue ? 1 : 0) + (withValidation ? 1 : 0) - (oneBuyer ? 1 : 0)}
+                className="text-center text-body-secondary py-4"
+              >
                 {emptyText}
               </td>
             </tr>

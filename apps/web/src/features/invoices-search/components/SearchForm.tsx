@@ -1,7 +1,7 @@
-import { INVOICE_FORMATS, type InvoiceFilter } from '@portal/contract';
+import { INVOICE_FORMATS, INVOICE_VALIDATION_STATUSES, type InvoiceFilter } from '@portal/contract';
 import { useState, type FormEvent } from 'react';
 import Button from 'react-bootstrap/Button';
-import { FORMAT_NAMES } from '../messages';
+import { FORMAT_NAMES, VALIDATION_FILTER_NAMES } from '../messages';
 
 type Draft = Record<keyof InvoiceFilter, string>;
 const EMPTY: Draft = {
@@ -15,6 +15,7 @@ const EMPTY: Draft = {
   amountMax: '',
   format: '',
   bankDetailsChanged: '',
+  validation: '',
 };
 const draftOf = (filter: InvoiceFilter): Draft => ({ ...EMPTY, ...filter });
 
@@ -129,6 +130,24 @@ export function SearchForm({ filter, onSearch }: { filter: InvoiceFilter; onSear
           {INVOICE_FORMATS.map((format) => (
             <option key={format} value={format}>
               {FORMAT_NAMES[format]}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="search-field">
+        <label className="form-label" htmlFor="search-validation">
+          Validation
+        </label>
+        <select
+          id="search-validation"
+          className="form-select form-select-sm"
+          value={draft.validation}
+          onChange={(event) => set('validation')(event.target.value)}
+        >
+          <option value="">Any</option>
+          {INVOICE_VALIDATION_STATUSES.map((status) => (
+            <option key={status} value={status}>
+              {VALIDATION_FILTER_NAMES[status]}
             </option>
           ))}
         </select>

@@ -2,6 +2,7 @@ import {
   INVOICE_FORMATS,
   INVOICE_PAGE_SIZES,
   INVOICE_SORTS,
+  INVOICE_VALIDATION_STATUSES,
   type InvoiceFilter,
   type InvoiceSort,
 } from '@portal/contract';
@@ -17,7 +18,7 @@ export interface InvoiceSearchParams {
 }
 
 /** The names in the address: short, so a shared link stays readable (`/finance?seller=acme&from=2026-01-01`). */
-const FILTER_NAMES: Record<Exclude<keyof InvoiceFilter, 'bankDetailsChanged' | 'format'>, string> = {
+const FILTER_NAMES: Record<Exclude<keyof InvoiceFilter, 'bankDetailsChanged' | 'format' | 'validation'>, string> = {
   parcelCode: 'parcel',
   invoiceNumber: 'number',
   seller: 'seller',
@@ -43,6 +44,8 @@ export function readSearchParams(query: URLSearchParams, defaultPageSize: number
   }
   const format = oneOf(INVOICE_FORMATS, query.get('format'));
   if (format) filter.format = format;
+  const validation = oneOf(INVOICE_VALIDATION_STATUSES, query.get('validation'));
+  if (validation) filter.validation = validation;
   if (query.get('changed') === '1') filter.bankDetailsChanged = 'true';
   const size = Number(query.get('size'));
   const page = Number(query.get('page'));
@@ -62,6 +65,7 @@ export function writeSearchParams(params: InvoiceSearchParams, defaultPageSize: 
     if (value) query.set(name, value);
   }
   if (params.filter.format) query.set('format', params.filter.format);
+  if (params.filter.validation) query.set('validation', params.filter.validation);
   if (params.filter.bankDetailsChanged) query.set('changed', '1');
   if (params.sort !== DEFAULT_SORT) query.set('sort', params.sort);
   if (params.page > 0) query.set('page', String(params.page + 1));

@@ -1,0 +1,94 @@
+import { identityToolkit } from '@portal/dev-stack';
+import { readEInvoiceFixture } from '@portal/dev-stack/e-invoice-samples';
+import { expect, test, type Portal } from '../fixtures.ts';
+
+/** A finance user of this test's own, with the enrollment code the grant answered with and a password. */
+async function newFinanceUser(portal: Portal) {
+  const email = `e2e-month-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
+  const password = 'finance-password-1';
+  expect((await portal.adminApi('POST', `/api/users/${email}`)).status).toBe(201);
+  const granted = await portal.adminApi('PATCH', `/api/users/${email}`, { finance: true });
+  expect(granted.status).toBe(200);
+  const { enrollment } = granted.body as { enrollment: { code: string } };
+  await identityToolkit(portal.emulatorUrl).setPassword(portal.projectId, email, password);
+  return { email, password, enrollmentCode: enrollment.code };
+}
+
+test.describe('the month in sums on the Invoices page', () => {
+  test.describe.configure({ timeout: 150_000 });
+  test.use({ locale: 'en-GB' });
+
+  test('totals the whole search, charts it by month with a table behind, and shows the EN 16931 check', async ({
+    page,
+    portal,
+    isMobile,
+  }, testInfo) => {
+    if (!isMobile) await page.setViewportSize({ width: 1366, height: 768 });
+    const tag = `MON${testInfo.project.name.replace(/\W/g, '').slice(0, 6).toUpperCase()}${testInfo.parallelIndex}`;
+    const files: [string, string, string][] = [
+      ['A', 'facturx-en16931.pdf', 'application/pdf'],
+      ['B', 'xrechnung-ubl.xml', 'application/xml'],
+      ['C', 'xrechnung-cii.xml', 'application/xml'],
+    ];
+    for (const [suffix, file, type] of files) {
+      const stored = await portal.adminUpload(
+        'PUT',
+        `/api/invoices/${tag}-${suffix}`,
+        new Uint8Array(await readEInvoiceFixture(file)),
+        type,
+      );
+      expect([200, 201]).toContain(stored.status);
+    }
+
+    const finance = await newFinanceUser(portal);
+    await portal.addAuthenticator(page);
+    await portal.answerPasskeyPrompts(page);
+    await page.goto(`/finance?parcel=${tag.toLowerCase()}`);
+    await portal.signIn(page, finance);
+    const setUp = page.getByRole('region', { name: 'Set up a passkey' });
+    await setUp.getByLabel('Enrollment code').fill(finance.enrollmentCode);
+    await setUp.getByRole('button', { name: 'Set up a passkey' }).click();
+    await expect(setUp).toBeHidden();
+
+    const results = page.getByRole(isMobile ? 'list' : 'table', { name: 'Invoices found' });
+    await expect(results.getByRole('link', { name: `${tag}-C` })).toBeVisible();
+    // The whole search's totals, in the reader's terms: three invoices in euros.
+    await expect(page.getByText('All results:')).toBeVisible();
+    await expect(page.locator('.search-totals')).toHaveText(/^All results: €[\d,]+\.\d{2} \(3\)$/);
+    // The chart: drawn (a canvas), named in words, its figures one button away.
+    const chart = page.getByRole('img', { name: /^Invoice amounts by month of issue\. EUR, / });
+    await expect(chart).toBeVisible();
+    await expect(chart.locator('canvas').first()).toBeVisible();
+    if (!isMobile) {
+      // A finance density: 40 px rows, 20 px boxes, ten rows fit under what stands above them at 768 px.
+      const row = results.getByRole('row').nth(1);
+      const rowBox = (await row.boundingBox())!;
+      expect(Math.round(rowBox.height)).toBe(40);
+      const box = (await row.getByRole('checkbox').boundingBox())!;
+      expect(Math.round(box.width)).toBe(20);
+      expect(rowBox.y + 10 * rowBox.height).toBeLessThanOrEqual(768);
+      await expect(results.getByRole('columnheader', { name: 'Validation' })).toBeVisible();
+    }
+    // The stored check: each e-invoice's badge says one of the three outcomes.
+    const item = isMobile
+      ? results.getByRole('listitem').filter({ has: page.getByRole('link', { name: `${tag}-B` }) })
+      : results.getByRole('row').filter({ has: page.getByRole('link', { name: `${tag}-B` }) });
+    await expect(item.locator('.status-badge').filter({ hasText: /^(Valid|Warnings|Invalid)$/ })).toHaveCount(1);
+    await portal.expectAccessible(page);
+    await page.screenshot({ path: testInfo.outputPath(`invoices-month-${testInfo.project.name}.png`), fullPage: true });
+
+    await page.getByRole('button', { name: 'Show as table' }).click();
+    const table = page.getByRole('table', { name: 'Invoice amounts by month of issue, per currency' });
+    await expect(table).toBeVisible();
+    await expect(table.getByRole('row')).not.toHaveCount(1);
+    await portal.expectAccessible(page);
+    await page.screenshot({
+      path: testInfo.outputPath(`invoices-month-table-${testInfo.project.name}.png`),
+      fullPage: true,
+    });
+
+    // Ordered by amount: said to be per currency.
+    await page.getByLabel('Order').selectOption({ label: 'Amount, largest first, per currency' });
+    await expect(page.getByText('Grouped by currency (A to Z), then by amount.')).toBeVisible();
+  });
+});
