@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type net from 'node:net';
 import pg from 'pg';
+import { databaseClient } from './primary-client.ts';
 
 /**
  * What a subscriber to a NOTIFY channel hears. `onLive(false)` says notifications may be missed from now on
@@ -78,7 +79,7 @@ export function listenOnPostgres(
   }
 
   async function connect() {
-    const next = new pg.Client({ connectionString: url, keepAlive: true });
+    const next = databaseClient(url, { keepAlive: true });
     let lost = false;
     let beat = 0;
     let awaited: { payload: string; deadline: NodeJS.Timeout } | undefined;
