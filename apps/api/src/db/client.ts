@@ -8,7 +8,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { sql } from 'drizzle-orm';
-import { listenOnPostgres, type ChannelListener, type ChannelSubscriber } from './notifications.ts';
+import { DEFAULT_HEARTBEAT, listenOnPostgres, type ChannelListener, type ChannelSubscriber } from './notifications.ts';
 import { lockDataDir } from './pglite-lock.ts';
 import { openPool, type DatabaseTimeouts } from './pool.ts';
 import { databaseClient } from './primary-client.ts';
@@ -181,7 +181,13 @@ export async function openDatabase(target: DatabaseTarget, options: OpenDatabase
       ping: async () => void (await pool.query('select 1')),
       poolUse: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
       listen: async (channel, subscriber) => {
-        const listener = listenOnPostgres(target.url, channel, subscriber);
+        const listener = listenOnPostgres(
+          target.url,
+          channel,
+          subscriber,
+          DEFAULT_HEARTBEAT,
+          target.timeouts?.connectMs,
+        );
         listeners.add(listener);
         return {
           close: async () => {

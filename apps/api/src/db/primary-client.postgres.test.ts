@@ -118,4 +118,44 @@ describe('a pool on DATABASE_URL with target_session_attrs=read-write', () => {
     );
     assert.deepEqual(rows, []);
   });
+
+  it(
+    'answers a caller in time when the only candidate server accepts and then never answers',
+    { timeout: 120_000 },
+    async () => {
+      const {
+        proxies: [first, second],
+        handle,
+      } = await serversInFront(2);
+      await handle.db.execute(sql`select 1`);
+      // The primary is down; the other server lets a connection in and then falls silent mid-question. Nothing
+      // in the search for the primary may wait on it for ever: every checkout (and so every request) waits on it.
+      await first!.refuse();
+      second!.stallWhenSent('transaction_read_only');
+      second!.cut();
+      const outcomes = await Promise.all(
+        Array.from({ length: 3 }, () =>
+          Promise.race([
+            handle.db.execute(sql`select 1`).then(
+              () => 'answered',
+              (error: unknown) => (asUnavailable(error) ? 'unavailable' : String(error)),
+            ),
+            new Promise((resolve) => setTimeout(() => resolve('still waiting after 60 s'), 60_000).unref()),
+          ]),
+        ),
+      );
+      assert.deepEqual(outcomes, ['unavailable', 'unavailable', 'unavailable']);
+      // Service returns by itself once a server answers again (a search under way still ends first).
+      await second!.restore();
+      let stored: unknown;
+      for (let attempt = 0; attempt < 60 && stored !== true; attempt++) {
+        stored = await handle.db.execute(sql`insert into notes (body) values ('after the silent server')`).then(
+          () => true,
+          (error: unknown) => error,
+        );
+        if (stored !== true) await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+      assert.equal(stored, true, String(stored));
+    },
+  );
 });

@@ -48,10 +48,14 @@ export class PrimaryLocator {
 
   private async look(): Promise<DatabaseServer> {
     const faults: unknown[] = [];
+    const waitMs = this.connectMs ?? DEFAULT_PROBE_MS;
     for (const server of this.list.servers) {
+      // Every step has its time: one silent server (a lost machine, a full backlog) must not hold the search,
+      // which every connection of the process waits on.
       const probe = new pg.Client({
         connectionString: this.list.urlFor(server),
-        ...(this.connectMs && { connectionTimeoutMillis: this.connectMs }),
+        connectionTimeoutMillis: waitMs,
+        query_timeout: waitMs,
       });
       probe.on('error', () => {});
       try {
@@ -61,11 +65,33 @@ export class PrimaryLocator {
       } catch (error) {
         faults.push(error);
       } finally {
-        await probe.end().catch(() => {});
+        await endWithin(probe, waitMs);
       }
     }
     throw new NoWritableServerError(faults);
   }
+}
+
+/** How long a probe waits for each step when DATABASE_CONNECT_TIMEOUT_MS gives no time (a one-off client). */
+const DEFAULT_PROBE_MS = 10_000;
+
+/** Ends a connection politely, or drops its socket when the server does not answer in time. */
+async function endWithin(client: pg.Client, ms: number) {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+  await Promise.race([client.end().catch(() => {}), late]);
+  clearTimeout(timer);
+  (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
+}
+
+/** Settles as `promise` does, or rejects after `ms` with pg-pool's own words for a connection that took too long. */
+function within<T>(promise: Promise<T>, ms: number | undefined): Promise<T> {
+  if (!ms) return promise;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error('timeout exceeded when trying to connect')), ms);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
 
 const locators = new Map<string, PrimaryLocator>();
@@ -106,7 +132,10 @@ export function primaryFollowingClient(locator: PrimaryLocator) {
     }
 
     private async connectToPrimary(): Promise<void> {
-      const server = await locator.primary();
+      // The pool's own connection timeout does not reach this wait (it only drops a socket, which is not opened
+      // yet): without a bound of its own, a search that never ends would hold this checkout, and its caller, forever.
+      const connectMs = (this as unknown as { _connectionTimeoutMillis?: number })._connectionTimeoutMillis;
+      const server = await within(locator.primary(), connectMs);
       this.server = server;
       const parameters = (this as unknown as ClientInternals).connectionParameters;
       this.host = parameters.host = server.host.replace(/^\[(.*)\]$/, '$1');
