@@ -5,7 +5,7 @@
  * `remove()` stops both servers and deletes the folder, and so does the process's exit should a run die first.
  * As root the servers run as the `postgres` account (PostgreSQL refuses root).
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { appendFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -25,9 +25,13 @@ export interface PostgresPair {
   nodes: [PostgresNode, PostgresNode];
   /** Both nodes, libpq style, with target_session_attrs=read-write: what the portal is given. */
   url: string;
-  /** Stops a node at once, as a crash or a lost machine does (no checkpoint, connections cut). */
-  crash(node: PostgresNode): void;
-  promote(node: PostgresNode): void;
+  /**
+   * Stops a node at once, as a crash or a lost machine does (no checkpoint, connections cut). This and the
+   * calls below run their programs without blocking: the drill's load, and its reading of the instances'
+   * output, go on meanwhile (an instance whose output is not read stops at its next log line).
+   */
+  crash(node: PostgresNode): Promise<void>;
+  promote(node: PostgresNode): Promise<void>;
   /** Brings a failed primary back as a replica of `primary`: pg_rewind, then streaming. */
   rejoinAsReplica(node: PostgresNode, primary: PostgresNode): Promise<void>;
   /** Waits until `replica` has replayed everything `primary` has written so far. */
@@ -62,6 +66,20 @@ export async function startPostgresPair(options: { ports: [number, number]; log?
     }
     return result.stdout;
   };
+  const runAsync = (program: string, args: string[]) =>
+    new Promise<void>((resolve, reject) => {
+      const command = path.join(bin, program);
+      const [file, argv] = asRoot ? ['runuser', ['-u', 'postgres', '--', command, ...args]] : [command, args];
+      const child = spawn(file, argv, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000 });
+      let output = '';
+      for (const stream of [child.stdout, child.stderr]) stream.on('data', (chunk: Buffer) => (output += chunk));
+      child.once('error', reject);
+      child.once('close', (status) => {
+        options.log?.(`${program} ${args.join(' ')}: exit ${status}`);
+        if (status === 0) resolve();
+        else reject(new Error(`${program} failed: ${output}`));
+      });
+    });
   const node = (name: string, port: number): PostgresNode => ({
     name,
     port,
@@ -186,14 +204,14 @@ export async function startPostgresPair(options: { ports: [number, number]; log?
   const pair: PostgresPair = {
     nodes,
     url: `postgres://postgres@127.0.0.1:${primary.port},127.0.0.1:${replica.port}/${DATABASE}?target_session_attrs=read-write`,
-    crash: (target) => void run('pg_ctl', ['stop', '-m', 'immediate', '-D', target.dataDir]),
-    promote: (target) => void run('pg_ctl', ['promote', '-w', '-t', '30', '-D', target.dataDir]),
+    crash: (target) => runAsync('pg_ctl', ['stop', '-m', 'immediate', '-D', target.dataDir]),
+    promote: (target) => runAsync('pg_ctl', ['promote', '-w', '-t', '90', '-D', target.dataDir]),
     rejoinAsReplica: async (target, upstream) => {
       // A promotion's checkpoint runs in the background, and until it is written the control file still names
       // the old timeline: pg_rewind would find the two on one timeline and rewind nothing.
       await queryOn(upstream, 'checkpoint');
       // After a crash pg_rewind first runs the target's recovery in single-user mode, then rewinds it.
-      run('pg_rewind', [
+      await runAsync('pg_rewind', [
         '--target-pgdata',
         target.dataDir,
         '--source-server',
@@ -202,7 +220,16 @@ export async function startPostgresPair(options: { ports: [number, number]; log?
       // pg_rewind copied the new primary's settings (its port among them): this node's own go last.
       await configure(target);
       await standBy(target, upstream);
-      start(target);
+      await runAsync('pg_ctl', [
+        'start',
+        '-w',
+        '-t',
+        '90',
+        '-D',
+        target.dataDir,
+        '-l',
+        path.join(root, `${target.name}.log`),
+      ]);
     },
     waitForReplay: async (upstream, target, withinMs) => {
       const [{ lsn }] = (await queryOn(upstream, 'select pg_current_wal_lsn()::text as lsn')) as [{ lsn: string }];
