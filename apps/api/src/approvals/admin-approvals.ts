@@ -162,11 +162,16 @@ export function createAdminApprovals(deps: AdminApprovalsDeps) {
       return { pending: await requestApproval('make-admin', email, actor), row };
     },
 
-    /** DELETE /users/:email/passkeys: made at once where nobody else could approve, otherwise a request. */
+    /**
+     * DELETE /users/:email/passkeys: an administrator's made at once where nobody else could approve, otherwise
+     * a request; a finance user's by one administrator, as their role and first code are given.
+     */
     async resetPasskeys(input: { email: string; actor: string }): Promise<PasskeysReset | { pending: Approval }> {
       const { email, actor } = input;
       // Refused before anything is counted: nobody resets their own passkeys, even with a second person.
-      if (email === actor || !(await needsSecondPerson(actor, email))) return resetNow(email, actor);
+      if (email === actor) return resetNow(email, actor);
+      const row = await deps.findUser(email);
+      if (!row?.admin || !(await needsSecondPerson(actor, email))) return resetNow(email, actor);
       await targetOf('reset-passkeys', email, actor);
       return { pending: await requestApproval('reset-passkeys', email, actor) };
     },

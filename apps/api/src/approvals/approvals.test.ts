@@ -255,6 +255,19 @@ describe('four eyes that are two people: promotions and passkey resets wait for 
     assert.equal((await reset(other, 'only@example.com')).statusCode, 200);
   });
 
+  it("resets a finance user's passkeys at once: one administrator gives that role and its codes", async () => {
+    const asker = await t.createAccount('asker@example.com', { admin: true });
+    await t.createAccount('third@example.com', { admin: true });
+    await t.createAccount('money@example.com', { finance: true });
+
+    const done = await reset(asker, 'money@example.com');
+    assert.equal(done.statusCode, 200, done.body);
+    assert.match(done.json<{ enrollment: { code: string } }>().enrollment.code, /^[0-9A-Z]{4}-/);
+    assert.deepEqual(await listApprovals(asker), []);
+    // Whoever is neither administrator nor on the list is refused as before, with nothing to approve.
+    assert.equal((await reset(asker, 'nobody@example.com')).statusCode, 404);
+  });
+
   it('lets requests run out, and be turned down or withdrawn without any change', async () => {
     const asker = await t.createAccount('asker@example.com', { admin: true });
     const colleague = await t.createAccount('colleague@example.com', { admin: true });
