@@ -1,0 +1,66 @@
+/**
+ * What a test process asked of the database and the invoice store, for the runner's check that the PostgreSQL
+ * and object-store passes, which run only some files, still meet everything the PGlite pass met (test/run.ts).
+ *
+ * Loaded into every test process with `--import` when the runner names a folder in `API_TEST_LEDGER_DIR`: every
+ * statement drizzle prepares (on PGlite or PostgreSQL, migrations and transactions included) is noted in a
+ * normalised form, with the test file that was running; the invoice store's calls are noted by
+ * `noteStoreCall` (test-app.ts). At exit the process writes one JSON file there.
+ */
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { beforeEach } from 'node:test';
+import { PgliteSession } from 'drizzle-orm/pglite';
+import { NodePgSession } from 'drizzle-orm/node-postgres';
+import { LEDGER_DIR_ENV, OUTSIDE_A_TEST, type Ledger } from './pass-coverage.ts';
+
+/**
+ * The same statement for every size of list: drizzle numbers its parameters, so `in ($1, $2)` and a bulk
+ * insert's `values ($1, $2), ($3, $4)` would otherwise be new statements for each length.
+ */
+export function normaliseStatement(text: string): string {
+  return text
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/\$\d+/g, '$')
+    .replace(/\$(?:, \$)+/g, '$…')
+    .replace(/(\([^()]*\))(?:, \1)+/g, '$1…');
+}
+
+// Keyed by engine, not by pass: some files open PGlite in every pass.
+const ledgerDir = process.env[LEDGER_DIR_ENV];
+const entries = new Map<string, Set<string>>();
+let currentFile = OUTSIDE_A_TEST;
+
+function note(key: string) {
+  let files = entries.get(key);
+  if (!files) entries.set(key, (files = new Set()));
+  files.add(currentFile);
+}
+
+/** The invoice store's method `method` was called, on the folder or the bucket. */
+export function noteStoreCall(kind: 'folder' | 's3', method: string) {
+  if (ledgerDir) note(`store ${kind} ${method}`);
+}
+
+if (ledgerDir) {
+  // With --test-isolation=none every file's `before` hooks run first, then each file's tests in turn.
+  beforeEach((context) => {
+    currentFile = context.filePath ? path.relative(process.cwd(), context.filePath) : OUTSIDE_A_TEST;
+  });
+  const sessions = [
+    ['pglite', PgliteSession.prototype],
+    ['postgres', NodePgSession.prototype],
+  ] as unknown as [string, { prepareQuery: (query: { sql: string }, ...rest: unknown[]) => unknown }][];
+  for (const [engine, session] of sessions) {
+    const prepare = session.prepareQuery;
+    session.prepareQuery = function (this: unknown, query, ...rest) {
+      note(`${engine} sql ${normaliseStatement(query.sql)}`);
+      return prepare.call(this, query, ...rest);
+    };
+  }
+  process.on('exit', () => {
+    const ledger: Ledger = Object.fromEntries([...entries].map(([key, files]) => [key, [...files].sort()]));
+    writeFileSync(path.join(ledgerDir, `${process.pid}.json`), JSON.stringify(ledger));
+  });
+}
