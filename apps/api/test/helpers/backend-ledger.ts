@@ -12,30 +12,31 @@ import path from 'node:path';
 import { beforeEach } from 'node:test';
 import { PgliteSession } from 'drizzle-orm/pglite';
 import { NodePgSession } from 'drizzle-orm/node-postgres';
-import { LEDGER_DIR_ENV, OUTSIDE_A_TEST, type Ledger } from './pass-coverage.ts';
+import { LEDGER_DIR_ENV, normaliseStatement, OUTSIDE_A_TEST, type Ledger } from './pass-coverage.ts';
 
-/**
- * The same statement for every size of list: drizzle numbers its parameters, so `in ($1, $2)` and a bulk
- * insert's `values ($1, $2), ($3, $4)` would otherwise be new statements for each length.
- */
-export function normaliseStatement(text: string): string {
-  return text
-    .replace(/\s+/g, ' ')
-    .trim()
-    .replace(/\$\d+/g, '$')
-    .replace(/\$(?:, \$)+/g, '$…')
-    .replace(/(\([^()]*\))(?:, \1)+/g, '$1…');
-}
-
-// Keyed by engine, not by pass: some files open PGlite in every pass.
 const ledgerDir = process.env[LEDGER_DIR_ENV];
 const entries = new Map<string, Set<string>>();
 let currentFile = OUTSIDE_A_TEST;
 
+/** This process's test files, as the runner named them. */
+const testFiles = process.argv.filter((arg) => arg.endsWith('.test.ts'));
+
+/**
+ * The file whose code asked, outside a test: a file's own `before` hook (its first rows) shows in the stack,
+ * awaited calls included; the shared helpers' hooks (test-app.ts) name no file.
+ */
+function fileInStack(): string {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 60;
+  const stack = new Error().stack ?? '';
+  Error.stackTraceLimit = limit;
+  return testFiles.find((file) => stack.includes(path.resolve(file))) ?? OUTSIDE_A_TEST;
+}
+
 function note(key: string) {
   let files = entries.get(key);
   if (!files) entries.set(key, (files = new Set()));
-  files.add(currentFile);
+  files.add(currentFile === OUTSIDE_A_TEST ? fileInStack() : currentFile);
 }
 
 /** The invoice store's method `method` was called, on the folder or the bucket. */
