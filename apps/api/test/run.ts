@@ -1,20 +1,26 @@
 /**
  * Runs the API suite against PGlite, the invoice tests again with their invoices in the object store (a local S3
- * server each file starts), and the whole suite again against PostgreSQL (DATABASE_URL, else the local test
- * database scripts/setup-machine.sh makes; unreachable, the run stops at once saying so), several processes at a
- * time. Each concurrent slot has an Auth emulator and a PostgreSQL database of its own, and every test file empties
- * both before each test, so files never see each other's accounts or rows. `API_TEST_CONCURRENCY` sets the number
- * of slots (default: processors + 2, since much of a test file's time is spent waiting on the emulator, the
+ * server each file starts), and the files that meet what PostgreSQL does differently again against PostgreSQL
+ * (DATABASE_URL, else the local test database scripts/setup-machine.sh makes; unreachable, the run stops at once
+ * saying so), several processes at a time. Each concurrent slot has an Auth emulator and a PostgreSQL database of
+ * its own, and every test file empties both before each test, so files never see each other's accounts or rows.
+ * `API_TEST_CONCURRENCY` sets the number of slots (default: processors + 2, since much of a test file's time is spent waiting on the emulator, the
  * database or a timer: on 2 cores the whole suite took 209 s on 3 slots and 185 s on 4).
  *
  * What a file needs is in its name, before `.test.ts` (`invoices-get.stores.test.ts`):
  * - `.stores`: it stores or serves invoice bytes, so it runs on both invoice stores (the folder and the bucket);
+ * - `.databases`: it meets what PostgreSQL does differently (requests racing for a row, NOTIFY between processes,
+ *   the pool, migrations, backup and restore), so it runs on both databases; untagged files run on PGlite only;
  * - `.postgres`: it tests what only PostgreSQL has (a network connection to lose): the PostgreSQL pass alone;
  * - `.own-process`: it changes something the whole process shares (an environment variable, a process-wide
  *   listener, the emulator itself), so it gets a process of its own; a comment at its top says what.
  *
  * Other files share a process in batches (Node's `--test-isolation=none`, one file after another): loading the
  * API's modules took about half of a file's time when each had a process of its own.
+ *
+ * A whole run keeps a ledger of the statements and store calls each process made, and fails when the PostgreSQL
+ * or object-store pass missed one the PGlite pass met (helpers/pass-coverage.ts, decision 0124). Files named on
+ * the command line run on every pass asked for (the object store only for `.stores`), with no ledger.
  *
  * Usage: `npm run test:api [-- file ...]`; `API_TEST_PASSES=pglite,object,postgres` picks passes;
  * `API_TEST_BATCH` sets how many files share a process (default 8; 1 gives every file its own). Each process's
