@@ -18,6 +18,10 @@ describe('the check that the PostgreSQL and object-store passes meet what the PG
       normaliseStatement('insert into "users" ("email", "admin") values ($1, $2) where "id" in ($3)'),
     );
     assert.notEqual(normaliseStatement('select 1 from "users"'), normaliseStatement('select 1 from "invoices"'));
+    assert.equal(
+      normaliseStatement('set transaction isolation level repeatable read read only'),
+      normaliseStatement('begin isolation level repeatable read read only'),
+    );
   });
 
   it('names a statement or store call met only on PGlite or the folder, with the files that met it', async () => {

@@ -20,12 +20,17 @@ export const OUTSIDE_A_TEST = '(set-up outside a test)';
  * insert's `values ($1, $2), ($3, $4)` would otherwise be new statements for each length.
  */
 export function normaliseStatement(text: string): string {
-  return text
-    .replace(/\s+/g, ' ')
-    .trim()
-    .replace(/\$\d+/g, '$')
-    .replace(/\$(?:, \$)*/g, '$…')
-    .replace(/(\([^()]*\))(?:, \1)*/g, '$1…');
+  return (
+    text
+      .replace(/\s+/g, ' ')
+      .trim()
+      // drizzle starts a transaction with settings as `begin <settings>` on node-postgres, and on PGlite (whose
+      // own transaction sends the begin) as `set transaction <settings>`: one statement in two spellings.
+      .replace(/^set transaction /i, 'begin ')
+      .replace(/\$\d+/g, '$')
+      .replace(/\$(?:, \$)*/g, '$…')
+      .replace(/(\([^()]*\))(?:, \1)*/g, '$1…')
+  );
 }
 
 // Keyed by engine, not by pass: some files open PGlite in every pass.
