@@ -4,14 +4,15 @@
  *
  * Loaded into every test process with `--import` when the runner names a folder in `API_TEST_LEDGER_DIR`: every
  * statement drizzle prepares (on PGlite or PostgreSQL, migrations and transactions included) is noted in a
- * normalised form, with the test file that was running; the invoice store's calls are noted by
- * `noteStoreCall` (test-app.ts). At exit the process writes one JSON file there.
+ * normalised form, with the test file that was running; the invoice store's calls are noted on every store the
+ * test helpers open (`withStoreCallsNoted`). At exit the process writes one JSON file there.
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeEach } from 'node:test';
 import { PgliteSession } from 'drizzle-orm/pglite';
 import { NodePgSession } from 'drizzle-orm/node-postgres';
+import type { BlobStore } from '../../src/blob-store/blob-store.ts';
 import { LEDGER_DIR_ENV, normaliseStatement, OUTSIDE_A_TEST, type Ledger } from './pass-coverage.ts';
 
 const ledgerDir = process.env[LEDGER_DIR_ENV];
@@ -39,9 +40,18 @@ function note(key: string) {
   files.add(currentFile === OUTSIDE_A_TEST ? fileInStack() : currentFile);
 }
 
-/** The invoice store's method `method` was called, on the folder or the bucket. */
-export function noteStoreCall(kind: 'folder' | 's3', method: string) {
-  if (ledgerDir) note(`store ${kind} ${method}`);
+/** Notes each call of the store's own methods, on the folder or the bucket; returns the store itself. */
+export function withStoreCallsNoted<Store extends BlobStore>(store: Store): Store {
+  if (!ledgerDir) return store;
+  const methods = ['put', 'open', 'list', 'delete', 'accelRedirectPath', 'removeStaleTemporaryFiles'] as const;
+  for (const method of methods) {
+    const call = store[method] as (...args: unknown[]) => unknown;
+    (store as unknown as Record<string, unknown>)[method] = (...args: unknown[]) => {
+      note(`store ${store.kind} ${method}`);
+      return call.apply(store, args);
+    };
+  }
+  return store;
 }
 
 if (ledgerDir) {

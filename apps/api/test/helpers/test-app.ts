@@ -27,7 +27,7 @@ import {
   type InvoiceStoreKind,
   type TestInvoiceStore,
 } from './invoice-stores.ts';
-import { noteStoreCall } from './backend-ledger.ts';
+import { withStoreCallsNoted } from './backend-ledger.ts';
 import { testPgliteTarget } from './pglite-template.ts';
 import { emulator, signUp } from './tokens.ts';
 
@@ -94,18 +94,6 @@ export interface TestAppOptions {
   invoiceStore?: InvoiceStoreKind;
 }
 
-/** Notes each call of the store's own methods for the runner's check that the object-store pass meets them all. */
-function noteStoreCalls(store: BlobStore) {
-  const methods = ['put', 'open', 'list', 'delete', 'accelRedirectPath', 'removeStaleTemporaryFiles'] as const;
-  for (const method of methods) {
-    const call = store[method] as (...args: unknown[]) => unknown;
-    (store as unknown as Record<string, unknown>)[method] = (...args: unknown[]) => {
-      noteStoreCall(store.kind, method);
-      return call.apply(store, args);
-    };
-  }
-}
-
 /**
  * One app per test file on PGlite in memory, or on the PostgreSQL in DATABASE_URL; every test starts
  * from empty tables and no emulator accounts, so tests never depend on each other.
@@ -135,7 +123,7 @@ export function useTestApp(options: TestAppOptions = {}): TestContext {
       ...(context.config.databaseUrl ? {} : { databaseTarget: await testPgliteTarget() }),
       ...(options.wrapIdentity ? { wrapIdentity: options.wrapIdentity } : {}),
     });
-    noteStoreCalls(infrastructure.blobStore);
+    withStoreCallsNoted(infrastructure.blobStore);
     Object.assign(context, {
       database: infrastructure.database,
       identity: infrastructure.identity,
