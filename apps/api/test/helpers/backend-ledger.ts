@@ -9,9 +9,6 @@
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { beforeEach } from 'node:test';
-import { PgliteSession } from 'drizzle-orm/pglite';
-import { NodePgSession } from 'drizzle-orm/node-postgres';
 import type { BlobStore } from '../../src/blob-store/blob-store.ts';
 import { LEDGER_DIR_ENV, normaliseStatement, OUTSIDE_A_TEST, type Ledger } from './pass-coverage.ts';
 
@@ -55,6 +52,13 @@ export function withStoreCallsNoted<Store extends BlobStore>(store: Store): Stor
 }
 
 if (ledgerDir) {
+  // Loaded here, not at the top: processes a test starts inherit the `--import` (the invoice readers among them,
+  // whose memory ceiling the database drivers alone would take them past), and have no ledger to keep.
+  const [{ beforeEach }, { PgliteSession }, { NodePgSession }] = await Promise.all([
+    import('node:test'),
+    import('drizzle-orm/pglite'),
+    import('drizzle-orm/node-postgres'),
+  ]);
   // With --test-isolation=none every file's `before` hooks run first, then each file's tests in turn.
   beforeEach((context) => {
     currentFile = context.filePath ? path.relative(process.cwd(), context.filePath) : OUTSIDE_A_TEST;
