@@ -65,6 +65,8 @@ async function expectErrorModal(page: Page, message: string) {
   return dialog;
 }
 
+// The phone runs what it draws or reaches differently (the pages drawn by PDF.js, 44 px controls, the modals'
+// layout); a link's routing and a call not made are the same at any width, so those run on the laptop only.
 test.describe('the invoice screen', () => {
   test.beforeEach(async ({ page }) => recordObjectUrls(page));
 
@@ -99,7 +101,7 @@ test.describe('the invoice screen', () => {
     await portal.expectAccessible(page);
   });
 
-  test('a hash-route link /#/invoice?parcelCode= works the same', async ({ page, portal, isMobile }) => {
+  test('a hash-route link /#/invoice?parcelCode= works the same @desktop', async ({ page, portal, isMobile }) => {
     await page.goto('/#/invoice?parcelCode=DEMO000002');
     await expect(page).toHaveURL(/\/login$/);
     await portal.signIn(page, DEMO.user);
@@ -198,7 +200,7 @@ test.describe('the invoice screen', () => {
     }
   });
 
-  test('a link without a parcel code asks to double-check it and calls nothing', async ({ page, portal }) => {
+  test('a link without a parcel code asks to double-check it and calls nothing @desktop', async ({ page, portal }) => {
     const invoiceCalls: string[] = [];
     page.on('request', (request) => {
       if (request.url().includes('/api/invoice')) invoiceCalls.push(request.url());

@@ -60,7 +60,7 @@ const endpoints: { name: string; request: InjectOptions; expect: Record<Caller, 
     expect: { anonymous: 401, outsider: 401, user: 'allowed', admin: 'allowed' },
   },
   {
-    // Without single sign-on configured: nothing to link (its own checks: single-sign-on.test.ts).
+    // Without single sign-on configured: nothing to link (its own checks: single-sign-on.databases.test.ts).
     name: 'POST /sso/link',
     request: { method: 'POST', url: '/api/sso/link', payload: { companyIdToken: 'not-a-token' } },
     expect: { anonymous: 401, outsider: 401, user: 404, admin: 404 },

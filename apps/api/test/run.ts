@@ -1,20 +1,26 @@
 /**
  * Runs the API suite against PGlite, the invoice tests again with their invoices in the object store (a local S3
- * server each file starts), and the whole suite again against PostgreSQL (DATABASE_URL, else the local test
- * database scripts/setup-machine.sh makes; unreachable, the run stops at once saying so), several processes at a
- * time. Each concurrent slot has an Auth emulator and a PostgreSQL database of its own, and every test file empties
- * both before each test, so files never see each other's accounts or rows. `API_TEST_CONCURRENCY` sets the number
- * of slots (default: processors + 2, since much of a test file's time is spent waiting on the emulator, the
+ * server each file starts), and the files that meet what PostgreSQL does differently again against PostgreSQL
+ * (DATABASE_URL, else the local test database scripts/setup-machine.sh makes; unreachable, the run stops at once
+ * saying so), several processes at a time. Each concurrent slot has an Auth emulator and a PostgreSQL database of
+ * its own, and every test file empties both before each test, so files never see each other's accounts or rows.
+ * `API_TEST_CONCURRENCY` sets the number of slots (default: processors + 2, since much of a test file's time is spent waiting on the emulator, the
  * database or a timer: on 2 cores the whole suite took 209 s on 3 slots and 185 s on 4).
  *
  * What a file needs is in its name, before `.test.ts` (`invoices-get.stores.test.ts`):
  * - `.stores`: it stores or serves invoice bytes, so it runs on both invoice stores (the folder and the bucket);
+ * - `.databases`: it meets what PostgreSQL does differently (requests racing for a row, NOTIFY between processes,
+ *   the pool, migrations, backup and restore), so it runs on both databases; untagged files run on PGlite only;
  * - `.postgres`: it tests what only PostgreSQL has (a network connection to lose): the PostgreSQL pass alone;
  * - `.own-process`: it changes something the whole process shares (an environment variable, a process-wide
  *   listener, the emulator itself), so it gets a process of its own; a comment at its top says what.
  *
  * Other files share a process in batches (Node's `--test-isolation=none`, one file after another): loading the
  * API's modules took about half of a file's time when each had a process of its own.
+ *
+ * A whole run keeps a ledger of the statements and store calls each process made, and fails when the PostgreSQL
+ * or object-store pass missed one the PGlite pass met (helpers/pass-coverage.ts, decision 0124). Files named on
+ * the command line run on every pass asked for (the object store only for `.stores`), with no ledger.
  *
  * Usage: `npm run test:api [-- file ...]`; `API_TEST_PASSES=pglite,object,postgres` picks passes;
  * `API_TEST_BATCH` sets how many files share a process (default 8; 1 gives every file its own). Each process's
@@ -24,6 +30,7 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import {
   findFreePort,
@@ -34,6 +41,7 @@ import {
   testDatabaseUrl,
   type AuthEmulator,
 } from '@portal/dev-stack';
+import { checkPassesMeetAll, LEDGER_DIR_ENV } from './helpers/pass-coverage.ts';
 import { writePgliteTemplate } from './helpers/pglite-template.ts';
 
 const concurrency = Math.max(1, Number(process.env.API_TEST_CONCURRENCY) || os.availableParallelism() + 2);
@@ -44,7 +52,9 @@ if (databaseUrl) await requireTestDatabase(databaseUrl, 'api');
 
 // Node 20's --test takes no glob patterns (21+ does), and finds only .js files on its own: list them here.
 const files = process.argv.slice(2);
-if (files.length === 0) {
+/** Files named on the command line run on every pass asked for; a whole run lets each file's tags decide. */
+const wholeSuite = files.length === 0;
+if (wholeSuite) {
   for (const dir of ['src', 'test']) {
     const found = await readdir(dir, { recursive: true });
     files.push(...found.filter((file) => file.endsWith('.test.ts')).map((file) => path.join(dir, file)));
@@ -55,7 +65,8 @@ if (files.length === 0) {
 const tagsOf = (file: string) => new Set(path.basename(file, '.test.ts').split('.').slice(1));
 const postgresOnly = (file: string) => tagsOf(file).has('postgres');
 const isInvoiceTest = (file: string) => tagsOf(file).has('stores');
-const KNOWN_TAGS = new Set(['stores', 'postgres', 'own-process']);
+const onBothDatabases = (file: string) => tagsOf(file).has('databases');
+const KNOWN_TAGS = new Set(['stores', 'databases', 'postgres', 'own-process']);
 // A misspelt tag would silently drop a file from a pass: refused before anything starts.
 for (const file of files) {
   const unknown = [...tagsOf(file)].filter((tag) => !KNOWN_TAGS.has(tag));
@@ -102,7 +113,13 @@ if (chosen.includes('object')) {
     ),
   );
 }
-if (databaseUrl) jobs.push(...jobsOf('PostgreSQL', files));
+if (databaseUrl)
+  jobs.push(
+    ...jobsOf(
+      'PostgreSQL',
+      files.filter((file) => !wholeSuite || postgresOnly(file) || onBothDatabases(file)),
+    ),
+  );
 const fileCount = jobs.reduce((sum, job) => sum + job.files.length, 0);
 
 interface Slot {
@@ -130,6 +147,9 @@ async function dropSlotDatabase(slotUrl: string | undefined) {
 
 const workers = Math.min(concurrency, jobs.length);
 const templateDir = await mkdtemp(path.join(os.tmpdir(), 'portal-pglite-template-'));
+// A whole run notes what every process asked of the database and the store, for checkPassesMeetAll below.
+const ledgerDir = wholeSuite ? await mkdtemp(path.join(templateDir, 'ledgers-')) : undefined;
+const LEDGER_MODULE = fileURLToPath(new URL('./helpers/backend-ledger.ts', import.meta.url));
 const slots = await Promise.all(
   Array.from({ length: workers }, async (_, index): Promise<Slot> => {
     const projectId = `demo-portal-test-${index + 1}`;
@@ -190,6 +210,7 @@ function runJob(job: Job, slot: Slot, attempt = 1): Promise<Outcome> {
   // TypeScript), which saves each file a second of loading through tsx's hooks (decision 0051).
   const args = [
     '--no-memory-protection-keys',
+    ...(ledgerDir ? ['--import', LEDGER_MODULE] : []),
     '--test',
     '--test-isolation=none',
     '--test-reporter=spec',
@@ -207,6 +228,7 @@ function runJob(job: Job, slot: Slot, attempt = 1): Promise<Outcome> {
       TEST_INVOICE_STORE: job.pass === 'object store' ? 'object' : 'folder',
       // V8's compiled code of the files every test loads, kept on disk between files.
       NODE_COMPILE_CACHE,
+      ...(ledgerDir && { [LEDGER_DIR_ENV]: ledgerDir }),
     },
   });
   const output: Buffer[] = [];
@@ -293,6 +315,12 @@ await Promise.all(
 const wallSeconds = (performance.now() - started) / 1000;
 
 await Promise.all(slots.map(async (slot) => Promise.all([slot.emulator.stop(), dropSlotDatabase(slot.databaseUrl)])));
+const unmet = ledgerDir
+  ? await checkPassesMeetAll(ledgerDir, {
+      postgres: chosen.includes('pglite') && Boolean(databaseUrl),
+      objectStore: chosen.includes('object') && (chosen.includes('pglite') || Boolean(databaseUrl)),
+    })
+  : [];
 await rm(templateDir, { recursive: true, force: true });
 
 const slowest = [...outcomes].sort((a, b) => b.seconds - a.seconds).slice(0, 8);
@@ -315,5 +343,6 @@ for (const outcome of failedJobs) {
 }
 const passed = outcomes.reduce((sum, outcome) => sum + outcome.passed, 0);
 const failed = outcomes.reduce((sum, outcome) => sum + outcome.failed, 0);
+for (const line of unmet) process.stdout.write(`${line}\n`);
 process.stdout.write(`api: ${passed} passed, ${failed} failed\n`);
-process.exit(failedJobs.length > 0 ? 1 : 0);
+process.exit(failedJobs.length > 0 || unmet.length > 0 ? 1 : 0);

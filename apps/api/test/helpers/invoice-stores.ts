@@ -6,6 +6,7 @@ import type { BlobStore } from '../../src/blob-store/blob-store.ts';
 import { openBlobStore } from '../../src/blob-store/open-blob-store.ts';
 import { loadConfig } from '../../src/config.ts';
 import { filesUnder } from './fixtures.ts';
+import { withStoreCallsNoted } from './backend-ledger.ts';
 
 /**
  * Which invoice store this test process runs on: the folder (default) or the object store, which the test
@@ -47,7 +48,7 @@ export async function openTestInvoiceStore(kind: InvoiceStoreKind, dir: string):
       kind,
       env,
       entryOf: (sha256) => path.join(sha256.slice(0, 2), sha256),
-      open: () => openBlobStore(configFor(env)),
+      open: () => withStoreCallsNoted(openBlobStore(configFor(env))),
       damage: (sha256, bytes) => writeFile(path.join(invoiceDir, sha256.slice(0, 2), sha256), bytes),
       recordedChecksum: async () => undefined,
       contents: () => filesUnder(invoiceDir),
@@ -76,7 +77,7 @@ export async function openTestInvoiceStore(kind: InvoiceStoreKind, dir: string):
     env,
     objectStore,
     entryOf: (sha256) => `${objectStore.prefix}/${sha256.slice(0, 2)}/${sha256}`,
-    open: () => openBlobStore(configFor(env)),
+    open: () => withStoreCallsNoted(openBlobStore(configFor(env))),
     async damage(sha256, bytes) {
       const Key = `${objectStore.prefix}/${sha256.slice(0, 2)}/${sha256}`;
       await client.send(new PutObjectCommand({ Bucket: objectStore.bucket, Key, Body: bytes }));

@@ -1,5 +1,6 @@
 import { loadConfig } from '../../src/config.ts';
 import { openInfrastructure } from '../../src/infrastructure.ts';
+import { withStoreCallsNoted } from './backend-ledger.ts';
 import { invoiceStoreKind, openTestInvoiceStore } from './invoice-stores.ts';
 import { testPgliteTarget } from './pglite-template.ts';
 import { TEST_PROJECT_ID } from './test-app.ts';
@@ -28,6 +29,7 @@ export async function openRestoreTarget(
       config,
       options.databaseUrl ? {} : { databaseTarget: await testPgliteTarget() },
     );
+    withStoreCallsNoted(infrastructure.blobStore);
     return { store, infrastructure };
   } catch (error) {
     await store.close();

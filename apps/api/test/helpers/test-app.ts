@@ -27,6 +27,7 @@ import {
   type InvoiceStoreKind,
   type TestInvoiceStore,
 } from './invoice-stores.ts';
+import { withStoreCallsNoted } from './backend-ledger.ts';
 import { testPgliteTarget } from './pglite-template.ts';
 import { emulator, signUp } from './tokens.ts';
 
@@ -122,6 +123,7 @@ export function useTestApp(options: TestAppOptions = {}): TestContext {
       ...(context.config.databaseUrl ? {} : { databaseTarget: await testPgliteTarget() }),
       ...(options.wrapIdentity ? { wrapIdentity: options.wrapIdentity } : {}),
     });
+    withStoreCallsNoted(infrastructure.blobStore);
     Object.assign(context, {
       database: infrastructure.database,
       identity: infrastructure.identity,

@@ -3,7 +3,7 @@
  * encrypted and signed, restored into a new database and a new, empty invoice store, verified, and the
  * restored portal serves the same bytes to the same people and refuses the same people. Two of the invoices
  * are e-invoices, so the blobs named by xml_sha256 and rendering_sha256 travel too. Runs on PGlite and
- * PostgreSQL, on the folder and the object store (the runner's passes). backup-tampering.test.ts has the
+ * PostgreSQL, on the folder and the object store (the runner's passes). backup-tampering.databases.test.ts has the
  * backups someone changed.
  */
 import assert from 'node:assert/strict';
