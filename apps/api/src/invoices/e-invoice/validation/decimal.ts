@@ -10,12 +10,46 @@ const PLACES = 6;
 /** The decimal a text states, or null when it is no xsd:decimal (a rule then reads it as absent). */
 export function decimalOf(text: string | null | undefined): Decimal | null {
   if (text == null) return null;
-  const match = /^([+-]?)(\d*)(?:\.(\d*))?$/.exec(text.trim());
-  if (!match || (match[2] === '' && !match[3])) return null;
-  const fraction = (match[3] ?? '').slice(0, PLACES).padEnd(PLACES, '0');
-  const value = BigInt(match[2] || '0') * SCALE + BigInt(fraction);
-  return match[1] === '-' ? -value : value;
+  // Read character by character, not with a regular expression: the rules read every amount of every line,
+  // and a match array, its strings and two BigInts per amount are garbage enough to raise a reader's peak
+  // memory on a document of thousands of lines.
+  const value = text.trim();
+  const negative = value.charCodeAt(0) === MINUS;
+  let position = negative || value.charCodeAt(0) === PLUS ? 1 : 0;
+  const integerStart = position;
+  while (isDigit(value.charCodeAt(position))) position += 1;
+  const integerEnd = position;
+  let fractionStart = position;
+  if (value.charCodeAt(position) === DOT) {
+    fractionStart = position + 1;
+    position = fractionStart;
+    while (isDigit(value.charCodeAt(position))) position += 1;
+  }
+  if (position !== value.length || (integerEnd === integerStart && position === fractionStart)) return null;
+  const integerDigits = integerEnd - integerStart;
+  let fraction = 0;
+  for (let place = 0; place < PLACES; place += 1)
+    fraction = fraction * 10 + (fractionStart + place < position ? value.charCodeAt(fractionStart + place) - ZERO : 0);
+  let magnitude: Decimal;
+  if (integerDigits <= SAFE_INTEGER_DIGITS) {
+    let integer = 0;
+    for (let index = integerStart; index < integerEnd; index += 1)
+      integer = integer * 10 + value.charCodeAt(index) - ZERO;
+    // Below 10^15, so exact as a double.
+    magnitude = BigInt(integer * Number(SCALE) + fraction);
+  } else magnitude = BigInt(value.slice(integerStart, integerEnd)) * SCALE + BigInt(fraction);
+  return negative ? -magnitude : magnitude;
 }
+
+const [PLUS, MINUS, DOT, ZERO] = ['+', '-', '.', '0'].map((character) => character.charCodeAt(0)) as [
+  number,
+  number,
+  number,
+  number,
+];
+/** Integer digits whose millionths a double still holds exactly. */
+const SAFE_INTEGER_DIGITS = 9;
+const isDigit = (code: number) => code >= ZERO && code <= ZERO + 9;
 
 export const sum = (values: (Decimal | null)[]): Decimal =>
   values.reduce<bigint>((total, value) => total + (value ?? 0n), 0n);

@@ -323,44 +323,79 @@ export const UBL_CARDINALITIES: Cardinality[] = [
   ),
 ];
 
-/** The elements each context names in a UBL document. */
+/**
+ * The elements each context names in a UBL document, in one pass over the root's children: a document of
+ * thousands of lines is not filtered once per context.
+ */
 function contexts(root: XmlElement): Record<Context, XmlElement[]> {
-  const all = (element: XmlElement | undefined, local: string) =>
-    element ? element.children.filter((entry) => entry.local === local) : [];
-  const allowanceCharges = all(root, 'AllowanceCharge');
-  const indicator = (entry: XmlElement) => textOf(child(entry, 'ChargeIndicator'));
-  return {
+  const found: Record<Context, XmlElement[]> = {
     document: [root],
-    line: [...all(root, 'InvoiceLine'), ...all(root, 'CreditNoteLine')],
-    payee: all(root, 'PayeeParty'),
-    taxRepresentative: all(root, 'TaxRepresentativeParty'),
-    delivery: all(root, 'Delivery'),
-    paymentMeans: all(root, 'PaymentMeans'),
-    allowance: allowanceCharges.filter((entry) => indicator(entry) === 'false'),
-    charge: allowanceCharges.filter((entry) => indicator(entry) === 'true'),
-    billingReference: all(root, 'BillingReference'),
-    supportingDocument: all(root, 'AdditionalDocumentReference'),
-    vatBreakdown: all(root, 'TaxTotal').flatMap((total) => all(total, 'TaxSubtotal')),
+    line: [],
+    payee: [],
+    taxRepresentative: [],
+    delivery: [],
+    paymentMeans: [],
+    allowance: [],
+    charge: [],
+    billingReference: [],
+    supportingDocument: [],
+    vatBreakdown: [],
   };
+  const creditNoteLines: XmlElement[] = [];
+  for (const entry of root.children) {
+    const context = ROOT_CHILD_CONTEXTS.get(entry.local);
+    if (context) found[context].push(entry);
+    else if (entry.local === 'CreditNoteLine') creditNoteLines.push(entry);
+    else if (entry.local === 'AllowanceCharge') {
+      const indicator = textOf(child(entry, 'ChargeIndicator'));
+      if (indicator === 'false') found.allowance.push(entry);
+      else if (indicator === 'true') found.charge.push(entry);
+    } else if (entry.local === 'TaxTotal')
+      for (const subtotal of entry.children) if (subtotal.local === 'TaxSubtotal') found.vatBreakdown.push(subtotal);
+  }
+  // An InvoiceLine in a CreditNote (or the reverse) is counted too, the invoice lines first.
+  for (const line of creditNoteLines) found.line.push(line);
+  return found;
 }
 
-/** How many elements the path reaches below one context element (`@name`: an attribute of the last). */
-function countBelow(start: XmlElement, { path, where }: Cardinality): number {
-  let reached: { element: XmlElement; parent: XmlElement }[] = [{ element: start, parent: start }];
-  for (const step of path) {
-    if (step.startsWith('@'))
-      return reached.filter(({ element }) => element.attributes[step.slice(1)] !== undefined).length;
-    reached = reached.flatMap(({ element }) =>
-      element.children.filter((entry) => entry.local === step).map((entry) => ({ element: entry, parent: element })),
-    );
-  }
-  return where ? reached.filter(({ element, parent }) => where(element, parent)).length : reached.length;
+/** The root's children that are each one element of a context, by local name. */
+const ROOT_CHILD_CONTEXTS = new Map<string, Context>([
+  ['InvoiceLine', 'line'],
+  ['PayeeParty', 'payee'],
+  ['TaxRepresentativeParty', 'taxRepresentative'],
+  ['Delivery', 'delivery'],
+  ['PaymentMeans', 'paymentMeans'],
+  ['BillingReference', 'billingReference'],
+  ['AdditionalDocumentReference', 'supportingDocument'],
+]);
+
+/**
+ * How many elements the path reaches below one element (`@name`: an attribute of the last), counted as the
+ * tree is descended: nothing is collected, since this runs for every line of a document of thousands.
+ */
+function countBelow(element: XmlElement, parent: XmlElement, rule: Cardinality, step = 0): number {
+  const { path, where } = rule;
+  if (step === path.length) return where && !where(element, parent) ? 0 : 1;
+  const local = path[step]!;
+  if (local.startsWith('@')) return element.attributes[local.slice(1)] !== undefined ? 1 : 0;
+  // Indexed, not for…of: an iterator per element visited, for every line, is garbage a large document notices.
+  const { children } = element;
+  let count = 0;
+  for (let index = 0; index < children.length; index += 1)
+    if (children[index]!.local === local) count += countBelow(children[index]!, element, rule, step + 1);
+  return count;
 }
 
 /** Each cardinality rule's count in each of its context elements, by rule id. */
 export function ublCardinalities(root: XmlElement): Record<string, number[]> {
   const byContext = contexts(root);
-  return Object.fromEntries(
-    UBL_CARDINALITIES.map((rule) => [rule.id, byContext[rule.context].map((element) => countBelow(element, rule))]),
-  );
+  const counts: Record<string, number[]> = {};
+  for (const rule of UBL_CARDINALITIES) {
+    const elements = byContext[rule.context];
+    const perElement = new Array<number>(elements.length);
+    for (let index = 0; index < elements.length; index += 1)
+      perElement[index] = countBelow(elements[index]!, elements[index]!, rule);
+    counts[rule.id] = perElement;
+  }
+  return counts;
 }

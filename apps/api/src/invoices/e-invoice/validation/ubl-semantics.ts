@@ -81,6 +81,17 @@ function allowanceCharge(entry: XmlElement) {
 /** The date elements Peppol's format rule reads. */
 const DATE_ELEMENTS = new Set(['IssueDate', 'DueDate', 'TaxPointDate', 'StartDate', 'EndDate', 'ActualDeliveryDate']);
 
+/**
+ * Whether an element stands in a price's allowance. A plain loop from the second ancestor: a callback per
+ * amount that also read `ancestors[-1]` (a property looked up by the text "-1") made megabytes of garbage on a
+ * document of thousands of lines.
+ */
+function underPriceAllowance(ancestors: XmlElement[]): boolean {
+  for (let index = 1; index < ancestors.length; index += 1)
+    if (ancestors[index]!.local === 'AllowanceCharge' && ancestors[index - 1]!.local === 'Price') return true;
+  return false;
+}
+
 /** What UBL's data-type rules (UBL-DT-*) and UBL-SR-43 read, wherever it stands. */
 function dataTypes(
   root: XmlElement,
@@ -103,9 +114,7 @@ function dataTypes(
       local.endsWith('Amount') &&
       !local.endsWith('PriceAmount') &&
       // A price's allowance (BT-147, BT-148) is a price, whose decimals are not limited.
-      !ancestors.some(
-        (ancestor, index) => ancestor.local === 'AllowanceCharge' && ancestors[index - 1]?.local === 'Price',
-      )
+      !underPriceAllowance(ancestors)
     )
       found.amounts.push(element.text.trim());
   });

@@ -38,7 +38,10 @@ export function walk(root: XmlElement, visit: (element: XmlElement, ancestors: X
   const descend = (element: XmlElement) => {
     visit(element, ancestors);
     ancestors.push(element);
-    for (const child of element.children) descend(child);
+    // Indexed, not for…of: an iterator for each of a large document's hundreds of thousands of elements is
+    // garbage enough to raise the reader's peak memory.
+    const { children } = element;
+    for (let index = 0; index < children.length; index += 1) descend(children[index]!);
     ancestors.pop();
   };
   descend(root);
@@ -68,7 +71,8 @@ export function writtenCodes(
   const emptyElements: string[] = [];
   walk(root, (element, ancestors) => {
     if (element.children.length === 0 && element.text.trim() === '') emptyElements.push(element.local);
-    for (const site of sites) {
+    for (let index = 0; index < sites.length; index += 1) {
+      const site = sites[index]!;
       if (!matches(site, element, ancestors)) continue;
       const value = site.attribute ? element.attributes[site.attribute] : (textOf(element) ?? '');
       if (value === undefined) continue;

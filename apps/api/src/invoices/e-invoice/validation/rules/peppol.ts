@@ -5,7 +5,7 @@ import {
   UNTDID_5189_ALLOWANCE_REASONS,
   UNTDID_7161_CHARGE_REASONS,
 } from '../code-lists.ts';
-import { abs, decimalOf, sum, type Decimal } from '../decimal.ts';
+import { abs, decimalOf, type Decimal } from '../decimal.ts';
 import { blank, eachOf, lineName, onlyFor, violatedIf, type Rule, type RuleFlag, type Violation } from '../rule.ts';
 import { PEPPOL_EAS_SCHEMES } from '../scheme-code-lists.ts';
 import type { SemanticInvoice, UblOccurrences } from '../semantic-model.ts';
@@ -98,12 +98,19 @@ const reasonCodes = (i: SemanticInvoice, charge: boolean) =>
 function computedLineNet(line: SemanticInvoice['lines'][number]): Decimal | null {
   const quantity = decimalOf(line.quantity);
   const price = decimalOf(line.netPrice);
-  const base = decimalOf(line.baseQuantity) ?? decimalOf('1')!;
+  const base = decimalOf(line.baseQuantity) ?? ONE;
   if (quantity === null || price === null || base === 0n) return null;
-  const amounts = (charge: boolean) =>
-    sum(line.allowancesCharges.filter((entry) => entry.charge === charge).map((entry) => decimalOf(entry.amount)));
-  return (quantity * price) / base + amounts(true) - amounts(false);
+  // Summed in place, not filtered and mapped into arrays: this runs for every line of a document of thousands.
+  let chargesLessAllowances = 0n;
+  const { allowancesCharges } = line;
+  for (let index = 0; index < allowancesCharges.length; index += 1) {
+    const amount = decimalOf(allowancesCharges[index]!.amount) ?? 0n;
+    chargesLessAllowances += allowancesCharges[index]!.charge ? amount : -amount;
+  }
+  return (quantity * price) / base + chargesLessAllowances;
 }
+
+const ONE = decimalOf('1')!;
 
 /** Every currency an amount states, but BT-111's (the one amount Peppol lets be in the VAT accounting currency). */
 function foreignCurrencies(i: SemanticInvoice): string[] {
