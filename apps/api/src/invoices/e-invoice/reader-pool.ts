@@ -146,6 +146,10 @@ export function createInvoiceReaderPool(options: InvoiceReaderPoolOptions) {
           (arg) => arg !== '--enable-source-maps' && !arg.startsWith('--max-old-space-size'),
         ),
         `--max-old-space-size=${options.maxHeapMb}`,
+        // V8 grows the young generation with a reader's allocation rate, and when it does, the largest invoice the
+        // upload limit lets in peaks 60-100 MB higher (measured: 319-405 MB, past the ceiling half the time,
+        // against 234-259 MB with this cap), at no measurable cost in reading time.
+        '--max-semi-space-size=4',
       ],
       // Typed arrays cross as they are (structured clone), not as JSON.
       serialization: 'advanced',
