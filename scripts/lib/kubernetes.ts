@@ -268,18 +268,13 @@ export function selectorMatches(selector: string, labels: Record<string, string>
   });
 }
 
-/**
- * The kubernetes-models module of a kind: the core API's, or the Gateway API's or the Prometheus Operator's CRDs
- * (packages of their own), or CloudNativePG's Cluster, which has no package (a module of this folder).
- */
+/** The kubernetes-models module of a kind: the core API's, or the Gateway API's or the Prometheus Operator's CRDs (packages of their own). */
 const modelModule = (apiVersion: string, kind: string) =>
-  apiVersion === 'postgresql.cnpg.io/v1' && kind === 'Cluster'
-    ? path.join(REPO_ROOT, 'scripts/lib/cloudnative-pg-cluster.ts')
-    : apiVersion.startsWith('gateway.networking.k8s.io/')
-      ? `@kubernetes-models/gateway-api/${apiVersion}/${kind}`
-      : apiVersion.startsWith('monitoring.coreos.com/')
-        ? `@kubernetes-models/prometheus-operator/${apiVersion}/${kind}`
-        : `kubernetes-models/${apiVersion}/${kind}`;
+  apiVersion.startsWith('gateway.networking.k8s.io/')
+    ? `@kubernetes-models/gateway-api/${apiVersion}/${kind}`
+    : apiVersion.startsWith('monitoring.coreos.com/')
+      ? `@kubernetes-models/prometheus-operator/${apiVersion}/${kind}`
+      : `kubernetes-models/${apiVersion}/${kind}`;
 
 const label = ({ file, object }: Manifest) => `${file}: ${object.kind}/${object.metadata?.name}`;
 
@@ -322,7 +317,6 @@ function unknownFieldProblems(manifests: Manifest[]): { manifest: Manifest | und
     target: ts.ScriptTarget.ES2022,
     module: ts.ModuleKind.ESNext,
     moduleResolution: ts.ModuleResolutionKind.Bundler,
-    allowImportingTsExtensions: true,
     types: [],
   };
   const host = ts.createCompilerHost(options);
