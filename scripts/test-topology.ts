@@ -27,6 +27,7 @@ if (files.length === 0) {
     'e2e/topology/shared-rate-limit.test.ts',
     'e2e/topology/object-store.test.ts',
     'e2e/topology/rollout.test.ts',
+    'e2e/topology/failover.test.ts',
   );
 }
 

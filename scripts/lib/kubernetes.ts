@@ -268,13 +268,18 @@ export function selectorMatches(selector: string, labels: Record<string, string>
   });
 }
 
-/** The kubernetes-models module of a kind: the core API's, or the Gateway API's or the Prometheus Operator's CRDs (packages of their own). */
+/**
+ * The kubernetes-models module of a kind: the core API's, or the Gateway API's or the Prometheus Operator's CRDs
+ * (packages of their own), or CloudNativePG's Cluster, which has no package (a module of this folder).
+ */
 const modelModule = (apiVersion: string, kind: string) =>
-  apiVersion.startsWith('gateway.networking.k8s.io/')
-    ? `@kubernetes-models/gateway-api/${apiVersion}/${kind}`
-    : apiVersion.startsWith('monitoring.coreos.com/')
-      ? `@kubernetes-models/prometheus-operator/${apiVersion}/${kind}`
-      : `kubernetes-models/${apiVersion}/${kind}`;
+  apiVersion === 'postgresql.cnpg.io/v1' && kind === 'Cluster'
+    ? path.join(REPO_ROOT, 'scripts/lib/cloudnative-pg-cluster.ts')
+    : apiVersion.startsWith('gateway.networking.k8s.io/')
+      ? `@kubernetes-models/gateway-api/${apiVersion}/${kind}`
+      : apiVersion.startsWith('monitoring.coreos.com/')
+        ? `@kubernetes-models/prometheus-operator/${apiVersion}/${kind}`
+        : `kubernetes-models/${apiVersion}/${kind}`;
 
 const label = ({ file, object }: Manifest) => `${file}: ${object.kind}/${object.metadata?.name}`;
 
@@ -317,6 +322,7 @@ function unknownFieldProblems(manifests: Manifest[]): { manifest: Manifest | und
     target: ts.ScriptTarget.ES2022,
     module: ts.ModuleKind.ESNext,
     moduleResolution: ts.ModuleResolutionKind.Bundler,
+    allowImportingTsExtensions: true,
     types: [],
   };
   const host = ts.createCompilerHost(options);

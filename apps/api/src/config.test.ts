@@ -203,6 +203,16 @@ describe('loadConfig', () => {
     assert.deepEqual(loadConfig({ ...production, SSO_ALLOWED_DOMAINS: 'acme.com' }).ssoAllowedDomains, ['acme.com']);
   });
 
+  it('takes a DATABASE_URL naming a primary and its replicas, and refuses a session kind the portal cannot write on', () => {
+    const servers = 'postgres://u:p@db-a:5432,db-b:5432/portal?target_session_attrs=read-write';
+    assert.equal(loadConfig({ ...valid, DATABASE_URL: servers }).databaseUrl, servers);
+    assert.match(
+      problemsOf({ ...valid, DATABASE_URL: 'postgres://u:p@db-a,db-b/portal?target_session_attrs=standby' }).join(),
+      /DATABASE_URL.*target_session_attrs=standby; the portal writes, so use read-write/,
+    );
+    assert.match(problemsOf({ ...valid, DATABASE_URL: 'mysql://db/portal' }).join(), /DATABASE_URL must be a postgres/);
+  });
+
   it('treats empty variables as unset', () => {
     assert.equal(loadConfig({ ...valid, DATABASE_URL: '', SENTRY_DSN: '' }).databaseUrl, undefined);
   });

@@ -9,6 +9,7 @@ import { DEFAULT_THEME } from '@portal/contract/theme';
 import { parseS3Url } from './blob-store/s3-location.ts';
 import { exampleDatabasePasswordOrigin, exampleTokenOrigin } from './example-secrets.ts';
 import { parseNetworks } from './lib/networks.ts';
+import { firstServerUrl, ServerListError } from './db/server-list.ts';
 import { SCIM_ROLE_NAMES, type ScimRoleName } from './scim/role-names.ts';
 import { MAKE_A_TOKEN, weakSecretReason } from './lib/secret-strength.ts';
 
@@ -19,6 +20,20 @@ const optionalString = z
   .trim()
   .transform((value) => (value === '' ? undefined : value))
   .optional();
+
+/**
+ * One server, or several as libpq names them (db-a:5432,db-b:5432) with target_session_attrs=read-write: the
+ * portal then connects to whichever takes writes, and follows a failover.
+ */
+function checkDatabaseUrl(value: string, ctx: z.RefinementCtx) {
+  try {
+    const url = new URL(firstServerUrl(value));
+    if (!/^postgres(ql)?:$/.test(url.protocol)) throw new ServerListError('must be a postgres:// or postgresql:// URL');
+  } catch (error) {
+    const message = error instanceof ServerListError ? error.message : 'must be a postgres:// or postgresql:// URL';
+    ctx.addIssue({ code: 'custom', message });
+  }
+}
 
 /** The portal exports OTLP over HTTP only: a grpc collector port (4317) would not understand it. */
 const otlpProtocol = optionalString.pipe(
@@ -111,9 +126,7 @@ const envSchema = z
     HOST: z.string().default('0.0.0.0'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     DATA_DIR: z.string().default(path.join(repoRoot, '.data')),
-    DATABASE_URL: optionalString.pipe(
-      z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// or postgresql:// URL' }).optional(),
-    ),
+    DATABASE_URL: optionalString.pipe(z.string().superRefine(checkDatabaseUrl).optional()),
     INVOICE_DIR: optionalString,
     INVOICE_STORE: optionalString.pipe(
       z

@@ -1,3 +1,4 @@
+import { firstServerUrl } from './db/server-list.ts';
 /**
  * Every token the repository's text shows, and where: the example Secret's values, and the demo and benchmark
  * tokens printed in the README, the docs and the scripts. Anyone who has read the repository knows them, so a
@@ -39,7 +40,8 @@ export function exampleDatabasePasswordOrigin(databaseUrl: string | undefined): 
   if (!databaseUrl) return undefined;
   let password;
   try {
-    password = decodeURIComponent(new URL(databaseUrl).password);
+    // A list of servers (db-a:5432,db-b:5432) shares one user and password.
+    password = decodeURIComponent(new URL(firstServerUrl(databaseUrl)).password);
   } catch {
     return undefined;
   }

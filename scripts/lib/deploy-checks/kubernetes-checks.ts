@@ -6,6 +6,7 @@
  * accepted by the server, the instances reachable from nginx only, no replica count under the autoscaler, and
  * the images of this release.
  */
+import { operatorSecretsOf } from '../cloudnative-pg-cluster.ts';
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -119,6 +120,8 @@ function variantChecks(check: Check, variant: string, manifests: Manifest[], pro
     objects.some((object) => object.kind === kind && object.metadata.name === name);
 
   const dangling: string[] = [];
+  // Made by a database operator (CloudNativePG) for its Cluster, not by the person deploying.
+  const operatorSecrets = operatorSecretsOf(objects);
   for (const deployment of deployments) {
     if (!matches(deployment.spec?.selector.matchLabels, deployment.spec?.template.metadata?.labels)) {
       dangling.push(`Deployment ${deployment.metadata?.name}: its selector does not match its pods`);
@@ -138,6 +141,7 @@ function variantChecks(check: Check, variant: string, manifests: Manifest[], pro
       }
       for (const entry of container.env ?? []) {
         const ref = entry.valueFrom?.secretKeyRef;
+        if (ref && operatorSecrets.get(ref.name ?? '')?.has(ref.key)) continue;
         if (ref && (ref.name !== secret?.metadata?.name || !secret?.stringData?.[ref.key])) {
           dangling.push(`${owner}: ${ref.name}/${ref.key} is not in secret.example.yaml`);
         }

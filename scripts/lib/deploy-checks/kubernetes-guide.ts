@@ -9,6 +9,7 @@
  * `kubectl exec deployment/… -c <container> -- node apps/api/dist/cli.js …` a container of a Deployment applied
  * before that runs the portal's image (the one with the CLI). The same commands are replayed with each overlay folder in place of kubernetes/ (the guide says they apply alike).
  */
+import { operatorSecretsOf } from '../cloudnative-pg-cluster.ts';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -189,6 +190,8 @@ function replay(commands: string[], folder: string): { command: string; problems
         .map((manifest) => manifest.object)
         .filter((object) => !selector || selectorMatches(selector, object.metadata.labels));
       if (subset.length === 0) problems.push('applies nothing');
+      // A database operator's Cluster makes its Secrets itself, before the pods that read them can start.
+      for (const [name, keys] of operatorSecretsOf(subset)) cluster.secrets.set(name, keys);
       problems.push(...unresolved(subset, cluster));
       cluster.objects.push(...subset);
     } else if (args.includes('wait') || (args.includes('rollout') && args.includes('status'))) {

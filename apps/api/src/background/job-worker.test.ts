@@ -154,3 +154,34 @@ describe('the background job worker', () => {
     assert.equal(jobs.size, 0, 'the round under way finished before the stop returned');
   });
 });
+
+describe('a job worker whose database is away', () => {
+  it('backs off between failed rounds instead of asking again every turn, and keeps its pace once it answers', async () => {
+    const { queue } = memoryQueue([]);
+    let away = true;
+    let takes = 0;
+    const takeDue = queue.takeDue.bind(queue);
+    queue.takeDue = async (limit) => {
+      takes++;
+      if (away) throw new Error('connect ECONNREFUSED 127.0.0.1:5432');
+      return takeDue(limit);
+    };
+    const warnings: string[] = [];
+    const worker = createJobWorker(
+      { ...kindOf(queue, async () => undefined), pollMs: 10 },
+      { audit: { bestEffort: async () => {} }, log: { warn: (_details, message) => warnings.push(message) } },
+    );
+    worker.start();
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    // At its own pace, 70 rounds; backing off (20, 40, 80, 160, 320 ms…), a handful. A busy machine runs fewer.
+    assert.ok(takes >= 2 && takes <= 8, `${takes} rounds in 700 ms`);
+    assert.equal(warnings.length, takes);
+
+    away = false;
+    const before = takes;
+    const deadline = performance.now() + 10_000;
+    while (takes < before + 5 && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    await worker.stop();
+    assert.ok(takes >= before + 5, 'back at its own pace once the queue answers');
+  });
+});

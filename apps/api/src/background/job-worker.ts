@@ -1,5 +1,6 @@
 import type { AuditEvent } from '../audit/repository.ts';
 import type { JobQueue } from './job-queue.ts';
+import { backoffMs } from './loops.ts';
 
 type AuditLine = Omit<AuditEvent, 'at'>;
 
@@ -52,6 +53,7 @@ export interface JobWorkerDeps {
  * Works off one queue: a round takes one due job at a time and tries it, at most a batch, until one fails;
  * a failure is put back with a growing back-off and audited thinly. Rounds run every `pollMs`, and at once
  * when woken (a job this process just queued); one round at a time, and a wake during a round adds one more.
+ * A round that fails as a whole (the queue cannot be read) makes the next ones wait longer, until one works.
  */
 export function createJobWorker<Job extends { id: number; attempts: number }, Outcome extends string>(
   kind: JobKind<Job, Outcome>,
@@ -62,6 +64,10 @@ export function createJobWorker<Job extends { id: number; attempts: number }, Ou
   let round: Promise<unknown> = Promise.resolve();
   let running = false;
   let again = false;
+  // Rounds that failed in a row (the queue could not be read: the database is away): the timer's next round
+  // waits the longer (loops.ts `backoffMs`); a wake still runs one, since whoever queued a job just wrote.
+  let failedRounds = 0;
+  let notBefore = 0;
 
   /** One try of one job the caller holds. */
   async function attempt(job: Job): Promise<Outcome | 'pending'> {
@@ -114,10 +120,25 @@ export function createJobWorker<Job extends { id: number; attempts: number }, Ou
         await runDue();
       } while (again);
     })()
-      .catch((error: unknown) => deps.log.warn({ err: error, queue: kind.name }, 'could not run background jobs'))
+      .then(
+        () => {
+          failedRounds = 0;
+          notBefore = 0;
+        },
+        (error: unknown) => {
+          failedRounds++;
+          notBefore = performance.now() + backoffMs(kind.pollMs, failedRounds);
+          deps.log.warn({ err: error, queue: kind.name }, 'could not run background jobs');
+        },
+      )
       .finally(() => (running = false));
     return round;
   }
+
+  /** The timer's round, unless the last ones failed and their back-off has not passed. */
+  const pollWhenDue = () => {
+    if (performance.now() >= notBefore) void poll();
+  };
 
   return {
     name: kind.name,
@@ -132,7 +153,7 @@ export function createJobWorker<Job extends { id: number; attempts: number }, Ou
     isRunning: () => timer !== undefined,
     start() {
       if (timer) return;
-      timer = setInterval(() => void poll(), kind.pollMs);
+      timer = setInterval(pollWhenDue, kind.pollMs);
       timer.unref();
       void poll();
     },

@@ -6,23 +6,48 @@ export interface BufferedWriter {
   close(): Promise<unknown>;
 }
 
+/** The longest a failing loop waits between two runs (unless its own pace is longer still). */
+export const LONGEST_BACKOFF_MS = 60_000;
+
+/**
+ * How long a loop waits after its `failures`-th failure in a row: its pace doubling with each, at most
+ * `longestMs` (or its own pace, when that is longer). A database that is away is asked again less and less
+ * often, and its errors do not flood the log; the first success brings the loop's own pace back.
+ */
+export const backoffMs = (everyMs: number, failures: number, longestMs = LONGEST_BACKOFF_MS) =>
+  failures <= 0 ? 0 : Math.min(everyMs * 2 ** failures, Math.max(longestMs, everyMs));
+
 /**
  * Runs `run` every `everyMs` (and once at start when asked), one run at a time: a run still under way when
- * the next is due makes that one skip. A run's failure is logged and the loop goes on.
+ * the next is due makes that one skip. A run's failure is logged and the loop goes on, backing off
+ * (`backoffMs`) until a run succeeds again.
  */
 export function createLoop(options: {
   everyMs: number;
   run: () => Promise<unknown>;
   runAtStart?: boolean;
   onError: (error: unknown) => void;
+  longestBackoffMs?: number;
 }) {
   let timer: NodeJS.Timeout | undefined;
   let underWay: Promise<unknown> | undefined;
+  let failures = 0;
+  let notBefore = 0;
   const tick = () => {
-    if (underWay) return;
+    if (underWay || performance.now() < notBefore) return;
     underWay = Promise.resolve()
       .then(options.run)
-      .catch(options.onError)
+      .then(
+        () => {
+          failures = 0;
+          notBefore = 0;
+        },
+        (error: unknown) => {
+          failures++;
+          notBefore = performance.now() + backoffMs(options.everyMs, failures, options.longestBackoffMs);
+          options.onError(error);
+        },
+      )
       .finally(() => (underWay = undefined));
   };
   return {

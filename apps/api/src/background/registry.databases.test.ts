@@ -5,6 +5,7 @@ import type { AuditRepository } from '../audit/repository.ts';
 import { withDomain } from '../domain.ts';
 import { testPgliteTarget } from '../../test/helpers/pglite-template.ts';
 import { useTestApp } from '../../test/helpers/test-app.ts';
+import { backoffMs, createLoop } from './loops.ts';
 import { createBackgroundRegistry } from './registry.ts';
 
 const timers = () => process.getActiveResourcesInfo().filter((resource) => resource === 'Timeout').length;
@@ -119,5 +120,39 @@ describe('the domain’s background work', () => {
     assert.equal(domain.auditWriter.pending(), 0, 'written when the job ended');
     assert.match(await domain.metrics.registry.metrics(), /^portal_audit_entries_dropped_total 0$/m, 'none lost');
     assert.deepEqual(domain.background.running(), []);
+  });
+});
+
+describe('a background loop whose database is away', () => {
+  it('waits longer after each failed run, at most its ceiling, and keeps its pace again after a success', async () => {
+    assert.deepEqual(
+      [0, 1, 2, 3, 10].map((failures) => backoffMs(500, failures, 10_000)),
+      [0, 1_000, 2_000, 4_000, 10_000],
+    );
+    assert.equal(backoffMs(3_600_000, 1, 60_000), 3_600_000, 'an hourly loop waits an hour, not less');
+
+    let away = true;
+    let runs = 0;
+    const errors: unknown[] = [];
+    const loop = createLoop({
+      everyMs: 10,
+      run: async () => {
+        runs++;
+        if (away) throw new Error('No database server accepts writes (a failover may be under way)');
+      },
+      onError: (error) => errors.push(error),
+    });
+    loop.start();
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    // At its own pace, 70 runs that fail at once; backing off (20, 40, 80, 160, 320 ms…), a handful.
+    assert.ok(runs >= 2 && runs <= 8, `${runs} runs in 700 ms`);
+    assert.equal(errors.length, runs, 'each failure reported once');
+
+    away = false;
+    const before = runs;
+    const deadline = performance.now() + 10_000;
+    while (runs < before + 5 && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    await loop.stop();
+    assert.ok(runs >= before + 5, 'back at its own pace once a run succeeds');
   });
 });

@@ -36,7 +36,10 @@ export function createBackgroundRegistry(options: { log: { error(details: object
   const tasks: BackgroundTask[] = [];
   let started = false;
   const onError = (name: string) => (error: unknown) =>
-    log.error({ err: error, task: name }, 'a background task failed; it runs again at its next turn');
+    log.error(
+      { err: error, task: name },
+      'a background task failed; it runs again later, less often while it keeps failing',
+    );
 
   function add<T extends BackgroundTask>(task: T): T {
     if (tasks.some((known) => known.name === task.name)) throw new Error(`a background task named ${task.name} exists`);

@@ -8,10 +8,10 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
-import { listenOnPostgres, type ChannelListener, type ChannelSubscriber } from './notifications.ts';
+import { DEFAULT_HEARTBEAT, listenOnPostgres, type ChannelListener, type ChannelSubscriber } from './notifications.ts';
 import { lockDataDir } from './pglite-lock.ts';
 import { openPool, type DatabaseTimeouts } from './pool.ts';
+import { databaseClient } from './primary-client.ts';
 import { schema } from './schema.ts';
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -38,7 +38,7 @@ const MIGRATION_LOCK_KEY = 7_240_611_013n;
  * its own, without the pool's statement timeouts.
  */
 async function migrateUnderLock(url: string, connectMs: number | undefined, folder = migrationsFolder) {
-  const client = new pg.Client({ connectionString: url, ...(connectMs && { connectionTimeoutMillis: connectMs }) });
+  const client = databaseClient(url, { ...(connectMs && { connectionTimeoutMillis: connectMs }) });
   client.on('error', () => {});
   await client.connect();
   try {
@@ -114,10 +114,7 @@ export async function migrateDatabase(
 ): Promise<{ before: SchemaLevel; after: SchemaLevel }> {
   if (target.kind === 'postgres') {
     const connectMs = target.timeouts?.connectMs;
-    const client = new pg.Client({
-      connectionString: target.url,
-      ...(connectMs && { connectionTimeoutMillis: connectMs }),
-    });
+    const client = databaseClient(target.url, { ...(connectMs && { connectionTimeoutMillis: connectMs }) });
     client.on('error', () => {});
     await client.connect();
     const before = await schemaLevel(drizzlePg(client, { schema }) as unknown as Database).finally(() => client.end());
@@ -184,7 +181,13 @@ export async function openDatabase(target: DatabaseTarget, options: OpenDatabase
       ping: async () => void (await pool.query('select 1')),
       poolUse: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
       listen: async (channel, subscriber) => {
-        const listener = listenOnPostgres(target.url, channel, subscriber);
+        const listener = listenOnPostgres(
+          target.url,
+          channel,
+          subscriber,
+          DEFAULT_HEARTBEAT,
+          target.timeouts?.connectMs,
+        );
         listeners.add(listener);
         return {
           close: async () => {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type net from 'node:net';
 import pg from 'pg';
+import { databaseClient } from './primary-client.ts';
 
 /**
  * What a subscriber to a NOTIFY channel hears. `onLive(false)` says notifications may be missed from now on
@@ -38,6 +39,7 @@ export const DEFAULT_HEARTBEAT: HeartbeatOptions = { intervalMs: 2000, answerWit
 const HEARTBEAT_PREFIX = '~heartbeat ';
 
 const RETRY_MIN_MS = 100;
+const DEFAULT_CONNECT_MS = 10_000;
 const RETRY_MAX_MS = 5000;
 
 /**
@@ -52,6 +54,8 @@ export function listenOnPostgres(
   channel: string,
   subscriber: ChannelSubscriber,
   heartbeat: HeartbeatOptions = DEFAULT_HEARTBEAT,
+  /** How long connecting (and the LISTEN) may take before it counts as a lost connection and is tried again. */
+  connectMs = DEFAULT_CONNECT_MS,
 ): ChannelListener {
   const id = randomUUID();
   let client: pg.Client | undefined;
@@ -78,7 +82,8 @@ export function listenOnPostgres(
   }
 
   async function connect() {
-    const next = new pg.Client({ connectionString: url, keepAlive: true });
+    // Bounded: a connection attempt that never ends would never fail either, and so never be tried again.
+    const next = databaseClient(url, { keepAlive: true, connectionTimeoutMillis: connectMs, query_timeout: connectMs });
     let lost = false;
     let beat = 0;
     let awaited: { payload: string; deadline: NodeJS.Timeout } | undefined;

@@ -49,6 +49,9 @@ declare module 'fastify' {
   }
 }
 
+/** A failover or a restart takes seconds; clients (and people) retrying sooner only add load. */
+const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+
 /** Every failure leaves as `{ message, code }`; a 5xx says what to do, never what broke inside. */
 export default fp<{ reportError?: (error: unknown, request: FastifyRequest) => void }>(
   async (app, options) => {
@@ -62,6 +65,8 @@ export default fp<{ reportError?: (error: unknown, request: FastifyRequest) => v
       }
       const unavailable = asUnavailable(error);
       if (unavailable) {
+        // A dependency comes back by itself (a restart, a failover's promotion): say when trying again is worth it.
+        if (!reply.hasHeader('retry-after')) reply.header('retry-after', String(UNAVAILABLE_RETRY_AFTER_SECONDS));
         request.log.warn({ err: error }, `dependency unavailable: ${unavailable.reason ?? 'unknown'}`);
         return sendError(request, reply, 503, unavailable.message);
       }

@@ -1,4 +1,5 @@
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { createAuditRepository, type AuditEvent } from '../audit/repository.ts';
 import type { Database } from '../db/client.ts';
 import { accountCleanups, adminPasskeys, users } from '../db/schema.ts';
 import { CLEANUP_LEASE_MS, type AccountCleanup } from './account-cleanups.ts';
@@ -117,6 +118,10 @@ export function createUsersRepository(
       return changed(email, bound);
     },
 
+    async recordAudit(event) {
+      await createAuditRepository(db).record(event);
+    },
+
     async remove(email) {
       const [removed] = await db.delete(users).where(eq(users.email, email)).returning();
       return changed(email, removed);
@@ -223,6 +228,12 @@ export interface UsersRepository {
     >,
   ): Promise<UserRow | undefined>;
   transaction<T>(work: (inTransaction: UsersRepository) => Promise<T>): Promise<T>;
+  /**
+   * Writes an audit entry on this repository's connection: inside `transaction` it commits with the change
+   * or not at all, so an acknowledged change never lacks its entry (a failover between two commits would lose
+   * the second).
+   */
+  recordAudit(event: AuditEvent): Promise<void>;
   lockAdmins(): Promise<string[]>;
   /** Which of `emails` have at least one passkey: the administrators who can confirm an administrator's call. */
   passkeyHolders(emails: string[]): Promise<string[]>;

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
+import { sql } from 'drizzle-orm';
 import { signIn, signUp } from '../../test/helpers/tokens.ts';
 import { failingIdentity } from '../../test/helpers/failing-identity.ts';
 import { useTestApp } from '../../test/helpers/test-app.ts';
@@ -34,7 +35,7 @@ describe('allowlist and identity provider stay consistent', () => {
 
   it('deletes the account it just created when the database refuses the row', async (test) => {
     const headers = await asAdmin();
-    test.mock.method(t.app.domain.users, 'insert', async () => {
+    test.mock.method(t.app.domain.users, 'transaction', async () => {
       throw new Error('forced database failure');
     });
     const response = await add('new@example.com', headers);
@@ -53,7 +54,7 @@ describe('allowlist and identity provider stay consistent', () => {
   it('leaves no account when the database refuses the row after a foreign account was taken over', async (test) => {
     const headers = await asAdmin();
     const foreign = await signUp('outsider@example.com');
-    test.mock.method(t.app.domain.users, 'insert', async () => {
+    test.mock.method(t.app.domain.users, 'transaction', async () => {
       throw new Error('forced database failure');
     });
     const response = await t.app.inject({
@@ -154,6 +155,55 @@ describe('allowlist and identity provider stay consistent', () => {
     const account = await t.identity.findUserByEmail('user@example.com');
     assert.ok(account && account.uid !== old.uid, 'a fresh account, not the removed one');
     assert.equal((await t.app.domain.users.findByEmail('user@example.com'))?.firebaseUid, account.uid);
+  });
+
+  /**
+   * The database refuses audit entries of one action: what a failover between two commits amounts to, when
+   * the change is acknowledged and its entry, written after, is lost. In one transaction both go or neither.
+   */
+  async function refuseAuditEntries(action: string) {
+    await t.database.db.execute(
+      sql.raw(`create function refuse_audit_entry() returns trigger language plpgsql as $$
+        begin
+          if new.action = '${action}' then raise exception 'forced audit failure'; end if;
+          return new;
+        end $$`),
+    );
+    await t.database.db.execute(
+      sql.raw(
+        'create trigger refuse_audit_entry before insert on audit_log for each row execute function refuse_audit_entry()',
+      ),
+    );
+    return async () => {
+      await t.database.db.execute(sql.raw('drop trigger refuse_audit_entry on audit_log'));
+      await t.database.db.execute(sql.raw('drop function refuse_audit_entry()'));
+    };
+  }
+
+  it('adds nobody whose entry in the audit log cannot be written with the row', async () => {
+    const headers = await asAdmin();
+    const allow = await refuseAuditEntries('users.add');
+    const response = await add('new@example.com', headers).finally(allow);
+    assert.equal(response.statusCode, 500, response.body);
+    assert.equal(await t.app.domain.users.findByEmail('new@example.com'), undefined);
+    assert.equal(await t.identity.findUserByEmail('new@example.com'), undefined, 'its new account deleted again');
+
+    assert.equal((await add('new@example.com', headers)).statusCode, 201);
+    const [entry] = await auditOf('users.add');
+    assert.deepEqual([entry?.target, entry?.outcome], ['new@example.com', 'ok']);
+  });
+
+  it('removes nobody whose entry in the audit log cannot be written with the removal', async () => {
+    const headers = await asAdmin();
+    await t.createAccount('user@example.com');
+    const allow = await refuseAuditEntries('users.remove');
+    const response = await remove('user@example.com', headers).finally(allow);
+    assert.equal(response.statusCode, 500, response.body);
+    assert.ok(await t.app.domain.users.findByEmail('user@example.com'), 'still on the list');
+
+    assert.equal((await remove('user@example.com', headers)).statusCode, 200);
+    const [entry] = await auditOf('users.remove');
+    assert.deepEqual([entry?.target, entry?.outcome], ['user@example.com', 'ok']);
   });
 
   it('still removes users while the audit log cannot be written', async (test) => {

@@ -163,7 +163,7 @@ export function createUserAdmin(deps: UserAdminDeps) {
   /**
    * One change of a row in one transaction, audited when it does not happen: a refusal (a `DomainError`) as
    * refused with its message, anything else as failed with nothing changed. Success is the caller's to audit,
-   * with what it changed.
+   * with what it changed, inside `work` (`recordAudit`), so the entry commits with the change.
    */
   async function auditedTransaction<T>(
     event: { actor: string; action: AuditAction; target: string },
@@ -196,10 +196,10 @@ export function createUserAdmin(deps: UserAdminDeps) {
       if (!row) throw new DomainError('not-found', notOnListMessage(email));
       if (row.managedBy && !change.byDirectory && directoryKeepsRole)
         throw new DomainError('managed-by-directory', managedByDirectoryMessage(email));
+      await txUsers.recordAudit({ ...event, outcome: 'ok', detail: null });
       return row;
     });
     if (changed.firebaseUid) deps.forgetSessions?.(changed.firebaseUid);
-    await audit({ ...event, outcome: 'ok', detail: null });
     return changed;
   }
 
@@ -237,17 +237,34 @@ export function createUserAdmin(deps: UserAdminDeps) {
         await audit({ ...event, outcome: 'refused', detail: `its sign-in account is bound to ${holder.email}` });
         throw new DomainError('conflict', accountTakenMessage(email, holder.email));
       }
+      const details = [
+        admin && 'as administrator',
+        finance && 'with the finance role',
+        account.replaced && `took over an account the portal had not made (uid ${account.replaced})`,
+        input.directory && 'kept by the company directory',
+        input.directory?.suspended && 'deactivated',
+      ].filter(Boolean);
       let row: UserRow | undefined;
       try {
-        row = await users.insert({
-          email,
-          admin,
-          finance,
-          registered: true,
-          firebaseUid: account.uid,
-          createdBy: actor,
-          ...adminGrant(admin, actor),
-          ...(input.directory ? directoryFields(input.directory) : {}),
+        // The row and its entry commit together: an add answered as done is never missing from the log.
+        row = await users.transaction(async (txUsers) => {
+          const inserted = await txUsers.insert({
+            email,
+            admin,
+            finance,
+            registered: true,
+            firebaseUid: account.uid,
+            createdBy: actor,
+            ...adminGrant(admin, actor),
+            ...(input.directory ? directoryFields(input.directory) : {}),
+          });
+          if (inserted)
+            await txUsers.recordAudit({
+              ...event,
+              outcome: 'ok',
+              detail: details.length > 0 ? details.join('; ') : null,
+            });
+          return inserted;
         });
       } catch (error) {
         const fate = await undoAccount(email, account);
@@ -260,14 +277,6 @@ export function createUserAdmin(deps: UserAdminDeps) {
         await audit({ ...event, outcome: 'refused', detail: 'already on the list (added concurrently)' });
         throw new DomainError('conflict', alreadyOnListMessage(email));
       }
-      const details = [
-        admin && 'as administrator',
-        finance && 'with the finance role',
-        account.replaced && `took over an account the portal had not made (uid ${account.replaced})`,
-        input.directory && 'kept by the company directory',
-        input.directory?.suspended && 'deactivated',
-      ].filter(Boolean);
-      await audit({ ...event, outcome: 'ok', detail: details.length > 0 ? details.join('; ') : null });
       return row;
     },
 
@@ -406,6 +415,12 @@ export function createUserAdmin(deps: UserAdminDeps) {
             throw new DomainError('managed-by-directory', managedByDirectoryMessage(email));
           if (done.row.admin && admins.every((other) => other === email))
             throw new DomainError('conflict', LAST_ADMIN_MESSAGE);
+          // In the removal's transaction: a removal answered as done is never missing from the log.
+          await txUsers.recordAudit({
+            ...event,
+            outcome: 'ok',
+            detail: done.row.admin ? 'was an administrator' : null,
+          });
           return done;
         });
       } catch (error) {
@@ -415,7 +430,6 @@ export function createUserAdmin(deps: UserAdminDeps) {
       }
       const { row, cleanup } = removed;
       if (row.firebaseUid) deps.forgetSessions?.(row.firebaseUid);
-      await audit({ ...event, outcome: 'ok', detail: row.admin ? 'was an administrator' : null });
       return { row, accountCleanup: await deps.cleaner.attempt(cleanup) };
     },
 
@@ -480,18 +494,16 @@ export function createUserAdmin(deps: UserAdminDeps) {
           return { row: before, before };
         const row = await txUsers.update(email, fields);
         if (!row) throw new DomainError('not-found', notOnListMessage(email));
+        const details = [
+          !before.managedBy && 'now kept by the company directory',
+          row.suspended !== before.suspended && (row.suspended ? 'deactivated' : 'reactivated'),
+          row.scimExternalId !== before.scimExternalId && 'its directory id changed',
+        ].filter(Boolean);
+        if (details.length > 0) await txUsers.recordAudit({ ...event, outcome: 'ok', detail: details.join('; ') });
         return { row, before };
       });
       const { row, before } = changed;
-      const details = [
-        !before.managedBy && 'now kept by the company directory',
-        row.suspended !== before.suspended && (row.suspended ? 'deactivated' : 'reactivated'),
-        row.scimExternalId !== before.scimExternalId && 'its directory id changed',
-      ].filter(Boolean);
-      if (details.length > 0) {
-        if (row.suspended && row.firebaseUid) deps.forgetSessions?.(row.firebaseUid);
-        await audit({ ...event, outcome: 'ok', detail: details.join('; ') });
-      }
+      if (row !== before && row.suspended && row.firebaseUid) deps.forgetSessions?.(row.firebaseUid);
       if (row.suspended && !before.suspended) {
         // Revokes their refresh tokens, so no device of theirs gets a new ID token. A failure is logged and
         // audited by the session ender: the deactivation holds all the same.

@@ -41,6 +41,7 @@ describe('a PostgreSQL outage under a running server', () => {
   async function assertUnavailable(label: string, request: () => Promise<LightMyRequestResponse>) {
     const { answer, seconds } = await timed(request);
     assert.equal(answer.statusCode, 503, `${label}: ${answer.body}`);
+    assert.equal(answer.headers['retry-after'], '5', `${label}: a 503 says when to try again`);
     assert.ok(seconds < ANSWER_WITHIN_S, `${label} took ${seconds.toFixed(2)} s`);
     return seconds;
   }

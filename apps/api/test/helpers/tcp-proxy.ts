@@ -9,12 +9,15 @@ import net from 'node:net';
  * - stallConnectionsThatSent(text): the open connections whose client ever sent `text` (e.g. "LISTEN") go
  *   silent, both ways, and stay open, as behind a firewall that dropped them; every other connection, and
  *   every new one, carries on (an idle timeout in a middlebox, a pooler that lost a session);
+ * - stallWhenSent(text): from now on, every connection goes silent (both ways, left open) as soon as its client
+ *   sends `text`: a server that accepts and authenticates, then never answers (one frozen mid-failover);
  * - restore(): forwards again on the same port.
  */
 export async function startTcpProxy(target: { host: string; port: number }) {
   const sockets = new Set<net.Socket>();
   const links = new Set<Link>();
   let forwarding = true;
+  let stallOn: string | undefined;
   const track = (socket: net.Socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
@@ -35,6 +38,7 @@ export async function startTcpProxy(target: { host: string; port: number }) {
     const flows = () => forwarding && !link.silent;
     client.on('data', (bytes) => {
       if (link.sent.length < 1_000_000) link.sent += bytes.toString('latin1');
+      if (stallOn !== undefined && link.sent.includes(stallOn)) link.silent = true;
       if (flows()) upstream.write(bytes);
     });
     upstream.on('data', (bytes) => flows() && client.write(bytes));
@@ -79,7 +83,11 @@ export async function startTcpProxy(target: { host: string; port: number }) {
       }
       return stalled;
     },
+    stallWhenSent(text: string) {
+      stallOn = text;
+    },
     async restore() {
+      stallOn = undefined;
       // Connections that lived through a stall lost bytes; they must not carry on as if nothing happened.
       if (!forwarding) cut();
       forwarding = true;
