@@ -22,6 +22,15 @@ describe('a database failover under load', () => {
     process.stdout.write(
       `${log.filter((line) => !line.includes('[api')).join('\n')}\n# failover: ${JSON.stringify(figures)}\n`,
     );
+    const failed = figures.lost.length + figures.unexpected.length + figures.diverged.length > 0;
+    // What the instances said is what explains a lost write or a refusal.
+    if (failed)
+      process.stdout.write(
+        `${log
+          .filter((line) => line.includes('[api'))
+          .slice(-150)
+          .join('\n')}\n`,
+      );
     assert.deepEqual(figures.lost, [], 'acknowledged writes missing on the new primary');
     assert.deepEqual(figures.unexpected, [], 'answers other than success or a 503 with Retry-After');
     assert.equal(figures.writesAcceptedByOldPrimary, 0);

@@ -255,8 +255,6 @@ async function underLoad(
   } catch (error) {
     if ((error as { code?: string }).code !== '25006') throw error;
   }
-  await pair.waitForReplay(replica, oldPrimary, 30_000);
-
   const lost = await findLost(topology, replica, {
     uploads,
     additions,
@@ -264,6 +262,8 @@ async function underLoad(
     leavers,
     userToken,
   });
+  // After the looking, which writes too (every download is audited): the old primary must have all of it.
+  await pair.waitForReplay(replica, oldPrimary, 30_000);
   const diverged: string[] = [];
   for (const table of ['users', 'invoice_versions', 'audit_log']) {
     const digest = `select md5(coalesce(string_agg(t::text, '|' order by t::text), '')) as digest from ${table} t`;

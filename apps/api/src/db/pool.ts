@@ -42,14 +42,16 @@ export function isServerLost(error: unknown): boolean {
   for (let current = error, depth = 0; current && depth < 5; current = (current as Error).cause, depth++) {
     const { code, message } = current as { code?: unknown; message?: unknown };
     if (code === '57014' || code === '53300') return false;
-    if (typeof message === 'string' && /query read timeout/i.test(message)) return false;
+    // A slow answer, or a pool whose every connection is lent out (pg-pool's queue wait): the server is there.
+    if (typeof message === 'string' && /query read timeout|timeout exceeded when trying to connect/i.test(message))
+      return false;
   }
   return true;
 }
 
 const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND']);
 const UNREACHABLE_MESSAGES =
-  /no database server accepts writes|connection terminated|timeout exceeded when trying to connect|query read timeout|connection timeout|client has encountered a connection error|cannot use a pool after calling end/i;
+  /no database server accepts writes|no primary found within|connection terminated|timeout exceeded when trying to connect|query read timeout|connection timeout|client has encountered a connection error|cannot use a pool after calling end/i;
 
 /**
  * True when an error means the database could not be reached or answer in time, rather than that it

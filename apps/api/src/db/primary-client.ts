@@ -84,12 +84,15 @@ async function endWithin(client: pg.Client, ms: number) {
   (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
 }
 
-/** Settles as `promise` does, or rejects after `ms` with pg-pool's own words for a connection that took too long. */
+/**
+ * Settles as `promise` does, or rejects after `ms`. Not in pg-pool's words for a busy pool: a search that outlasts
+ * a connection's time means the servers did not answer, and the pool drops what it holds.
+ */
 function within<T>(promise: Promise<T>, ms: number | undefined): Promise<T> {
   if (!ms) return promise;
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new Error('timeout exceeded when trying to connect')), ms);
+    timer = setTimeout(() => reject(new Error(`no primary found within ${ms} ms`)), ms);
   });
   return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }

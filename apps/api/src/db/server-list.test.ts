@@ -38,6 +38,11 @@ describe('what a failover looks like to the pool', () => {
       assert.ok(isServerLost(error), code);
       assert.equal(asUnavailable(error)?.statusCode, 503, code);
     }
+    // No server named took writes within a connection's time: a failover under way, not a busy pool.
+    const unanswered = new Error('no primary found within 5000 ms');
+    assert.ok(isDatabaseUnreachable(unanswered));
+    assert.ok(isServerLost(unanswered));
+    assert.equal(asUnavailable(unanswered)?.statusCode, 503);
   });
 
   it('keeps the connections for a slow statement or a full server: the server is still there', () => {
@@ -45,6 +50,8 @@ describe('what a failover looks like to the pool', () => {
       Object.assign(new Error('canceling statement due to statement timeout'), { code: '57014' }),
       Object.assign(new Error('too many connections'), { code: '53300' }),
       new Error('Query read timeout'),
+      // pg-pool's words when every connection is lent out for longer than a caller may wait: a busy pool.
+      new Error('timeout exceeded when trying to connect'),
     ]) {
       assert.ok(isDatabaseUnreachable(error));
       assert.ok(!isServerLost(error), error.message);
