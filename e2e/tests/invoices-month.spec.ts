@@ -1,18 +1,5 @@
-import { identityToolkit } from '@portal/dev-stack';
-import { readEInvoiceFixture } from '@portal/dev-stack/e-invoice-samples';
-import { expect, test, type Portal } from '../fixtures.ts';
-
-/** A finance user of this test's own, with the enrollment code the grant answered with and a password. */
-async function newFinanceUser(portal: Portal) {
-  const email = `e2e-month-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
-  const password = 'finance-password-1';
-  expect((await portal.adminApi('POST', `/api/users/${email}`)).status).toBe(201);
-  const granted = await portal.adminApi('PATCH', `/api/users/${email}`, { finance: true });
-  expect(granted.status).toBe(200);
-  const { enrollment } = granted.body as { enrollment: { code: string } };
-  await identityToolkit(portal.emulatorUrl).setPassword(portal.projectId, email, password);
-  return { email, password, enrollmentCode: enrollment.code };
-}
+import { expect, test } from '../fixtures.ts';
+import { ingestInvoices, invoiceTag, signInNewFinanceUser } from '../invoices-setup.ts';
 
 test.describe('the month in sums on the Invoices page', () => {
   test.describe.configure({ timeout: 150_000 });
@@ -24,31 +11,13 @@ test.describe('the month in sums on the Invoices page', () => {
     isMobile,
   }, testInfo) => {
     if (!isMobile) await page.setViewportSize({ width: 1366, height: 768 });
-    const tag = `MON${testInfo.project.name.replace(/\W/g, '').slice(0, 6).toUpperCase()}${testInfo.parallelIndex}`;
-    const files: [string, string, string][] = [
+    const tag = invoiceTag('MON', testInfo);
+    await ingestInvoices(portal, tag, [
       ['A', 'facturx-en16931.pdf', 'application/pdf'],
       ['B', 'xrechnung-ubl.xml', 'application/xml'],
       ['C', 'xrechnung-cii.xml', 'application/xml'],
-    ];
-    for (const [suffix, file, type] of files) {
-      const stored = await portal.adminUpload(
-        'PUT',
-        `/api/invoices/${tag}-${suffix}`,
-        new Uint8Array(await readEInvoiceFixture(file)),
-        type,
-      );
-      expect([200, 201]).toContain(stored.status);
-    }
-
-    const finance = await newFinanceUser(portal);
-    await portal.addAuthenticator(page);
-    await portal.answerPasskeyPrompts(page);
-    await page.goto(`/finance?parcel=${tag.toLowerCase()}`);
-    await portal.signIn(page, finance);
-    const setUp = page.getByRole('region', { name: 'Set up a passkey' });
-    await setUp.getByLabel('Enrollment code').fill(finance.enrollmentCode);
-    await setUp.getByRole('button', { name: 'Set up a passkey' }).click();
-    await expect(setUp).toBeHidden();
+    ]);
+    await signInNewFinanceUser(page, portal, `/finance?parcel=${tag.toLowerCase()}`, 'e2e-month');
 
     const results = page.getByRole(isMobile ? 'list' : 'table', { name: 'Invoices found' });
     await expect(results.getByRole('link', { name: `${tag}-C` })).toBeVisible();

@@ -1,30 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { inflateRawSync } from 'node:zlib';
-import { identityToolkit } from '@portal/dev-stack';
-import { expect, test, type Portal } from '../fixtures.ts';
-import { readEInvoiceFixture } from '@portal/dev-stack/e-invoice-samples';
-
-const fixture = readEInvoiceFixture;
-
-async function ingest(portal: Portal, parcelCode: string, body: Buffer, type: string) {
-  const response = await portal.adminUpload('PUT', `/api/invoices/${parcelCode}`, new Uint8Array(body), type);
-  expect([200, 201]).toContain(response.status);
-}
-
-/**
- * A finance user of this test's own, given the role by the demo admin, with the enrollment code the grant
- * answered with (handed over in person, as it were) and a password: a passkey is set up on the first visit.
- */
-async function newFinanceUser(portal: Portal) {
-  const email = `e2e-finance-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
-  const password = 'finance-password-1';
-  expect((await portal.adminApi('POST', `/api/users/${email}`)).status).toBe(201);
-  const granted = await portal.adminApi('PATCH', `/api/users/${email}`, { finance: true });
-  expect(granted.status).toBe(200);
-  const { enrollment } = granted.body as { enrollment: { code: string } };
-  await identityToolkit(portal.emulatorUrl).setPassword(portal.projectId, email, password);
-  return { email, password, enrollmentCode: enrollment.code };
-}
+import { expect, test } from '../fixtures.ts';
+import { ingestInvoices, invoiceTag, signInNewFinanceUser } from '../invoices-setup.ts';
 
 /** The names of a ZIP's entries and the CSV's text, from its central directory (a small, plain ZIP). */
 function readZip(zip: Buffer) {
@@ -56,24 +33,12 @@ test.describe('the Invoices page of a finance user', () => {
     portal,
     isMobile,
   }, testInfo) => {
-    // Codes of this project and worker, so parallel runs search only their own.
-    const tag = `FIN${testInfo.project.name.replace(/\W/g, '').slice(0, 6).toUpperCase()}${testInfo.parallelIndex}`;
-    await ingest(portal, `${tag}-A`, await fixture('facturx-en16931.pdf'), 'application/pdf');
-    await ingest(portal, `${tag}-B`, await fixture('xrechnung-ubl.xml'), 'application/xml');
-
-    const finance = await newFinanceUser(portal);
-    // The page's device makes the passkey; a later "Confirm it's you" is answered with it.
-    await portal.addAuthenticator(page);
-    await portal.answerPasskeyPrompts(page);
-    await page.goto('/finance');
-    await portal.signIn(page, finance);
-    await expect(page.getByRole('heading', { name: 'Invoices' })).toBeVisible();
-    // The first visit: the passkey is set up with the code from the grant before any invoice shows.
-    const setUp = page.getByRole('region', { name: 'Set up a passkey' });
-    await expect(setUp).toContainText('This page opens every invoice');
-    await setUp.getByLabel('Enrollment code').fill(finance.enrollmentCode);
-    await setUp.getByRole('button', { name: 'Set up a passkey' }).click();
-    await expect(setUp).toBeHidden();
+    const tag = invoiceTag('FIN', testInfo);
+    await ingestInvoices(portal, tag, [
+      ['A', 'facturx-en16931.pdf', 'application/pdf'],
+      ['B', 'xrechnung-ubl.xml', 'application/xml'],
+    ]);
+    await signInNewFinanceUser(page, portal, '/finance', 'e2e-finance');
     await expect(page.getByRole('link', { name: 'Invoices', exact: true })).toBeVisible();
     // A phone folds the filters under one line, so the first invoice shows on arrival.
     if (isMobile) await page.getByText('Search and filters', { exact: true }).click();

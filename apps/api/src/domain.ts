@@ -194,7 +194,12 @@ export function buildDomain(infrastructure: Omit<Infrastructure, 'close'>, optio
   // The Invoices page (finance role): search the current invoices, and download many at once.
   const invoiceSearch = createInvoiceSearchRepository(db);
   // Every search by a person is audited and counted against their allowance.
-  const auditedInvoiceSearch = createAuditedInvoiceSearch({ search: invoiceSearch, rateLimits, audit: auditTrail });
+  const auditedInvoiceSearch = createAuditedInvoiceSearch({
+    search: invoiceSearch,
+    rateLimits,
+    audit: auditTrail,
+    log,
+  });
   const invoiceZip = createInvoiceZip({
     search: invoiceSearch,
     blobStore,

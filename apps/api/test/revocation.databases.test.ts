@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { useTestApp } from './helpers/test-app.ts';
-import { createAccountCleaner } from '../src/users/account-cleaner.ts';
-import { createUserAdmin } from '../src/users/user-admin.ts';
+import { userAdminElsewhere } from './helpers/user-admin-elsewhere.ts';
 
 /** A removed user holds an ID token valid for up to an hour; the server must stop honouring it at once. */
 describe('a removed user is refused on the next call, with an unexpired token', () => {
@@ -47,19 +46,7 @@ describe('a removed user is refused on the next call, with an unexpired token', 
       200,
     );
     // Another process: no access to this server's token cache, only to the database and the provider.
-    const cli = createUserAdmin({
-      users: t.app.domain.users,
-      audit: t.app.domain.auditTrail,
-      identity: t.identity,
-      cleaner: createAccountCleaner({
-        cleanups: t.app.domain.accountCleanups,
-        users: t.app.domain.users,
-        identity: t.identity,
-        audit: t.app.domain.auditTrail,
-        log: t.app.log,
-      }),
-      log: t.app.log,
-    });
+    const cli = userAdminElsewhere(t);
     await cli.removeUser({ email: 'user@example.com', actor: 'cli:test' });
     await assertRefused('user@example.com', user.idToken);
   });

@@ -182,16 +182,54 @@ describe('the Invoices page: sums of a whole search, amounts within their curren
   });
 });
 
-describe('the sums of a search spend the search allowance', () => {
+describe('the sums of a search cost what the search cost, and nothing more', () => {
   const t = useTestApp({ env: { RATE_LIMIT_INVOICE_SEARCHES_PER_MINUTE: '2' } });
+  const call = (idToken: string, url: string) => t.app.inject({ url: `/api${url}`, headers: t.bearer(idToken) });
+  async function searchEntries(email: string) {
+    await t.app.domain.auditWriter.flush();
+    const entries = await t.app.domain.audit.list({ limit: 50, offset: 0, user: email });
+    return entries
+      .filter((entry) => entry.action === 'invoice.search')
+      .map((entry) => `${entry.outcome}: ${entry.detail ?? ''}`)
+      .sort();
+  }
 
-  it('refuses the third call of a minute with when to try again', async () => {
+  it('spends one search and writes one audit entry for a search and its sums, as the Invoices page asks', async () => {
     const finance = await t.createAccount('money@example.com', { finance: true });
-    const call = () => t.app.inject({ url: '/api/invoices/search/summary', headers: t.bearer(finance.idToken) });
-    assert.equal((await call()).statusCode, 200);
-    assert.equal((await t.app.inject({ url: '/api/invoices', headers: t.bearer(finance.idToken) })).statusCode, 200);
-    const refused = await call();
+    for (const query of ['?seller=acme', '?seller=nord']) {
+      assert.equal((await call(finance.idToken, `/invoices${query}&sort=-amount&limit=25`)).statusCode, 200);
+      assert.equal((await call(finance.idToken, `/invoices/search/summary${query}`)).statusCode, 200, query);
+    }
+    // Two searches, each with its sums: the allowance of two is spent, not four times over.
+    const refused = await call(finance.idToken, '/invoices?seller=third');
     assert.equal(refused.statusCode, 429);
     assert.match(refused.json().message, /searched the invoices 2 times this minute/);
+    assert.deepEqual(await searchEntries('money@example.com'), [
+      'ok: seller="acme"; 0 results',
+      'ok: seller="nord"; 0 results',
+      'refused: search allowance spent; seller="third"',
+    ]);
+  });
+
+  it('spends for sums asked on their own: with no search, for another filter, or twice for one search', async () => {
+    const finance = await t.createAccount('money@example.com', { finance: true });
+    const other = await t.createAccount('other@example.com', { finance: true });
+    // Someone else's search of the same filter pays for nobody's sums but their own.
+    assert.equal((await call(other.idToken, '/invoices?seller=acme')).statusCode, 200);
+    assert.equal((await call(finance.idToken, '/invoices/search/summary?seller=acme')).statusCode, 200);
+    assert.equal((await call(finance.idToken, '/invoices?seller=nord')).statusCode, 200);
+    assert.equal((await call(finance.idToken, '/invoices/search/summary?seller=nord')).statusCode, 200);
+    // Spent: the search paid for one sums call, and another filter's sums were never paid for.
+    for (const url of ['/invoices/search/summary?seller=nord', '/invoices/search/summary?seller=nordic']) {
+      const refused = await call(finance.idToken, url);
+      assert.equal(refused.statusCode, 429, url);
+      assert.match(refused.json().message, /searched the invoices 2 times this minute/);
+    }
+    assert.deepEqual(await searchEntries('money@example.com'), [
+      'ok: seller="nord"; 0 results',
+      'ok: sums: seller="acme"; 0 invoices',
+      'refused: sums: search allowance spent; seller="nord"',
+      'refused: sums: search allowance spent; seller="nordic"',
+    ]);
   });
 });

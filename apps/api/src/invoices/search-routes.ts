@@ -61,7 +61,9 @@ const invoiceSearchRoutes: FastifyPluginAsyncZod = async (app) => {
           'The filters of GET /invoices (no order, no page); the answer covers every match, not a page: per ' +
           'currency the exact total of BT-112 (a decimal string) and how many invoices it sums, the same per ' +
           'month of the issue date (`YYYY-MM`, oldest first), and how many matches have no amount (plain PDFs). ' +
-          'Amounts are never summed across currencies. Each call spends one of ' +
+          'Amounts are never summed across currencies. The sums of a search the caller made with the same ' +
+          'filters in the same minute of the allowance are part of it (one sums call per search): they spend ' +
+          'nothing more and are not audited again. Any other call spends one of ' +
           'RATE_LIMIT_INVOICE_SEARCHES_PER_MINUTE and is audited as a search; it needs a recent passkey ' +
           'confirmation like every finance call (403 `step-up-required`).',
         tags: ['invoices'],

@@ -176,6 +176,8 @@ export function createBatchedLimit(
 
   return {
     max,
+    /** The length of a window of this allowance, in milliseconds. */
+    windowMs,
     /** Counts one hit; the wait (ms) when it goes beyond the allowance (then nothing is counted). */
     async hit(key: string): Promise<number | undefined> {
       return take(await tallyOf(key));

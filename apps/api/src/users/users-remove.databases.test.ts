@@ -4,29 +4,16 @@ import { describe, it } from 'node:test';
 import { signUp } from '../../test/helpers/tokens.ts';
 import { useTestApp } from '../../test/helpers/test-app.ts';
 import { BAD_EMAIL_ADDRESSES } from '../../test/helpers/bad-email-addresses.ts';
-import { createAccountCleaner, UNBOUND_ROW_DETAIL } from './account-cleaner.ts';
-import { createUserAdmin, LAST_ADMIN_MESSAGE, SELF_REMOVAL_MESSAGE } from './user-admin.ts';
+import { UNBOUND_ROW_DETAIL } from './account-cleaner.ts';
+import { LAST_ADMIN_MESSAGE, SELF_REMOVAL_MESSAGE } from './user-admin.ts';
 import { adminCount } from '../../test/helpers/fixtures.ts';
+import { userAdminElsewhere } from '../../test/helpers/user-admin-elsewhere.ts';
 
 describe('DELETE /api/users/:email', () => {
   const t = useTestApp();
   const asAdmin = async () => t.bearer((await t.createAccount('admin@example.com', { admin: true })).idToken);
   const remove = (email: string, headers: Record<string, string>) =>
     t.app.inject({ method: 'DELETE', url: `/api/users/${email}`, headers });
-  const userAdmin = () =>
-    createUserAdmin({
-      users: t.app.domain.users,
-      audit: t.app.domain.auditTrail,
-      identity: t.identity,
-      cleaner: createAccountCleaner({
-        cleanups: t.app.domain.accountCleanups,
-        users: t.app.domain.users,
-        identity: t.identity,
-        audit: t.app.domain.auditTrail,
-        log: t.app.log,
-      }),
-      log: t.app.log,
-    });
 
   it('removes the row and the sign-in account, answers { email } and audits the removal', async () => {
     const headers = await asAdmin();
@@ -109,7 +96,7 @@ describe('DELETE /api/users/:email', () => {
 
   it('refuses to remove the last administrator (here from the CLI, which has no account of its own)', async () => {
     await t.createAccount('admin@example.com', { admin: true });
-    await assert.rejects(userAdmin().removeUser({ email: 'admin@example.com', actor: 'cli:test' }), {
+    await assert.rejects(userAdminElsewhere(t).removeUser({ email: 'admin@example.com', actor: 'cli:test' }), {
       statusCode: 409,
       message: LAST_ADMIN_MESSAGE,
     });

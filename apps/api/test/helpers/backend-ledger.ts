@@ -52,8 +52,8 @@ export function withStoreCallsNoted<Store extends BlobStore>(store: Store): Stor
 }
 
 if (ledgerDir) {
-  // Loaded here, not at the top: processes a test starts inherit the `--import` (the invoice readers among them,
-  // whose memory ceiling the database drivers alone would take them past), and have no ledger to keep.
+  // Loaded here, not at the top: processes a test starts with its arguments inherit the `--import`, and have no
+  // ledger to keep (the invoice readers start from arguments of their own: reader-pool.ts).
   const [{ beforeEach }, { PgliteSession }, { NodePgSession }] = await Promise.all([
     import('node:test'),
     import('drizzle-orm/pglite'),

@@ -1,17 +1,23 @@
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { after, describe, it } from 'node:test';
 import { contentBombs, manyElementsXml, slowTextXml } from '../../../test/helpers/upload-bombs.ts';
 import { DEFAULT_READ_LIMITS, InvoiceRefusedError, readInvoice } from './read-invoice.ts';
 import {
   createInvoiceReaderPool,
   DEFAULT_READER_POOL_OPTIONS,
-  withoutTsx,
+  readerExecArgv,
   type InvoiceReaderPool,
 } from './reader-pool.ts';
 import { ReadingBudgetError } from './reading-budget.ts';
 import { readEInvoiceFixture } from '@portal/dev-stack/e-invoice-samples';
 
 const fixture = readEInvoiceFixture;
+const run = promisify(execFile);
 
 describe('the invoice reader pool', () => {
   const pools: InvoiceReaderPool[] = [];
@@ -141,16 +147,41 @@ describe('the invoice reader pool', () => {
 });
 
 describe("a reader's Node arguments", () => {
-  it("leave out tsx's hooks in every form tsx and node --import tsx give them, and keep the rest", () => {
-    const tsxCli = [
-      '--require',
-      '/repo/node_modules/tsx/dist/preflight.cjs',
-      '--import',
-      'file:///repo/node_modules/tsx/dist/loader.mjs',
-      '--enable-source-maps',
-    ];
-    assert.deepEqual(withoutTsx(tsxCli), ['--enable-source-maps']);
-    assert.deepEqual(withoutTsx(['--import', 'tsx', '--max-old-space-size=64']), ['--max-old-space-size=64']);
-    assert.deepEqual(withoutTsx(['--import=tsx', '--import=./own-hooks.mjs']), ['--import=./own-hooks.mjs']);
+  it("are the reader's own: a module its parent's process was started with (a test runner's --import) never runs in it", async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'reader-arguments-'));
+    try {
+      await writeFile(path.join(dir, 'invoice.xml'), await fixture('xrechnung-ubl.xml'));
+      // Started from the pool's parent, the module does nothing; in a reader (a process with an IPC channel) it
+      // ends the process before the reader can say it is ready.
+      const parentOnly = `data:text/javascript,if (process.send) { process.stderr.write('the parent module ran'); process.exit(7); }`;
+      const script = path.join(dir, 'read-one.mjs');
+      await writeFile(
+        script,
+        `import { readFile } from 'node:fs/promises';
+const { createInvoiceReaderPool, DEFAULT_READER_POOL_OPTIONS } = await import(${JSON.stringify(new URL('./reader-pool.ts', import.meta.url).href)});
+const { DEFAULT_READ_LIMITS } = await import(${JSON.stringify(new URL('./read-invoice.ts', import.meta.url).href)});
+const pool = createInvoiceReaderPool({ ...DEFAULT_READER_POOL_OPTIONS, size: 1, loadPdfJsAtStart: false });
+try {
+  const read = await pool.read(await readFile(${JSON.stringify(path.join(dir, 'invoice.xml'))}), DEFAULT_READ_LIMITS);
+  process.stdout.write(read.format);
+} catch (error) {
+  process.stdout.write(String(error.message));
+} finally {
+  // Not awaited: the pool sends its readers SIGKILL at once, and an idle reader no longer holds this process.
+  void pool.close();
+}
+`,
+      );
+      const { stdout } = await run(process.execPath, [`--import=${parentOnly}`, '--enable-source-maps', script], {
+        timeout: 120_000,
+      });
+      assert.equal(stdout, 'ubl');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('keep the heap limit the pool was given and the capped young generation', () => {
+    assert.deepEqual(readerExecArgv(224), ['--max-old-space-size=224', '--max-semi-space-size=4']);
   });
 });

@@ -79,22 +79,22 @@ function residentBytes(pid: number | undefined): number | null {
   }
 }
 
-/** Node's arguments without tsx's: `--import tsx`, `--require …/tsx/…/preflight.cjs`, `--import=…/tsx/…`. */
-export function withoutTsx(execArgv: string[]): string[] {
-  const isTsx = (value: string | undefined) => value !== undefined && /(^|[/\\])tsx([/\\]|$)/.test(value);
-  const kept: string[] = [];
-  for (let index = 0; index < execArgv.length; index++) {
-    const arg = execArgv[index]!;
-    const [flag, inline] = arg.split(/=(.*)/s, 2);
-    if (['--import', '--require', '-r', '--loader', '--experimental-loader'].includes(flag!)) {
-      if (inline === undefined ? isTsx(execArgv[index + 1]) : isTsx(inline)) {
-        if (inline === undefined) index++;
-        continue;
-      }
-    }
-    kept.push(arg);
-  }
-  return kept;
+/**
+ * A reader's Node arguments, all of them: none of its parent's pass on. The parent's are whatever started it —
+ * tsx's hooks (`npm run portal` from source), the API test runner's `--import`, `--inspect`, `--watch`, source
+ * maps, its own heap size — and each would spend a memory ceiling sized for reading one file (tsx's hooks alone
+ * took a reader to 370 MB for a 2 kB PDF; with source maps, formatting an error's stack loads PDF.js's maps,
+ * megabytes of them) or make the reader something else. Node strips the reader's types itself (22.18 and
+ * later, below the engines' floor), so it needs none of them.
+ */
+export function readerExecArgv(maxHeapMb: number): string[] {
+  return [
+    `--max-old-space-size=${maxHeapMb}`,
+    // V8 grows the young generation with a reader's allocation rate, and when it does, the largest invoice the
+    // upload limit lets in peaks 60-100 MB higher (measured: 319-405 MB, past the ceiling half the time,
+    // against 234-259 MB with this cap), at no measurable cost in reading time.
+    '--max-semi-space-size=4',
+  ];
 }
 
 /** How V8 says it ran out of heap, on the reader's stderr just before it aborts. */
@@ -136,21 +136,7 @@ export function createInvoiceReaderPool(options: InvoiceReaderPoolOptions) {
   function spawn(): PooledReader {
     started += 1;
     const child = fork(READER_PATH, options.loadPdfJsAtStart ? [LOAD_PDF_JS_AT_START] : [], {
-      execArgv: [
-        // The parent's heap size and source maps do not pass on: formatting an error's stack would load the
-        // maps of the modules it passes through (PDF.js's run to megabytes) into the reader's limited heap, for
-        // nothing anyone reads. Nor do tsx's hooks (`npm run portal` runs from source through tsx): Node strips
-        // the reader's types itself, and the hooks alone took a reader past the memory ceiling (370 MB for a
-        // 2 kB PDF), so every file the CLI imported from source was refused.
-        ...withoutTsx(process.execArgv).filter(
-          (arg) => arg !== '--enable-source-maps' && !arg.startsWith('--max-old-space-size'),
-        ),
-        `--max-old-space-size=${options.maxHeapMb}`,
-        // V8 grows the young generation with a reader's allocation rate, and when it does, the largest invoice the
-        // upload limit lets in peaks 60-100 MB higher (measured: 319-405 MB, past the ceiling half the time,
-        // against 234-259 MB with this cap), at no measurable cost in reading time.
-        '--max-semi-space-size=4',
-      ],
+      execArgv: readerExecArgv(options.maxHeapMb),
       // Typed arrays cross as they are (structured clone), not as JSON.
       serialization: 'advanced',
       // The reader reads bytes and answers messages; it has no business with the parent's secrets.

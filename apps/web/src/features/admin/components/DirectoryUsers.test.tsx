@@ -6,6 +6,7 @@ import { server } from '@/testing/msw-server';
 import { renderApp } from '@/testing/render-app';
 import { DIRECTORY_DELETE_REASON, DIRECTORY_ROLE_REASON } from '../messages';
 import { createFakeAdminApi, makeUser } from '../testing/fake-admin-api';
+import { allowedUserRow } from '../testing/allowed-users-table';
 
 const ADMIN = 'admin@example.com';
 const KEPT = 'kept@example.com';
@@ -24,27 +25,18 @@ function setup() {
   return fake;
 }
 
-async function rowOf(email: string) {
-  const table = await screen.findByRole('table', { name: 'Allowed users' });
-  const row = within(table)
-    .getAllByRole('row')
-    .find((candidate) => within(candidate).queryByRole('checkbox', { name: `Select ${email}` }));
-  if (!row) throw new Error(`no row for ${email}`);
-  return row;
-}
-
 describe('users the company directory keeps (SCIM)', () => {
   it('are marked on their row, and a deactivated one says so instead of Activated', async () => {
     setup();
     renderApp('/admin', { auth: createFakeAuthClient({ signedInAs: ADMIN }) });
-    const kept = await rowOf(KEPT);
+    const kept = await allowedUserRow(KEPT);
     const badge = within(kept).getByText('Directory');
     expect(badge).toHaveAttribute('title', expect.stringMatching(/company directory.*in the directory/));
     expect(within(kept).getByText('Activated')).toBeInTheDocument();
-    const gone = await rowOf(GONE);
+    const gone = await allowedUserRow(GONE);
     expect(within(gone).getByText('Deactivated')).toBeInTheDocument();
     expect(within(gone).queryByText('Activated')).not.toBeInTheDocument();
-    const local = await rowOf('local@example.com');
+    const local = await allowedUserRow('local@example.com');
     expect(within(local).queryByText('Directory')).not.toBeInTheDocument();
     expect(within(local).getByText(ADMIN)).toBeInTheDocument();
   });
@@ -52,7 +44,7 @@ describe('users the company directory keeps (SCIM)', () => {
   it('cannot be deleted here: Delete and the selection box are disabled, with the reason in the row and read with them', async () => {
     const fake = setup();
     const { user } = renderApp('/admin', { auth: createFakeAuthClient({ signedInAs: ADMIN }) });
-    const kept = await rowOf(KEPT);
+    const kept = await allowedUserRow(KEPT);
     const reason = within(kept).getByText(DIRECTORY_DELETE_REASON);
     expect(reason).toBeVisible();
     const remove = within(kept).getByRole('button', { name: `Delete ${KEPT}` });
@@ -62,8 +54,8 @@ describe('users the company directory keeps (SCIM)', () => {
     expect(box).toBeDisabled();
     expect(box).toHaveAccessibleDescription(DIRECTORY_DELETE_REASON);
     // A deactivated one too; a row the portal's administrators added keeps the spec's Delete.
-    expect(within(await rowOf(GONE)).getByRole('button', { name: `Delete ${GONE}` })).toBeDisabled();
-    const local = await rowOf('local@example.com');
+    expect(within(await allowedUserRow(GONE)).getByRole('button', { name: `Delete ${GONE}` })).toBeDisabled();
+    const local = await allowedUserRow('local@example.com');
     expect(within(local).queryByText(DIRECTORY_DELETE_REASON)).not.toBeInTheDocument();
     await user.click(within(local).getByRole('button', { name: 'Delete local@example.com' }));
     const confirmation = await screen.findByRole('dialog', { name: 'Are you sure?' });
@@ -79,7 +71,7 @@ describe('users the company directory keeps (SCIM)', () => {
   it("cannot have their roles changed here: the menu's role items are disabled, with the reason", async () => {
     setup();
     const { user } = renderApp('/admin', { auth: createFakeAuthClient({ signedInAs: ADMIN }) });
-    await user.click(within(await rowOf(KEPT)).getByRole('button', { name: `More actions for ${KEPT}` }));
+    await user.click(within(await allowedUserRow(KEPT)).getByRole('button', { name: `More actions for ${KEPT}` }));
     for (const name of ['Make admin', 'Give finance role']) {
       const item = await screen.findByRole('button', { name });
       expect(item).toHaveAttribute('aria-disabled', 'true');

@@ -5,6 +5,7 @@ import { accountLookup } from '@/testing/handlers';
 import { server } from '@/testing/msw-server';
 import { renderApp } from '@/testing/render-app';
 import { createFakeAdminApi, FAKE_ENROLLMENT_CODE, makeUser } from '../testing/fake-admin-api';
+import { allowedUserRow } from '../testing/allowed-users-table';
 
 const ADMIN = 'admin@example.com';
 const NEWCOMER = 'newcomer@example.com';
@@ -29,15 +30,6 @@ function setup() {
   return { fake, ...rendered };
 }
 
-async function rowOf(email: string): Promise<HTMLElement> {
-  const table = await screen.findByRole('table', { name: 'Allowed users' });
-  const row = within(table)
-    .getAllByRole('row')
-    .find((candidate) => within(candidate).queryByRole('checkbox', { name: `Select ${email}` }));
-  if (!row) throw new Error(`no row for ${email}`);
-  return row;
-}
-
 describe('a new enrollment code from the row menu', () => {
   it('is offered for someone who has not set up a passkey yet, and no one else', async () => {
     const { user } = setup();
@@ -47,7 +39,7 @@ describe('a new enrollment code from the row menu', () => {
       [ENROLLED, false],
       [USER, false],
     ] as const) {
-      const row = await rowOf(email);
+      const row = await allowedUserRow(email);
       await user.click(within(row).getByRole('button', { name: `More actions for ${email}` }));
       expect(await within(row).findByRole('button', { name: 'End sessions' })).toBeInTheDocument();
       expect(Boolean(within(row).queryByRole('button', { name: ITEM })), email).toBe(offered);
@@ -57,7 +49,7 @@ describe('a new enrollment code from the row menu', () => {
 
   it('shows the code in a dialog that takes focus, signs nobody out, and gives focus back to the row', async () => {
     const { fake, user } = setup();
-    const row = await rowOf(FINANCE);
+    const row = await allowedUserRow(FINANCE);
     const toggle = within(row).getByRole('button', { name: `More actions for ${FINANCE}` });
     await user.click(toggle);
     await user.click(await within(row).findByRole('button', { name: ITEM }));
@@ -90,7 +82,7 @@ describe('a new enrollment code from the row menu', () => {
   it('for an administrator where a second one must approve: says it waits, and shows no code', async () => {
     const { fake, user } = setup();
     fake.secondPerson.needed = true;
-    const row = await rowOf(NEWCOMER);
+    const row = await allowedUserRow(NEWCOMER);
     await user.click(within(row).getByRole('button', { name: `More actions for ${NEWCOMER}` }));
     await user.click(await within(row).findByRole('button', { name: ITEM }));
     const notice = await screen.findByRole('status');
@@ -110,7 +102,7 @@ describe('a new enrollment code from the row menu', () => {
       code: 'conflict',
       message: `${NEWCOMER} already has a passkey. Reset their passkeys to give them a new enrollment code.`,
     };
-    const row = await rowOf(NEWCOMER);
+    const row = await allowedUserRow(NEWCOMER);
     await user.click(within(row).getByRole('button', { name: `More actions for ${NEWCOMER}` }));
     await user.click(await within(row).findByRole('button', { name: ITEM }));
     expect(await screen.findByRole('dialog', { name: 'Error' })).toHaveTextContent('already has a passkey');

@@ -6,6 +6,7 @@ import { accountLookup } from '@/testing/handlers';
 import { server } from '@/testing/msw-server';
 import { renderApp } from '@/testing/render-app';
 import { createFakeAdminApi, FAKE_ENROLLMENT_CODE, makeUser } from '../testing/fake-admin-api';
+import { allowedUserRow } from '../testing/allowed-users-table';
 
 const ADMIN = 'admin@example.com';
 const OTHER_ADMIN = 'second-admin@example.com';
@@ -25,15 +26,6 @@ const openAdminPage = () =>
   renderApp('/admin', {
     auth: createFakeAuthClient({ signedInAs: ADMIN, accounts: { [ADMIN]: { uid: 'uid-admin', password: 'secret' } } }),
   });
-async function rowOf(email: string): Promise<HTMLElement> {
-  const table = await screen.findByRole('table', { name: 'Allowed users' });
-  const row = within(table)
-    .getAllByRole('row')
-    .find((candidate) => within(candidate).queryByRole('checkbox', { name: `Select ${email}` }));
-  if (!row) throw new Error(`no row for ${email}`);
-  return row;
-}
-
 describe('the passkey step of the admin page', () => {
   it('first visit: explains the passkey and offers to set one up, with no list until it is done', async () => {
     const fake = setup({ passkeys: 0, steppedUpUntil: null, maxAgeSeconds: 600, recentSignIn: true });
@@ -94,7 +86,7 @@ describe('the passkey step of the admin page', () => {
   it('a call refused for a stale confirmation opens the passkey prompt; cancelling shows the refusal', async () => {
     const fake = setup();
     const { user } = openAdminPage();
-    const row = await rowOf(USER);
+    const row = await allowedUserRow(USER);
     const message = 'Your passkey confirmation has run out (it lasts 10 minutes). Please confirm it is you again.';
     fake.failNext.patch = { status: 403, code: 'step-up-required', message };
     await user.click(within(row).getByRole('button', { name: `More actions for ${USER}` }));
@@ -118,7 +110,7 @@ describe('ending sessions and resetting passkeys from the user list', () => {
   it('"End sessions" asks first, then ends them with the bearer token and says so', async () => {
     const fake = setup();
     const { user } = openAdminPage();
-    const row = await rowOf(USER);
+    const row = await allowedUserRow(USER);
     await user.click(within(row).getByRole('button', { name: `More actions for ${USER}` }));
     await user.click(await within(row).findByRole('button', { name: 'End sessions' }));
     const confirm = await screen.findByRole('dialog', { name: 'End sessions?' });
@@ -133,10 +125,10 @@ describe('ending sessions and resetting passkeys from the user list', () => {
   it('"Reset passkeys" is offered on other admins\' rows only, and shows the server\'s refusal', async () => {
     const fake = setup();
     const { user } = openAdminPage();
-    const other = await rowOf(OTHER_ADMIN);
+    const other = await allowedUserRow(OTHER_ADMIN);
     // The menu of your own row, and of someone who is not an administrator, has no "Reset passkeys".
     for (const email of [ADMIN, USER]) {
-      const row = await rowOf(email);
+      const row = await allowedUserRow(email);
       await user.click(within(row).getByRole('button', { name: `More actions for ${email}` }));
       expect(await within(row).findByRole('button', { name: 'End sessions' })).toBeInTheDocument();
       expect(within(row).queryByRole('button', { name: 'Reset passkeys' })).not.toBeInTheDocument();

@@ -2,6 +2,8 @@ import { INVOICE_FORMATS, INVOICE_VALIDATION_STATUSES, type InvoiceFilter } from
 import { useState, type FormEvent } from 'react';
 import Button from 'react-bootstrap/Button';
 import { FORMAT_NAMES, VALIDATION_FILTER_NAMES } from '../messages';
+import { FilterRange, type RangeEnd } from './FilterRange';
+import { LabelledSelect } from './LabelledSelect';
 
 type Draft = Record<keyof InvoiceFilter, string>;
 const EMPTY: Draft = {
@@ -26,6 +28,13 @@ function filterOf(draft: Draft): InvoiceFilter {
   return filter as InvoiceFilter;
 }
 
+const DATE = { type: 'date' } as const;
+
+const SELECT_FIELDS = [
+  { field: 'format', label: 'Format', values: INVOICE_FORMATS, names: FORMAT_NAMES },
+  { field: 'validation', label: 'Validation', values: INVOICE_VALIDATION_STATUSES, names: VALIDATION_FILTER_NAMES },
+] as const;
+
 const TEXT_FIELDS: [keyof Draft, string, string][] = [
   ['parcelCode', 'Parcel code', 'starts with'],
   ['invoiceNumber', 'Invoice number', 'starts with'],
@@ -46,6 +55,13 @@ export function SearchForm({ filter, onSearch }: { filter: InvoiceFilter; onSear
     setDraft(draftOf(filter));
   }
   const set = (field: keyof Draft) => (value: string) => setDraft((current) => ({ ...current, [field]: value }));
+  const end = (field: keyof Draft, label: string, input: RangeEnd['input']): RangeEnd => ({
+    field,
+    label,
+    value: draft[field],
+    onChange: set(field),
+    input,
+  });
   const submit = (event: FormEvent) => {
     event.preventDefault();
     onSearch(filterOf(draft));
@@ -66,92 +82,29 @@ export function SearchForm({ filter, onSearch }: { filter: InvoiceFilter; onSear
           />
         </div>
       ))}
-      <fieldset className="search-field search-range search-dates">
-        <legend className="form-label">Issued</legend>
-        <label className="visually-hidden" htmlFor="search-issuedFrom">
-          Issued from
-        </label>
-        <input
-          id="search-issuedFrom"
-          type="date"
-          className="form-control form-control-sm"
-          value={draft.issuedFrom}
-          onChange={(event) => set('issuedFrom')(event.target.value)}
+      <FilterRange
+        legend="Issued"
+        className="search-dates"
+        ends={[end('issuedFrom', 'Issued from', DATE), end('issuedTo', 'Issued to', DATE)]}
+      />
+      <FilterRange
+        legend="Amount (gross)"
+        ends={[
+          end('amountMin', 'Smallest amount', { inputMode: 'decimal', placeholder: 'from' }),
+          end('amountMax', 'Largest amount', { inputMode: 'decimal', placeholder: 'to' }),
+        ]}
+      />
+      {SELECT_FIELDS.map(({ field, label, values, names }) => (
+        <LabelledSelect
+          key={field}
+          field={field}
+          label={label}
+          values={values}
+          names={names}
+          value={draft[field]}
+          onChange={set(field)}
         />
-        <span aria-hidden="true">–</span>
-        <label className="visually-hidden" htmlFor="search-issuedTo">
-          Issued to
-        </label>
-        <input
-          id="search-issuedTo"
-          type="date"
-          className="form-control form-control-sm"
-          value={draft.issuedTo}
-          onChange={(event) => set('issuedTo')(event.target.value)}
-        />
-      </fieldset>
-      <fieldset className="search-field search-range">
-        <legend className="form-label">Amount (gross)</legend>
-        <label className="visually-hidden" htmlFor="search-amountMin">
-          Smallest amount
-        </label>
-        <input
-          id="search-amountMin"
-          inputMode="decimal"
-          placeholder="from"
-          className="form-control form-control-sm"
-          value={draft.amountMin}
-          onChange={(event) => set('amountMin')(event.target.value)}
-        />
-        <span aria-hidden="true">–</span>
-        <label className="visually-hidden" htmlFor="search-amountMax">
-          Largest amount
-        </label>
-        <input
-          id="search-amountMax"
-          inputMode="decimal"
-          placeholder="to"
-          className="form-control form-control-sm"
-          value={draft.amountMax}
-          onChange={(event) => set('amountMax')(event.target.value)}
-        />
-      </fieldset>
-      <div className="search-field">
-        <label className="form-label" htmlFor="search-format">
-          Format
-        </label>
-        <select
-          id="search-format"
-          className="form-select form-select-sm"
-          value={draft.format}
-          onChange={(event) => set('format')(event.target.value)}
-        >
-          <option value="">Any</option>
-          {INVOICE_FORMATS.map((format) => (
-            <option key={format} value={format}>
-              {FORMAT_NAMES[format]}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div className="search-field">
-        <label className="form-label" htmlFor="search-validation">
-          Validation
-        </label>
-        <select
-          id="search-validation"
-          className="form-select form-select-sm"
-          value={draft.validation}
-          onChange={(event) => set('validation')(event.target.value)}
-        >
-          <option value="">Any</option>
-          {INVOICE_VALIDATION_STATUSES.map((status) => (
-            <option key={status} value={status}>
-              {VALIDATION_FILTER_NAMES[status]}
-            </option>
-          ))}
-        </select>
-      </div>
+      ))}
       <div className="search-field search-check">
         <div className="form-check">
           <input
