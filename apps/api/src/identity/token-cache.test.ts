@@ -103,4 +103,24 @@ describe('createTokenCache', () => {
     provider.calls.at(-1)!.answer(new IdentityProviderUnavailableError('away'));
     assert.ok((await late) instanceof IdentityProviderUnavailableError);
   });
+
+  it('keys each token of a connection apart when the connection sends another', async () => {
+    const cache = createTokenCache({ recheckMs: 5_000 });
+    const connection = {};
+    const asked: string[] = [];
+    const verifyFresh = async (token: string) => {
+      asked.push(token);
+      if (token === 'token-b') throw new InvalidTokenError('invalid');
+      return verifiedAt(Date.now(), `uid-of-${token}`);
+    };
+    assert.equal((await cache.verify('token-a', verifyFresh, connection)).uid, 'uid-of-token-a');
+    assert.equal((await cache.verify('token-a', verifyFresh, connection)).uid, 'uid-of-token-a');
+    await assert.rejects(cache.verify('token-b', verifyFresh, connection), InvalidTokenError);
+    assert.equal((await cache.verify('token-c', verifyFresh, connection)).uid, 'uid-of-token-c');
+    // The first token again, over this connection and over another: still its own entry, still cached.
+    assert.equal((await cache.verify('token-a', verifyFresh, connection)).uid, 'uid-of-token-a');
+    assert.equal((await cache.verify('token-a', verifyFresh, {})).uid, 'uid-of-token-a');
+    assert.equal((await cache.verify('token-a', verifyFresh)).uid, 'uid-of-token-a');
+    assert.deepEqual(asked, ['token-a', 'token-b', 'token-c']);
+  });
 });
