@@ -13,7 +13,8 @@
 // that checkout's server as a third side, on a database of its own, in the same alternation: before and
 // after in one run.
 // BENCH_RATE=<requests/s> holds every side to the same rate (then only the CPU per download compares);
-// BENCH_TOGETHER=1 loads every side at once instead of in turn.
+// BENCH_TOGETHER=1 loads every side at once instead of in turn. Before the rounds, each side's CPU while idle
+// for 10 s is printed: the part of a download's CPU that is a cost per second, not per download.
 // BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=<dir>" profiles the portal; BENCH_PORT (default 7610) is the
 // first of the three ports it uses. A tool for people, not a timed test.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -41,6 +42,7 @@ const RATE = process.env.BENCH_RATE ? Number(process.env.BENCH_RATE) : undefined
 // second to the next, each round's sides then share the same moment (and compete for the same cores).
 const TOGETHER = process.env.BENCH_TOGETHER === '1';
 const GOAL = 0.6;
+const IDLE_SECONDS = 10;
 const basePort = Number(process.env.BENCH_PORT ?? 7610);
 const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
 const built = process.argv.includes('--built');
@@ -249,6 +251,17 @@ async function main() {
   );
   log('warming up...');
   for (const name of names) await load(sides[name]!.url, authorization, 3, sides[name]!.pid);
+
+  // What each side spends with nothing to answer (the portal's flush loops, heartbeats and sweeps): a cost
+  // per second, which the CPU per download carries the more of, the fewer downloads a second there are.
+  const idleBefore = names.map((name) => processUsage(sides[name]!.pid).cpuSeconds);
+  await new Promise((resolve) => setTimeout(resolve, IDLE_SECONDS * 1000));
+  const idleMsPerSecond = names.map(
+    (name, index) => ((processUsage(sides[name]!.pid).cpuSeconds - idleBefore[index]!) * 1000) / IDLE_SECONDS,
+  );
+  log(
+    `idle for ${IDLE_SECONDS} s: ${names.map((name, index) => `${name} ${idleMsPerSecond[index]!.toFixed(1)} ms CPU/s`).join(', ')}`,
+  );
 
   const rounds: Partial<Record<SideName, LoadResult>>[] = [];
   for (let round = 0; round < ROUNDS; round++) {

@@ -64,6 +64,15 @@ function marksOf(raised: RaisedWarning[], now: Date) {
 
 export function createInvoicesRepository(db: Database) {
   const current = createBoundedCache<InvoiceRow>({ ttlMs: CURRENT_INVOICE_TTL_MS, maxEntries: 10_000 });
+  // One read of a code's row at a time: when its entry ran out under load, every download of that moment (a
+  // client's dozens in parallel) read the row again, each on a pool connection of its own.
+  const reading = new Map<string, { evictions: number; row: Promise<InvoiceRow | undefined> }>();
+  // Counts this process's writes: a read begun before one is neither joined nor remembered after it.
+  let evictions = 0;
+  const evictCurrent = (parcelCode: string) => {
+    evictions++;
+    current.delete(parcelCode);
+  };
 
   async function findByParcelCode(parcelCode: string): Promise<InvoiceRow | undefined> {
     const [row] = await db.select().from(invoices).where(eq(invoices.parcelCode, parcelCode)).limit(1);
@@ -77,9 +86,19 @@ export function createInvoicesRepository(db: Database) {
     async findCurrent(parcelCode: string): Promise<InvoiceRow | undefined> {
       const hit = current.peek(parcelCode);
       if (hit) return hit;
-      const row = await findByParcelCode(parcelCode);
-      // Misses are not remembered: an invoice must show up as soon as it is stored.
-      if (row) current.set(parcelCode, row);
+      const underWay = reading.get(parcelCode);
+      if (underWay?.evictions === evictions) return underWay.row;
+      const startedAt = evictions;
+      const row = findByParcelCode(parcelCode).then((found) => {
+        // Misses are not remembered: an invoice must show up as soon as it is stored.
+        if (found && startedAt === evictions) current.set(parcelCode, found);
+        return found;
+      });
+      reading.set(parcelCode, { evictions: startedAt, row });
+      const done = () => {
+        if (reading.get(parcelCode)?.row === row) reading.delete(parcelCode);
+      };
+      row.then(done, done);
       return row;
     },
 
@@ -96,7 +115,7 @@ export function createInvoicesRepository(db: Database) {
       version: NewInvoiceVersion,
       evidence: VersionEvidence = { visibleAccounts: null },
     ): Promise<RecordedVersion> {
-      current.delete(version.parcelCode);
+      evictCurrent(version.parcelCode);
       const outcome = await db.transaction(async (tx): Promise<RecordedVersion> => {
         const now = new Date();
         const row = {
@@ -156,7 +175,7 @@ export function createInvoicesRepository(db: Database) {
         return { status: inserted ? 'created' : 'replaced', warnings };
       });
       // Again after the commit: a download between the first eviction and the commit re-read the old row.
-      current.delete(version.parcelCode);
+      evictCurrent(version.parcelCode);
       return outcome;
     },
 
@@ -210,7 +229,7 @@ export function createInvoicesRepository(db: Database) {
 
     /** Forgets the cached current row, after a change made beside recordVersion (an acknowledgement). */
     evict(parcelCode: string) {
-      current.delete(parcelCode);
+      evictCurrent(parcelCode);
     },
   };
 }

@@ -79,7 +79,11 @@ export default fp<{ ingestToken?: string | undefined; ingestFrom?: ((ip: string)
     async function resolveCaller(request: FastifyRequest, token: string): Promise<Caller> {
       let verified;
       try {
-        verified = await app.domain.tokenCache.verify(token, (fresh) => app.domain.identity.verifyIdToken(fresh));
+        verified = await app.domain.tokenCache.verify(
+          token,
+          (fresh) => app.domain.identity.verifyIdToken(fresh),
+          request.raw.socket,
+        );
       } catch (error) {
         if (error instanceof InvalidTokenError) {
           // Sessions ended on purpose (Sign out everywhere, End sessions): a new token would be refused too,

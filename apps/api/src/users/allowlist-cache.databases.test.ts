@@ -110,6 +110,26 @@ describe('createAllowlistCache', () => {
     await again;
     assert.equal(loads, 2);
   });
+  it('reads an address once for the lookups made while it is read, but afresh for one made after a notice', async () => {
+    const releases: ((value: UserRow) => void)[] = [];
+    const cache = createAllowlistCache(() => new Promise<UserRow>((resolve) => releases.push(resolve)));
+    cache.onLive(true);
+    const together = [cache.find('in@example.com'), cache.find('in@example.com'), cache.find('in@example.com')];
+    assert.equal(releases.length, 1, 'one read for three lookups');
+    cache.onNotify('in@example.com');
+    const afterNotice = cache.find('in@example.com');
+    assert.equal(releases.length, 2, 'the lookup after the notice does not wait for the read begun before it');
+    releases[0]!(row('in@example.com'));
+    releases[1]!({ ...row('in@example.com'), admin: true });
+    for (const found of await Promise.all(together)) assert.equal(found?.admin, false);
+    assert.equal((await afterNotice)?.admin, true);
+    cache.onLive(false);
+    void cache.find('in@example.com');
+    void cache.find('in@example.com');
+    assert.equal(releases.length, 4, 'while notices may be lost, every lookup reads the database');
+    releases[2]!(row('in@example.com'));
+    releases[3]!(row('in@example.com'));
+  });
 });
 
 describe('the allowlist cache in the app', () => {

@@ -38,6 +38,9 @@ export function createAllowlistCache(
   /** When the channel last proved itself: a heartbeat heard back, or going live; and whether heartbeats come at all. */
   let provenAtMs = now();
   let heartbeats = false;
+  // One read of an address at a time while live: a row that ran out under load was read again by every
+  // request of that moment. Joined only within the same generation: a notice makes the next request read afresh.
+  const reading = new Map<string, { generation: number; row: Promise<UserRow | undefined> }>();
 
   function forget(email: string) {
     generation++;
@@ -50,9 +53,18 @@ export function createAllowlistCache(
       if (!live) return load(email);
       const hit = rows.get(email);
       if (hit) return hit.row;
+      const underWay = reading.get(email);
+      if (underWay?.generation === generation) return underWay.row;
       const seen = generation;
-      const row = await load(email);
-      if (live && seen === generation) rows.set(email, { row });
+      const row = load(email).then((found) => {
+        if (live && seen === generation) rows.set(email, { row: found });
+        return found;
+      });
+      reading.set(email, { generation: seen, row });
+      const done = () => {
+        if (reading.get(email)?.row === row) reading.delete(email);
+      };
+      row.then(done, done);
       return row;
     },
     onNotify: forget,
