@@ -21,10 +21,20 @@ export default defineConfig({
     screenshot: 'only-on-failure',
   },
   projects: [
-    { name: 'desktop', grepInvert: /@phone/, use: { ...devices['Desktop Chrome'] } },
-    // The invoice, e-invoice, admin and Invoices screens as a phone shows them: narrow, touch, PDF.js drawing the pages.
+    // Each role signed in once, its state saved for the tests that start signed in (decision 0125).
+    { name: 'sign-in states', testMatch: 'sign-in-states.setup.ts', use: { ...devices['Desktop Chrome'] } },
+    {
+      name: 'desktop',
+      grepInvert: /@phone/,
+      dependencies: ['sign-in states'],
+      use: { ...devices['Desktop Chrome'] },
+    },
+    // What a phone lays out or reaches differently (cards, row menus, the header, the pages PDF.js draws, 44 px
+    // targets) on the invoice, e-invoice, admin and Invoices screens; the rest is tagged @desktop
+    // (docs/testing.md says why, test by test).
     {
       name: 'phone',
+      dependencies: ['sign-in states'],
       testMatch: [
         'invoice.spec.ts',
         'e-invoice.spec.ts',
