@@ -1,22 +1,11 @@
-import { identityToolkit } from '@portal/dev-stack';
 import { readEInvoiceFixture } from '@portal/dev-stack/e-invoice-samples';
-import { expect, test, type Portal } from '../fixtures.ts';
-
-/** A finance user of this test's own, with the enrollment code the grant answered with and a password. */
-async function newFinanceUser(portal: Portal) {
-  const email = `e2e-month-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
-  const password = 'finance-password-1';
-  expect((await portal.adminApi('POST', `/api/users/${email}`)).status).toBe(201);
-  const granted = await portal.adminApi('PATCH', `/api/users/${email}`, { finance: true });
-  expect(granted.status).toBe(200);
-  const { enrollment } = granted.body as { enrollment: { code: string } };
-  await identityToolkit(portal.emulatorUrl).setPassword(portal.projectId, email, password);
-  return { email, password, enrollmentCode: enrollment.code };
-}
+import { DEMO, expect, test } from '../fixtures.ts';
 
 test.describe('the month in sums on the Invoices page', () => {
   test.describe.configure({ timeout: 150_000 });
-  test.use({ locale: 'en-GB' });
+  // Signed in already, with the finance user's shared state: the first visit, a passkey set up with the
+  // grant's code, is invoices-search.spec.ts's.
+  test.use({ locale: 'en-GB', signedInAs: 'finance' });
 
   test('totals the whole search, charts it by month with a table behind, and shows the EN 16931 check', async ({
     page,
@@ -40,15 +29,10 @@ test.describe('the month in sums on the Invoices page', () => {
       expect([200, 201]).toContain(stored.status);
     }
 
-    const finance = await newFinanceUser(portal);
-    await portal.addAuthenticator(page);
+    // The shared state's confirmation lasts half a minute: the page's passkey answers when it has run out.
+    await portal.addAuthenticator(page, DEMO.finance);
     await portal.answerPasskeyPrompts(page);
     await page.goto(`/finance?parcel=${tag.toLowerCase()}`);
-    await portal.signIn(page, finance);
-    const setUp = page.getByRole('region', { name: 'Set up a passkey' });
-    await setUp.getByLabel('Enrollment code').fill(finance.enrollmentCode);
-    await setUp.getByRole('button', { name: 'Set up a passkey' }).click();
-    await expect(setUp).toBeHidden();
 
     const results = page.getByRole(isMobile ? 'list' : 'table', { name: 'Invoices found' });
     await expect(results.getByRole('link', { name: `${tag}-C` })).toBeVisible();
