@@ -232,9 +232,11 @@ test.describe('ending sessions', () => {
       await expect(userPage).toHaveURL(/\/invoice\?parcelCode=DEMO000001$/);
       await expect(userPage.getByText(user.email)).toBeVisible();
     };
-    // Two devices of the user's: a browser context each (axe needs one).
-    const laptopContext = await browser.newContext({ baseURL: portal.url });
-    const phoneContext = await browser.newContext({ baseURL: portal.url });
+    // Two devices of the user's: a browser context each (axe needs one), signed out. A context a test makes
+    // takes the test's options, the admin's shared state among them, unless told otherwise.
+    const signedOut = { cookies: [], origins: [] };
+    const laptopContext = await browser.newContext({ baseURL: portal.url, storageState: signedOut });
+    const phoneContext = await browser.newContext({ baseURL: portal.url, storageState: signedOut });
     const laptop = await laptopContext.newPage();
     const phone = await phoneContext.newPage();
     try {

@@ -1,4 +1,12 @@
-import { confirmAdminPageIfAsked, DEMO, expect, signedInStatePath, test } from '../fixtures.ts';
+import type { Page } from '@playwright/test';
+import { confirmAdminPageIfAsked, DEMO, expect, signedInStatePath, test, type SignedInRole } from '../fixtures.ts';
+
+/**
+ * Cookies (the passkey confirmation's among them) and local storage, where Firebase keeps the sign-in here;
+ * IndexedDB too, so a change of Firebase's persistence would not leave the states signed out.
+ */
+const saveState = (page: Page, role: SignedInRole) =>
+  page.context().storageState({ path: signedInStatePath(role), indexedDB: true });
 
 /**
  * Each role's signed-in state, made once a run through the login screen as a person signs in, and saved
@@ -16,7 +24,7 @@ test.describe('signed-in states', () => {
     await portal.signIn(page, DEMO.user);
     await expect(page.getByRole('heading', { level: 1, name: 'Invoice DEMO000001' })).toBeVisible();
     await expect(page.getByText(DEMO.user.email)).toBeVisible();
-    await page.context().storageState({ path: signedInStatePath('reader') });
+    await saveState(page, 'reader');
   });
 
   test('the admin, confirmed with a passkey on the admin page', async ({ page, portal }) => {
@@ -27,7 +35,7 @@ test.describe('signed-in states', () => {
     await portal.signIn(page, DEMO.admin);
     await expect(page).toHaveURL(/\/admin$/);
     await confirmAdminPageIfAsked(page);
-    await page.context().storageState({ path: signedInStatePath('admin') });
+    await saveState(page, 'admin');
   });
 
   test('the finance user, confirmed with a passkey on the Invoices page', async ({ page, portal }) => {
@@ -38,6 +46,6 @@ test.describe('signed-in states', () => {
     await portal.signIn(page, DEMO.finance);
     await expect(page.getByRole('heading', { name: 'Invoices' })).toBeVisible();
     await expect(page.getByRole('button', { name: 'Search' })).toBeVisible();
-    await page.context().storageState({ path: signedInStatePath('finance') });
+    await saveState(page, 'finance');
   });
 });
