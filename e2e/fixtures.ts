@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type Page } from '@playwright/test';
 import { demoAccount, identityToolkit, type ReceivedEvent } from '@portal/dev-stack';
@@ -12,9 +14,15 @@ import {
   type PortalCall,
   type VirtualAuthenticator,
 } from '@portal/dev-stack/passkeys';
-import { E2E_ADMIN_PASSKEYS_ENV } from './global-setup.ts';
+import { E2E_ADMIN_PASSKEYS_ENV, E2E_FINANCE_PASSKEYS_ENV, E2E_SIGNED_IN_STATES_ENV } from './global-setup.ts';
 
 export { expect };
+
+const env = (name: string) => {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is not set: run the e2e tests through playwright.config.ts`);
+  return value;
+};
 
 export const DEMO = {
   admin: demoAccount('admin@example.com'),
@@ -23,6 +31,24 @@ export const DEMO = {
   invited: demoAccount('invited@example.com'),
   outsider: demoAccount('outsider@example.com'),
 };
+
+/**
+ * The roles whose signed-in browser state the `sign-in states` project saves once a run, for the tests
+ * that start signed in rather than test the way in (decision 0125): the reader (an ordinary user), the
+ * finance user and the admin, each their demo account, each signed in through the login screen and, where
+ * the role asks for one, confirmed with a passkey. Shared read-only: a test that signs out, ends sessions or
+ * changes what its account may do signs in an account of its own.
+ */
+export type SignedInRole = 'reader' | 'finance' | 'admin';
+
+export const SIGNED_IN_ACCOUNTS: Record<SignedInRole, { email: string; password: string }> = {
+  reader: DEMO.user,
+  finance: DEMO.finance,
+  admin: DEMO.admin,
+};
+
+/** Where the `sign-in states` project keeps a role's state (cookies and local storage) for this run. */
+export const signedInStatePath = (role: SignedInRole) => path.join(env(E2E_SIGNED_IN_STATES_ENV), `${role}.json`);
 
 export interface Portal {
   /** http://localhost:<port> of the API serving the SPA */
@@ -50,7 +76,8 @@ export interface Portal {
   ): Promise<Response>;
   /**
    * Gives the page a platform authenticator (fingerprint reader, as it were) that verifies its user; with
-   * `account` (an admin), it holds a passkey of theirs, set up through the API, so "Use passkey" works.
+   * `account` (the demo admin or the demo finance user), it holds a passkey of theirs, set up through the
+   * API, so "Use passkey" works.
    */
   addAuthenticator(page: Page, account?: { email: string; password: string }): Promise<VirtualAuthenticator>;
   /**
@@ -64,22 +91,17 @@ export interface Portal {
   expectAccessible(page: Page): Promise<void>;
 }
 
-const env = (name: string) => {
-  const value = process.env[name];
-  if (!value) throw new Error(`${name} is not set: run the e2e tests through playwright.config.ts`);
-  return value;
-};
-
 const STEP_UP_REQUIRED = 'step-up-required';
 
 /**
- * This worker's passkey of the demo admin's, from global set-up: signs on the clock, so each test's copy
- * counts past the one before.
+ * This worker's passkey of the demo admin's (or the demo finance user's), from global set-up: signs on the
+ * clock, so each test's copy counts past the one before.
  */
-function demoAdminPasskey(portalUrl: string, workerIndex: number) {
-  const keys = JSON.parse(env(E2E_ADMIN_PASSKEYS_ENV)) as ExportedCredential[];
+function workerPasskey(passkeysEnv: string, portalUrl: string, workerIndex: number) {
+  const keys = JSON.parse(env(passkeysEnv)) as ExportedCredential[];
   const key = keys[workerIndex];
-  if (!key) throw new Error(`global set-up made ${keys.length} demo admin passkeys, none for worker ${workerIndex}`);
+  if (!key)
+    throw new Error(`global set-up made ${keys.length} passkeys in ${passkeysEnv}, none for worker ${workerIndex}`);
   const authenticator = createSoftwareAuthenticator({ origin: portalUrl, signCountFromClock: true });
   authenticator.import(key);
   return authenticator;
@@ -95,15 +117,33 @@ export async function confirmAdminPageIfAsked(page: Page) {
   await expect(page.getByRole('tab', { name: 'User list' })).toBeVisible();
 }
 
-export const test = base.extend<{ portal: Portal }>({
+export const test = base.extend<{ portal: Portal; signedInAs: SignedInRole | undefined }>({
   baseURL: async ({}, use) => use(env('PORTAL_URL')),
+  /** `test.use({ signedInAs: 'reader' })`: the test's pages start with that role's shared signed-in state. */
+  signedInAs: [undefined, { option: true }],
+  storageState: async ({ signedInAs, storageState }, use) => {
+    if (!signedInAs) return use(storageState);
+    const saved = signedInStatePath(signedInAs);
+    if (!existsSync(saved)) {
+      throw new Error(
+        `no signed-in state for ${signedInAs}: the \`sign-in states\` project saves it (not run with --no-deps)`,
+      );
+    }
+    await use(saved);
+  },
   portal: async ({}, use, testInfo) => {
     const emulatorUrl = env('EMULATOR_URL');
     const projectId = env('EMULATOR_PROJECT_ID');
     const sentryUrl = env('SENTRY_RECEIVER_URL');
     const portalUrl = env('PORTAL_URL');
     const toolkit = identityToolkit(emulatorUrl);
-    const adminPasskey = demoAdminPasskey(portalUrl, testInfo.parallelIndex);
+    const adminPasskey = workerPasskey(E2E_ADMIN_PASSKEYS_ENV, portalUrl, testInfo.parallelIndex);
+    const financePasskey = workerPasskey(E2E_FINANCE_PASSKEYS_ENV, portalUrl, testInfo.parallelIndex);
+    const passkeyOf = (email: string) => {
+      if (email === DEMO.admin.email) return adminPasskey;
+      if (email === DEMO.finance.email) return financePasskey;
+      throw new Error(`no worker passkey for ${email}: only the demo admin and the demo finance user have them`);
+    };
     let adminCall: PortalCall | undefined;
     const steppedUpAdminSession = async () => {
       const session = httpPortalSession(
@@ -154,7 +194,7 @@ export const test = base.extend<{ portal: Portal }>({
         // A passkey of its own for this page, set up by a sign-in that confirmed with the worker's passkey
         // (a second one needs the first).
         const signedIn = httpPortalCall(portalUrl, (await toolkit.signIn(account.email, account.password)).idToken);
-        await stepUpWithPasskey(signedIn, adminPasskey);
+        await stepUpWithPasskey(signedIn, passkeyOf(account.email));
         await addPagePasskey(virtual, signedIn, portalUrl);
         return virtual;
       },

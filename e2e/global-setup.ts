@@ -26,6 +26,15 @@ export const E2E_LOOKUP_LIMIT = 30;
 /** The demo admin's passkeys, one per test worker, as exported credentials in JSON: see below. */
 export const E2E_ADMIN_PASSKEYS_ENV = 'E2E_ADMIN_PASSKEYS';
 
+/** The same for the demo finance user, whose Invoices page asks for a passkey too. */
+export const E2E_FINANCE_PASSKEYS_ENV = 'E2E_FINANCE_PASSKEYS';
+
+/**
+ * The folder the `sign-in states` project writes each role's signed-in browser state to (see
+ * sign-in-states.setup.ts); made here and removed with the stack, since the states hold refresh tokens.
+ */
+export const E2E_SIGNED_IN_STATES_ENV = 'E2E_SIGNED_IN_STATES';
+
 /**
  * How long an admin's passkey confirmation holds in e2e: half a minute, so a spec can watch it run out.
  * Nothing may depend on a confirmation outliving a test, however slow the machine: pages on the admin screen
@@ -43,21 +52,23 @@ export const E2E_STEP_UP_SECONDS = 30;
 const E2E_CEREMONIES_PER_MINUTE = 1000;
 
 /**
- * The demo admin's first visit to the admin page, done through the API with passkeys made in Node: every
- * spec then finds an admin with a passkey. Each test worker gets a passkey of its own (the first, then more
- * added by a sign-in confirmed with it), as each of a person's devices holds its own: workers signing with
- * one key at once could send its signature counter backwards, which the portal refuses as a cloned key.
+ * The demo admin's (or the demo finance user's) first visit to the page that asks for a passkey, done through
+ * the API with passkeys made in Node: every spec then finds them with a passkey. Each test worker gets a
+ * passkey of its own (the first, then more added by a sign-in confirmed with it), as each of a person's
+ * devices holds its own: workers signing with one key at once could send its signature counter backwards,
+ * which the portal refuses as a cloned key.
  */
-async function givePasskeysToDemoAdmin(
+async function givePasskeysTo(
+  email: 'admin@example.com' | 'finance@example.com',
   portalUrl: string,
   emulatorUrl: string,
   count: number,
   enrollmentCode: string | undefined,
 ) {
   // The first passkey needs the code the demo seed issued, as npm start prints it.
-  if (!enrollmentCode) throw new Error('the demo seed issued no enrollment code for the demo admin');
-  const admin = demoAccount('admin@example.com');
-  const { idToken } = await identityToolkit(emulatorUrl).signIn(admin.email, admin.password);
+  if (!enrollmentCode) throw new Error(`the demo seed issued no enrollment code for ${email}`);
+  const account = demoAccount(email);
+  const { idToken } = await identityToolkit(emulatorUrl).signIn(account.email, account.password);
   const call = httpPortalCall(portalUrl, idToken);
   const keys: ExportedCredential[] = [];
   let first: SoftwareAuthenticator | undefined;
@@ -66,7 +77,7 @@ async function givePasskeysToDemoAdmin(
     if (first) await stepUpWithPasskey(call, first);
     await enrollPasskey(call, authenticator, first ? {} : { enrollmentCode });
     const [credential] = authenticator.credentials;
-    if (!credential) throw new Error('the demo admin passkey was not made');
+    if (!credential) throw new Error(`the passkey of ${email} was not made`);
     keys.push(authenticator.export(credential));
     first ??= authenticator;
   }
@@ -76,6 +87,7 @@ async function givePasskeysToDemoAdmin(
 /** Starts the stack the way `npm start` does, on free ports with a throwaway data folder. */
 export default async function globalSetup(config: FullConfig) {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'portal-e2e-'));
+  const signedInStates = await mkdtemp(path.join(os.tmpdir(), 'portal-e2e-signed-in-'));
   if (!process.env.SKIP_BUILD) await buildWeb();
   const sentry = await startSentryReceiver();
   const mailCatcher = await startMailCatcher();
@@ -105,11 +117,20 @@ export default async function globalSetup(config: FullConfig) {
   process.env.EMULATOR_PROJECT_ID = stack.emulator.projectId;
   process.env.SENTRY_RECEIVER_URL = sentry.url;
   process.env.MAIL_CATCHER_URL = mailCatcher.url;
-  process.env[E2E_ADMIN_PASSKEYS_ENV] = await givePasskeysToDemoAdmin(
+  process.env[E2E_SIGNED_IN_STATES_ENV] = signedInStates;
+  process.env[E2E_ADMIN_PASSKEYS_ENV] = await givePasskeysTo(
+    'admin@example.com',
     stack.url,
     stack.emulator.url,
     config.workers,
     stack.demoAdminEnrollment?.code,
+  );
+  process.env[E2E_FINANCE_PASSKEYS_ENV] = await givePasskeysTo(
+    'finance@example.com',
+    stack.url,
+    stack.emulator.url,
+    config.workers,
+    stack.demoFinanceEnrollment?.code,
   );
 
   return async () => {
@@ -118,5 +139,6 @@ export default async function globalSetup(config: FullConfig) {
     await mailCatcher.close();
     if (process.env.E2E_SHOW_API_LOG) process.stdout.write(`${apiLog.join('\n')}\n`);
     await rm(dataDir, { recursive: true, force: true });
+    await rm(signedInStates, { recursive: true, force: true });
   };
 }

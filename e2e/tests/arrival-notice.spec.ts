@@ -15,6 +15,8 @@ async function mailTo(address: string, subject: string): Promise<CaughtMail | un
 
 test.describe('tell me when it arrives', () => {
   test.describe.configure({ timeout: 120_000 });
+  // Signed in already, with the reader's shared state: the way in is invoice.spec.ts's.
+  test.use({ signedInAs: 'reader' });
 
   test('a person asks on an unknown code; the invoice is ingested; the mail arrives with the link; the link opens it', async ({
     page,
@@ -22,10 +24,9 @@ test.describe('tell me when it arrives', () => {
   }, testInfo) => {
     const parcelCode = `ARRIVE-${testInfo.project.name}-${testInfo.parallelIndex}-${Date.now()}`;
     await page.goto(`/invoice?parcelCode=${parcelCode}`);
-    await portal.signIn(page, DEMO.user);
     // The spec's error first, then the way on below it.
     const dialog = page.getByRole('dialog', { name: 'Error' });
-    // Sign-in and the first answer share a busy machine with the rest of the suite.
+    // The first answer shares a busy machine with the rest of the suite.
     await expect(dialog).toBeVisible({ timeout: 30_000 });
     await dialog.getByRole('button', { name: 'Continue' }).click();
     await page.getByRole('button', { name: 'Tell me when it arrives' }).click();

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { DEMO, expect, test, type Portal } from '../fixtures.ts';
+import { expect, test, type Portal } from '../fixtures.ts';
 import { readEInvoiceFixture } from '@portal/dev-stack/e-invoice-samples';
 
 const fixture = readEInvoiceFixture;
@@ -24,11 +24,12 @@ const XML_ONLY = 'EINV-XML-0001';
 let replacedCode = '';
 
 test.describe('an e-invoice on the invoice screen', () => {
-  // Each test signs in, loads the invoice and checks several things: more than the suite's default 30 s
+  // Each test loads the invoice and checks several things: more than the suite's default 30 s
   // on a machine that is busy with other work.
   test.describe.configure({ timeout: 90_000 });
   // Money is written as the reader's locale writes it: a British reader here, whatever the machine's language.
-  test.use({ locale: 'en-GB' });
+  // Signed in already, with the reader's shared state: the way in is invoice.spec.ts's.
+  test.use({ locale: 'en-GB', signedInAs: 'reader' });
 
   test.beforeAll(async ({ portal }) => {
     replacedCode = `EINV-IBAN-${randomUUID().slice(0, 8)}`;
@@ -49,7 +50,6 @@ test.describe('an e-invoice on the invoice screen', () => {
     isMobile,
   }, testInfo) => {
     await page.goto(`/invoice?parcelCode=${FACTUR_X}`);
-    await portal.signIn(page, DEMO.user);
     const panel = page.getByRole('complementary', { name: 'Invoice details' });
     await expect(panel).toBeVisible();
     await expect(panel.getByText('Factur-X EN 16931')).toBeVisible();
@@ -94,7 +94,6 @@ test.describe('an e-invoice on the invoice screen', () => {
     isMobile,
   }, testInfo) => {
     await page.goto(`/invoice?parcelCode=${XML_ONLY}`);
-    await portal.signIn(page, DEMO.user);
     const panel = page.getByRole('complementary', { name: 'Invoice details' });
     await expect(panel.getByText('XRechnung 3.0')).toBeVisible();
     await expect(panel.getByText(/rendering of this XML invoice; the XML is the original/)).toBeVisible();
@@ -111,9 +110,8 @@ test.describe('an e-invoice on the invoice screen', () => {
     await page.screenshot({ path: testInfo.outputPath(`xml-only-${testInfo.project.name}.png`), fullPage: true });
   });
 
-  test('a replacement with other bank details warns whoever opens it', async ({ page, portal }, testInfo) => {
+  test('a replacement with other bank details warns whoever opens it @desktop', async ({ page, portal }, testInfo) => {
     await page.goto(`/invoice?parcelCode=${replacedCode}`);
-    await portal.signIn(page, DEMO.user);
     const panel = page.getByRole('complementary', { name: 'Invoice details' });
     const today = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric' }).format(
       new Date(),
@@ -132,10 +130,9 @@ test.describe('an e-invoice on the invoice screen', () => {
     await page.screenshot({ path: testInfo.outputPath(`bank-details-${testInfo.project.name}.png`), fullPage: true });
   });
 
-  test('a plain PDF keeps the frame alone, as the spec draws it @desktop', async ({ page, portal }) => {
-    await page.goto('/invoice?parcelCode=DEMO000001');
+  test('a plain PDF keeps the frame alone, as the spec draws it @desktop', async ({ page }) => {
     const factsAnswered = page.waitForResponse((response) => response.url().endsWith('/api/invoices/DEMO000001'));
-    await portal.signIn(page, DEMO.user);
+    await page.goto('/invoice?parcelCode=DEMO000001');
     const frame = page.locator('iframe[title="DEMO000001"]');
     await expect(frame).toHaveAttribute('src', /^blob:/);
     expect((await factsAnswered).status()).toBe(200);

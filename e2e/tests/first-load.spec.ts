@@ -19,10 +19,10 @@ function builtFileOf(module: string): string {
   return `/${file}`;
 }
 
-/** Signed in as the demo user, on the invoice page of DEMO000001. */
-async function signedInOnInvoice(page: Page, signIn: (page: Page) => Promise<void>) {
+/** On the invoice page of DEMO000001, signed in already or after `signIn`. */
+async function signedInOnInvoice(page: Page, signIn?: (page: Page) => Promise<void>) {
   await page.goto('/invoice?parcelCode=DEMO000001');
-  await signIn(page);
+  await signIn?.(page);
   await expect(page.getByRole('heading', { level: 1, name: 'Invoice DEMO000001' })).toBeVisible();
 }
 
@@ -49,66 +49,67 @@ test.describe('what a page loads first, and when a download fails', () => {
     expect(keys.filter((key) => key.startsWith(STORED_USER_KEY_PREFIX))).toHaveLength(1);
   });
 
-  test('the network drops after the first paint: the Error modal still says "Application error", with Continue', async ({
-    page,
-    portal,
-  }) => {
-    await signedInOnInvoice(page, (page) => portal.signIn(page, DEMO.user));
-    // The next load paints, and then nothing more arrives: neither the error modal's code (asked for after the
-    // paint) nor an answer to the invoice request, which fails with no response — the spec's "Application error".
-    const dialogFile = builtFileOf('src/components/BootstrapErrorModal.tsx');
-    const dialogRequests: string[] = [];
-    await page.route(`**${dialogFile}`, async (route) => {
-      dialogRequests.push(route.request().url());
-      await route.abort('internetdisconnected');
-    });
-    let dropNetwork!: () => void;
-    const dropped = new Promise<void>((resolve) => (dropNetwork = resolve));
-    await page.route(
-      (url) => url.pathname === '/api/invoice',
-      async (route) => {
-        await dropped;
+  // Signed in already, with the reader's shared state: the sign-in itself is the test's above.
+  test.describe('signed in already', () => {
+    test.use({ signedInAs: 'reader' });
+
+    test('the network drops after the first paint: the Error modal still says "Application error", with Continue', async ({
+      page,
+    }) => {
+      await signedInOnInvoice(page);
+      // The next load paints, and then nothing more arrives: neither the error modal's code (asked for after the
+      // paint) nor an answer to the invoice request, which fails with no response — the spec's "Application error".
+      const dialogFile = builtFileOf('src/components/BootstrapErrorModal.tsx');
+      const dialogRequests: string[] = [];
+      await page.route(`**${dialogFile}`, async (route) => {
+        dialogRequests.push(route.request().url());
         await route.abort('internetdisconnected');
-      },
-    );
-    await page.reload();
-    await expect(page.getByRole('heading', { level: 1, name: 'Invoice DEMO000001' })).toBeVisible();
-    await expect.poll(() => dialogRequests.length).toBeGreaterThan(0);
-    await markDocument(page);
-    dropNetwork();
+      });
+      let dropNetwork!: () => void;
+      const dropped = new Promise<void>((resolve) => (dropNetwork = resolve));
+      await page.route(
+        (url) => url.pathname === '/api/invoice',
+        async (route) => {
+          await dropped;
+          await route.abort('internetdisconnected');
+        },
+      );
+      await page.reload();
+      await expect(page.getByRole('heading', { level: 1, name: 'Invoice DEMO000001' })).toBeVisible();
+      await expect.poll(() => dialogRequests.length).toBeGreaterThan(0);
+      await markDocument(page);
+      dropNetwork();
 
-    const dialog = page.getByRole('dialog', { name: 'Error' });
-    await expect(dialog).toBeVisible();
-    await expect(dialog.getByText(APPLICATION_ERROR, { exact: true })).toBeVisible();
-    await expect(page.getByText(CRASH)).toHaveCount(0);
-    // The dialog's failed download did not reload the page away from the error.
-    expect(await sameDocument(page)).toBe(true);
-    await dialog.getByRole('button', { name: 'Continue' }).click();
-    await expect(dialog).toBeHidden();
-  });
+      const dialog = page.getByRole('dialog', { name: 'Error' });
+      await expect(dialog).toBeVisible();
+      await expect(dialog.getByText(APPLICATION_ERROR, { exact: true })).toBeVisible();
+      await expect(page.getByText(CRASH)).toHaveCount(0);
+      // The dialog's failed download did not reload the page away from the error.
+      expect(await sameDocument(page)).toBe(true);
+      await dialog.getByRole('button', { name: 'Continue' }).click();
+      await expect(dialog).toBeHidden();
+    });
 
-  test('a chunk gone after a rollout reloads the page once, and a second failure does not loop', async ({
-    page,
-    portal,
-  }) => {
-    await signedInOnInvoice(page, (page) => portal.signIn(page, DEMO.user));
-    // The header's "Sign out everywhere" modal loads when asked for: the previous build's file is gone.
-    const modalFile = builtFileOf('src/features/auth/components/SignOutEverywhereModal.tsx');
-    await page.route(`**${modalFile}`, (route) => route.fulfill({ status: 404, body: 'Not Found' }));
-    const askSignOutEverywhere = async () => {
-      await page.getByRole('button', { name: 'More account options' }).click();
-      await page.getByRole('button', { name: 'Sign out everywhere' }).click();
-    };
+    test('a chunk gone after a rollout reloads the page once, and a second failure does not loop', async ({ page }) => {
+      await signedInOnInvoice(page);
+      // The header's "Sign out everywhere" modal loads when asked for: the previous build's file is gone.
+      const modalFile = builtFileOf('src/features/auth/components/SignOutEverywhereModal.tsx');
+      await page.route(`**${modalFile}`, (route) => route.fulfill({ status: 404, body: 'Not Found' }));
+      const askSignOutEverywhere = async () => {
+        await page.getByRole('button', { name: 'More account options' }).click();
+        await page.getByRole('button', { name: 'Sign out everywhere' }).click();
+      };
 
-    await markDocument(page);
-    await askSignOutEverywhere();
-    await expect.poll(() => sameDocument(page).catch(() => true)).toBe(false);
-    await expect(page.getByRole('heading', { level: 1, name: 'Invoice DEMO000001' })).toBeVisible();
+      await markDocument(page);
+      await askSignOutEverywhere();
+      await expect.poll(() => sameDocument(page).catch(() => true)).toBe(false);
+      await expect(page.getByRole('heading', { level: 1, name: 'Invoice DEMO000001' })).toBeVisible();
 
-    // The reloaded page fails too: not a rollout. No second reload; the failure shows as the fallback screen.
-    await markDocument(page);
-    await askSignOutEverywhere();
-    await expect(page.getByText(CRASH)).toBeVisible();
-    expect(await sameDocument(page)).toBe(true);
+      // The reloaded page fails too: not a rollout. No second reload; the failure shows as the fallback screen.
+      await markDocument(page);
+      await askSignOutEverywhere();
+      await expect(page.getByText(CRASH)).toBeVisible();
+      expect(await sameDocument(page)).toBe(true);
+    });
   });
 });

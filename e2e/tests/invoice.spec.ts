@@ -65,8 +65,9 @@ async function expectErrorModal(page: Page, message: string) {
   return dialog;
 }
 
-// The phone runs what it draws or reaches differently (the pages drawn by PDF.js, 44 px controls, the modals'
-// layout); a link's routing and a call not made are the same at any width, so those run on the laptop only.
+// The phone runs what it draws or reaches differently (the pages drawn by PDF.js, 44 px controls on the way
+// to an invoice, the error modal's among them); a link's routing, a refusal's words, a reload and a call not
+// made are the same at any width, so those run on the laptop only (@desktop).
 test.describe('the invoice screen', () => {
   test.beforeEach(async ({ page }) => recordObjectUrls(page));
 
@@ -109,17 +110,7 @@ test.describe('the invoice screen', () => {
     expect(await shownSha256(page, 'DEMO000002', isMobile)).toBe(await storedSha256(portal, 'DEMO000002'));
   });
 
-  test('Reload fetches the invoice again and shows the same bytes', async ({ page, portal, isMobile }) => {
-    await page.goto('/invoice?parcelCode=DEMO000003');
-    await portal.signIn(page, DEMO.user);
-    const first = await shownSha256(page, 'DEMO000003', isMobile);
-    const reloaded = page.waitForResponse((response) => response.url().includes('/api/invoice?parcelCode=DEMO000003'));
-    await page.getByRole('button', { name: 'Reload' }).click();
-    expect((await reloaded).status()).toBe(200);
-    expect(await shownSha256(page, 'DEMO000003', isMobile)).toBe(first);
-  });
-
-  test('a signed-in account that is not on the list is told so and offered Sign Out, not a parcel code', async ({
+  test('a signed-in account that is not on the list is told so and offered Sign Out, not a parcel code @desktop', async ({
     page,
     portal,
   }) => {
@@ -141,26 +132,6 @@ test.describe('the invoice screen', () => {
     await page.screenshot({ path: test.info().outputPath('invoice-not-allowed.png'), fullPage: true });
     await main.getByRole('button', { name: 'Sign Out' }).click();
     await expect(page).toHaveURL(/\/login$/);
-  });
-
-  test('an unknown parcel code asks to double-check it', async ({ page, portal }) => {
-    await page.goto('/login');
-    await portal.signIn(page, DEMO.user);
-    await expect(page.getByText(DEMO.user.email)).toBeVisible();
-    await page.goto('/invoice?parcelCode=NOPE0000');
-    const dialog = await expectErrorModal(page, DOUBLE_CHECK);
-    // Said once: not again behind the modal, and no support reference for a refusal anyone can put right.
-    await expect(page.getByText(DOUBLE_CHECK)).toHaveCount(1);
-    await expect(dialog.getByTestId('error-reference')).toHaveCount(0);
-    await page.screenshot({ path: test.info().outputPath('invoice-unknown-code-modal.png'), fullPage: true });
-    await dialog.getByRole('button', { name: 'Continue' }).click();
-    await expect(dialog).toBeHidden();
-    await expect(page.getByText(DOUBLE_CHECK)).toHaveCount(1);
-    // A way on: type the right code.
-    await page.getByLabel('Parcel code').fill('DEMO000002');
-    await page.getByRole('button', { name: 'Open invoice' }).click();
-    await expect(page).toHaveURL(/\/invoice\?parcelCode=DEMO000002$/);
-    await expect(page.getByRole('link', { name: 'Download' })).toHaveAttribute('href', /^blob:/);
   });
 
   test('every control on the way to an invoice is at least 44 px on a phone, focus back in the field after an error @phone', async ({
@@ -213,50 +184,85 @@ test.describe('the invoice screen', () => {
     expect(invoiceCalls).toEqual([]);
   });
 
-  test('looks right on a desktop and on a phone without a PDF viewer @desktop', async ({ page, portal }, testInfo) => {
-    await page.setViewportSize({ width: 1280, height: 1000 });
-    await page.goto('/invoice?parcelCode=DEMO000001');
-    await portal.signIn(page, DEMO.user);
-    await expect(page.locator('iframe[title="DEMO000001"]')).toBeVisible();
-    // The browser's PDF viewer paints a moment after the frame appears; only the picture needs it.
-    await page.waitForTimeout(1500);
-    await page.screenshot({ path: testInfo.outputPath('invoice-desktop.png') });
+  // Signed in already, with the reader's shared state: the way in is the tests' above.
+  test.describe('signed in already', () => {
+    test.use({ signedInAs: 'reader' });
 
-    // A browser without a PDF viewer (even a wide one): the pages are drawn instead of an empty frame.
-    await page.addInitScript(() =>
-      Object.defineProperty(Navigator.prototype, 'pdfViewerEnabled', { get: () => false }),
-    );
-    await page.setViewportSize({ width: 375, height: 740 });
-    await page.reload();
-    await expect(page.getByRole('link', { name: 'Open PDF' })).toHaveAttribute('href', /^blob:/);
-    await expect(page.getByRole('link', { name: 'Download' })).toHaveAttribute('download', 'DEMO000001.pdf');
-    await expect(page.locator('iframe')).toHaveCount(0);
-    await expectPagesSpanTheScreen(page);
-    const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
-    expect(scrollWidth).toBeLessThanOrEqual(375);
-    await page.screenshot({ path: testInfo.outputPath('invoice-phone.png'), fullPage: true });
-    await portal.expectAccessible(page);
+    test('Reload fetches the invoice again and shows the same bytes @desktop', async ({ page, isMobile }) => {
+      await page.goto('/invoice?parcelCode=DEMO000003');
+      const first = await shownSha256(page, 'DEMO000003', isMobile);
+      const reloaded = page.waitForResponse((response) =>
+        response.url().includes('/api/invoice?parcelCode=DEMO000003'),
+      );
+      await page.getByRole('button', { name: 'Reload' }).click();
+      expect((await reloaded).status()).toBe(200);
+      expect(await shownSha256(page, 'DEMO000003', isMobile)).toBe(first);
+    });
 
-    await page.goto('/invoice?parcelCode=NOPE0000');
-    await expectErrorModal(page, DOUBLE_CHECK);
-    await page.screenshot({ path: testInfo.outputPath('invoice-phone-error.png') });
-  });
+    test('an unknown parcel code asks to double-check it @desktop', async ({ page }) => {
+      await page.goto('/invoice?parcelCode=NOPE0000');
+      await expect(page.getByText(DEMO.user.email)).toBeVisible();
+      const dialog = await expectErrorModal(page, DOUBLE_CHECK);
+      // Said once: not again behind the modal, and no support reference for a refusal anyone can put right.
+      await expect(page.getByText(DOUBLE_CHECK)).toHaveCount(1);
+      await expect(dialog.getByTestId('error-reference')).toHaveCount(0);
+      await page.screenshot({ path: test.info().outputPath('invoice-unknown-code-modal.png'), fullPage: true });
+      await dialog.getByRole('button', { name: 'Continue' }).click();
+      await expect(dialog).toBeHidden();
+      await expect(page.getByText(DOUBLE_CHECK)).toHaveCount(1);
+      // A way on: type the right code.
+      await page.getByLabel('Parcel code').fill('DEMO000002');
+      await page.getByRole('button', { name: 'Open invoice' }).click();
+      await expect(page).toHaveURL(/\/invoice\?parcelCode=DEMO000002$/);
+      await expect(page.getByRole('link', { name: 'Download' })).toHaveAttribute('href', /^blob:/);
+    });
 
-  test('on a phone every page is drawn fit-to-width, legibly, in the page’s own scroll @phone', async ({
-    page,
-    portal,
-  }, testInfo) => {
-    await page.goto('/login');
-    await portal.signIn(page, DEMO.user);
-    await expect(page.getByText(DEMO.user.email)).toBeVisible();
-    const started = Date.now();
-    await page.goto('/invoice?parcelCode=DEMO000001');
-    // Generous: PDF.js's worker is parsed on first use, slow on a busy two-core CI machine.
-    await expect(page.getByRole('img', { name: 'Invoice DEMO000001, page 1 of 1' })).toBeVisible({ timeout: 25_000 });
-    testInfo.annotations.push({ type: 'link to first page drawn (ms)', description: String(Date.now() - started) });
-    await expectPagesSpanTheScreen(page);
-    await expect(page.getByRole('link', { name: 'Open PDF' })).toHaveAttribute('href', /^blob:/);
-    await portal.expectAccessible(page);
+    test('looks right on a desktop and on a phone without a PDF viewer @desktop', async ({
+      page,
+      portal,
+    }, testInfo) => {
+      await page.setViewportSize({ width: 1280, height: 1000 });
+      await page.goto('/invoice?parcelCode=DEMO000001');
+      await expect(page.locator('iframe[title="DEMO000001"]')).toBeVisible();
+      // The browser's PDF viewer paints a moment after the frame appears; only the picture needs it.
+      await page.waitForTimeout(1500);
+      await page.screenshot({ path: testInfo.outputPath('invoice-desktop.png') });
+
+      // A browser without a PDF viewer (even a wide one): the pages are drawn instead of an empty frame.
+      await page.addInitScript(() =>
+        Object.defineProperty(Navigator.prototype, 'pdfViewerEnabled', { get: () => false }),
+      );
+      await page.setViewportSize({ width: 375, height: 740 });
+      await page.reload();
+      await expect(page.getByRole('link', { name: 'Open PDF' })).toHaveAttribute('href', /^blob:/);
+      await expect(page.getByRole('link', { name: 'Download' })).toHaveAttribute('download', 'DEMO000001.pdf');
+      await expect(page.locator('iframe')).toHaveCount(0);
+      await expectPagesSpanTheScreen(page);
+      const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+      expect(scrollWidth).toBeLessThanOrEqual(375);
+      await page.screenshot({ path: testInfo.outputPath('invoice-phone.png'), fullPage: true });
+      await portal.expectAccessible(page);
+
+      await page.goto('/invoice?parcelCode=NOPE0000');
+      await expectErrorModal(page, DOUBLE_CHECK);
+      await page.screenshot({ path: testInfo.outputPath('invoice-phone-error.png') });
+    });
+
+    test('on a phone every page is drawn fit-to-width, legibly, in the page’s own scroll @phone', async ({
+      page,
+      portal,
+    }, testInfo) => {
+      // Signed in already: the time from the link to the first page drawn is the invoice's alone.
+      const started = Date.now();
+      await page.goto('/invoice?parcelCode=DEMO000001');
+      await expect(page.getByText(DEMO.user.email)).toBeVisible();
+      // Generous: PDF.js's worker is parsed on first use, slow on a busy two-core CI machine.
+      await expect(page.getByRole('img', { name: 'Invoice DEMO000001, page 1 of 1' })).toBeVisible({ timeout: 25_000 });
+      testInfo.annotations.push({ type: 'link to first page drawn (ms)', description: String(Date.now() - started) });
+      await expectPagesSpanTheScreen(page);
+      await expect(page.getByRole('link', { name: 'Open PDF' })).toHaveAttribute('href', /^blob:/);
+      await portal.expectAccessible(page);
+    });
   });
 });
 

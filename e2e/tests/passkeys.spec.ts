@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { identityToolkit } from '@portal/dev-stack';
-import { confirmAdminPageIfAsked, DEMO, expect, test, type Portal } from '../fixtures.ts';
+import { confirmAdminPageIfAsked, DEMO, expect, signedInStatePath, test, type Portal } from '../fixtures.ts';
 import { E2E_STEP_UP_SECONDS } from '../global-setup.ts';
 
 const PASSWORD = 'new-admin-password-1';
@@ -134,12 +134,13 @@ test.describe('passkeys on the way to the admin page', () => {
       // The laptop is lost: another admin resets the passkeys from the user list, and is shown a new code.
       let newCode = '';
       // A context of its own (axe needs one), as another admin's browser is.
-      const helperContext = await browser.newContext({ baseURL: portal.url });
+      // Signed in already, with the admin's shared state: its passkey confirmation is answered by the page's.
+      const helperContext = await browser.newContext({ baseURL: portal.url, storageState: signedInStatePath('admin') });
       const helper = await helperContext.newPage();
       try {
         await portal.addAuthenticator(helper, DEMO.admin);
         await portal.answerPasskeyPrompts(helper);
-        await signInToAdminPage(helper, portal, DEMO.admin);
+        await helper.goto('/admin');
         await confirmAdminPageIfAsked(helper);
         await helper.getByLabel('Search by email').fill(admin.email);
         await rowOf(helper, admin.email)
@@ -214,6 +215,8 @@ test.describe('passkeys on the way to the admin page', () => {
 
 test.describe('ending sessions', () => {
   test.setTimeout(120_000);
+  // The admin's page starts with the admin's shared state; the user whose sessions end is the test's own.
+  test.use({ signedInAs: 'admin' });
 
   test("an admin ends a user's sessions; the user then signs out everywhere from the header", async ({
     page,
@@ -229,9 +232,11 @@ test.describe('ending sessions', () => {
       await expect(userPage).toHaveURL(/\/invoice\?parcelCode=DEMO000001$/);
       await expect(userPage.getByText(user.email)).toBeVisible();
     };
-    // Two devices of the user's: a browser context each (axe needs one).
-    const laptopContext = await browser.newContext({ baseURL: portal.url });
-    const phoneContext = await browser.newContext({ baseURL: portal.url });
+    // Two devices of the user's: a browser context each (axe needs one), signed out. A context a test makes
+    // takes the test's options, the admin's shared state among them, unless told otherwise.
+    const signedOut = { cookies: [], origins: [] };
+    const laptopContext = await browser.newContext({ baseURL: portal.url, storageState: signedOut });
+    const phoneContext = await browser.newContext({ baseURL: portal.url, storageState: signedOut });
     const laptop = await laptopContext.newPage();
     const phone = await phoneContext.newPage();
     try {
@@ -241,7 +246,7 @@ test.describe('ending sessions', () => {
 
       await portal.addAuthenticator(page, DEMO.admin);
       await portal.answerPasskeyPrompts(page);
-      await signInToAdminPage(page, portal, DEMO.admin);
+      await page.goto('/admin');
       await confirmAdminPageIfAsked(page);
       await page.getByLabel('Search by email').fill(user.email);
       await rowOf(page, user.email)
