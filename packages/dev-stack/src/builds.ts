@@ -31,11 +31,28 @@ function runViteBuild(): Promise<void> {
   });
 }
 
+/**
+ * What of the environment the SPA's build compiles in: every `VITE_*` variable (Vite's public settings, in the
+ * served script) and the source-map upload's settings (sentry-source-maps.ts: debug ids and the release in
+ * the output). The upload's token counts by its presence only: its value changes nothing that is built.
+ */
+export function webBuildEnvironment(env: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  const read: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) {
+    if (value === undefined) continue;
+    if (name.startsWith('VITE_') || WEB_BUILD_SETTINGS.includes(name)) read[name] = value;
+    if (name === 'SENTRY_AUTH_TOKEN' && value) read[name] = 'set';
+  }
+  return read;
+}
+const WEB_BUILD_SETTINGS = ['SENTRY_ORG', 'SENTRY_PROJECT', 'SENTRY_URL', 'PORTAL_RELEASE'];
+
 export function buildWeb(): Promise<BuildOutcome> {
   return buildIfChanged({
     name: 'web',
     root: REPO_ROOT,
     inputs: WEB_INPUTS,
+    environment: webBuildEnvironment(),
     output: path.join(webDir, 'dist/index.html'),
     outputDirs: ['apps/web/dist', 'apps/web/dist-sourcemaps'],
     build: runViteBuild,

@@ -7,7 +7,8 @@
  * A successful build's output is also kept in a cache of this machine's user, named by that hash (the
  * build cache, PORTAL_BUILD_CACHE_DIR): another checkout of the same sources (a fresh clone, a worktree, a
  * branch switched back) copies it instead of building again. Keyed by every input's bytes, never by a
- * revision or a time: a changed source is a different key, so it is never served stale.
+ * revision or a time: a changed source is a different key, so it is never served stale. The environment
+ * variables a build compiles in are part of the key too: a build made with other settings is never served.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -46,8 +47,15 @@ async function listFiles(root: string, entry: string): Promise<string[]> {
   return nested.flat();
 }
 
-/** The inputs' hash; `inputs` are files or folders relative to `root`. */
-export async function hashInputs(root: string, inputs: readonly string[]): Promise<string> {
+/**
+ * The inputs' hash; `inputs` are files or folders relative to `root`, `environment` the variables the build
+ * reads (a build made with other settings is another build).
+ */
+export async function hashInputs(
+  root: string,
+  inputs: readonly string[],
+  environment: Readonly<Record<string, string>> = {},
+): Promise<string> {
   const hash = createHash('sha256');
   for (const input of inputs) {
     for (const file of await listFiles(root, input)) {
@@ -56,6 +64,7 @@ export async function hashInputs(root: string, inputs: readonly string[]): Promi
       hash.update('\0');
     }
   }
+  for (const name of Object.keys(environment).sort()) hash.update(`env ${name}=${environment[name]}\0`);
   return hash.digest('hex');
 }
 
@@ -70,13 +79,15 @@ export async function buildIfChanged(options: {
   name: string;
   root: string;
   inputs: readonly string[];
+  /** Environment variables the build compiles in (the SPA's `VITE_*`): part of the key like the files. */
+  environment?: Readonly<Record<string, string>>;
   output: string;
   outputDirs?: readonly string[];
   build: () => Promise<void>;
 }): Promise<BuildOutcome> {
   const recordDir = path.join(options.root, 'node_modules/.cache/portal-builds');
   const record = path.join(recordDir, `${options.name}.inputs-sha256`);
-  const inputsHash = await hashInputs(options.root, options.inputs);
+  const inputsHash = await hashInputs(options.root, options.inputs, options.environment);
   const recorded = existsSync(record) ? (await readFile(record, 'utf8')).trim() : undefined;
   if (recorded === inputsHash && existsSync(options.output)) return 'unchanged';
   await rm(record, { force: true });
