@@ -6,8 +6,10 @@
 // that never built these sources: the SPA and the API are built), the second with the cache the first
 // filled (another checkout of the same sources on this machine: a worktree, a second clone). The cache is
 // the benchmark's own, in its scratch folder, never the user's. A tool for people, not a timed test.
-// `--runs N` changes the number of rounds (the first is always the cold one); BENCH_START_PORT (default
-// 7600) is the first of the four ports it uses; `--keep` leaves the clones behind.
+// `--runs N` changes the number of rounds (the first is always the cold one); `--revision REV` clones that
+// revision instead of HEAD (an earlier one, measured in the same session: before and after); BENCH_START_PORT
+// (default 7600) is the first of the four ports it uses; `--keep` leaves the clones behind. Answered means: the
+// URL serves the login page and the API answers ready.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
@@ -25,6 +27,7 @@ const argument = (name: string) => {
 const runs = Number(argument('--runs') ?? 2);
 const basePort = Number(process.env.BENCH_START_PORT ?? 7600);
 const keep = process.argv.includes('--keep');
+const revision = argument('--revision');
 const READY_TIMEOUT_MS = 180_000;
 
 /** Every installed node_modules folder of the checkout's workspaces and tools, relative to its root. */
@@ -50,6 +53,7 @@ async function freshClone(): Promise<string> {
   const clone = await mkdtemp(path.join(os.tmpdir(), 'portal-start-clone-'));
   if (!keep) cleanups.push(() => rm(clone, { recursive: true, force: true }));
   run('git', ['clone', '--quiet', REPO_ROOT, clone], os.tmpdir());
+  if (revision) run('git', ['checkout', '--quiet', revision], clone);
   for (const folder of await installedPackageFolders()) {
     run('cp', ['-al', path.join(REPO_ROOT, folder), path.join(clone, folder)], REPO_ROOT);
   }
@@ -58,11 +62,15 @@ async function freshClone(): Promise<string> {
   return clone;
 }
 
-async function answers(url: string): Promise<boolean> {
+/** The login page served (the SPA's page) and the API ready. */
+async function answers(baseUrl: string): Promise<boolean> {
   try {
-    const response = await fetch(url, { signal: AbortSignal.timeout(2000) });
-    const body = await response.text();
-    return response.ok && body.includes('<div id="root"');
+    const [page, ready] = await Promise.all(
+      ['/login', '/api/readyz'].map((route) => fetch(`${baseUrl}${route}`, { signal: AbortSignal.timeout(2000) })),
+    );
+    const body = await page!.text();
+    await ready!.body?.cancel();
+    return page!.ok && body.includes('<div id="root"') && ready!.ok;
   } catch {
     return false;
   }
@@ -81,7 +89,7 @@ interface StartTiming {
 
 /** `npm start` in the clone, timed to the SPA's page answering on its URL; stopped with Ctrl-C after. */
 async function timeStart(clone: string, buildCacheDir: string): Promise<StartTiming> {
-  const url = `http://localhost:${basePort}/login`;
+  const url = `http://localhost:${basePort}`;
   const startedAt = performance.now();
   const child: ChildProcess = spawn('npm', ['start'], {
     cwd: clone,
@@ -136,7 +144,7 @@ async function main() {
   const buildCacheDir = path.join(scratch, 'builds');
   for (let round = 1; round <= runs; round++) {
     const cache = round === 1 ? 'build cache empty' : 'build cache filled by round 1';
-    log(`round ${round} (${cache}): cloning ${REPO_ROOT} (HEAD) and linking its packages...`);
+    log(`round ${round} (${cache}): cloning ${REPO_ROOT} (${revision ?? 'HEAD'}) and linking its packages...`);
     const clone = await freshClone();
     if (keep) log(`  clone: ${clone}`);
     for (const which of ['first', 'second'] as const) {
