@@ -1,8 +1,9 @@
 /**
- * `npm start`: the SPA built when its sources changed, the Auth emulator, the demo data when the data folder
- * lacks it, and the API from its sources on Node's own type stripping (no build: decision 0127) on
- * http://localhost:8080 with its data under .data/, started while the SPA builds; prints the URL, the demo
- * accounts and one line of when each step finished; Ctrl-C stops everything.
+ * `npm start`: the SPA built when its sources changed (its compressed twins written after the URL answers),
+ * the Auth emulator, the demo data when the data folder lacks it, and the API from its sources on Node's own
+ * type stripping (no build: decision 0127) on http://localhost:8080 with its data under .data/, started while
+ * the SPA builds; prints the URL, the demo accounts and one line of when each step finished; Ctrl-C stops
+ * everything.
  * `npm start -- --verbose` also prints each step as it finishes.
  */
 import path from 'node:path';
@@ -47,7 +48,7 @@ const stack = await startStack({
   dataDir,
   persistAccounts: true,
   api: 'native',
-  buildWeb: true,
+  buildWeb: 'precompress-later',
   seed: 'when-missing',
   onStep: (step, ms, detail) => {
     steps.push(`${step} ${seconds(ms)}${detail ? ` (${detail})` : ''}`);

@@ -19,18 +19,27 @@ const webDir = path.join(REPO_ROOT, 'apps/web');
 const apiDir = path.join(REPO_ROOT, 'apps/api');
 
 /** `vite build` in apps/web, run by this Node without npm in between; its output goes to ours. */
-function runViteBuild(): Promise<void> {
+function runViteBuild(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const vitePackage = createRequire(path.join(webDir, 'package.json')).resolve('vite/package.json');
   const vite = path.join(path.dirname(vitePackage), 'bin/vite.js');
+  return runInWebDir([vite, 'build', '--logLevel', 'warn'], env, 'Building the web app');
+}
+
+function runInWebDir(args: string[], env: NodeJS.ProcessEnv, what: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [vite, 'build', '--logLevel', 'warn'], { cwd: webDir, stdio: 'inherit' });
+    const child = spawn(process.execPath, args, { cwd: webDir, env, stdio: 'inherit' });
     child.once('error', reject);
     child.once('exit', (code, signal) =>
-      code === 0 ? resolve() : reject(new Error(`Building the web app failed (${signal ?? `exit code ${code}`})`)),
+      code === 0 ? resolve() : reject(new Error(`${what} failed (${signal ?? `exit code ${code}`})`)),
     );
   });
 }
 
+/**
+ * The SPA's build; `precompressLater` (npm start): done as soon as Vite has written it, its brotli and gzip
+ * twins (a third of the build's CPU) written after by apps/web/build/precompress.ts, and the build recorded
+ * and cached only then (decision 0127). The API serves the plain files meanwhile.
+ */
 /**
  * What of the environment the SPA's build compiles in: every `VITE_*` variable (Vite's public settings, in the
  * served script) and the source-map upload's settings (sentry-source-maps.ts: debug ids and the release in
@@ -47,7 +56,7 @@ export function webBuildEnvironment(env: NodeJS.ProcessEnv = process.env): Recor
 }
 const WEB_BUILD_SETTINGS = ['SENTRY_ORG', 'SENTRY_PROJECT', 'SENTRY_URL', 'PORTAL_RELEASE'];
 
-export function buildWeb(): Promise<BuildOutcome> {
+export function buildWeb({ precompressLater = false } = {}): Promise<BuildOutcome> {
   return buildIfChanged({
     name: 'web',
     root: REPO_ROOT,
@@ -55,7 +64,13 @@ export function buildWeb(): Promise<BuildOutcome> {
     environment: webBuildEnvironment(),
     output: path.join(webDir, 'dist/index.html'),
     outputDirs: ['apps/web/dist', 'apps/web/dist-sourcemaps'],
-    build: runViteBuild,
+    build: precompressLater
+      ? async () => {
+          await runViteBuild({ ...process.env, PORTAL_PRECOMPRESS: 'later' });
+          const precompress = path.join(webDir, 'build/precompress.ts');
+          return { finishing: runInWebDir([precompress, 'dist'], process.env, 'Compressing the web app') };
+        }
+      : () => runViteBuild(),
   });
 }
 

@@ -138,3 +138,38 @@ test("the SPA's build key reads VITE_* and the source-map upload's settings, not
     { VITE_API_HINT: 'a', VITE_EMPTY: '', SENTRY_ORG: 'org', SENTRY_AUTH_TOKEN: 'set', PORTAL_RELEASE: '1.4.0+abc' },
   );
 });
+
+test('a build whose finishing part is still going on is usable at once, but recorded and cached only once it is done', async () => {
+  const root = await mkdtemp(path.join(workDir, 'checkout-'));
+  await mkdir(path.join(root, 'src'));
+  await writeFile(path.join(root, 'src/input.txt'), 'version 1');
+  let finish!: (outcome: 'done' | 'failed') => void;
+  const build = (finishing?: Promise<void>) =>
+    buildIfChanged({
+      name: 'thing',
+      root,
+      inputs: ['src'],
+      output: path.join(root, 'out/result.txt'),
+      outputDirs: ['out'],
+      build: async () => {
+        await mkdir(path.join(root, 'out'), { recursive: true });
+        await writeFile(path.join(root, 'out/result.txt'), 'built');
+        return finishing ? { finishing } : undefined;
+      },
+    });
+  const later = () =>
+    new Promise<void>((resolve, reject) => {
+      finish = (outcome) => (outcome === 'done' ? resolve() : reject(new Error('cut short')));
+    });
+
+  assert.equal(await build(later()), 'built');
+  // Not finished: neither recorded nor cached, so the next run builds again.
+  assert.deepEqual(await readdir(cacheDir), []);
+  finish('failed');
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  assert.equal(await build(later()), 'built');
+  finish('done');
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  assert.equal((await readdir(cacheDir)).filter((name) => name.startsWith('thing-')).length, 1);
+  assert.equal(await build(), 'unchanged');
+});

@@ -83,7 +83,12 @@ export async function buildIfChanged(options: {
   environment?: Readonly<Record<string, string>>;
   output: string;
   outputDirs?: readonly string[];
-  build: () => Promise<void>;
+  /**
+   * Makes the output. It may hand back work still going on (`finishing`): the output is usable before it is
+   * done (npm start serves the SPA while its compressed twins are written), but it is recorded as built and
+   * kept in the build cache only once `finishing` has succeeded; cut short, the next run builds again.
+   */
+  build: () => Promise<void | { finishing: Promise<void> }>;
 }): Promise<BuildOutcome> {
   const recordDir = path.join(options.root, 'node_modules/.cache/portal-builds');
   const record = path.join(recordDir, `${options.name}.inputs-sha256`);
@@ -94,14 +99,27 @@ export async function buildIfChanged(options: {
   const cacheDir = buildCacheDir();
   const cached = cacheDir && options.outputDirs && path.join(cacheDir, `${options.name}-${inputsHash}`);
   let outcome: BuildOutcome = 'built';
+  const keep = async () => {
+    await mkdir(recordDir, { recursive: true });
+    await writeFile(record, `${inputsHash}\n`);
+  };
   if (cached && options.outputDirs && (await restoreCached(cached, options.root, options.outputDirs))) {
     outcome = 'from the build cache';
   } else {
-    await options.build();
-    if (cached && options.outputDirs) await storeInCache(cached, options.root, options.outputDirs, options.name);
+    const built = await options.build();
+    const store = async () => {
+      if (cached && options.outputDirs) await storeInCache(cached, options.root, options.outputDirs, options.name);
+      await keep();
+    };
+    if (built) {
+      // Unrecorded when it fails: the next run builds again.
+      built.finishing.then(store).catch(() => {});
+      return outcome;
+    }
+    await store();
+    return outcome;
   }
-  await mkdir(recordDir, { recursive: true });
-  await writeFile(record, `${inputsHash}\n`);
+  await keep();
   return outcome;
 }
 

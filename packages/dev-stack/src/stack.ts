@@ -40,8 +40,11 @@ export interface StackOptions {
    * when its sources changed (`compiled`).
    */
   api?: 'source' | 'watch' | 'native' | 'compiled';
-  /** Build the SPA first when its sources changed since the last build (alongside everything else). */
-  buildWeb?: boolean;
+  /**
+   * Build the SPA first when its sources changed since the last build (alongside everything else);
+   * `precompress-later` (npm start): ready once Vite has written it, its compressed twins written after.
+   */
+  buildWeb?: boolean | 'precompress-later';
   /**
    * `always` (default) runs the idempotent seed on every start; `when-missing` only when the data folder
    * lacks what an earlier seed made (demo/seed-record.ts), so a second start opens the database once.
@@ -106,7 +109,9 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       ...(options.readyTimeoutMs ? { readyTimeoutMs: options.readyTimeoutMs } : {}),
     }),
   );
-  const webBuild = options.buildWeb ? step('web build', buildWeb(), (outcome) => outcome) : undefined;
+  const webBuild = options.buildWeb
+    ? step('web build', buildWeb({ precompressLater: options.buildWeb === 'precompress-later' }), (outcome) => outcome)
+    : undefined;
   const apiBuild = options.api === 'compiled' ? step('api build', buildApi(), (outcome) => outcome) : undefined;
   // From its sources the API seeds in its own process first: the API's modules and the embedded database
   // (its WebAssembly compiled, the database created) are loaded once instead of twice. Else a process of its own.
