@@ -16,10 +16,17 @@ async function filesUnder(dir: string): Promise<string[]> {
 /**
  * A brotli and a gzip twin beside every text file under `outDir`, each written beside its place and renamed in:
  * a server already serving the folder (npm start's, while this runs after the build) never sends half of one.
+ * A file that has both twins already is left alone (a run cut short is finished by the next; Vite empties the
+ * folder on every build, so no twin is ever left from another one).
  */
 export async function precompress(outDir: string): Promise<void> {
-  const texts = (await filesUnder(outDir)).filter(
-    (file) => TEXT_FILE.test(file) && !file.includes(`${path.sep}.vite${path.sep}`),
+  const files = await filesUnder(outDir);
+  const present = new Set(files);
+  const texts = files.filter(
+    (file) =>
+      TEXT_FILE.test(file) &&
+      !file.includes(`${path.sep}.vite${path.sep}`) &&
+      !(present.has(`${file}.br`) && present.has(`${file}.gz`)),
   );
   await Promise.all(
     texts.map(async (file) => {

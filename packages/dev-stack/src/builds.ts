@@ -37,8 +37,9 @@ function runInWebDir(args: string[], env: NodeJS.ProcessEnv, what: string): Prom
 
 /**
  * The SPA's build; `precompressLater` (npm start): done as soon as Vite has written it, its brotli and gzip
- * twins (a third of the build's CPU) written after by apps/web/build/precompress.ts, and the build recorded
- * and cached only then (decision 0127). The API serves the plain files meanwhile.
+ * twins (a third of the build's CPU) written after by apps/web/build/precompress.ts (again by the next start
+ * when this one was stopped first), and the build kept in the build cache only then (decision 0127). The API
+ * serves the plain files meanwhile.
  */
 /**
  * What of the environment the SPA's build compiles in: every `VITE_*` variable (Vite's public settings, in the
@@ -64,13 +65,13 @@ export function buildWeb({ precompressLater = false } = {}): Promise<BuildOutcom
     environment: webBuildEnvironment(),
     output: path.join(webDir, 'dist/index.html'),
     outputDirs: ['apps/web/dist', 'apps/web/dist-sourcemaps'],
-    build: precompressLater
-      ? async () => {
-          await runViteBuild({ ...process.env, PORTAL_PRECOMPRESS: 'later' });
-          const precompress = path.join(webDir, 'build/precompress.ts');
-          return { finishing: runInWebDir([precompress, 'dist'], process.env, 'Compressing the web app') };
+    ...(precompressLater
+      ? {
+          build: () => runViteBuild({ ...process.env, PORTAL_PRECOMPRESS: 'later' }),
+          finish: () =>
+            runInWebDir([path.join(webDir, 'build/precompress.ts'), 'dist'], process.env, 'Compressing the web app'),
         }
-      : () => runViteBuild(),
+      : { build: () => runViteBuild() }),
   });
 }
 

@@ -139,12 +139,13 @@ test("the SPA's build key reads VITE_* and the source-map upload's settings, not
   );
 });
 
-test('a build whose finishing part is still going on is usable at once, but recorded and cached only once it is done', async () => {
+test('a build with work that finishes later is usable at once, cached only once finished, and finished by the next run when cut short', async () => {
   const root = await mkdtemp(path.join(workDir, 'checkout-'));
   await mkdir(path.join(root, 'src'));
   await writeFile(path.join(root, 'src/input.txt'), 'version 1');
-  let finish!: (outcome: 'done' | 'failed') => void;
-  const build = (finishing?: Promise<void>) =>
+  const builds: string[] = [];
+  const finishes: ((outcome: 'done' | 'failed') => void)[] = [];
+  const build = () =>
     buildIfChanged({
       name: 'thing',
       root,
@@ -154,22 +155,29 @@ test('a build whose finishing part is still going on is usable at once, but reco
       build: async () => {
         await mkdir(path.join(root, 'out'), { recursive: true });
         await writeFile(path.join(root, 'out/result.txt'), 'built');
-        return finishing ? { finishing } : undefined;
+        builds.push('built');
       },
+      finish: () =>
+        new Promise<void>((resolve, reject) =>
+          finishes.push((outcome) => (outcome === 'done' ? resolve() : reject(new Error('cut short')))),
+        ),
     });
-  const later = () =>
-    new Promise<void>((resolve, reject) => {
-      finish = (outcome) => (outcome === 'done' ? resolve() : reject(new Error('cut short')));
-    });
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 200));
+  const cachedEntries = async () => (await readdir(cacheDir)).filter((name) => name.startsWith('thing-'));
 
-  assert.equal(await build(later()), 'built');
-  // Not finished: neither recorded nor cached, so the next run builds again.
-  assert.deepEqual(await readdir(cacheDir), []);
-  finish('failed');
-  await new Promise((resolve) => setTimeout(resolve, 50));
-  assert.equal(await build(later()), 'built');
-  finish('done');
-  await new Promise((resolve) => setTimeout(resolve, 200));
-  assert.equal((await readdir(cacheDir)).filter((name) => name.startsWith('thing-')).length, 1);
+  assert.equal(await build(), 'built');
+  assert.equal(finishes.length, 1, 'the finishing work starts with the build');
+  assert.deepEqual(await cachedEntries(), [], 'not cached before it is finished');
+  finishes[0]!('failed');
+  await settle();
+  // Cut short: the next run does not build again, it finishes.
   assert.equal(await build(), 'unchanged');
+  assert.deepEqual(builds, ['built']);
+  assert.equal(finishes.length, 2);
+  finishes[1]!('done');
+  await settle();
+  assert.equal((await cachedEntries()).length, 1);
+  // Finished: nothing more to do.
+  assert.equal(await build(), 'unchanged');
+  assert.equal(finishes.length, 2);
 });

@@ -83,44 +83,50 @@ export async function buildIfChanged(options: {
   environment?: Readonly<Record<string, string>>;
   output: string;
   outputDirs?: readonly string[];
+  build: () => Promise<void>;
   /**
-   * Makes the output. It may hand back work still going on (`finishing`): the output is usable before it is
-   * done (npm start serves the SPA while its compressed twins are written), but it is recorded as built and
-   * kept in the build cache only once `finishing` has succeeded; cut short, the next run builds again.
+   * Work on the output that may go on after this returns (npm start: the SPA's compressed twins, while the
+   * plain files are served). The build is recorded as usable at once, but kept in the build cache only once
+   * this has succeeded; cut short (the start stopped), the next run that finds the same build runs it again.
    */
-  build: () => Promise<void | { finishing: Promise<void> }>;
+  finish?: () => Promise<void>;
 }): Promise<BuildOutcome> {
   const recordDir = path.join(options.root, 'node_modules/.cache/portal-builds');
   const record = path.join(recordDir, `${options.name}.inputs-sha256`);
   const inputsHash = await hashInputs(options.root, options.inputs, options.environment);
-  const recorded = existsSync(record) ? (await readFile(record, 'utf8')).trim() : undefined;
-  if (recorded === inputsHash && existsSync(options.output)) return 'unchanged';
-  await rm(record, { force: true });
+  const [recorded, unfinished] = existsSync(record) ? (await readFile(record, 'utf8')).trim().split(' ') : [];
   const cacheDir = buildCacheDir();
   const cached = cacheDir && options.outputDirs && path.join(cacheDir, `${options.name}-${inputsHash}`);
-  let outcome: BuildOutcome = 'built';
-  const keep = async () => {
+  const writeRecord = async (state: 'finished' | 'unfinished') => {
     await mkdir(recordDir, { recursive: true });
-    await writeFile(record, `${inputsHash}\n`);
+    await writeFile(record, state === 'finished' ? `${inputsHash}\n` : `${inputsHash} unfinished\n`);
   };
-  if (cached && options.outputDirs && (await restoreCached(cached, options.root, options.outputDirs))) {
-    outcome = 'from the build cache';
-  } else {
-    const built = await options.build();
-    const store = async () => {
+  const finishThenKeep = (finish: () => Promise<void>) =>
+    // Unfinished it stays when this fails: the next run tries again.
+    void (async () => {
+      await finish();
       if (cached && options.outputDirs) await storeInCache(cached, options.root, options.outputDirs, options.name);
-      await keep();
-    };
-    if (built) {
-      // Unrecorded when it fails: the next run builds again.
-      built.finishing.then(store).catch(() => {});
-      return outcome;
-    }
-    await store();
-    return outcome;
+      await writeRecord('finished');
+    })().catch(() => {});
+
+  if (recorded === inputsHash && existsSync(options.output)) {
+    if (unfinished && options.finish) finishThenKeep(options.finish);
+    return 'unchanged';
   }
-  await keep();
-  return outcome;
+  await rm(record, { force: true });
+  if (cached && options.outputDirs && (await restoreCached(cached, options.root, options.outputDirs))) {
+    await writeRecord('finished');
+    return 'from the build cache';
+  }
+  await options.build();
+  if (options.finish) {
+    await writeRecord('unfinished');
+    finishThenKeep(options.finish);
+    return 'built';
+  }
+  if (cached && options.outputDirs) await storeInCache(cached, options.root, options.outputDirs, options.name);
+  await writeRecord('finished');
+  return 'built';
 }
 
 /** Copies a cached build's folders into place; false when the cache has none of these inputs (or an unreadable one). */
