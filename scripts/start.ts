@@ -1,7 +1,9 @@
 /**
- * `npm start`: the SPA and the API built when their sources changed, the Auth emulator, the demo data
- * when the data folder lacks it, and the compiled API on http://localhost:8080 with its data under .data/;
- * prints the URL, the demo accounts and one line of when each step finished; Ctrl-C stops everything.
+ * `npm start`: the SPA built when its sources changed (its compressed twins written after the URL answers),
+ * the Auth emulator, the demo data when the data folder lacks it, and the API from its sources on Node's own
+ * type stripping (no build: decision 0127) on http://localhost:8080 with its data under .data/, started while
+ * the SPA builds; prints the URL, the demo accounts and one line of when each step finished; Ctrl-C stops
+ * everything.
  * `npm start -- --verbose` also prints each step as it finishes.
  */
 import path from 'node:path';
@@ -45,8 +47,8 @@ const stack = await startStack({
   emulatorPort,
   dataDir,
   persistAccounts: true,
-  api: 'compiled',
-  buildWeb: true,
+  api: 'native',
+  buildWeb: 'precompress-later',
   seed: 'when-missing',
   onStep: (step, ms, detail) => {
     steps.push(`${step} ${seconds(ms)}${detail ? ` (${detail})` : ''}`);

@@ -14,8 +14,48 @@ async function filesUnder(dir: string): Promise<string[]> {
 }
 
 /**
+ * A brotli and a gzip twin beside every text file under `outDir`, each written beside its place and renamed in:
+ * a server already serving the folder (npm start's, while this runs after the build) never sends half of one.
+ * A file that has both twins already is left alone (a run cut short is finished by the next; Vite empties the
+ * folder on every build, so no twin is ever left from another one).
+ */
+export async function precompress(outDir: string): Promise<void> {
+  const files = await filesUnder(outDir);
+  const present = new Set(files);
+  const texts = files.filter(
+    (file) =>
+      TEXT_FILE.test(file) &&
+      !file.includes(`${path.sep}.vite${path.sep}`) &&
+      !(present.has(`${file}.br`) && present.has(`${file}.gz`)),
+  );
+  await Promise.all(
+    texts.map(async (file) => {
+      const content = await readFile(file);
+      const [br, gz] = await Promise.all([
+        brotli(content, {
+          params: {
+            [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
+            [constants.BROTLI_PARAM_SIZE_HINT]: content.length,
+          },
+        }),
+        gzipAsync(content, { level: 9 }),
+      ]);
+      for (const [suffix, bytes] of [
+        ['.br', br],
+        ['.gz', gz],
+      ] as const) {
+        await writeFile(`${file}${suffix}.partial`, bytes);
+        await rename(`${file}${suffix}.partial`, `${file}${suffix}`);
+      }
+    }),
+  );
+}
+
+/**
  * After `vite build`: source maps leave the served folder for `sourceMapsDir` (kept for error reporting,
- * never public), and every text file gets a brotli and a gzip twin the server sends as they are.
+ * never public), and every text file gets a brotli and a gzip twin the server sends as they are
+ * (`precompress`). With PORTAL_PRECOMPRESS=later the twins are left to the caller, who runs `precompress`
+ * after the build (npm start: the page is served meanwhile, uncompressed; decision 0127).
  */
 export function productionAssets({ sourceMapsDir }: { sourceMapsDir: string }): Plugin {
   let outDir = '';
@@ -33,23 +73,7 @@ export function productionAssets({ sourceMapsDir }: { sourceMapsDir: string }): 
         await mkdir(path.dirname(target), { recursive: true });
         await rename(file, target);
       }
-      const texts = files.filter((file) => TEXT_FILE.test(file) && !file.includes(`${path.sep}.vite${path.sep}`));
-      await Promise.all(
-        texts.map(async (file) => {
-          const content = await readFile(file);
-          const [br, gz] = await Promise.all([
-            brotli(content, {
-              params: {
-                [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
-                [constants.BROTLI_PARAM_SIZE_HINT]: content.length,
-              },
-            }),
-            gzipAsync(content, { level: 9 }),
-          ]);
-          await writeFile(`${file}.br`, br);
-          await writeFile(`${file}.gz`, gz);
-        }),
-      );
+      if (process.env.PORTAL_PRECOMPRESS !== 'later') await precompress(outDir);
     },
   };
 }

@@ -1,8 +1,12 @@
 // Starts and stops the Firebase Auth emulator (firebase-tools) for `npm start`, the API tests and the
 // Playwright global setup. One emulator per run: it takes seconds to start, so never start one per test.
+// firebase-tools' AuthEmulator is started directly (auth-emulator-process.cjs), not through the `firebase`
+// command line and its hub: a third of the CPU (decision 0127). Accounts are saved in firebase-tools' export
+// layout, so a folder either of them wrote is read by the other.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -24,7 +28,7 @@ export interface StartAuthEmulatorOptions {
   port: number;
   /** Must start with `demo-`: firebase-tools then never talks to a real project. */
   projectId: string;
-  /** Folder for the generated firebase.json (and firebase-debug.log if the emulator crashes); created. */
+  /** Folder the emulator runs in (what it writes lands there, not in the repository); created. */
   workDir: string;
   /** Receives every line the emulator prints. */
   log?: (line: string) => void;
@@ -37,9 +41,10 @@ export interface StartAuthEmulatorOptions {
   readyTimeoutMs?: number;
 }
 
-const FIREBASE_BIN = fileURLToPath(
-  new URL('../../../tools/firebase-emulator/node_modules/.bin/firebase', import.meta.url),
+const FIREBASE_TOOLS = fileURLToPath(
+  new URL('../../../tools/firebase-emulator/node_modules/firebase-tools/package.json', import.meta.url),
 );
+const EMULATOR_PROCESS = fileURLToPath(new URL('./auth-emulator-process.cjs', import.meta.url));
 const LAZY_VALIDATION = fileURLToPath(new URL('./emulator-lazy-validation.cjs', import.meta.url));
 const HOST = '127.0.0.1';
 const READY_TIMEOUT_MS = 90_000;
@@ -58,29 +63,28 @@ export async function startAuthEmulator(options: StartAuthEmulatorOptions): Prom
   // firebase-tools' own "port taken" check exits, but our readiness probe would first be answered by
   // whatever already listens there (often a leftover emulator), so refuse before spawning.
   await assertPortFree(port);
-  const hubPort = await writeFirebaseJson(workDir, port);
+  // Where the emulator runs (and a crash's output would land), never the repository.
+  await mkdir(workDir, { recursive: true });
 
   const startedAt = performance.now();
   const output = new OutputTail(OUTPUT_TAIL_LINES, options.log);
-  const child = spawnEmulator(projectId, workDir, output, options.persistDir);
+  const child = spawnEmulator(port, projectId, workDir, output, options.persistDir);
   const url = `http://${HOST}:${port}`;
   const persistDir = options.persistDir;
   const stop = once(async () => {
     if (!persistDir || hasExited(child)) return stopProcessGroup(child, STOP_GRACE_MS);
-    // Saved by a request of our own, waited for, before the emulator is told to stop: firebase-tools' own
-    // export on exit gives up after a short status check on a busy machine, and then every account is lost.
+    // Saved by requests of our own, waited for, before the emulator is told to stop.
     try {
-      await exportAccounts(`http://${HOST}:${hubPort}`, persistDir);
+      await exportAccounts(url, projectId, persistDir);
     } finally {
       await stopProcessGroup(child, STOP_GRACE_MS);
     }
   });
 
   try {
-    // An emulator with accounts to import answers before it has read them (firebase-tools imports after the
-    // port is up): a sign-in in between fails as if the account did not exist. Its closing line says done.
-    const importing = child.spawnargs.includes('--import');
-    await waitUntilReady(child, url, () => !importing || output.allStarted, options.readyTimeoutMs);
+    // An emulator with accounts to import answers before it has read them (they are imported through its own
+    // API): a sign-in in between fails as if the account did not exist. Its closing line says done.
+    await waitUntilReady(child, url, () => output.allStarted, options.readyTimeoutMs);
     await enableImprovedEmailPrivacy(url, projectId);
   } catch (error) {
     // Nothing to save from an emulator that never became ready.
@@ -119,8 +123,8 @@ function assertOptions(port: number, projectId: string): void {
   if (!projectId.startsWith('demo-')) {
     throw new Error(`auth emulator: project id must start with "demo-" (got "${projectId}")`);
   }
-  if (!existsSync(FIREBASE_BIN)) {
-    throw new Error(`auth emulator: ${FIREBASE_BIN} is missing; run \`npm install\` in the repository root`);
+  if (!existsSync(FIREBASE_TOOLS)) {
+    throw new Error(`auth emulator: ${FIREBASE_TOOLS} is missing; run \`npm install\` in the repository root`);
   }
 }
 
@@ -153,45 +157,47 @@ function closeServer(server: net.Server): Promise<void> {
 }
 
 /**
- * Asks the emulator hub to write every account to `dir` (firebase-tools writes a folder beside it and swaps
- * it in, so a failed export leaves the last one whole). A few tries: the first can time out on a busy machine.
+ * Writes every account and the project's configuration to `dir` in firebase-tools' export layout (what
+ * `emulators:start --import` reads too): written beside it and swapped in, so a failed save leaves the last
+ * one whole. A few tries: the first can time out on a busy machine.
  */
-async function exportAccounts(hubUrl: string, dir: string): Promise<void> {
+async function exportAccounts(url: string, projectId: string, dir: string): Promise<void> {
+  const read = async (route: string) => {
+    const response = await fetch(`${url}${route}`, {
+      headers: { authorization: 'Bearer owner' },
+      signal: AbortSignal.timeout(EXPORT_TIMEOUT_MS),
+    });
+    if (!response.ok) throw new Error(`${route}: ${response.status} ${await response.text()}`);
+    return response.text();
+  };
   let problem = '';
   for (let attempt = 1; attempt <= EXPORT_ATTEMPTS; attempt++) {
+    const staging = `${path.resolve(dir)}.${randomBytes(6).toString('hex')}.partial`;
     try {
-      const response = await fetch(`${hubUrl}/_admin/export`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ path: path.resolve(dir), initiatedBy: 'exit', targets: ['auth'] }),
-        signal: AbortSignal.timeout(EXPORT_TIMEOUT_MS),
+      const accounts = await read(
+        `/identitytoolkit.googleapis.com/v1/projects/${projectId}/accounts:batchGet?maxResults=-1`,
+      );
+      const config = await read(`/emulator/v1/projects/${projectId}/config`);
+      await mkdir(path.join(staging, 'auth_export'), { recursive: true });
+      await writeFile(path.join(staging, 'auth_export', 'accounts.json'), accounts);
+      await writeFile(path.join(staging, 'auth_export', 'config.json'), config);
+      await writeFile(
+        path.join(staging, 'firebase-export-metadata.json'),
+        `${JSON.stringify({ version: 'parcel-invoice-portal', auth: { version: 'parcel-invoice-portal', path: 'auth_export' } })}\n`,
+      );
+      const previous = `${staging}.previous`;
+      await rename(dir, previous).catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== 'ENOENT') throw error;
       });
-      if (response.ok) return;
-      problem = `${response.status} ${await response.text()}`;
+      await rename(staging, dir);
+      await rm(previous, { recursive: true, force: true });
+      return;
     } catch (error) {
       problem = errorMessage(error);
+      await rm(staging, { recursive: true, force: true });
     }
   }
   throw new Error(`auth emulator: could not save its accounts to ${dir} (${problem}); they are lost`);
-}
-
-/** Writes firebase.json for the emulator; returns the hub's port (exports go through it). */
-async function writeFirebaseJson(workDir: string, port: number): Promise<number> {
-  await mkdir(workDir, { recursive: true });
-  // The hub and logging emulators default to fixed ports (4400, 4500); a second emulator on the machine
-  // (a test run beside `npm start`) would crash on them, so each run takes free ones.
-  const [hubPort, loggingPort] = [await findFreePort(), await findFreePort()];
-  const config = {
-    emulators: {
-      auth: { host: HOST, port },
-      hub: { host: HOST, port: hubPort },
-      logging: { host: HOST, port: loggingPort },
-      ui: { enabled: false },
-      singleProjectMode: true,
-    },
-  };
-  await writeFile(path.join(workDir, 'firebase.json'), `${JSON.stringify(config, null, 2)}\n`);
-  return hubPort;
 }
 
 // The emulator runs in its own process group (detached), so Ctrl-C in a terminal and the death of our
@@ -200,28 +206,30 @@ async function writeFirebaseJson(workDir: string, port: number): Promise<number>
 // whole group when that pipe closes, which the kernel does however we die.
 const WATCHDOG = `
 const { spawn } = require('node:child_process');
-const [preload, bin, ...args] = process.argv.slice(1);
-const emulator = spawn(process.execPath, ['--require', preload, bin, ...args], { stdio: ['ignore', 'inherit', 'inherit'] });
+const [preload, entry, ...args] = process.argv.slice(1);
+const emulator = spawn(process.execPath, ['--require', preload, entry, ...args], { stdio: ['ignore', 'inherit', 'inherit'] });
 process.stdin.on('end', () => process.kill(0, 'SIGKILL')).resume();
-// stop() signals the whole group: firebase-tools shuts itself down and we exit right after it.
+// stop() signals the whole group: the emulator closes its server and we exit right after it.
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => {});
 emulator.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 `;
 
-function spawnEmulator(projectId: string, workDir: string, output: OutputTail, persistDir?: string): ChildProcess {
+function spawnEmulator(
+  port: number,
+  projectId: string,
+  workDir: string,
+  output: OutputTail,
+  persistDir?: string,
+): ChildProcess {
   const env: NodeJS.ProcessEnv = { NODE_COMPILE_CACHE, ...process.env, CI: '1', NO_UPDATE_NOTIFIER: '1' };
   // Experiments change emulator behaviour; tests must see the defaults.
   delete env.FIREBASE_CLI_EXPERIMENTS;
-  // firebase-tools would export the accounts of the emulator this names (another one, in the API tests).
+  // firebase-tools reads it as the emulator to talk to (another one, in the API tests).
   delete env.FIREBASE_AUTH_EMULATOR_HOST;
-  const args = ['emulators:start', '--only', 'auth', '--project', projectId];
-  // Exported by stop() (exportAccounts), not by --export-on-exit.
-  if (persistDir && existsSync(path.join(persistDir, 'firebase-export-metadata.json'))) {
-    args.push('--import', persistDir);
-  }
-  // cwd is workDir so firebase.json is found there and a crash's firebase-debug.log does not land in the repo.
+  // The saved accounts, imported before the emulator says it is ready; written by stop() (exportAccounts).
+  const args = [HOST, String(port), projectId, ...(persistDir ? [path.resolve(persistDir)] : [])];
   // process.execPath keeps the emulator on the caller's Node, whatever `node` is on PATH.
-  const child = spawn(process.execPath, ['-e', WATCHDOG, LAZY_VALIDATION, FIREBASE_BIN, ...args], {
+  const child = spawn(process.execPath, ['-e', WATCHDOG, LAZY_VALIDATION, EMULATOR_PROCESS, ...args], {
     cwd: workDir,
     env,
     stdio: ['pipe', 'pipe', 'pipe'],

@@ -19,26 +19,59 @@ const webDir = path.join(REPO_ROOT, 'apps/web');
 const apiDir = path.join(REPO_ROOT, 'apps/api');
 
 /** `vite build` in apps/web, run by this Node without npm in between; its output goes to ours. */
-function runViteBuild(): Promise<void> {
+function runViteBuild(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const vitePackage = createRequire(path.join(webDir, 'package.json')).resolve('vite/package.json');
   const vite = path.join(path.dirname(vitePackage), 'bin/vite.js');
+  return runInWebDir([vite, 'build', '--logLevel', 'warn'], env, 'Building the web app');
+}
+
+function runInWebDir(args: string[], env: NodeJS.ProcessEnv, what: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [vite, 'build', '--logLevel', 'warn'], { cwd: webDir, stdio: 'inherit' });
+    const child = spawn(process.execPath, args, { cwd: webDir, env, stdio: 'inherit' });
     child.once('error', reject);
     child.once('exit', (code, signal) =>
-      code === 0 ? resolve() : reject(new Error(`Building the web app failed (${signal ?? `exit code ${code}`})`)),
+      code === 0 ? resolve() : reject(new Error(`${what} failed (${signal ?? `exit code ${code}`})`)),
     );
   });
 }
 
-export function buildWeb(): Promise<BuildOutcome> {
+/**
+ * The SPA's build; `precompressLater` (npm start): done as soon as Vite has written it, its brotli and gzip
+ * twins (a third of the build's CPU) written after by apps/web/build/precompress.ts (again by the next start
+ * when this one was stopped first), and the build kept in the build cache only then (decision 0127). The API
+ * serves the plain files meanwhile.
+ */
+/**
+ * What of the environment the SPA's build compiles in: every `VITE_*` variable (Vite's public settings, in the
+ * served script) and the source-map upload's settings (sentry-source-maps.ts: debug ids and the release in
+ * the output). The upload's token counts by its presence only: its value changes nothing that is built.
+ */
+export function webBuildEnvironment(env: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  const read: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) {
+    if (value === undefined) continue;
+    if (name.startsWith('VITE_') || WEB_BUILD_SETTINGS.includes(name)) read[name] = value;
+    if (name === 'SENTRY_AUTH_TOKEN' && value) read[name] = 'set';
+  }
+  return read;
+}
+const WEB_BUILD_SETTINGS = ['SENTRY_ORG', 'SENTRY_PROJECT', 'SENTRY_URL', 'PORTAL_RELEASE'];
+
+export function buildWeb({ precompressLater = false } = {}): Promise<BuildOutcome> {
   return buildIfChanged({
     name: 'web',
     root: REPO_ROOT,
     inputs: WEB_INPUTS,
+    environment: webBuildEnvironment(),
     output: path.join(webDir, 'dist/index.html'),
     outputDirs: ['apps/web/dist', 'apps/web/dist-sourcemaps'],
-    build: runViteBuild,
+    ...(precompressLater
+      ? {
+          build: () => runViteBuild({ ...process.env, PORTAL_PRECOMPRESS: 'later' }),
+          finish: () =>
+            runInWebDir([path.join(webDir, 'build/precompress.ts'), 'dist'], process.env, 'Compressing the web app'),
+        }
+      : { build: () => runViteBuild() }),
   });
 }
 

@@ -5,6 +5,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, beforeEach, test } from 'node:test';
+import { webBuildEnvironment } from './builds.ts';
 import { buildIfChanged } from './input-hash.ts';
 
 let workDir: string;
@@ -25,7 +26,7 @@ beforeEach(async () => {
 });
 
 /** A checkout of its own with one source file; its build writes out/result.txt from that source. */
-async function checkout(source: string) {
+async function checkout(source: string, environment?: Record<string, string>) {
   const root = await mkdtemp(path.join(workDir, 'checkout-'));
   await mkdir(path.join(root, 'src'));
   await writeFile(path.join(root, 'src/input.txt'), source);
@@ -35,6 +36,7 @@ async function checkout(source: string) {
       name: 'thing',
       root,
       inputs: ['src'],
+      ...(environment ? { environment } : {}),
       output: path.join(root, 'out/result.txt'),
       outputDirs: ['out'],
       build: async () => {
@@ -106,4 +108,76 @@ test('the cache keeps the builds used last and drops the older ones', async () =
   );
   // The newest is among them: a checkout of it copies.
   assert.equal(await (await checkout('version 6')).build(), 'from the build cache');
+});
+
+test('a build made with other public settings (VITE_*) is built, never copied or kept', async () => {
+  const withOneSetting = await checkout('version 1', webBuildEnvironment({ VITE_FEATURE: 'one' }));
+  assert.equal(await withOneSetting.build(), 'built');
+  const withAnother = await checkout('version 1', webBuildEnvironment({ VITE_FEATURE: 'two' }));
+  assert.equal(await withAnother.build(), 'built');
+  const without = await checkout('version 1', webBuildEnvironment({}));
+  assert.equal(await without.build(), 'built');
+  // The same settings again: the build cache serves it.
+  assert.equal(
+    await (await checkout('version 1', webBuildEnvironment({ VITE_FEATURE: 'two' }))).build(),
+    'from the build cache',
+  );
+});
+
+test("the SPA's build key reads VITE_* and the source-map upload's settings, nothing else, and no token", () => {
+  assert.deepEqual(
+    webBuildEnvironment({
+      VITE_API_HINT: 'a',
+      VITE_EMPTY: '',
+      PATH: '/usr/bin',
+      HOME: '/root',
+      SENTRY_ORG: 'org',
+      SENTRY_AUTH_TOKEN: 'sntrys_secret',
+      PORTAL_RELEASE: '1.4.0+abc',
+    }),
+    { VITE_API_HINT: 'a', VITE_EMPTY: '', SENTRY_ORG: 'org', SENTRY_AUTH_TOKEN: 'set', PORTAL_RELEASE: '1.4.0+abc' },
+  );
+});
+
+test('a build with work that finishes later is usable at once, cached only once finished, and finished by the next run when cut short', async () => {
+  const root = await mkdtemp(path.join(workDir, 'checkout-'));
+  await mkdir(path.join(root, 'src'));
+  await writeFile(path.join(root, 'src/input.txt'), 'version 1');
+  const builds: string[] = [];
+  const finishes: ((outcome: 'done' | 'failed') => void)[] = [];
+  const build = () =>
+    buildIfChanged({
+      name: 'thing',
+      root,
+      inputs: ['src'],
+      output: path.join(root, 'out/result.txt'),
+      outputDirs: ['out'],
+      build: async () => {
+        await mkdir(path.join(root, 'out'), { recursive: true });
+        await writeFile(path.join(root, 'out/result.txt'), 'built');
+        builds.push('built');
+      },
+      finish: () =>
+        new Promise<void>((resolve, reject) =>
+          finishes.push((outcome) => (outcome === 'done' ? resolve() : reject(new Error('cut short')))),
+        ),
+    });
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 200));
+  const cachedEntries = async () => (await readdir(cacheDir)).filter((name) => name.startsWith('thing-'));
+
+  assert.equal(await build(), 'built');
+  assert.equal(finishes.length, 1, 'the finishing work starts with the build');
+  assert.deepEqual(await cachedEntries(), [], 'not cached before it is finished');
+  finishes[0]!('failed');
+  await settle();
+  // Cut short: the next run does not build again, it finishes.
+  assert.equal(await build(), 'unchanged');
+  assert.deepEqual(builds, ['built']);
+  assert.equal(finishes.length, 2);
+  finishes[1]!('done');
+  await settle();
+  assert.equal((await cachedEntries()).length, 1);
+  // Finished: nothing more to do.
+  assert.equal(await build(), 'unchanged');
+  assert.equal(finishes.length, 2);
 });

@@ -7,7 +7,8 @@
  * A successful build's output is also kept in a cache of this machine's user, named by that hash (the
  * build cache, PORTAL_BUILD_CACHE_DIR): another checkout of the same sources (a fresh clone, a worktree, a
  * branch switched back) copies it instead of building again. Keyed by every input's bytes, never by a
- * revision or a time: a changed source is a different key, so it is never served stale.
+ * revision or a time: a changed source is a different key, so it is never served stale. The environment
+ * variables a build compiles in are part of the key too: a build made with other settings is never served.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -46,8 +47,15 @@ async function listFiles(root: string, entry: string): Promise<string[]> {
   return nested.flat();
 }
 
-/** The inputs' hash; `inputs` are files or folders relative to `root`. */
-export async function hashInputs(root: string, inputs: readonly string[]): Promise<string> {
+/**
+ * The inputs' hash; `inputs` are files or folders relative to `root`, `environment` the variables the build
+ * reads (a build made with other settings is another build).
+ */
+export async function hashInputs(
+  root: string,
+  inputs: readonly string[],
+  environment: Readonly<Record<string, string>> = {},
+): Promise<string> {
   const hash = createHash('sha256');
   for (const input of inputs) {
     for (const file of await listFiles(root, input)) {
@@ -56,6 +64,7 @@ export async function hashInputs(root: string, inputs: readonly string[]): Promi
       hash.update('\0');
     }
   }
+  for (const name of Object.keys(environment).sort()) hash.update(`env ${name}=${environment[name]}\0`);
   return hash.digest('hex');
 }
 
@@ -70,28 +79,54 @@ export async function buildIfChanged(options: {
   name: string;
   root: string;
   inputs: readonly string[];
+  /** Environment variables the build compiles in (the SPA's `VITE_*`): part of the key like the files. */
+  environment?: Readonly<Record<string, string>>;
   output: string;
   outputDirs?: readonly string[];
   build: () => Promise<void>;
+  /**
+   * Work on the output that may go on after this returns (npm start: the SPA's compressed twins, while the
+   * plain files are served). The build is recorded as usable at once, but kept in the build cache only once
+   * this has succeeded; cut short (the start stopped), the next run that finds the same build runs it again.
+   */
+  finish?: () => Promise<void>;
 }): Promise<BuildOutcome> {
   const recordDir = path.join(options.root, 'node_modules/.cache/portal-builds');
   const record = path.join(recordDir, `${options.name}.inputs-sha256`);
-  const inputsHash = await hashInputs(options.root, options.inputs);
-  const recorded = existsSync(record) ? (await readFile(record, 'utf8')).trim() : undefined;
-  if (recorded === inputsHash && existsSync(options.output)) return 'unchanged';
-  await rm(record, { force: true });
+  const inputsHash = await hashInputs(options.root, options.inputs, options.environment);
+  const [recorded, unfinished] = existsSync(record) ? (await readFile(record, 'utf8')).trim().split(' ') : [];
   const cacheDir = buildCacheDir();
   const cached = cacheDir && options.outputDirs && path.join(cacheDir, `${options.name}-${inputsHash}`);
-  let outcome: BuildOutcome = 'built';
-  if (cached && options.outputDirs && (await restoreCached(cached, options.root, options.outputDirs))) {
-    outcome = 'from the build cache';
-  } else {
-    await options.build();
-    if (cached && options.outputDirs) await storeInCache(cached, options.root, options.outputDirs, options.name);
+  const writeRecord = async (state: 'finished' | 'unfinished') => {
+    await mkdir(recordDir, { recursive: true });
+    await writeFile(record, state === 'finished' ? `${inputsHash}\n` : `${inputsHash} unfinished\n`);
+  };
+  const finishThenKeep = (finish: () => Promise<void>) =>
+    // Unfinished it stays when this fails: the next run tries again.
+    void (async () => {
+      await finish();
+      if (cached && options.outputDirs) await storeInCache(cached, options.root, options.outputDirs, options.name);
+      await writeRecord('finished');
+    })().catch(() => {});
+
+  if (recorded === inputsHash && existsSync(options.output)) {
+    if (unfinished && options.finish) finishThenKeep(options.finish);
+    return 'unchanged';
   }
-  await mkdir(recordDir, { recursive: true });
-  await writeFile(record, `${inputsHash}\n`);
-  return outcome;
+  await rm(record, { force: true });
+  if (cached && options.outputDirs && (await restoreCached(cached, options.root, options.outputDirs))) {
+    await writeRecord('finished');
+    return 'from the build cache';
+  }
+  await options.build();
+  if (options.finish) {
+    await writeRecord('unfinished');
+    finishThenKeep(options.finish);
+    return 'built';
+  }
+  if (cached && options.outputDirs) await storeInCache(cached, options.root, options.outputDirs, options.name);
+  await writeRecord('finished');
+  return 'built';
 }
 
 /** Copies a cached build's folders into place; false when the cache has none of these inputs (or an unreadable one). */

@@ -5,8 +5,10 @@
  * behind Vite's dev server.
  *
  * What does not depend on something else runs at once: the builds, the emulator's start and the
- * database's part of the seed overlap; the API starts as soon as the seed has let go of the embedded
- * database, at the very start when there is nothing to seed.
+ * database's part of the seed (a process of its own) overlap; the API starts as soon as the seed has let go of
+ * the embedded database and its own build is there, at the very start when there is nothing to seed or build,
+ * and while the SPA is still being built (the API serves the SPA once its build is in place). The stack is
+ * ready when the API answers and the SPA's build is done (decision 0127).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -15,6 +17,7 @@ import path from 'node:path';
 import { startAuthEmulator, type AuthEmulator } from './auth-emulator.ts';
 import { buildApi, buildWeb } from './builds.ts';
 import { stopChild, waitForHttp } from './child-process.ts';
+import type { DemoSeed } from './demo/seed.ts';
 import { NODE_COMPILE_CACHE, REPO_ROOT } from './paths.ts';
 
 export { REPO_ROOT } from './paths.ts';
@@ -31,12 +34,17 @@ export interface StackOptions {
   /** Keep the emulator's accounts in DATA_DIR/auth-emulator between runs (npm start). */
   persistAccounts?: boolean;
   /**
-   * How the API runs: from its TypeScript sources (default), restarted on every change of them (`watch`,
-   * npm run dev), or from apps/api/dist, compiled first when its sources changed (`compiled`, npm start).
+   * How the API runs: from its TypeScript sources through tsx (default), restarted on every change of them
+   * (`watch`, npm run dev), from its sources on Node's own type stripping, with neither tsx nor a build
+   * (`native`, npm start: as quick to start as the bundle, decision 0127), or from apps/api/dist, compiled first
+   * when its sources changed (`compiled`).
    */
-  api?: 'source' | 'watch' | 'compiled';
-  /** Build the SPA first when its sources changed since the last build (alongside everything else). */
-  buildWeb?: boolean;
+  api?: 'source' | 'watch' | 'native' | 'compiled';
+  /**
+   * Build the SPA first when its sources changed since the last build (alongside everything else);
+   * `precompress-later` (npm start): ready once Vite has written it, its compressed twins written after.
+   */
+  buildWeb?: boolean | 'precompress-later';
   /**
    * `always` (default) runs the idempotent seed on every start; `when-missing` only when the data folder
    * lacks what an earlier seed made (demo/seed-record.ts), so a second start opens the database once.
@@ -87,6 +95,8 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     ...options.env,
   };
 
+  // Read first (a few small files): whether the demo data must be seeded decides how the API starts.
+  const kept = await keptDemoData(options, persistDir, step);
   // Started together; each is awaited where it is needed. `settled` keeps a failure from going unhandled
   // while another step is awaited, and lets the clean-up below stop whatever did start.
   const emulatorStart = step(
@@ -99,25 +109,36 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       ...(options.readyTimeoutMs ? { readyTimeoutMs: options.readyTimeoutMs } : {}),
     }),
   );
-  const builds = Promise.all([
-    options.buildWeb ? step('web build', buildWeb(), (outcome) => outcome) : undefined,
-    options.api === 'compiled' ? step('api build', buildApi(), (outcome) => outcome) : undefined,
-  ]);
-  const seeding = seedWhenNeeded(options, env, emulatorStart, persistDir, step);
-  const settled = Promise.allSettled([emulatorStart, builds, seeding]);
+  const webBuild = options.buildWeb
+    ? step('web build', buildWeb({ precompressLater: options.buildWeb === 'precompress-later' }), (outcome) => outcome)
+    : undefined;
+  const apiBuild = options.api === 'compiled' ? step('api build', buildApi(), (outcome) => outcome) : undefined;
+  // From its sources the API seeds in its own process first: the API's modules and the embedded database
+  // (its WebAssembly compiled, the database created) are loaded once instead of twice. Else a process of its own.
+  const seedInApi = !kept && options.api === 'native';
+  let api: ChildProcess | undefined = seedInApi ? spawnApi(options, env, { seedFirst: true }) : undefined;
+  const seeded = kept
+    ? Promise.resolve(kept)
+    : step('demo data', seedFrom(api ?? spawnSeed(env), emulatorStart, seedInApi), () => 'seeded').then((seed) =>
+        recorded(options, seed),
+      );
+  const settled = Promise.allSettled([emulatorStart, webBuild, apiBuild, seeded]);
 
-  let api: ChildProcess | undefined;
   try {
-    await Promise.all([builds, seeding]);
-    api = spawnApi(options, env);
+    if (!api) {
+      await Promise.all([apiBuild, seeded]);
+      api = spawnApi(options, env);
+    }
     pipeLines(api, options.log);
     const url = `http://localhost:${options.port}`;
     await Promise.all([
       step('api', waitForHttp(`${url}/api/readyz`, api, 'The API', options.readyTimeoutMs)),
       emulatorStart,
+      webBuild,
+      seeded,
     ]);
     const emulator = await emulatorStart;
-    const { demoAdminEnrollment, demoFinanceEnrollment } = await seeding;
+    const { demoAdminEnrollment, demoFinanceEnrollment } = await seeded;
     const running = api;
     let stopping = false;
     running.once('exit', (code) => {
@@ -142,13 +163,14 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   }
 }
 
-async function seedWhenNeeded(
+type DemoEnrollments = Pick<Stack, 'demoAdminEnrollment' | 'demoFinanceEnrollment'>;
+
+/** What the last seed recorded, when nothing it made has gone (`when-missing`); undefined when a seed is due. */
+async function keptDemoData(
   options: StackOptions,
-  env: NodeJS.ProcessEnv,
-  emulatorStart: Promise<AuthEmulator>,
   persistDir: string | undefined,
   step: <T>(name: string, work: Promise<T>, detail?: (result: T) => string | undefined) => Promise<T>,
-): Promise<Pick<Stack, 'demoAdminEnrollment' | 'demoFinanceEnrollment'>> {
+): Promise<DemoEnrollments | undefined> {
   const record = await import('./demo/seed-record.ts');
   if (options.seed === 'when-missing' && persistDir) {
     const missing = await record.missingDemoData(options.dataDir, persistDir);
@@ -162,28 +184,76 @@ async function seedWhenNeeded(
     options.log?.(`seeding the demo data: ${missing.join(', ')}`);
   }
   await record.forgetDemoSeed(options.dataDir);
-  // Loaded only here: the seed brings the API's database and identity code with it.
-  const { seedDemoDataFromEnv } = await import('./demo/seed.ts');
-  // The seed's calls meet an emulator still starting beside a build: a slow answer is not an outage here.
-  const seedEnv = { ...env, IDENTITY_TIMEOUT_MS: env.IDENTITY_TIMEOUT_MS ?? '30000' };
-  const seed = await step('demo data', seedDemoDataFromEnv(seedEnv, emulatorStart), () => 'seeded');
+  return undefined;
+}
+
+async function recorded(options: StackOptions, seed: DemoSeed): Promise<DemoEnrollments> {
+  const record = await import('./demo/seed-record.ts');
   await record.recordDemoSeed(options.dataDir, seed);
   options.log?.('demo data seeded');
   return { demoAdminEnrollment: seed.adminEnrollment, demoFinanceEnrollment: seed.financeEnrollment };
 }
 
-function spawnApi(options: StackOptions, env: NodeJS.ProcessEnv): ChildProcess {
+/**
+ * demo/seed-process.ts on its own, run by this Node on its own type stripping (whatever loads the caller's
+ * TypeScript: tsx, Playwright; tsx's module resolution took about a second of CPU more).
+ */
+function spawnSeed(env: NodeJS.ProcessEnv): ChildProcess {
+  return spawn(process.execPath, [SEED_PROCESS], { cwd: REPO_ROOT, env, stdio: ['ignore', 'inherit', 'pipe', 'ipc'] });
+}
+const SEED_PROCESS = path.join(import.meta.dirname, 'demo/seed-process.ts');
+
+/**
+ * What the seed in `child` (demo/seed-process.ts) made, once it has let go of the database: when it has exited,
+ * or, seeding in the API's process (`inApi`), when it says so. The child is told when the emulator is ready,
+ * and killed when the emulator does not start.
+ */
+function seedFrom(child: ChildProcess, emulatorStart: Promise<unknown>, inApi: boolean): Promise<DemoSeed> {
+  let errors = '';
+  if (!inApi) child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (errors = (errors + chunk).slice(-4000)));
+  emulatorStart.then(
+    () => child.connected && child.send('emulator ready'),
+    () => child.kill('SIGKILL'),
+  );
+  return new Promise((resolve, reject) => {
+    let seed: DemoSeed | undefined;
+    child.on('message', (message: { seed?: DemoSeed }) => {
+      seed = message.seed ?? seed;
+      if (inApi && seed) resolve(seed);
+    });
+    child.once('error', reject);
+    child.once('exit', (code, signal) => {
+      if (code === 0 && seed) resolve(seed);
+      else
+        reject(
+          new Error(`The demo seed failed (${signal ?? `exit code ${code}`})${errors ? `:\n${errors.trim()}` : ''}`),
+        );
+    });
+  });
+}
+
+/** The API's process; `seedFirst` (`native` only): demo/seed-process.ts seeds, then serves in the same process. */
+function spawnApi(options: StackOptions, env: NodeJS.ProcessEnv, { seedFirst = false } = {}): ChildProcess {
+  if (seedFirst) {
+    return spawn(process.execPath, [SEED_PROCESS, '--then-serve'], {
+      cwd: REPO_ROOT,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+    });
+  }
   const args =
     options.api === 'compiled'
       ? ['--enable-source-maps', path.join(REPO_ROOT, 'apps/api/dist/server.js')]
-      : options.api === 'watch'
-        ? [
-            createRequire(import.meta.url).resolve('tsx/cli'),
-            'watch',
-            '--clear-screen=false',
-            path.join(REPO_ROOT, 'apps/api/src/server.ts'),
-          ]
-        : ['--import', 'tsx', path.join(REPO_ROOT, 'apps/api/src/server.ts')];
+      : options.api === 'native'
+        ? [path.join(REPO_ROOT, 'apps/api/src/server.ts')]
+        : options.api === 'watch'
+          ? [
+              createRequire(import.meta.url).resolve('tsx/cli'),
+              'watch',
+              '--clear-screen=false',
+              path.join(REPO_ROOT, 'apps/api/src/server.ts'),
+            ]
+          : ['--import', 'tsx', path.join(REPO_ROOT, 'apps/api/src/server.ts')];
   return spawn(process.execPath, args, { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
 }
 

@@ -84,3 +84,35 @@ describe('serving the built SPA', () => {
     assert.doesNotMatch(response.body, /"version"/);
   });
 });
+
+describe('a build that is not there yet when the server starts (npm start builds the SPA beside it)', () => {
+  let dir: string;
+  let app: FastifyInstance;
+
+  before(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'portal-spa-later-test-'));
+    app = Fastify();
+    await app.register(spa, { distDir: path.join(dir, 'dist') });
+    await app.ready();
+  });
+
+  after(async () => {
+    await app.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('answers 404 until the build is in place, then serves it like any build', async () => {
+    assert.equal((await app.inject({ url: '/login' })).statusCode, 404);
+    await writeBuild(path.join(dir, 'dist'));
+    const page = await app.inject({ url: '/login', headers: { 'accept-encoding': 'br' } });
+    assert.equal(page.statusCode, 200);
+    assert.equal(page.headers['cache-control'], 'no-cache');
+    assert.equal(brotliDecompressSync(page.rawPayload).toString(), INDEX);
+    const script = await app.inject({ url: '/assets/index-abc123.js', headers: { 'accept-encoding': 'br' } });
+    assert.equal(script.statusCode, 200);
+    assert.equal(script.headers['content-encoding'], 'br');
+    assert.equal(script.headers['cache-control'], 'public, max-age=31536000, immutable');
+    assert.equal((await app.inject({ url: '/assets/index-abc123.js.map' })).statusCode, 404);
+    assert.equal((await app.inject({ url: '/api/nothing-here' })).statusCode, 404);
+  });
+});

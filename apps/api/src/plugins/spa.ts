@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { sendError } from '../http/send-error.ts';
 
@@ -11,16 +11,17 @@ import { sendError } from '../http/send-error.ts';
  * The build leaves a brotli and a gzip twin beside each text file; they are sent as they are
  * (`preCompressed`), chosen by Accept-Encoding with brotli first. Source maps are for error reporting
  * only: the build moves them out of the folder, and a stray one still answers 404.
+ * A folder without a build yet is served once the build is there: `npm start` starts the API while the SPA
+ * is still being built (decision 0127); until then its pages answer 404.
  */
 const isSourceMap = (pathName: string) => pathName.endsWith('.map');
 
 export default fp<{ distDir: string }>(
   async (app, options) => {
     const indexFile = path.join(options.distDir, 'index.html');
-    if (!existsSync(indexFile)) {
-      app.log.warn({ distDir: options.distDir }, 'web build not found: run `npm run build` to serve the SPA');
-      return;
-    }
+    let built = existsSync(indexFile);
+    if (!built) app.log.warn({ distDir: options.distDir }, 'web build not found: run `npm run build` to serve the SPA');
+    const isBuilt = () => (built ||= existsSync(indexFile));
     await app.register(fastifyStatic, {
       root: options.distDir,
       wildcard: false,
@@ -37,8 +38,10 @@ export default fp<{ distDir: string }>(
       if (isSourceMap(requested)) return sendError(request, reply, 404, 'Not found');
       return reply.sendFile(`assets/${requested}`);
     });
-    const sendIndex = (_request: unknown, reply: FastifyReply) =>
-      reply.header('cache-control', 'no-cache').sendFile('index.html');
+    const sendIndex = (request: FastifyRequest, reply: FastifyReply) =>
+      isBuilt()
+        ? reply.header('cache-control', 'no-cache').sendFile('index.html')
+        : sendError(request, reply, 404, 'Not found');
     app.get('/', { config: { access: 'public' } }, sendIndex);
     app.get('/*', { config: { access: 'public' } }, (request, reply) => {
       const requested = (request.params as { '*': string })['*'];
