@@ -24,7 +24,7 @@ import openapi from './platform/openapi.ts';
 import runtimeConfigRoute from './platform/runtime-config.ts';
 import versionRoute from './platform/version.ts';
 import authorization from './plugins/authorization.ts';
-import errors, { frameworkErrorHandler } from './plugins/errors.ts';
+import errors, { frameworkErrorHandler, MAX_PATH_PARAM_LENGTH } from './plugins/errors.ts';
 import security, { originOf } from './plugins/security.ts';
 import spa from './plugins/spa.ts';
 import accountCleanupRoutes from './users/account-cleanups.routes.ts';
@@ -139,7 +139,7 @@ export async function createApp(domain: Domain, log: Logger, options: FastifySer
     genReqId: requestIdGenerator({ trustProxy: config.trustProxy }),
     trustProxy: trustProxyOption(config.trustProxy),
     // E-mails of up to 254 characters travel in the path; longer ones get a 414 from the router.
-    routerOptions: { maxParamLength: 320 },
+    routerOptions: { maxParamLength: MAX_PATH_PARAM_LENGTH },
     frameworkErrors: frameworkErrorHandler,
     // A client that sends its headers or body slowly, or never, is cut off instead of holding a socket.
     http: {

@@ -23,7 +23,11 @@ import { whyNotInvoiceReader } from '../users/invoice-reader.ts';
  *   an admin's must (the admin role does not include it: an administrator keeps the allowlist, and reads
  *   invoices across parcels only when also given finance)
  */
-export type Access = 'public' | 'user' | 'admin' | 'admin-or-service' | 'admin-step-up' | 'finance';
+/**
+ * Who may call a route. `page`: the SPA's pages and files, which a browser asks for without a token; one sent
+ * anyway is not verified (a page is the same for everyone, and verifying would cost an identity call).
+ */
+export type Access = 'page' | 'public' | 'user' | 'admin' | 'admin-or-service' | 'admin-step-up' | 'finance';
 
 export interface Caller {
   uid: string;
@@ -132,7 +136,7 @@ export default fp<{ ingestToken?: string | undefined; ingestFrom?: ((ip: string)
 
     async function authorize(request: FastifyRequest) {
       const access = request.routeOptions.config.access;
-      if (!access) return;
+      if (!access || access === 'page') return;
       const header = request.headers.authorization;
       const token = bearerTokenOf(header);
       try {

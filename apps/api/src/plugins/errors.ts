@@ -28,6 +28,11 @@ function describeValidation(error: {
  * Fastify answers some malformed requests before routing (a path parameter over `maxParamLength`, an
  * undecodable URL) with its own body; this gives them the `{ message }` shape too, without echoing the input.
  */
+/** The longest path parameter the router takes: an e-mail address (254 characters) with room to spare. */
+export const MAX_PATH_PARAM_LENGTH = 320;
+export const PATH_TOO_LONG_MESSAGE =
+  'A value in this request path is too long: an e-mail address has at most 254 characters, a parcel code at most 64.';
+
 export function frameworkErrorHandler(
   error: { code?: string; statusCode?: number },
   request: FastifyRequest,
@@ -35,7 +40,7 @@ export function frameworkErrorHandler(
 ) {
   const message =
     error.code === 'FST_ERR_MAX_PARAM_LENGTH'
-      ? 'A value in this request path is too long: an e-mail address has at most 254 characters, a parcel code at most 64.'
+      ? PATH_TOO_LONG_MESSAGE
       : 'The address of this request is not valid. Please check the link.';
   // Answered before the onRequest hooks run, so the id header is set here too.
   reply.header('x-request-id', request.id);

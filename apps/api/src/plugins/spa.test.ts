@@ -26,6 +26,7 @@ async function writeBuild(dir: string) {
 }
 
 describe('serving the built SPA', () => {
+  const pageAccess = new Set<string>();
   let dir: string;
   let app: FastifyInstance;
 
@@ -33,6 +34,9 @@ describe('serving the built SPA', () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'portal-spa-test-'));
     await writeBuild(dir);
     app = Fastify();
+    app.addHook('onRoute', (route) => {
+      if (['/', '/*', '/assets/*'].includes(route.url)) pageAccess.add(String(route.config?.access));
+    });
     await app.register(spa, { distDir: dir });
     await app.ready();
   });
@@ -82,6 +86,18 @@ describe('serving the built SPA', () => {
     const response = await app.inject({ url: '/assets/index-abc123.js.map' });
     assert.equal(response.statusCode, 404);
     assert.doesNotMatch(response.body, /"version"/);
+  });
+
+  it('answers an API path as the router would: 414 for a value over the path limit, else no such endpoint', async () => {
+    const tooLong = await app.inject({ url: `/api/users/${'a'.repeat(400)}@example.com` });
+    assert.equal(tooLong.statusCode, 414);
+    assert.match(tooLong.json().message, /too long/);
+    assert.ok(tooLong.body.length < 300, 'the value is not echoed back');
+    assert.equal((await app.inject({ url: '/api/nothing-here' })).statusCode, 404);
+  });
+
+  it('declares its routes pages, whose callers are never verified', () => {
+    assert.deepEqual([...pageAccess].sort(), ['page']);
   });
 });
 

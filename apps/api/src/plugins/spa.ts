@@ -4,6 +4,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { sendError } from '../http/send-error.ts';
+import { MAX_PATH_PARAM_LENGTH, PATH_TOO_LONG_MESSAGE } from './errors.ts';
 
 /**
  * Serves the built SPA: hashed assets cached for a year, index.html for every client-side route.
@@ -33,7 +34,7 @@ export default fp<{ distDir: string }>(
         response.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
       },
     });
-    app.get('/assets/*', { config: { access: 'public' } }, (request, reply) => {
+    app.get('/assets/*', { config: { access: 'page' } }, (request, reply) => {
       const requested = (request.params as { '*': string })['*'];
       if (isSourceMap(requested)) return sendError(request, reply, 404, 'Not found');
       return reply.sendFile(`assets/${requested}`);
@@ -42,12 +43,16 @@ export default fp<{ distDir: string }>(
       isBuilt()
         ? reply.header('cache-control', 'no-cache').sendFile('index.html')
         : sendError(request, reply, 404, 'Not found');
-    app.get('/', { config: { access: 'public' } }, sendIndex);
-    app.get('/*', { config: { access: 'public' } }, (request, reply) => {
+    app.get('/', { config: { access: 'page' } }, sendIndex);
+    app.get('/*', { config: { access: 'page' } }, (request, reply) => {
       const requested = (request.params as { '*': string })['*'];
       // /scim/ too: with SCIM off (no SCIM_TOKEN) a directory's call is told there is no such endpoint.
-      if (requested.startsWith('api/') || requested.startsWith('scim/'))
+      if (requested.startsWith('api/') || requested.startsWith('scim/')) {
+        // The router falls back to this route when a path parameter is over its limit: answer as it would.
+        if (requested.split('/').some((segment) => segment.length > MAX_PATH_PARAM_LENGTH))
+          return sendError(request, reply, 414, PATH_TOO_LONG_MESSAGE);
         return sendError(request, reply, 404, `No such endpoint: GET /${requested}`);
+      }
       if (
         /^[\w.-]+\.(ico|png|svg|txt|webmanifest)$/.test(requested) &&
         existsSync(path.join(options.distDir, requested))
