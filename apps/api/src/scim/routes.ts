@@ -107,12 +107,14 @@ export default async function scimRoutes(
     );
   });
 
-  app.setNotFoundHandler((request, reply) =>
+  const noSuchEndpoint = (request: FastifyRequest, reply: FastifyReply) =>
     sendScimError(
       reply,
       new ScimError(404, undefined, `No such SCIM endpoint: ${request.method} ${request.url.split('?')[0]}`),
-    ),
-  );
+    );
+  app.setNotFoundHandler(noSuchEndpoint);
+  // The SPA's catch-all page route would otherwise take an unknown GET here, before this context's 404.
+  app.get('/*', noSuchEndpoint);
 
   // Discovery (RFC 7644 §4).
   app.get('/ServiceProviderConfig', (request, reply) => send(reply, 200, serviceProviderConfig(baseOf(request))));
