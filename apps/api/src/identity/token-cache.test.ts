@@ -45,10 +45,24 @@ describe('createTokenCache', () => {
     provider.calls[1]!.answer(verifiedAt(nowMs));
     await Promise.all(again);
     // Another token is verified on its own.
-    void cache.verify('token-b', provider.verifyFresh).catch(() => {});
+    void Promise.resolve(cache.verify('token-b', provider.verifyFresh)).catch(() => {});
     assert.equal(provider.calls.length, 3);
     assert.equal(provider.calls[2]!.token, 'token-b');
     provider.calls[2]!.answer(new InvalidTokenError('invalid'));
+  });
+
+  it('answers a token verified lately without a promise, and one due for its re-check with one', async () => {
+    let nowMs = 1_000_000;
+    const cache = createTokenCache({ recheckMs: 5_000, now: () => nowMs });
+    const provider = heldProvider();
+    const first = cache.verify('token-a', provider.verifyFresh);
+    assert.ok(first instanceof Promise);
+    provider.calls[0]!.answer(verifiedAt(nowMs));
+    await first;
+    assert.equal((cache.verify('token-a', provider.verifyFresh) as VerifiedToken).uid, 'uid-1');
+    nowMs += 5_000;
+    assert.ok(cache.verify('token-a', provider.verifyFresh) instanceof Promise, 'due: asks the provider again');
+    assert.equal(provider.calls.length, 2);
   });
 
   it('refuses every waiter of a verification that fails, and verifies afresh on the next request', async () => {
@@ -71,7 +85,7 @@ describe('createTokenCache', () => {
     const provider = heldProvider();
     const before = cache.verify('token-a', provider.verifyFresh);
     cache.evictUid('uid-1');
-    const after = cache.verify('token-a', provider.verifyFresh).catch((error: unknown) => error);
+    const after = Promise.resolve(cache.verify('token-a', provider.verifyFresh)).catch((error: unknown) => error);
     assert.equal(provider.calls.length, 2, 'the request after the eviction asks the provider itself');
     // The earlier one vouched for the account before it was deleted; the later one hears it is gone.
     provider.calls[0]!.answer(verifiedAt(Date.now()));
@@ -79,7 +93,7 @@ describe('createTokenCache', () => {
     await before;
     assert.ok((await after) instanceof InvalidTokenError);
     // And what the earlier verification said is not remembered past the eviction.
-    const third = cache.verify('token-a', provider.verifyFresh).catch((error: unknown) => error);
+    const third = Promise.resolve(cache.verify('token-a', provider.verifyFresh)).catch((error: unknown) => error);
     assert.equal(provider.calls.length, 3);
     provider.calls[2]!.answer(new InvalidTokenError('gone'));
     assert.ok((await third) instanceof InvalidTokenError);
@@ -99,7 +113,7 @@ describe('createTokenCache', () => {
     for (const verified of await Promise.all(waiting)) assert.equal(verified.uid, 'uid-1');
     // Past the grace, the outage is the answer.
     nowMs += 60_000;
-    const late = cache.verify('token-a', provider.verifyFresh).catch((error: unknown) => error);
+    const late = Promise.resolve(cache.verify('token-a', provider.verifyFresh)).catch((error: unknown) => error);
     provider.calls.at(-1)!.answer(new IdentityProviderUnavailableError('away'));
     assert.ok((await late) instanceof IdentityProviderUnavailableError);
   });
@@ -115,7 +129,7 @@ describe('createTokenCache', () => {
     };
     assert.equal((await cache.verify('token-a', verifyFresh, connection)).uid, 'uid-of-token-a');
     assert.equal((await cache.verify('token-a', verifyFresh, connection)).uid, 'uid-of-token-a');
-    await assert.rejects(cache.verify('token-b', verifyFresh, connection), InvalidTokenError);
+    await assert.rejects(async () => cache.verify('token-b', verifyFresh, connection), InvalidTokenError);
     assert.equal((await cache.verify('token-c', verifyFresh, connection)).uid, 'uid-of-token-c');
     // The first token again, over this connection and over another: still its own entry, still cached.
     assert.equal((await cache.verify('token-a', verifyFresh, connection)).uid, 'uid-of-token-a');

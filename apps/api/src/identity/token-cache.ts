@@ -51,12 +51,15 @@ export function createTokenCache(options: {
   };
 
   return {
-    /** `connection`: what the token came over (the request's socket), to hash a kept-alive one's token once. */
-    async verify(
+    /**
+     * `connection`: what the token came over (the request's socket), to hash a kept-alive one's token once.
+     * A hit is answered without a promise (callers `await` it).
+     */
+    verify(
       token: string,
       verifyFresh: (token: string) => Promise<VerifiedToken>,
       connection?: object,
-    ): Promise<VerifiedToken> {
+    ): VerifiedToken | Promise<VerifiedToken> {
       const key = keyFor(token, connection);
       const hit = entries.get(key);
       const at = now();
@@ -65,38 +68,7 @@ export function createTokenCache(options: {
         options.onLookup?.('hit');
         return unexpired;
       }
-      options.onLookup?.('miss');
-      const withinGrace = unexpired && at - unexpired.verifiedAtMs < outageGraceMs;
-      if (withinGrace && at < providerDownUntilMs) return unexpired;
-      let verification = underWay.get(key);
-      // One begun before an account's tokens were forgotten may vouch for a deleted account: not joined.
-      if (verification?.evictions !== evictions) {
-        const startedAt = evictions;
-        const promise = verifyFresh(token).then(
-          (verified) => {
-            if (startedAt === evictions) entries.set(key, { ...verified, verifiedAtMs: now() });
-            return verified;
-          },
-          (error: unknown) => {
-            if (error instanceof IdentityProviderUnavailableError) providerDownUntilMs = now() + PROVIDER_RETRY_MS;
-            throw error;
-          },
-        );
-        verification = { evictions: startedAt, promise };
-        underWay.set(key, verification);
-        const done = () => {
-          if (underWay.get(key)?.promise === promise) underWay.delete(key);
-        };
-        promise.then(done, done);
-      }
-      try {
-        return await verification.promise;
-      } catch (error) {
-        // Each waiter decides for itself whether its grace covers an unavailable provider.
-        if (error instanceof IdentityProviderUnavailableError && withinGrace) return unexpired;
-        entries.delete(key);
-        throw error;
-      }
+      return verifyAgain(token, verifyFresh, key, at, unexpired);
     },
     /** Forgets every token of an account at once, so a deletion through this server is seen immediately. */
     evictUid(uid: string) {
@@ -104,6 +76,47 @@ export function createTokenCache(options: {
       entries.deleteWhere((token) => token.uid === uid);
     },
   };
+
+  async function verifyAgain(
+    token: string,
+    verifyFresh: (token: string) => Promise<VerifiedToken>,
+    key: string,
+    at: number,
+    unexpired: (VerifiedToken & { verifiedAtMs: number }) | undefined,
+  ): Promise<VerifiedToken> {
+    options.onLookup?.('miss');
+    const withinGrace = unexpired && at - unexpired.verifiedAtMs < outageGraceMs;
+    if (withinGrace && at < providerDownUntilMs) return unexpired;
+    let verification = underWay.get(key);
+    // One begun before an account's tokens were forgotten may vouch for a deleted account: not joined.
+    if (verification?.evictions !== evictions) {
+      const startedAt = evictions;
+      const promise = verifyFresh(token).then(
+        (verified) => {
+          if (startedAt === evictions) entries.set(key, { ...verified, verifiedAtMs: now() });
+          return verified;
+        },
+        (error: unknown) => {
+          if (error instanceof IdentityProviderUnavailableError) providerDownUntilMs = now() + PROVIDER_RETRY_MS;
+          throw error;
+        },
+      );
+      verification = { evictions: startedAt, promise };
+      underWay.set(key, verification);
+      const done = () => {
+        if (underWay.get(key)?.promise === promise) underWay.delete(key);
+      };
+      promise.then(done, done);
+    }
+    try {
+      return await verification.promise;
+    } catch (error) {
+      // Each waiter decides for itself whether its grace covers an unavailable provider.
+      if (error instanceof IdentityProviderUnavailableError && withinGrace) return unexpired;
+      entries.delete(key);
+      throw error;
+    }
+  }
 }
 
 export type TokenCache = ReturnType<typeof createTokenCache>;

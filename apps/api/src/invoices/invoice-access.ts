@@ -89,17 +89,22 @@ export function createInvoiceAccess(deps: InvoiceAccessDeps) {
   const { rateLimits, audit, metrics } = deps;
   const reader = createInvoiceReader(deps.blobStore, READER_LIMITS);
 
-  async function findCurrent(parcelCode: string): Promise<InvoiceRow> {
-    const invoice = await deps.invoices.findCurrent(parcelCode);
+  function foundOrRefused(invoice: InvoiceRow | undefined): InvoiceRow {
     if (!invoice) throw new DomainError('not-found', NO_INVOICE_MESSAGE, UNKNOWN_PARCEL);
     return invoice;
   }
 
-  async function bytesOf(blob: { sha256: string; size: number }, what: string): Promise<InvoiceBytes> {
+  function bytesOf(blob: { sha256: string; size: number }, what: string): InvoiceBytes | Promise<InvoiceBytes> {
     if (deps.delivery === 'x-accel-redirect') {
-      return { ...blob, internalPath: await deps.blobStore.accelRedirectPath(blob.sha256) };
+      return deps.blobStore.accelRedirectPath(blob.sha256).then((internalPath) => ({ ...blob, internalPath }));
     }
-    const opened = await reader.open(blob.sha256, blob.size);
+    const opened = reader.open(blob.sha256, blob.size);
+    return opened instanceof Promise
+      ? opened.then((body) => bytesFrom(blob, body, what))
+      : bytesFrom(blob, opened, what);
+  }
+
+  function bytesFrom(blob: { sha256: string }, opened: InvoiceBody | undefined, what: string): InvoiceBytes {
     // A row is written only after its bytes, and bytes are never deleted: this is a broken store, not a refusal.
     if (!opened) throw new Error(`${what} names blob ${blob.sha256}, which is missing`);
     return { sha256: blob.sha256, size: opened.size, body: opened.body };
@@ -111,7 +116,18 @@ export function createInvoiceAccess(deps: InvoiceAccessDeps) {
     return version;
   }
 
-  async function read(
+  /** The current PDF or XML without a promise when its bytes are in memory: every download but the first. */
+  function read(
+    part: InvoicePart,
+    current: InvoiceRow,
+    versionId: number | undefined,
+    earlierVersions: boolean,
+  ): InvoiceFacts | InvoiceHistory | InvoiceBytes | Promise<InvoiceFacts | InvoiceHistory | InvoiceBytes> {
+    if (versionId === undefined && (part === 'pdf' || part === 'xml')) return currentBytes(part, current);
+    return readAny(part, current, versionId, earlierVersions);
+  }
+
+  async function readAny(
     part: InvoicePart,
     current: InvoiceRow,
     versionId: number | undefined,
@@ -125,6 +141,11 @@ export function createInvoiceAccess(deps: InvoiceAccessDeps) {
     if (!earlierVersions && invoice.sha256 !== current.sha256) {
       throw new DomainError('forbidden', EARLIER_VERSION_MESSAGE, EARLIER_VERSION);
     }
+    return currentBytes(part, invoice);
+  }
+
+  /** The PDF or the XML of `invoice` (the current row, or one version of it). */
+  function currentBytes(part: InvoicePart, invoice: Source): InvoiceBytes | Promise<InvoiceBytes> {
     if (part === 'pdf') {
       // For an XML-only invoice, the PDF rendered from it at ingestion.
       const pdf = { sha256: invoice.renderingSha256 ?? invoice.sha256, size: invoice.renderingSize ?? invoice.size };
@@ -149,11 +170,15 @@ export function createInvoiceAccess(deps: InvoiceAccessDeps) {
     }): Promise<OpenedPart<P>> {
       const { user, parcelCode, part, versionId, earlierVersions = true } = request;
       const action = AUDIT_ACTION[part];
-      // Both allowances in one round trip: neither depends on the other's answer.
-      const [downloadWaitMs, guess] = await Promise.all([
-        part === 'facts' || part === 'history' ? rateLimits.downloads.spentFor(user) : rateLimits.downloads.hit(user),
-        rateLimits.unknownParcels.reserve(user),
-      ]);
+      // Both allowances in one round trip when either reads the store (neither depends on the other's answer);
+      // once both are known in memory, no promise is made or awaited for them, nor for the cached row and bytes.
+      const spending =
+        part === 'facts' || part === 'history' ? rateLimits.downloads.spentFor(user) : rateLimits.downloads.hit(user);
+      const reserving = rateLimits.unknownParcels.reserve(user);
+      const [downloadWaitMs, guess] =
+        spending instanceof Promise || reserving instanceof Promise
+          ? await Promise.all([spending, reserving])
+          : [spending, reserving];
       const waitMs = downloadWaitMs ?? guess.waitMs;
       if (waitMs !== undefined) {
         guess.settle(false);
@@ -161,12 +186,10 @@ export function createInvoiceAccess(deps: InvoiceAccessDeps) {
       }
       let opened;
       try {
-        opened = await read(
-          part,
-          await findCurrent(parcelCode),
-          part === 'pdf' || part === 'xml' ? versionId : undefined,
-          earlierVersions,
-        );
+        const finding = deps.invoices.findCurrent(parcelCode);
+        const current = foundOrRefused(finding instanceof Promise ? await finding : finding);
+        const reading = read(part, current, part === 'pdf' || part === 'xml' ? versionId : undefined, earlierVersions);
+        opened = reading instanceof Promise ? await reading : reading;
       } catch (error) {
         const notFound = error instanceof DomainError && error.kind === 'not-found' ? error.reason : undefined;
         guess.settle(notFound === UNKNOWN_PARCEL);

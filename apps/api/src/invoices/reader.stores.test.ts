@@ -37,6 +37,17 @@ describe(`invoice reader (${invoiceStoreKind()} store)`, () => {
     assert.equal(opens, 1);
   });
 
+  it('answers bytes it keeps without a promise, and a first read with one', async () => {
+    const reader = createInvoiceReader(store, { maxCacheBytes: 10_000, maxEntryBytes: 5_000 });
+    const blob = await put(fakePdf('kept', 1_000));
+    const first = reader.open(blob.sha256, blob.size);
+    assert.ok(first instanceof Promise);
+    await first;
+    const kept = reader.open(blob.sha256, blob.size);
+    assert.ok(!(kept instanceof Promise), 'kept bytes are answered there and then');
+    assert.deepEqual(kept?.body, fakePdf('kept', 1_000));
+  });
+
   it('streams a blob over the entry limit and never keeps it', async () => {
     const reader = createInvoiceReader(store, { maxCacheBytes: 100_000, maxEntryBytes: 5_000 });
     const blob = await put(fakePdf('large', 8_000));

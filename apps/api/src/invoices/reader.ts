@@ -39,8 +39,9 @@ export function createInvoiceReader(store: BlobStore, options: InvoiceReaderOpti
 
   return {
     /** The current bytes of a blob whose row says `size`; undefined when the store has no such blob. */
-    async open(sha256: string, size: number): Promise<InvoiceBody | undefined> {
-      // A span for each read that reaches the store (a streamed one ends once its stream is open); none for a hit.
+    open(sha256: string, size: number): InvoiceBody | Promise<InvoiceBody | undefined> {
+      // A span for each read that reaches the store (a streamed one ends once its stream is open); none for a
+      // hit, which is answered without a promise (callers `await` it).
       if (size > options.maxEntryBytes) {
         return inSpan('blob read', { 'portal.blob.size': size, 'portal.blob.streamed': true }, async () => {
           const blob = await store.open(sha256);
@@ -57,8 +58,7 @@ export function createInvoiceReader(store: BlobStore, options: InvoiceReaderOpti
         ).finally(() => loading.delete(sha256));
         loading.set(sha256, pending);
       }
-      const bytes = await pending;
-      return bytes && { size: bytes.length, body: bytes };
+      return pending.then((bytes) => bytes && { size: bytes.length, body: bytes });
     },
   };
 }

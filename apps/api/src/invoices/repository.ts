@@ -82,8 +82,11 @@ export function createInvoicesRepository(db: Database) {
   return {
     findByParcelCode,
 
-    /** findByParcelCode for the download path, which asks for the same few codes over and over. */
-    async findCurrent(parcelCode: string): Promise<InvoiceRow | undefined> {
+    /**
+     * findByParcelCode for the download path, which asks for the same few codes over and over: a remembered
+     * row is answered without a promise (callers `await` it).
+     */
+    findCurrent(parcelCode: string): InvoiceRow | Promise<InvoiceRow | undefined> {
       const hit = current.peek(parcelCode);
       if (hit) return hit;
       const underWay = reading.get(parcelCode);

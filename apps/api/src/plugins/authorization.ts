@@ -1,13 +1,14 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { bearerTokenOf } from '../http/bearer-token.ts';
 import { clientKey } from '../rate-limits/client-key.ts';
 import { sameSecret } from '../lib/same-secret.ts';
 import { stepUpSecretOf } from '../passkeys/step-up-secret.ts';
-import { InvalidTokenError } from '../identity/identity-provider.ts';
+import { InvalidTokenError, type VerifiedToken } from '../identity/identity-provider.ts';
 import { DomainError } from '../domain-error.ts';
 import { SESSION_ENDED_MESSAGE, sessionHasEnded } from '../sessions/session-lifetime.ts';
 import { whyNotInvoiceReader } from '../users/invoice-reader.ts';
+import type { UserRow } from '../users/repository.ts';
 
 /**
  * Who may call a route. Every route under /api declares one; a route without it fails at start-up,
@@ -80,23 +81,28 @@ export default fp<{ ingestToken?: string | undefined; ingestFrom?: ((ip: string)
     const acceptedSignIn = (provider: string | undefined) =>
       provider === 'password' || (companySignIn !== undefined && provider === companySignIn.providerId);
 
-    async function resolveCaller(request: FastifyRequest, token: string): Promise<Caller> {
-      let verified;
-      try {
-        verified = await app.domain.tokenCache.verify(
-          token,
-          (fresh) => app.domain.identity.verifyIdToken(fresh),
-          request.raw.socket,
-        );
-      } catch (error) {
-        if (error instanceof InvalidTokenError) {
-          // Sessions ended on purpose (Sign out everywhere, End sessions): a new token would be refused too,
-          // so the web app signs out and says so rather than retrying.
-          const kind = error.reason === 'revoked' ? 'session-expired' : 'unauthenticated';
-          throw new DomainError(kind, SESSION_MESSAGE[error.reason]);
-        }
-        throw error;
+    const verifyFresh = (token: string) => app.domain.identity.verifyIdToken(token);
+
+    // Each step answers there and then when what it needs is remembered (a token verified lately, a cached
+    // allowlist row), so an allowed request after a person's first makes no promise here at all.
+    function resolveCaller(request: FastifyRequest, token: string): Caller | Promise<Caller> {
+      const verifying = app.domain.tokenCache.verify(token, verifyFresh, request.raw.socket);
+      return verifying instanceof Promise
+        ? verifying.then((verified) => callerOf(request, verified), refusedToken)
+        : callerOf(request, verifying);
+    }
+
+    function refusedToken(error: unknown): never {
+      if (error instanceof InvalidTokenError) {
+        // Sessions ended on purpose (Sign out everywhere, End sessions): a new token would be refused too,
+        // so the web app signs out and says so rather than retrying.
+        const kind = error.reason === 'revoked' ? 'session-expired' : 'unauthenticated';
+        throw new DomainError(kind, SESSION_MESSAGE[error.reason]);
       }
+      throw error;
+    }
+
+    function callerOf(request: FastifyRequest, verified: VerifiedToken): Caller | Promise<Caller> {
       // From here the token is genuine: a refusal names who it was.
       request.refusedIdentity = { email: verified.email ?? null, uid: verified.uid };
       // Only the project's own accounts, signed in with their password or through the one configured single
@@ -107,7 +113,17 @@ export default fp<{ ingestToken?: string | undefined; ingestFrom?: ((ip: string)
       const viaCompany = companySignIn !== undefined && verified.signInProvider === companySignIn.providerId;
       // The company's domains and a verified address first: nothing about the list is told to anyone else.
       if (viaCompany) companySignIn.checkAddress(verified);
-      const row = verified.email ? await app.domain.allowlist.find(verified.email.toLowerCase()) : undefined;
+      const finding = verified.email ? app.domain.allowlist.find(verified.email.toLowerCase()) : undefined;
+      return finding instanceof Promise
+        ? finding.then((row) => listedCaller(verified, row, viaCompany))
+        : listedCaller(verified, finding, viaCompany);
+    }
+
+    function listedCaller(
+      verified: VerifiedToken,
+      row: UserRow | undefined,
+      viaCompany: boolean,
+    ): Caller | Promise<Caller> {
       const notReader = whyNotInvoiceReader(row);
       if (notReader !== undefined || !row) throw new DomainError('unauthenticated', NOT_ALLOWED_MESSAGE, notReader);
       // The row belongs to the account the portal created or took over for it, not to whoever holds the address.
@@ -120,11 +136,7 @@ export default fp<{ ingestToken?: string | undefined; ingestFrom?: ((ip: string)
       if (sessionHasEnded({ ...roles, authTimeMs: verified.authTimeMs, nowMs: Date.now(), lifetimes })) {
         throw new DomainError('session-expired', SESSION_ENDED_MESSAGE, 'sign-in older than the session lifetime');
       }
-      // The company identity bound to the row at its first link, and required of every later company sign-in.
-      if (viaCompany) await companySignIn.admit(verified, row);
-      else companySignIn?.rememberVerified(verified);
-      if (!row.activated) await app.domain.users.update(row.email, { activated: true });
-      return {
+      const caller: Caller = {
         uid: verified.uid,
         email: row.email,
         admin: row.admin,
@@ -132,59 +144,106 @@ export default fp<{ ingestToken?: string | undefined; ingestFrom?: ((ip: string)
         authTimeMs: verified.authTimeMs,
         signInProvider: verified.signInProvider,
       };
+      if (viaCompany || !row.activated) return admittedCaller(verified, row, viaCompany, caller);
+      companySignIn?.rememberVerified(verified);
+      return caller;
     }
 
-    async function authorize(request: FastifyRequest) {
+    /** A company sign-in, or a first one: what it binds or marks is written before the request goes on. */
+    async function admittedCaller(verified: VerifiedToken, row: UserRow, viaCompany: boolean, caller: Caller) {
+      // The company identity bound to the row at its first link, and required of every later company sign-in.
+      if (viaCompany && companySignIn) await companySignIn.admit(verified, row);
+      else companySignIn?.rememberVerified(verified);
+      if (!row.activated) await app.domain.users.update(row.email, { activated: true });
+      return caller;
+    }
+
+    /** Void when the request may go on at once; a promise when a check had to read or write first. */
+    function check(request: FastifyRequest): void | Promise<void> {
       const access = request.routeOptions.config.access;
       if (!access || access === 'page') return;
       const header = request.headers.authorization;
       const token = bearerTokenOf(header);
-      try {
-        if (header && !token)
-          throw new DomainError('unauthenticated', 'The Authorization header must be "Bearer <token>".');
-        if (access === 'admin-or-service' && token && options.ingestToken && sameSecret(token, options.ingestToken)) {
-          // INGEST_TOKEN_NETWORKS: a copy of the token is no use outside the networks the ingestion job calls from.
-          if (options.ingestFrom && !options.ingestFrom(request.ip))
-            throw new DomainError('forbidden', INGEST_NETWORK_MESSAGE, 'ingestion token from another network');
-          request.serviceCaller = true;
-          return;
-        }
-        if (token) request.caller = await resolveCaller(request, token);
-        if (access === 'public') return;
-        if (!request.caller) throw new DomainError('unauthenticated', 'Please sign in to continue.');
-        const { admin, finance } = request.caller;
-        const allowed =
-          access === 'user' || (access === 'finance' ? finance : access === 'admin-step-up' ? admin || finance : admin);
-        if (!allowed) {
-          throw new DomainError(
-            'forbidden',
-            'You do not have permission to do this. Please contact the website administrator.',
-          );
-        }
-        // The password alone makes no admin or finance call: this very sign-in must have used its passkey
-        // lately, in the browser the request comes from (the secret its ceremony answered with).
-        // A person's own calls (every download) need no step-up: nothing of it is read for them.
-        if (access === 'user') return;
-        const session = { ...request.caller, stepUpSecret: stepUpSecretOf(request) };
-        if (access === 'admin' || access === 'admin-or-service') await app.domain.passkeys.requireStepUp(session);
-        if (access === 'finance') await app.domain.passkeys.requireStepUp(session, 'finance');
-        // The ceremonies need no confirmation, but a browser that went quiet too long signs in again first.
-        if (access === 'admin-step-up') await app.domain.passkeys.requireNotIdle(session);
-      } catch (error) {
-        if (!(error instanceof DomainError)) throw error;
-        const identity = request.refusedIdentity;
-        // Queued and folded per client, reason and minute: a flood of refusals costs a bounded number of rows.
-        app.domain.auditTrail.refusal({
-          client: clientKey(request.ip),
-          actor: request.caller?.email ?? identity?.email ?? null,
-          action: `${request.method} ${request.routeOptions.url}`,
-          detail: [`${error.statusCode} ${error.message}`, error.reason, identity && `uid ${identity.uid}`]
-            .filter(Boolean)
-            .join('; '),
-        });
-        // The errors plugin turns it into the answer, like every other refusal.
-        throw error;
+      if (header && !token)
+        throw new DomainError('unauthenticated', 'The Authorization header must be "Bearer <token>".');
+      if (access === 'admin-or-service' && token && options.ingestToken && sameSecret(token, options.ingestToken)) {
+        // INGEST_TOKEN_NETWORKS: a copy of the token is no use outside the networks the ingestion job calls from.
+        if (options.ingestFrom && !options.ingestFrom(request.ip))
+          throw new DomainError('forbidden', INGEST_NETWORK_MESSAGE, 'ingestion token from another network');
+        request.serviceCaller = true;
+        return;
       }
+      if (!token) return permit(request, access);
+      const resolving = resolveCaller(request, token);
+      if (resolving instanceof Promise) {
+        return resolving.then((caller) => {
+          request.caller = caller;
+          return permit(request, access);
+        });
+      }
+      request.caller = resolving;
+      return permit(request, access);
+    }
+
+    function permit(request: FastifyRequest, access: Access): void | Promise<void> {
+      if (access === 'public') return;
+      if (!request.caller) throw new DomainError('unauthenticated', 'Please sign in to continue.');
+      const { admin, finance } = request.caller;
+      const allowed =
+        access === 'user' || (access === 'finance' ? finance : access === 'admin-step-up' ? admin || finance : admin);
+      if (!allowed) {
+        throw new DomainError(
+          'forbidden',
+          'You do not have permission to do this. Please contact the website administrator.',
+        );
+      }
+      // The password alone makes no admin or finance call: this very sign-in must have used its passkey
+      // lately, in the browser the request comes from (the secret its ceremony answered with).
+      // A person's own calls (every download) need no step-up: nothing of it is read for them.
+      if (access === 'user') return;
+      return stepUp(request, request.caller, access);
+    }
+
+    async function stepUp(request: FastifyRequest, caller: Caller, access: Access) {
+      const session = { ...caller, stepUpSecret: stepUpSecretOf(request) };
+      if (access === 'admin' || access === 'admin-or-service') await app.domain.passkeys.requireStepUp(session);
+      if (access === 'finance') await app.domain.passkeys.requireStepUp(session, 'finance');
+      // The ceremonies need no confirmation, but a browser that went quiet too long signs in again first.
+      if (access === 'admin-step-up') await app.domain.passkeys.requireNotIdle(session);
+    }
+
+    /** What a refusal leaves behind, for the errors plugin to answer like every other. */
+    function refusal(request: FastifyRequest, error: unknown): Error {
+      if (!(error instanceof DomainError)) return error as Error;
+      const identity = request.refusedIdentity;
+      // Queued and folded per client, reason and minute: a flood of refusals costs a bounded number of rows.
+      app.domain.auditTrail.refusal({
+        client: clientKey(request.ip),
+        actor: request.caller?.email ?? identity?.email ?? null,
+        action: `${request.method} ${request.routeOptions.url}`,
+        detail: [`${error.statusCode} ${error.message}`, error.reason, identity && `uid ${identity.uid}`]
+          .filter(Boolean)
+          .join('; '),
+      });
+      return error;
+    }
+
+    // A callback hook, not an async one: a request whose checks are all answered from memory (every download
+    // after a person's first) goes on without a promise.
+    function authorize(request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) {
+      let checking;
+      try {
+        checking = check(request);
+      } catch (error) {
+        done(refusal(request, error));
+        return;
+      }
+      if (checking instanceof Promise)
+        checking.then(
+          () => done(),
+          (error: unknown) => done(refusal(request, error)),
+        );
+      else done();
     }
 
     // onRequest, before the body is read or validated: a refused caller learns nothing and uploads nothing.

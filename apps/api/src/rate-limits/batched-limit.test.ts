@@ -38,6 +38,23 @@ describe('createBatchedLimit', () => {
     assert.equal(await store.peek('downloads:jane@example.com', HOUR_MS), 3, 'a flush with nothing new adds nothing');
   });
 
+  it('answers without a promise once the shared count is known, and counts the same either way', async () => {
+    await store.hit('downloads:jane@example.com', HOUR_MS, 1);
+    const limit = createBatchedLimit(store, 'downloads', 3, HOUR_MS, { now });
+    const first = limit.hit('jane@example.com');
+    assert.ok(first instanceof Promise, 'the first use of a key in a window reads the shared count');
+    assert.equal(await first, undefined);
+    assert.equal(limit.hit('jane@example.com'), undefined, 'the second hit is decided there and then');
+    assert.equal(limit.spentFor('jane@example.com'), HOUR_MS - 60_000, 'one made elsewhere and two here');
+    assert.equal(limit.leftFor('jane@example.com'), 0);
+    const held = limit.reserve('jane@example.com');
+    assert.ok(!(held instanceof Promise));
+    assert.equal(held.waitMs, HOUR_MS - 60_000);
+    assert.equal(limit.hit('jane@example.com'), HOUR_MS - 60_000);
+    await limit.flush();
+    assert.equal(await store.peek('downloads:jane@example.com', HOUR_MS), 3);
+  });
+
   it('shares one allowance between instances: each starts from the shared count and learns the others at its flush', async () => {
     const first = createBatchedLimit(store, 'downloads', 5, HOUR_MS, { now });
     const second = createBatchedLimit(createRateLimitStore(database.db, { now }), 'downloads', 5, HOUR_MS, { now });
@@ -148,7 +165,7 @@ describe('createBatchedLimit', () => {
       peek: (...args) => (failing ? Promise.reject(new Error('connection refused')) : store.peek(...args)),
     };
     const limit = createBatchedLimit(flaky, 'downloads', 10, HOUR_MS, { now });
-    await assert.rejects(limit.hit('jane@example.com'), /connection refused/);
+    await assert.rejects(async () => limit.hit('jane@example.com'), /connection refused/);
     failing = false;
     assert.ok((await limit.hit('jane@example.com')) !== undefined, 'the ten hits made elsewhere count');
   });

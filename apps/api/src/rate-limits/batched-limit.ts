@@ -22,6 +22,12 @@ interface Tally {
   recheck: boolean;
 }
 
+/** One attempt's hold on a unit of an allowance (`reserve`). */
+export interface Reservation {
+  waitMs: number | undefined;
+  settle(counts: boolean): void;
+}
+
 export interface BatchedLimitOptions {
   /**
    * Most keys remembered, the least recently used dropped first: one with nothing to send if there is one
@@ -123,10 +129,13 @@ export function createBatchedLimit(
     return fresh;
   }
 
-  async function tallyOf(key: string): Promise<Tally> {
+  /**
+   * `decide` on the key's tally: there and then once its shared count is known (most calls: no promise, no
+   * microtask), else once the first read is in. The download path makes two such calls per download.
+   */
+  function withTally<T>(key: string, decide: (tally: Tally) => T): T | Promise<T> {
     const tally = currentTally(key);
-    if (tally.loading) await tally.loading;
-    return tally;
+    return tally.loading ? tally.loading.then(() => decide(tally)) : decide(tally);
   }
 
   /** Counts `count` hits when all are within the allowance; the wait (ms) when not (and then counts nothing). */
@@ -134,6 +143,24 @@ export function createBatchedLimit(
     if (totalOf(tally) + count > allowanceOf(tally)) return waitOf(tally);
     tally.pending += count;
     return undefined;
+  }
+
+  const takeOne = (tally: Tally) => take(tally);
+  const spentWait = (tally: Tally) => (totalOf(tally) >= allowanceOf(tally) ? waitOf(tally) : undefined);
+
+  function reserveOne(tally: Tally): Reservation {
+    if (totalOf(tally) >= allowanceOf(tally)) return { waitMs: waitOf(tally), settle: () => {} };
+    tally.reserved += 1;
+    let settled = false;
+    return {
+      waitMs: undefined,
+      settle(counts) {
+        if (settled) return;
+        settled = true;
+        tally.reserved -= 1;
+        if (counts) tally.pending += 1;
+      },
+    };
   }
 
   async function send() {
@@ -178,21 +205,23 @@ export function createBatchedLimit(
     max,
     /** The length of a window of this allowance, in milliseconds. */
     windowMs,
-    /** Counts one hit; the wait (ms) when it goes beyond the allowance (then nothing is counted). */
-    async hit(key: string): Promise<number | undefined> {
-      return take(await tallyOf(key));
+    /**
+     * Counts one hit; the wait (ms) when it goes beyond the allowance (then nothing is counted). Answered
+     * without a promise once the key's shared count is known in this window, so callers `await` it.
+     */
+    hit(key: string): number | undefined | Promise<number | undefined> {
+      return withTally(key, takeOne);
     },
     /**
      * Counts `count` hits at once, all or none: a ZIP of 40 invoices spends 40 downloads, and is refused
      * whole (with the wait) when fewer are left, rather than cut short.
      */
-    async hitMany(key: string, count: number): Promise<number | undefined> {
-      return take(await tallyOf(key), count);
+    hitMany(key: string, count: number): number | undefined | Promise<number | undefined> {
+      return withTally(key, (tally) => take(tally, count));
     },
     /** What is left of the allowance in this window, as far as this instance knows. */
-    async leftFor(key: string): Promise<number> {
-      const tally = await tallyOf(key);
-      return Math.max(0, allowanceOf(tally) - totalOf(tally));
+    leftFor(key: string): number | Promise<number> {
+      return withTally(key, (tally) => Math.max(0, allowanceOf(tally) - totalOf(tally)));
     },
     /**
      * The same, decided in memory there and then, for a limit made with `sharedBy` (which never reads the
@@ -203,29 +232,16 @@ export function createBatchedLimit(
       return take(currentTally(key));
     },
     /** Without counting: the wait (ms) when the allowance is already spent. */
-    async spentFor(key: string): Promise<number | undefined> {
-      const tally = await tallyOf(key);
-      return totalOf(tally) >= allowanceOf(tally) ? waitOf(tally) : undefined;
+    spentFor(key: string): number | undefined | Promise<number | undefined> {
+      return withTally(key, spentWait);
     },
     /**
      * Holds one hit while an attempt whose outcome decides whether it counts is under way, so concurrent
      * attempts cannot all pass a check made before any of them counted. `settle(true)` counts it, `false`
      * gives it back; only the first settle counts.
      */
-    async reserve(key: string): Promise<{ waitMs: number | undefined; settle(counts: boolean): void }> {
-      const tally = await tallyOf(key);
-      if (totalOf(tally) >= allowanceOf(tally)) return { waitMs: waitOf(tally), settle: () => {} };
-      tally.reserved += 1;
-      let settled = false;
-      return {
-        waitMs: undefined,
-        settle(counts) {
-          if (settled) return;
-          settled = true;
-          tally.reserved -= 1;
-          if (counts) tally.pending += 1;
-        },
-      };
+    reserve(key: string): Reservation | Promise<Reservation> {
+      return withTally(key, reserveOne);
     },
     /** Forgets everything counted here, unsent hits included: for a store that was emptied under it. */
     reset() {

@@ -35,6 +35,17 @@ describe('createAllowlistCache', () => {
     assert.equal(loads.length, 4);
   });
 
+  it('answers a remembered row, or its absence, without a promise; reads through one while notices are not proven', async () => {
+    const { cache } = counting();
+    cache.onLive(true);
+    await cache.find('in@example.com');
+    await cache.find('out@example.com');
+    assert.equal((cache.find('in@example.com') as UserRow).email, 'in@example.com');
+    assert.equal(cache.find('out@example.com'), undefined);
+    cache.onLive(false);
+    assert.ok(cache.find('in@example.com') instanceof Promise, 'stepped aside: the database is read');
+  });
+
   it('counts each time it steps aside, and says how long ago its notices last proved themselves', async () => {
     let now = 1_000_000;
     let lapses = 0;

@@ -49,7 +49,8 @@ export function createAllowlistCache(
   }
 
   return {
-    async find(email: string): Promise<UserRow | undefined> {
+    /** A remembered row is answered without a promise (callers `await` it). */
+    find(email: string): UserRow | undefined | Promise<UserRow | undefined> {
       if (!live) return load(email);
       const hit = rows.get(email);
       if (hit) return hit.row;
