@@ -12,8 +12,8 @@ if (!process.env.SKIP_BUILD) buildAll();
 const runs = Math.max(1, Math.min(10, Number(process.argv[2] ?? 1) || 1));
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 process.stdout.write(
-  '| run | uploads | additions | removals | lost | refused (503) | other answers | longest 503 stretch | served again after crash | after promotion | diverged |\n' +
-    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n',
+  '| run | uploads | additions | removals | lost | refused (503) | other answers | longest 503 stretch | served again after crash | after promotion | through nginx after promotion | diverged |\n' +
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n',
 );
 let failed = false;
 for (let run = 1; run <= runs; run++) {
@@ -28,6 +28,7 @@ for (let run = 1; run <= runs; run++) {
     `| ${run} | ${acknowledged.uploads} | ${acknowledged.additions} | ${acknowledged.removals} | ${figures.lost.length} | ` +
       `${figures.refused} of ${figures.calls} | ${figures.unexpected.length} | ${seconds(figures.longest503Ms)} | ` +
       `${seconds(figures.recoveredAfterCrashMs)} | ${seconds(figures.recoveredAfterPromotionMs)} | ` +
+      `${seconds(figures.servedThroughProxyAfterPromotionMs)} | ` +
       `${figures.diverged.join(', ') || 'none'} |\n`,
   );
   for (const line of [...figures.lost, ...figures.unexpected].slice(0, 20)) process.stdout.write(`  ${line}\n`);

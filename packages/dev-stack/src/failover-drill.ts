@@ -36,6 +36,11 @@ export interface FailoverFigures {
   /** From the primary's crash (and from the promotion) until every instance stores an upload again. */
   recoveredAfterCrashMs: number;
   recoveredAfterPromotionMs: number;
+  /**
+   * From the promotion until a download through nginx succeeds again: nginx leaves an instance out for its
+   * fail_timeout (5 s) after the failover's 503s, so people reach the portal a little after the instances serve.
+   */
+  servedThroughProxyAfterPromotionMs: number;
   /** Calls in all, and after the promotion. */
   calls: number;
   /** Writes the old primary took once back (it must refuse them all: it is a replica). */
@@ -244,9 +249,11 @@ async function underLoad(
   await sleep(phase.steadyMs);
   stopped = true;
   await Promise.all(workers);
+  const servedThroughProxyAt = await untilServedThroughProxy(topology.url, userToken);
 
   // The old primary comes back as a replica of the new one; the instances keep writing where they write.
   await pair.rejoinAsReplica(oldPrimary, replica);
+  await untilServedThroughProxy(topology.url, userToken);
   for (let index = 0; index < 10; index++) await upload(topology.url, `after-rejoin-${index}`);
   let writesAcceptedByOldPrimary = 0;
   try {
@@ -279,6 +286,7 @@ async function underLoad(
     longest503Ms: longestRefusedStretch(answers),
     recoveredAfterCrashMs: Math.max(...recovered) - crashedAt,
     recoveredAfterPromotionMs: Math.max(...recovered) - promotedAt,
+    servedThroughProxyAfterPromotionMs: servedThroughProxyAt - promotedAt,
     calls: answers.length,
     writesAcceptedByOldPrimary,
     diverged,
@@ -316,7 +324,7 @@ async function findLost(
     });
     const body = new Uint8Array(await download.arrayBuffer());
     if (download.status !== 200 || sha256Of(body) !== sha256)
-      lost.push(`upload ${parcelCode}: downloads as ${download.status}`);
+      lost.push(`upload ${parcelCode}: downloads as ${download.status} ${messageOf(download.status, body)}`);
   }
   for (const email of acknowledged.additions) {
     if ((await rows('select 1 from users where email = $1', [email])).length !== 1)
@@ -335,10 +343,37 @@ async function findLost(
     const attempt = await fetch(`${topology.url}/api/invoice?parcelCode=DEMO000001`, {
       headers: { authorization: `Bearer ${leaver.idToken}` },
     });
-    await attempt.arrayBuffer();
-    if (attempt.status < 400 || attempt.status >= 500) lost.push(`removal ${email}: let in again (${attempt.status})`);
+    const answer = new Uint8Array(await attempt.arrayBuffer());
+    if (attempt.status < 400 || attempt.status >= 500)
+      lost.push(`removal ${email}: let in again (${attempt.status} ${messageOf(attempt.status, answer)})`);
   }
   return lost;
+}
+
+/**
+ * Waits until a download through nginx succeeds, and says when. Before the writes and the looking that follow:
+ * on an idle machine they would otherwise all fall in nginx's fail_timeout and be answered by nginx alone.
+ */
+async function untilServedThroughProxy(base: string, userToken: string): Promise<number> {
+  const deadline = performance.now() + RECOVERY_WITHIN_MS;
+  let last = 0;
+  while (performance.now() < deadline) {
+    const response = await fetch(`${base}/api/invoice?parcelCode=DEMO000001`, {
+      headers: { authorization: `Bearer ${userToken}` },
+      signal: AbortSignal.timeout(CALL_WITHIN_MS),
+    });
+    await response.arrayBuffer();
+    if (response.status === 200) return performance.now();
+    last = response.status;
+    await sleep(100);
+  }
+  throw new Error(`no download through nginx succeeded within ${RECOVERY_WITHIN_MS / 1000} s (last: HTTP ${last})`);
+}
+
+/** What a refusal said, to tell one cause from another (an error's body is the portal's `{ message, code }`). */
+function messageOf(status: number, body: Uint8Array): string {
+  if (status < 400) return '';
+  return Buffer.from(body).toString('utf8').slice(0, 200);
 }
 
 /** The longest time between a 503 and a later one with no success between them (in the order answered). */
