@@ -57,7 +57,8 @@ const workspaces = ['packages/contract', 'packages/dev-stack', 'apps/api', 'apps
 const typecheck = matches(/^packages\//)
   ? workspaces
   : workspaces.filter((workspace) => under(`${workspace}/`).some((file) => /\.tsx?$/.test(file)));
-for (const workspace of typecheck) step(`typecheck ${workspace}`, 'npx', ['tsc', '-p', workspace]);
+if (typecheck.length > 0)
+  step(`typecheck ${typecheck.join(', ')}`, 'npx', ['tsx', 'scripts/typecheck.ts', ...typecheck]);
 
 const apiTests = ['src', 'test'].flatMap((folder) =>
   readdirSync(path.join(root, 'apps/api', folder), { recursive: true, encoding: 'utf8' })
