@@ -27,7 +27,7 @@
  * output is printed whole once it ends; the slowest processes and a closing "api: N passed, N failed" line follow.
  */
 import { spawn } from 'node:child_process';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -171,6 +171,8 @@ process.stdout.write(`# API tests: ${fileCount} file runs in ${jobs.length} proc
 
 interface Outcome extends Job {
   seconds: number;
+  /** CPU-seconds the process and the processes it waited for used (Linux; 0 where /proc is not there). */
+  cpuSeconds: number;
   passed: number;
   failed: number;
   exitCode: number | null;
@@ -191,6 +193,22 @@ const retryFailed = process.env.CI === 'true';
  */
 const TEST_DEADLINE_MS = 180_000;
 const jobDeadlineMs = (job: Job) => (240 + 120 * job.files.length) * 1000;
+
+/**
+ * The CPU-seconds of every child this runner has waited for (and of theirs), from /proc/self/stat's cutime and
+ * cstime: read when a test process has just been reaped, the rise since the last reading is that process's.
+ */
+let childrenCpuRead = 0;
+async function cpuOfChildrenReapedSinceLastRead(): Promise<number> {
+  const stat = await readFile('/proc/self/stat', 'utf8').catch(() => undefined);
+  if (!stat) return 0;
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // Fields 16 and 17 of the line (cutime, cstime), counted from its start, in clock ticks of 1/100 s.
+  const total = (Number(fields[13]) + Number(fields[14])) / 100;
+  const rise = total - childrenCpuRead;
+  childrenCpuRead = total;
+  return rise;
+}
 
 const describeJob = (job: Job) => (job.files.length === 1 ? job.files[0]! : `${job.files.length} files`);
 
@@ -244,14 +262,17 @@ function runJob(job: Job, slot: Slot, attempt = 1): Promise<Outcome> {
     child.kill('SIGKILL');
   }, deadlineMs);
   return new Promise((resolve) => {
-    child.on('close', (exitCode, signal) => {
+    child.on('close', async (exitCode, signal) => {
       clearTimeout(deadline);
+      const cpuSeconds = await cpuOfChildrenReapedSinceLastRead();
       const text = Buffer.concat(output).toString();
       const seconds = (performance.now() - started) / 1000;
       const count = (label: string) => Number(new RegExp(`^ℹ ${label} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
       // V8 itself aborting (a signal, or its fatal-error exit) is not a test failure: run the files once more.
       const engineAbort = signal === 'SIGTRAP' || signal === 'SIGABRT' || /Check failed:|Fatal error in/.test(text);
-      process.stdout.write(`\n# ${job.pass}: ${job.files.join(', ')} (${seconds.toFixed(1)} s)\n${text}`);
+      process.stdout.write(
+        `\n# ${job.pass}: ${job.files.join(', ')} (${seconds.toFixed(1)} s, ${cpuSeconds.toFixed(1)} CPU-s)\n${text}`,
+      );
       if (exitCode !== 0 && engineAbort && attempt === 1) {
         process.stdout.write(
           `# ${describeJob(job)}: Node's engine aborted the process (not a test failure); running again\n`,
@@ -260,7 +281,7 @@ function runJob(job: Job, slot: Slot, attempt = 1): Promise<Outcome> {
         return;
       }
       const failed = count('fail') + (exitCode !== 0 && count('fail') === 0 ? 1 : 0);
-      const outcome = { ...job, seconds, passed: count('pass'), failed, exitCode, text };
+      const outcome = { ...job, seconds, cpuSeconds, passed: count('pass'), failed, exitCode, text };
       if (exitCode === 0 || !retryFailed || attempt > 1) {
         resolve(outcome);
         return;
@@ -278,6 +299,7 @@ function runJob(job: Job, slot: Slot, attempt = 1): Promise<Outcome> {
           return {
             ...outcome,
             seconds: outcome.seconds + retried.reduce((sum, second) => sum + second.seconds, 0),
+            cpuSeconds: outcome.cpuSeconds + retried.reduce((sum, second) => sum + second.cpuSeconds, 0),
             // The first run's passes stand; its failures that passed alone count as passed.
             passed: outcome.passed + Math.max(0, outcome.failed - failedNow),
             failed: failedNow,
@@ -315,6 +337,8 @@ await Promise.all(
 const wallSeconds = (performance.now() - started) / 1000;
 
 await Promise.all(slots.map(async (slot) => Promise.all([slot.emulator.stop(), dropSlotDatabase(slot.databaseUrl)])));
+// Reaped last: the slots' Auth emulators, which every test process called.
+const emulatorCpuSeconds = await cpuOfChildrenReapedSinceLastRead();
 const unmet = ledgerDir
   ? await checkPassesMeetAll(ledgerDir, {
       postgres: chosen.includes('pglite') && Boolean(databaseUrl),
@@ -324,10 +348,15 @@ const unmet = ledgerDir
 await rm(templateDir, { recursive: true, force: true });
 
 const slowest = [...outcomes].sort((a, b) => b.seconds - a.seconds).slice(0, 8);
-process.stdout.write(`\n# Slowest processes (${wallSeconds.toFixed(0)} s in all on ${workers} slots)\n`);
+const cpuOf = (pass?: Job['pass']) =>
+  outcomes.filter((outcome) => !pass || outcome.pass === pass).reduce((sum, outcome) => sum + outcome.cpuSeconds, 0);
+process.stdout.write(
+  `\n# Slowest processes (${wallSeconds.toFixed(0)} s in all on ${workers} slots; test processes used ${cpuOf().toFixed(0)} CPU-s: ` +
+    `PGlite ${cpuOf('PGlite').toFixed(0)}, object store ${cpuOf('object store').toFixed(0)}, PostgreSQL ${cpuOf('PostgreSQL').toFixed(0)}; the Auth emulators ${emulatorCpuSeconds.toFixed(0)})\n`,
+);
 for (const outcome of slowest) {
   process.stdout.write(
-    `#   ${outcome.seconds.toFixed(1).padStart(6)} s  ${outcome.pass.padEnd(12)} ${outcome.files.join(', ')}\n`,
+    `#   ${outcome.seconds.toFixed(1).padStart(6)} s ${outcome.cpuSeconds.toFixed(1).padStart(6)} CPU-s  ${outcome.pass.padEnd(12)} ${outcome.files.join(', ')}\n`,
   );
 }
 const failedJobs = outcomes.filter((outcome) => outcome.exitCode !== 0);
