@@ -53,7 +53,7 @@ async function migrateUnderLock(url: string, connectMs: number | undefined, fold
   }
 }
 
-const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
+export const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
 
 /** How far a database's schema is migrated, beside how far this release's migrations go. */
 export interface SchemaLevel {

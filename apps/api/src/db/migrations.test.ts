@@ -32,7 +32,7 @@ async function migrationsBefore(tag: string, dir: string) {
 
 /** An empty PGlite database taken to the level `folder`'s journal describes, as drizzle's migrator does it. */
 async function databaseMigratedWith(folder: string): Promise<DatabaseHandle> {
-  const handle = await openDatabase(await testPgliteTarget(), { migrate: false, allowBehind: true });
+  const handle = await openDatabase(await testPgliteTarget({ empty: true }), { migrate: false, allowBehind: true });
   await migratePglite(handle.db as never, { migrationsFolder: folder });
   return handle;
 }
@@ -182,7 +182,7 @@ describe('the migration that gives each sign-in account one row', () => {
 
   before(async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'portal-migrations-'));
-    const target = await testPgliteTarget();
+    const target = await testPgliteTarget({ empty: true });
     client = await PGlite.create({
       ...(target.kind === 'pglite' && target.loadDataDir ? { loadDataDir: target.loadDataDir } : {}),
       extensions: { pg_trgm },
