@@ -203,7 +203,7 @@ describe('every command the docs show', () => {
       scripts: Record<string, string>;
     };
     assert.equal(root.scripts.portal, 'npm run cli -w apps/api --silent --');
-    assert.equal(api.scripts.cli, 'tsx src/cli/index.ts');
+    assert.equal(api.scripts.cli, 'node src/cli/index.ts');
     assert.match(readFileSync(path.join(REPO_ROOT, 'scripts/start.ts'), 'utf8'), new RegExp(DEMO_SCIM_TOKEN));
   });
 

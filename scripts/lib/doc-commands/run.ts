@@ -47,14 +47,14 @@ curl() {
     return 1
   fi
 }
-# npm run portal is npm run cli -w apps/api, which is tsx src/cli/index.ts in apps/api (the test checks both
+# npm run portal is npm run cli -w apps/api, which is node src/cli/index.ts in apps/api (the test checks both
 # scripts say so): run without npm's own start-up, from the folder npm runs it in, with the variables npm
 # gives it (the root script's folder as INIT_CWD).
 npm() {
   if [[ $1 == run && $2 == portal && $3 == -- ]]; then
     shift 3
     local code=0
-    (cd "$REPO/apps/api" && INIT_CWD=$REPO npm_lifecycle_event=cli node --import tsx src/cli/index.ts "$@") || code=$?
+    (cd "$REPO/apps/api" && INIT_CWD=$REPO npm_lifecycle_event=cli node src/cli/index.ts "$@") || code=$?
     echo "portal $code $DOC_AT" >> "$DOC_LOG"
     if [[ $code != 0 ]]; then echo "$DOC_AT: npm run portal -- $* exited $code" >&2; return $code; fi
     return 0

@@ -55,8 +55,9 @@ describe(`a crash in the middle of a folder import (${invoiceStoreKind()} store)
   const onDisk = (entry: string) =>
     store.kind === 'folder' ? path.join(dataDir, 'invoices', entry) : path.join(dataDir, entry);
 
+  // On Node's own type stripping, as `npm run portal` runs the CLI.
   const importDir = (dir: string) =>
-    spawn(process.execPath, ['--import', 'tsx', cli, 'invoices', 'import-dir', dir], { env, stdio: 'pipe' });
+    spawn(process.execPath, [cli, 'invoices', 'import-dir', dir], { env, stdio: 'pipe' });
 
   it('leaves only whole files and rows naming them, and a re-run completes the rest once', async (test) => {
     const source = path.join(dataDir, 'incoming');
