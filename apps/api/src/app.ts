@@ -9,6 +9,7 @@ import type { Config } from './config.ts';
 import type { Domain } from './domain.ts';
 import { acceptEmptyBodies } from './http/empty-body.ts';
 import { requestLogPlugin } from './observability/logging.ts';
+import { requestLoggerFactory } from './observability/request-logger.ts';
 import domainPlugin from './plugins/domain.ts';
 import metrics from './observability/metrics-route.ts';
 import requestId, { requestIdGenerator } from './observability/request-id.ts';
@@ -137,6 +138,7 @@ export async function createApp(domain: Domain, log: Logger, options: FastifySer
     // requestLogPlugin writes one line per request instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
     genReqId: requestIdGenerator({ trustProxy: config.trustProxy }),
+    childLoggerFactory: requestLoggerFactory,
     trustProxy: trustProxyOption(config.trustProxy),
     // E-mails of up to 254 characters travel in the path; longer ones get a 414 from the router.
     routerOptions: { maxParamLength: MAX_PATH_PARAM_LENGTH },

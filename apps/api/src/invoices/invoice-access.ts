@@ -155,78 +155,130 @@ export function createInvoiceAccess(deps: InvoiceAccessDeps) {
     return bytesOf({ sha256: invoice.xmlSha256, size: invoice.xmlSize ?? 0 }, `invoice ${invoice.parcelCode}'s XML`);
   }
 
+  interface OpenRequest<P extends InvoicePart> {
+    user: string;
+    parcelCode: string;
+    part: P;
+    versionId?: number;
+    earlierVersions?: boolean;
+  }
+
+  type Reservation = Exclude<ReturnType<RateLimits['unknownParcels']['reserve']>, Promise<unknown>>;
+
+  /**
+   * `open` without a promise when every step is answered from memory (both allowances known, the row and the
+   * bytes cached: every download of an invoice after its first), else a promise; a refusal then is thrown there
+   * and then. Each step is the one `open` describes, in the same order.
+   */
+  function openAtOnce<P extends InvoicePart>(request: OpenRequest<P>): OpenedPart<P> | Promise<OpenedPart<P>> {
+    const { user, part } = request;
+    // Both allowances in one round trip when either reads the store (neither depends on the other's answer).
+    const spending =
+      part === 'facts' || part === 'history' ? rateLimits.downloads.spentFor(user) : rateLimits.downloads.hit(user);
+    const reserving = rateLimits.unknownParcels.reserve(user);
+    if (spending instanceof Promise || reserving instanceof Promise) {
+      return Promise.all([spending, reserving]).then(([downloadWaitMs, guess]) =>
+        allowed(request, downloadWaitMs, guess),
+      );
+    }
+    return allowed(request, spending, reserving);
+  }
+
+  function allowed<P extends InvoicePart>(
+    request: OpenRequest<P>,
+    downloadWaitMs: number | undefined,
+    guess: Reservation,
+  ): OpenedPart<P> | Promise<OpenedPart<P>> {
+    const { parcelCode, part, versionId, earlierVersions = true } = request;
+    const waitMs = downloadWaitMs ?? guess.waitMs;
+    if (waitMs !== undefined) {
+      guess.settle(false);
+      throw rateLimited(waitMs);
+    }
+    const partVersion = part === 'pdf' || part === 'xml' ? versionId : undefined;
+    let opening;
+    try {
+      const finding = deps.invoices.findCurrent(parcelCode);
+      opening =
+        finding instanceof Promise
+          ? finding.then((row) => read(part, foundOrRefused(row), partVersion, earlierVersions))
+          : read(part, foundOrRefused(finding), partVersion, earlierVersions);
+    } catch (error) {
+      throw refused(request, guess, error);
+    }
+    return opening instanceof Promise
+      ? opening.then(
+          (opened) => answered(request, guess, opened),
+          (error: unknown) => {
+            throw refused(request, guess, error);
+          },
+        )
+      : answered(request, guess, opening);
+  }
+
+  /** A refusal after the allowances: the guess settled, and an unknown code or version audited. */
+  function refused(request: OpenRequest<InvoicePart>, guess: Reservation, error: unknown): unknown {
+    const { user, parcelCode, part, versionId } = request;
+    const action = AUDIT_ACTION[part];
+    const notFound = error instanceof DomainError && error.kind === 'not-found' ? error.reason : undefined;
+    guess.settle(notFound === UNKNOWN_PARCEL);
+    if (error instanceof DomainError && error.reason === EARLIER_VERSION) {
+      audit.queued({ actor: user, action, target: parcelCode, outcome: 'refused', detail: `version ${versionId}` });
+    }
+    if (notFound) {
+      const detail =
+        notFound === UNKNOWN_PARCEL
+          ? 'unknown parcel code'
+          : notFound === NO_VERSION
+            ? `no version ${versionId}`
+            : 'no XML';
+      audit.queued({ actor: user, action, target: parcelCode, outcome: 'refused', detail });
+    }
+    return error;
+  }
+
+  function answered<P extends InvoicePart>(
+    request: OpenRequest<P>,
+    guess: Reservation,
+    opened: InvoiceFacts | InvoiceHistory | InvoiceBytes,
+  ): OpenedPart<P> {
+    const { user, parcelCode, part, versionId } = request;
+    const action = AUDIT_ACTION[part];
+    guess.settle(false);
+    // Queued, written in batches: the answer never waits for the audit log.
+    if ('sha256' in opened) {
+      const version = versionId === undefined ? '' : `version ${versionId} `;
+      audit.queued({
+        actor: user,
+        action,
+        target: parcelCode,
+        outcome: 'ok',
+        detail: `${version}sha256 ${opened.sha256}`,
+      });
+      if (part === 'pdf' && versionId === undefined) deps.onOpened?.(user, parcelCode);
+      // Counted here, not from the answer: behind nginx the answer has no body and nginx sends the bytes.
+      metrics.invoiceDownloads.inc();
+      metrics.invoiceDownloadBytes.inc(opened.size);
+    } else {
+      audit.queued({ actor: user, action, target: parcelCode, outcome: 'ok', detail: null });
+    }
+    return opened as OpenedPart<P>;
+  }
+
   return {
     /**
      * `versionId`: a PDF or XML of that version (the history's downloads) instead of the current one; the
      * same allowances and audit apply, and the version must be the parcel code's own. `earlierVersions: false`
      * refuses a version whose bytes are not the current ones (403).
      */
-    async open<P extends InvoicePart>(request: {
-      user: string;
-      parcelCode: string;
-      part: P;
-      versionId?: number;
-      earlierVersions?: boolean;
-    }): Promise<OpenedPart<P>> {
-      const { user, parcelCode, part, versionId, earlierVersions = true } = request;
-      const action = AUDIT_ACTION[part];
-      // Both allowances in one round trip when either reads the store (neither depends on the other's answer);
-      // once both are known in memory, no promise is made or awaited for them, nor for the cached row and bytes.
-      const spending =
-        part === 'facts' || part === 'history' ? rateLimits.downloads.spentFor(user) : rateLimits.downloads.hit(user);
-      const reserving = rateLimits.unknownParcels.reserve(user);
-      const [downloadWaitMs, guess] =
-        spending instanceof Promise || reserving instanceof Promise
-          ? await Promise.all([spending, reserving])
-          : [spending, reserving];
-      const waitMs = downloadWaitMs ?? guess.waitMs;
-      if (waitMs !== undefined) {
-        guess.settle(false);
-        throw rateLimited(waitMs);
-      }
-      let opened;
-      try {
-        const finding = deps.invoices.findCurrent(parcelCode);
-        const current = foundOrRefused(finding instanceof Promise ? await finding : finding);
-        const reading = read(part, current, part === 'pdf' || part === 'xml' ? versionId : undefined, earlierVersions);
-        opened = reading instanceof Promise ? await reading : reading;
-      } catch (error) {
-        const notFound = error instanceof DomainError && error.kind === 'not-found' ? error.reason : undefined;
-        guess.settle(notFound === UNKNOWN_PARCEL);
-        if (error instanceof DomainError && error.reason === EARLIER_VERSION) {
-          audit.queued({ actor: user, action, target: parcelCode, outcome: 'refused', detail: `version ${versionId}` });
-        }
-        if (notFound) {
-          const detail =
-            notFound === UNKNOWN_PARCEL
-              ? 'unknown parcel code'
-              : notFound === NO_VERSION
-                ? `no version ${versionId}`
-                : 'no XML';
-          audit.queued({ actor: user, action, target: parcelCode, outcome: 'refused', detail });
-        }
-        throw error;
-      }
-      guess.settle(false);
-      // Queued, written in batches: the answer never waits for the audit log.
-      if ('sha256' in opened) {
-        const version = versionId === undefined ? '' : `version ${versionId} `;
-        audit.queued({
-          actor: user,
-          action,
-          target: parcelCode,
-          outcome: 'ok',
-          detail: `${version}sha256 ${opened.sha256}`,
-        });
-        if (part === 'pdf' && versionId === undefined) deps.onOpened?.(user, parcelCode);
-        // Counted here, not from the answer: behind nginx the answer has no body and nginx sends the bytes.
-        metrics.invoiceDownloads.inc();
-        metrics.invoiceDownloadBytes.inc(opened.size);
-      } else {
-        audit.queued({ actor: user, action, target: parcelCode, outcome: 'ok', detail: null });
-      }
-      return opened as OpenedPart<P>;
+    async open<P extends InvoicePart>(request: OpenRequest<P>): Promise<OpenedPart<P>> {
+      return openAtOnce(request);
     },
+    /**
+     * The same as `open`, answered there and then when nothing had to be read (the download route's every
+     * download but an invoice's first): the value, or a refusal thrown; a promise otherwise.
+     */
+    openAtOnce,
   };
 }
 

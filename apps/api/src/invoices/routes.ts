@@ -1,11 +1,13 @@
 import { invoiceQuerySchema, invoiceStoredSchema, parcelCodeSchema } from '@portal/contract';
 import type { Readable } from 'node:stream';
+import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponses } from '../http/error-responses.ts';
 import { requireCaller } from '../http/require-caller.ts';
 import { DomainError } from '../domain-error.ts';
 import { sendInvoiceBytes } from '../http/send-invoice-bytes.ts';
+import type { InvoiceBytes } from './invoice-access.ts';
 
 /** A PDF (plain or hybrid) or an XML-only e-invoice; what it is is read from the bytes, not the type. */
 export const INVOICE_TYPES = ['application/pdf', 'application/octet-stream', 'application/xml', 'text/xml'];
@@ -34,16 +36,18 @@ const invoiceRoutes: FastifyPluginAsyncZod<InvoiceRoutesOptions> = async (app, o
         response: { 200: z.custom<Buffer | Readable>(), ...errorResponses },
       },
     },
-    async (request, reply) => {
+    // Not an async handler: when every check and the bytes are answered from memory (every download of an
+    // invoice after its first), the PDF is sent there and then, without a promise or a microtask.
+    (request, reply) => {
       const { parcelCode } = request.query;
-      const pdf = await invoiceAccess.open({ user: requireCaller(request).email, parcelCode, part: 'pdf' });
-      // Set only once the invoice is found: a refusal is JSON like every other.
-      reply
-        .type('application/pdf')
-        .header('cache-control', 'no-store')
-        // The code matched [A-Za-z0-9_-], so it is safe inside the quoted filename.
-        .header('content-disposition', `inline; filename="${parcelCode}.pdf"`);
-      return sendInvoiceBytes(reply, pdf);
+      const opening = invoiceAccess.openAtOnce({ user: requireCaller(request).email, parcelCode, part: 'pdf' });
+      if (opening instanceof Promise) {
+        // Resolved with the reply, a thenable Fastify then waits on until a streamed body (a file too large to
+        // keep in memory) is sent, as an async handler's `return reply` does; its types list no reply here.
+        return opening.then((pdf) => sendPdf(reply, parcelCode, pdf)) as Promise<unknown> as Promise<void>;
+      }
+      sendPdf(reply, parcelCode, opening);
+      return undefined;
     },
   );
 
@@ -95,5 +99,16 @@ const invoiceRoutes: FastifyPluginAsyncZod<InvoiceRoutesOptions> = async (app, o
     },
   );
 };
+
+/** Set only once the invoice is found: a refusal is JSON like every other. */
+function sendPdf<R extends FastifyReply>(reply: R, parcelCode: string, pdf: InvoiceBytes): R {
+  reply
+    .type('application/pdf')
+    .header('cache-control', 'no-store')
+    // The code matched [A-Za-z0-9_-], so it is safe inside the quoted filename.
+    .header('content-disposition', `inline; filename="${parcelCode}.pdf"`);
+  sendInvoiceBytes(reply, pdf);
+  return reply;
+}
 
 export default invoiceRoutes;

@@ -84,9 +84,14 @@ const INFO = pino.levels.values.info!;
 export const requestLogPlugin = fp(
   async (app) => {
     // A callback hook, and the line's object built only when it is written: at `warn` nothing is allocated.
+    // Written through the app's logger with the request's id as a field, the same line a child of the
+    // request would write, without making that child (request-logger.ts).
     app.addHook('onResponse', (request, reply, done) => {
       if ((pino.levels.values[request.log.level] ?? 0) <= INFO)
-        request.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
+        app.log.info(
+          { reqId: request.id, req: request, res: reply, responseTime: reply.elapsedTime },
+          'request completed',
+        );
       done();
     });
   },

@@ -28,7 +28,7 @@ describe('request ids and logs', () => {
     logTo: (line) => lines.push(line),
   });
 
-  it('gives every request a random id, echoed in the X-Request-Id header', async () => {
+  it('gives every request an id of its own, echoed in the X-Request-Id header', async () => {
     const [first, second] = await Promise.all([
       t.app.inject({ url: '/api/healthz' }),
       t.app.inject({ url: '/api/healthz' }),

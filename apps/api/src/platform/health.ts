@@ -15,11 +15,13 @@ declare module 'fastify' {
 export const readinessPlugin = fp(
   async (app) => {
     app.decorate('readiness', { draining: false });
-    // While draining, each answer asks its client to reconnect, which then reaches another instance.
-    // A callback hook: it runs on every answer, and a promise per answer is garbage.
-    app.addHook('onSend', (_request, reply, payload, done) => {
+    // While draining, each answer asks its client to reconnect, which then reaches another instance. Set as
+    // a request comes in, not as its answer goes out: an onSend hook, the only one on most routes, made every
+    // answer run Fastify's onSend machinery, and a request still being answered when draining begins is one
+    // answer on a connection that the next request, or the close, moves anyway.
+    app.addHook('onRequest', (_request, reply, done) => {
       if (app.readiness.draining) reply.header('connection', 'close');
-      done(null, payload);
+      done();
     });
   },
   { name: 'readiness' },

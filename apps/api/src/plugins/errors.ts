@@ -42,8 +42,9 @@ export function frameworkErrorHandler(
     error.code === 'FST_ERR_MAX_PARAM_LENGTH'
       ? PATH_TOO_LONG_MESSAGE
       : 'The address of this request is not valid. Please check the link.';
-  // Answered before the onRequest hooks run, so the id header is set here too.
+  // Answered before the onRequest hooks run, so the id header (and, while draining, the close) is set here too.
   reply.header('x-request-id', request.id);
+  if (request.server.readiness?.draining) reply.header('connection', 'close');
   return sendError(request, reply, error.statusCode ?? 400, message);
 }
 

@@ -188,4 +188,24 @@ describe('createBatchedLimit', () => {
     assert.equal(await store.peek('downloads:b@example.com', HOUR_MS), 1, 'b was kept: it had a hit to send');
     assert.ok((await limit.hit('a@example.com')) !== undefined, 'a, forgotten, reads its count back from the store');
   });
+
+  it('drops the key used longest ago, however often the others were used in a row', async () => {
+    const peeked: string[] = [];
+    const counting: RateLimitStore = {
+      ...store,
+      peek: (key, windowMs) => {
+        peeked.push(key);
+        return store.peek(key, windowMs);
+      },
+    };
+    const limit = createBatchedLimit(counting, 'downloads', 10, HOUR_MS, { now, maxKeys: 2 });
+    for (const key of ['a', 'a', 'b', 'b', 'a', 'a']) await limit.hit(`${key}@example.com`);
+    await limit.flush();
+    await limit.hit('c@example.com');
+    peeked.length = 0;
+    await limit.hit('a@example.com');
+    assert.deepEqual(peeked, [], 'a, used last before c, is still in memory');
+    await limit.hit('b@example.com');
+    assert.deepEqual(peeked, ['downloads:b@example.com'], 'b, used longest ago, was dropped and is read back');
+  });
 });

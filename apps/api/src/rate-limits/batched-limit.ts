@@ -66,6 +66,9 @@ export function createBatchedLimit(
   const maxKeys = options.maxKeys ?? 50_000;
   const sharedBy = options.sharedBy;
   const tallies = new Map<string, Tally>();
+  // The key used last, whose tally is already last in the map's order: deleting and setting it again on every
+  // call (one person's downloads in a row) only churned the map, a new table every few calls.
+  let newest: string | undefined;
   let lastFlush: Promise<void> = Promise.resolve();
 
   const storeKey = (key: string) => `${name}:${key}`;
@@ -95,8 +98,11 @@ export function createBatchedLimit(
     const window = Math.floor(now() / windowMs);
     const tally = tallies.get(key);
     if (tally && tally.window === window) {
-      tallies.delete(key);
-      tallies.set(key, tally);
+      if (key !== newest) {
+        tallies.delete(key);
+        tallies.set(key, tally);
+        newest = key;
+      }
       return tally;
     }
     if (!tally && tallies.size >= maxKeys) makeRoom();
@@ -126,6 +132,7 @@ export function createBatchedLimit(
     }
     tallies.delete(key);
     tallies.set(key, fresh);
+    newest = key;
     return fresh;
   }
 
