@@ -1,7 +1,8 @@
 /**
  * `tsx scripts/run-together.ts <script> ...`: runs the named npm scripts side by side, at most one per core
  * (os.availableParallelism()) at a time, the rest queued in the order given and started as others end. Prints
- * each one's output whole when it ends, so the outputs do not interleave, with how long it took, and fails
+ * each one's output whole when it ends, so the outputs do not interleave, with how long it took and the CPU-seconds
+ * of the processes it waited for (a browser's, torn down unwaited, are partly missed), and fails
  * when any failed.
  *
  * Side by side because ESLint and the type check each keep one core busy and the production check mostly
@@ -11,17 +12,20 @@
  * others held the cores. Name the longest scripts first: they start first.
  */
 import { availableParallelism } from 'node:os';
+import { reapedChildrenCpu } from '@portal/dev-stack/reaped-cpu';
 import { runCollectingOutput } from './lib/collect-output.ts';
 
 const scripts = process.argv.slice(2);
+const cpuOfScriptJustEnded = reapedChildrenCpu();
 if (scripts.length === 0) throw new Error('usage: tsx scripts/run-together.ts <npm script> ...');
 
 async function run(script: string): Promise<boolean> {
   const started = performance.now();
   const { code, signal, output } = await runCollectingOutput('npm', ['run', script]);
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  const cpuSeconds = (await cpuOfScriptJustEnded()).toFixed(0);
   const outcome = code === 0 ? 'passed' : `FAILED (${signal ?? `exit code ${code}`})`;
-  process.stdout.write(`${output}\n# npm run ${script}: ${outcome} in ${seconds} s\n`);
+  process.stdout.write(`${output}\n# npm run ${script}: ${outcome} in ${seconds} s, ${cpuSeconds} CPU-s\n`);
   return code === 0;
 }
 

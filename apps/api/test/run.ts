@@ -27,7 +27,7 @@
  * output is printed whole once it ends; the slowest processes and a closing "api: N passed, N failed" line follow.
  */
 import { spawn } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -41,6 +41,7 @@ import {
   testDatabaseUrl,
   type AuthEmulator,
 } from '@portal/dev-stack';
+import { reapedChildrenCpu } from '@portal/dev-stack/reaped-cpu';
 import { checkPassesMeetAll, LEDGER_DIR_ENV } from './helpers/pass-coverage.ts';
 import { writePgliteTemplate } from './helpers/pglite-template.ts';
 
@@ -194,21 +195,8 @@ const retryFailed = process.env.CI === 'true';
 const TEST_DEADLINE_MS = 180_000;
 const jobDeadlineMs = (job: Job) => (240 + 120 * job.files.length) * 1000;
 
-/**
- * The CPU-seconds of every child this runner has waited for (and of theirs), from /proc/self/stat's cutime and
- * cstime: read when a test process has just been reaped, the rise since the last reading is that process's.
- */
-let childrenCpuRead = 0;
-async function cpuOfChildrenReapedSinceLastRead(): Promise<number> {
-  const stat = await readFile('/proc/self/stat', 'utf8').catch(() => undefined);
-  if (!stat) return 0;
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  // Fields 16 and 17 of the line (cutime, cstime), counted from its start, in clock ticks of 1/100 s.
-  const total = (Number(fields[13]) + Number(fields[14])) / 100;
-  const rise = total - childrenCpuRead;
-  childrenCpuRead = total;
-  return rise;
-}
+/** Read as each test process is reaped: its CPU-seconds, with the processes it waited for. */
+const cpuOfChildrenReapedSinceLastRead = reapedChildrenCpu();
 
 const describeJob = (job: Job) => (job.files.length === 1 ? job.files[0]! : `${job.files.length} files`);
 
