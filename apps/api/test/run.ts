@@ -313,8 +313,22 @@ function failureReport(text: string): string {
     .join('\n')}\n`;
 }
 
-// The files with a process of their own (the long fault tests) first, so no slot is left with one at the end.
-const queue = [...jobs].sort((a, b) => Number(a.files.length > 1) - Number(b.files.length > 1));
+/**
+ * The files with a process of their own (the long fault tests) first, so no slot is left with one at the end;
+ * then the passes' batches dealt in turn (PGlite, object store, PostgreSQL, PGlite, …). A PostgreSQL batch
+ * spends most of its time waiting on the server and the clock, a PGlite batch on the CPU: queued pass after
+ * pass, the PostgreSQL batches ran last, side by side, with the cores half idle for the last 40 s.
+ */
+function interleavedByPass(batches: Job[]): Job[] {
+  const passes = [...new Set(batches.map((job) => job.pass))];
+  const byPass = passes.map((pass) => batches.filter((job) => job.pass === pass));
+  const longest = Math.max(0, ...byPass.map((passBatches) => passBatches.length));
+  return Array.from({ length: longest }, (_, turn) => byPass.flatMap((passBatches) => passBatches[turn] ?? [])).flat();
+}
+const queue = [
+  ...jobs.filter((job) => job.files.length === 1),
+  ...interleavedByPass(jobs.filter((job) => job.files.length > 1)),
+];
 const outcomes: Outcome[] = [];
 const started = performance.now();
 await Promise.all(
