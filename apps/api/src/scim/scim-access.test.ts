@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { auditLog } from '../db/schema.ts';
+import { withRoomInTheMinute } from '../../test/helpers/minute-windows.ts';
 import { useTestApp } from '../../test/helpers/test-app.ts';
 import { SCIM_NETWORK_MESSAGE } from './authentication.ts';
 import { PATCH_OP, SCIM_CONTENT_TYPE, SCIM_ERROR, USER_SCHEMA } from './scim-schemas.ts';
@@ -42,12 +42,6 @@ function scim(app: FastifyInstance) {
 const user = (userName: string) => ({ schemas: [USER_SCHEMA], userName, externalId: `ext-${userName}` });
 const patch = (...Operations: object[]) => ({ schemas: [PATCH_OP], Operations });
 
-/** The allowances count whole minutes of the clock: a burst that starts late in one would cross into the next. */
-async function earlyInAMinute() {
-  const intoMinute = Date.now() % 60_000;
-  if (intoMinute > 40_000) await sleep(60_000 - intoMinute + 100);
-}
-
 describe("the directory's networks (SCIM_TOKEN_NETWORKS)", () => {
   const t = useTestApp({
     env: { ...BUSY_MACHINE, SCIM_TOKEN: TOKEN, SCIM_TOKEN_NETWORKS: '10.0.7.0/24, 2001:db8:5c1::/48' },
@@ -80,7 +74,7 @@ describe('wrong SCIM tokens, throttled per client address', () => {
   const call = (...args: Parameters<ReturnType<typeof scim>>) => scim(t.app)(...args);
 
   it('answers 401 up to the allowance, then 429 to everything from there, and folds them in the audit log', async () => {
-    await earlyInAMinute();
+    await withRoomInTheMinute();
     const guesser = '198.51.100.7';
     const statuses = [];
     for (const token of ['guess-1', 'guess-2', undefined, 'guess-4', 'guess-5'])
