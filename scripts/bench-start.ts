@@ -15,6 +15,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { statFieldsAfterName, TICKS_PER_SECOND } from '@portal/dev-stack/proc-cpu';
 import { REPO_ROOT } from '@portal/dev-stack/stack';
 import { runBench, type Cleanups } from './lib/run-bench.ts';
 
@@ -94,14 +95,13 @@ interface StartTiming {
  * its children it has already waited for), in seconds; undefined where there is no /proc.
  */
 async function treeCpuSeconds(rootPid: number): Promise<number | undefined> {
-  const ticksPerSecond = 100; // USER_HZ, 100 on Linux
   const stats = new Map<number, { parent: number; ticks: number }>();
   for (const entry of await readdir('/proc').catch(() => [])) {
     if (!/^\d+$/.test(entry)) continue;
     const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => undefined);
-    // The command name is in parentheses and may hold spaces: the fields after its last ")" are fixed.
-    const fields = stat?.slice(stat.lastIndexOf(')') + 2).split(' ');
-    if (!fields) continue;
+    if (!stat) continue;
+    // utime, stime, cutime, cstime: the line's fields 14 to 17; its parent is field 4.
+    const fields = statFieldsAfterName(stat);
     const ticks = [11, 12, 13, 14].reduce((sum, index) => sum + Number(fields[index]), 0);
     stats.set(Number(entry), { parent: Number(fields[1]), ticks });
   }
@@ -110,7 +110,7 @@ async function treeCpuSeconds(rootPid: number): Promise<number | undefined> {
     pid === rootPid || (pid > 1 && stats.has(pid) && inTree(stats.get(pid)!.parent));
   let ticks = 0;
   for (const [pid, stat] of stats) if (inTree(pid)) ticks += stat.ticks;
-  return ticks / ticksPerSecond;
+  return ticks / TICKS_PER_SECOND;
 }
 
 /** `npm start` in the clone, timed to the SPA's page answering on its URL; stopped with Ctrl-C after. */

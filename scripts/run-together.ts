@@ -12,7 +12,7 @@
  * others held the cores. Name the longest scripts first: they start first.
  */
 import { availableParallelism } from 'node:os';
-import { reapedChildrenCpu } from '@portal/dev-stack/reaped-cpu';
+import { reapedChildrenCpu } from '@portal/dev-stack/proc-cpu';
 import { runCollectingOutput } from './lib/collect-output.ts';
 
 const scripts = process.argv.slice(2);

@@ -2,10 +2,8 @@
  * What a running process uses, from Linux's /proc: CPU time so far, resident memory now and at its peak.
  * The invoice benchmark samples its API instances with it to size their Kubernetes requests and limits.
  */
-import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-
-const ticksPerSecond = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100;
+import { statFieldsAfterName, TICKS_PER_SECOND } from '@portal/dev-stack/proc-cpu';
 
 export interface ProcessUsage {
   /** User + system CPU time since the process started. */
@@ -16,13 +14,12 @@ export interface ProcessUsage {
 }
 
 export function processUsage(pid: number): ProcessUsage {
-  // Fields after the command name (which may hold spaces) in /proc/<pid>/stat: utime and stime are 14 and 15.
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // utime and stime are the line's fields 14 and 15.
+  const fields = statFieldsAfterName(readFileSync(`/proc/${pid}/stat`, 'utf8'));
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kib = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0);
   return {
-    cpuSeconds: (Number(fields[11]) + Number(fields[12])) / ticksPerSecond,
+    cpuSeconds: (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND,
     rssMiB: kib('VmRSS') / 1024,
     peakRssMiB: kib('VmHWM') / 1024,
   };

@@ -41,7 +41,7 @@ import {
   testDatabaseUrl,
   type AuthEmulator,
 } from '@portal/dev-stack';
-import { reapedChildrenCpu } from '@portal/dev-stack/reaped-cpu';
+import { reapedChildrenCpu } from '@portal/dev-stack/proc-cpu';
 import { checkPassesMeetAll, LEDGER_DIR_ENV } from './helpers/pass-coverage.ts';
 import { writePgliteTemplate } from './helpers/pglite-template.ts';
 
