@@ -17,6 +17,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { relatedTests } from './lib/related-tests.ts';
+import { TYPESCRIPT_PROJECTS } from './lib/typescript-projects.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const base = process.env.TEST_CHANGED_BASE ?? 'main';
@@ -52,11 +53,10 @@ const lintable = changed.filter((file) => /\.(c|m)?(t|j)sx?$/.test(file));
 if (lintable.length > 0) step('lint', 'npx', ['eslint', '--max-warnings=0', ...lintable]);
 step('format', 'npx', ['prettier', '--check', '--ignore-unknown', ...changed]);
 
-const workspaces = ['packages/contract', 'packages/dev-stack', 'apps/api', 'apps/web', 'e2e', 'scripts'];
 // A package's change can break the type check of whatever imports it.
 const typecheck = matches(/^packages\//)
-  ? workspaces
-  : workspaces.filter((workspace) => under(`${workspace}/`).some((file) => /\.tsx?$/.test(file)));
+  ? TYPESCRIPT_PROJECTS
+  : TYPESCRIPT_PROJECTS.filter((workspace) => under(`${workspace}/`).some((file) => /\.tsx?$/.test(file)));
 if (typecheck.length > 0)
   step(`typecheck ${typecheck.join(', ')}`, 'npx', ['tsx', 'scripts/typecheck.ts', ...typecheck]);
 

@@ -8,18 +8,17 @@
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-
-const PROJECTS = ['packages/contract', 'packages/dev-stack', 'apps/api', 'apps/web', 'e2e', 'scripts'];
+import { TYPESCRIPT_PROJECTS } from './lib/typescript-projects.ts';
 
 const compilerPackage = createRequire(import.meta.url).resolve('typescript7/package.json');
 const compiler = path.join(path.dirname(compilerPackage), 'bin', 'tsc');
 const named = process.argv.slice(2);
-const unknown = named.filter((project) => !PROJECTS.includes(project));
+const unknown = named.filter((project) => !TYPESCRIPT_PROJECTS.includes(project));
 if (unknown.length > 0)
-  throw new Error(`not a TypeScript project here: ${unknown.join(', ')} (known: ${PROJECTS.join(', ')})`);
+  throw new Error(`not a TypeScript project here: ${unknown.join(', ')} (known: ${TYPESCRIPT_PROJECTS.join(', ')})`);
 
 let failed = 0;
-for (const project of named.length > 0 ? named : PROJECTS) {
+for (const project of named.length > 0 ? named : TYPESCRIPT_PROJECTS) {
   const result = spawnSync(process.execPath, [compiler, '-p', project], { stdio: 'inherit' });
   if (result.status !== 0) {
     failed++;
