@@ -299,9 +299,13 @@ export function createInvoiceReaderPool(options: InvoiceReaderPoolOptions) {
       idle.length = 0;
       await Promise.all(
         readers.map(
-          ({ child }) =>
+          (pooled) =>
             new Promise<void>((resolve) => {
+              const { child } = pooled;
               if (child.exitCode !== null || child.signalCode !== null) return resolve();
+              // An idle reader does not hold the event loop: without this, a process with nothing else to do
+              // would end with the close still unsettled.
+              keepAlive(pooled, true);
               child.once('exit', () => resolve());
               child.kill('SIGKILL');
             }),
