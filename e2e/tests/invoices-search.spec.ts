@@ -38,11 +38,23 @@ test.describe('the Invoices page of a finance user', () => {
       ['A', 'facturx-en16931.pdf', 'application/pdf'],
       ['B', 'xrechnung-ubl.xml', 'application/xml'],
     ]);
+    // The chart's code is held back while the person types: its arrival once hid the whole page behind the app's
+    // spinner, and what was typed in the meantime was lost.
+    let releaseChart = () => {};
+    const chartHeld = new Promise<void>((resolve) => (releaseChart = resolve));
+    await page.route(/\/assets\/MonthChart-[^/]*\.js$/, async (route) => {
+      await chartHeld;
+      await route.continue();
+    });
     await signInNewFinanceUser(page, portal, '/finance', 'e2e-finance');
     await expect(page.getByRole('link', { name: 'Invoices', exact: true })).toBeVisible();
+    await expect(page.getByText(/^Invoice amounts by month of issue\./)).toBeVisible();
     // A phone folds the filters under one line, so the first invoice shows on arrival.
     if (isMobile) await page.getByText('Search and filters', { exact: true }).click();
     await page.getByLabel(/^Parcel code/).fill(tag.toLowerCase());
+    releaseChart();
+    await expect(page.getByRole('img', { name: /^Invoice amounts by month of issue\./ })).toBeVisible();
+    await expect(page.getByLabel(/^Parcel code/)).toHaveValue(tag.toLowerCase());
     await page.getByRole('button', { name: 'Search' }).click();
     await expect(page).toHaveURL(new RegExp(`[?&]parcel=${tag.toLowerCase()}`));
     const results = page.getByRole(isMobile ? 'list' : 'table', { name: 'Invoices found' });

@@ -1,5 +1,5 @@
 import type { InvoiceSearchSummary } from '@portal/contract';
-import { useEffect, useId, useMemo, useState } from 'react';
+import { Suspense, useEffect, useId, useMemo, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import { lazyWithPreload } from '@/lib/lazy-with-preload';
 import { describeSeries, monthLabel, seriesOf, MONTHS_CHARTED } from './month-series';
@@ -41,7 +41,13 @@ export function MonthPicture({ summary }: { summary: InvoiceSearchSummary }) {
         <MonthTable summary={summary} caption="Invoice amounts by month of issue, per currency" />
       ) : (
         <>
-          <MonthChart series={series} description={description} monthLabel={monthLabel} />
+          {/*
+            Its own boundary: without one, the chart's code arriving would hand the whole page to the app's
+            spinner (hiding the search form someone may be typing in) instead of showing the chart's words.
+          */}
+          <Suspense fallback={<ChartInWords description={description} />}>
+            <MonthChart series={series} description={description} monthLabel={monthLabel} />
+          </Suspense>
           {cut && <p className="small mb-0">The latest {MONTHS_CHARTED} months; the table has every month.</p>}
         </>
       )}
