@@ -14,7 +14,7 @@ import { findFreePort } from './auth-emulator.ts';
 import { demoAccount } from './demo/accounts.ts';
 import { identityToolkit } from './identity-toolkit.ts';
 import { createSoftwareAuthenticator, enrollOrStepUp, httpPortalSession } from './passkeys/index.ts';
-import { queryOn, startPostgresPair, type PostgresPair } from './postgres-pair.ts';
+import { queryOn, startPostgresPair, type PostgresNode, type PostgresPair } from './postgres-pair.ts';
 import { startTopology, type Topology } from './topology.ts';
 
 export interface FailoverFigures {
@@ -269,15 +269,7 @@ async function underLoad(
     leavers,
     userToken,
   });
-  // After the looking, which writes too (every download is audited): the old primary must have all of it.
-  await pair.waitForReplay(replica, oldPrimary, 30_000);
-  const diverged: string[] = [];
-  for (const table of ['users', 'invoice_versions', 'audit_log']) {
-    const digest = `select md5(coalesce(string_agg(t::text, '|' order by t::text), '')) as digest from ${table} t`;
-    const [onNew] = await queryOn(replica, digest);
-    const [onOld] = await queryOn(oldPrimary, digest);
-    if (onNew?.digest !== onOld?.digest) diverged.push(table);
-  }
+  const diverged = await tablesThatDiffer(pair, replica, oldPrimary);
   return {
     acknowledged: { uploads: uploads.length, additions: additions.length, removals: removals.length },
     lost,
@@ -388,4 +380,28 @@ function longestRefusedStretch(answers: Answer[]): number {
     } else if (answer.status < 300) firstRefused = undefined;
   }
   return longest;
+}
+
+/**
+ * The tables whose rows differ between the new primary and the rejoined old one, once the old one has replayed
+ * what the new one had. The instances keep writing meanwhile (a download's audit entry is written in a batch
+ * after it is answered, the clean-up job retries), so one look can catch a row written after the replay point:
+ * the look is repeated, and a table that truly diverged differs at every look.
+ */
+async function tablesThatDiffer(pair: PostgresPair, upstream: PostgresNode, rejoined: PostgresNode) {
+  const digest = (table: string) =>
+    `select md5(coalesce(string_agg(t::text, '|' order by t::text), '')) as digest from ${table} t`;
+  let differing: string[] = [];
+  for (let look = 0; look < 10; look++) {
+    await pair.waitForReplay(upstream, rejoined, 30_000);
+    differing = [];
+    for (const table of ['users', 'invoice_versions', 'audit_log']) {
+      const [onNew] = await queryOn(upstream, digest(table));
+      const [onOld] = await queryOn(rejoined, digest(table));
+      if (onNew?.digest !== onOld?.digest) differing.push(table);
+    }
+    if (differing.length === 0) return differing;
+    await sleep(300);
+  }
+  return differing;
 }
