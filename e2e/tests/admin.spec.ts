@@ -2,6 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import type { Locator, Page } from '@playwright/test';
 import { identityToolkit } from '@portal/dev-stack';
 import { confirmAdminPageIfAsked, DEMO, expect, test, type Portal } from '../fixtures.ts';
+import { rowOf, searchUsers, usersPager, usersTable } from '../users-list.ts';
 
 const NO_PERMISSION = 'You do not have permissions to view this page. Please contact the website administrator.';
 
@@ -39,14 +40,6 @@ async function openAdminPage(page: Page, portal: Portal, query = '') {
   await expect(page.getByRole('heading', { level: 1, name: 'Users' })).toBeVisible();
   await confirmAdminPageIfAsked(page);
 }
-
-const usersTable = (page: Page) => page.getByRole('table', { name: 'Allowed users' });
-// By the row's own checkbox: "No users match <search>." is a row whose text holds the address too.
-const rowOf = (page: Page, email: string) =>
-  usersTable(page)
-    .getByRole('row')
-    .filter({ has: page.getByRole('checkbox', { name: `Select ${email}`, exact: true }) });
-const pager = (page: Page) => page.getByRole('navigation', { name: 'users pages' });
 
 /**
  * The Audit log tab narrowed to one address: the other worker's tests write entries too (a bulk add writes
@@ -148,8 +141,7 @@ test.describe('the admin users screen', () => {
       await takeOver.check();
       await addModal.getByRole('button', { name: 'Submit' }).click();
       await expect(addModal).toBeHidden();
-      await page.getByLabel('Search by email').fill(email);
-      await expect(pager(page)).toContainText('of 1 users');
+      await searchUsers(page, email, 1);
       await expect(rowOf(page, email)).toContainText('Invited');
       // The account someone else made is gone: its password no longer signs in.
       await expect(identityToolkit(portal.emulatorUrl).signIn(email, 'squatter-password')).rejects.toThrow();
@@ -175,7 +167,7 @@ test.describe('the admin users screen', () => {
       await addUsers(portal, emails);
       await openAdminPage(page, portal, `?q=${tag}`);
       // 25 a page on a phone, 50 on a laptop, without asking.
-      await expect(pager(page)).toContainText(isMobile ? '1–25 of 30 users' : '1–30 of 30 users');
+      await expect(usersPager(page)).toContainText(isMobile ? '1–25 of 30 users' : '1–30 of 30 users');
       const rows = usersTable(page).locator('tbody tr');
       const heights = await rows.evaluateAll((trs) => trs.map((tr) => Math.round(tr.getBoundingClientRect().height)));
       const viewport = page.viewportSize()!;
@@ -194,8 +186,8 @@ test.describe('the admin users screen', () => {
         menu: await box(rows.first().getByRole('button', { name: /^More actions for / })),
         // A page that holds the whole list has no page buttons.
         pagerButton:
-          (await pager(page).getByRole('button').count()) > 0
-            ? await box(pager(page).getByRole('button').first())
+          (await usersPager(page).getByRole('button').count()) > 0
+            ? await box(usersPager(page).getByRole('button').first())
             : null,
         search: await box(page.getByLabel('Search by email')),
         status: await box(page.getByLabel('Status')),
@@ -366,8 +358,7 @@ test.describe('the admin users screen', () => {
       await modal.getByRole('button', { name: 'Done' }).click();
       await expect(modal).toBeHidden();
       await expect(page.getByRole('status').filter({ hasText: summary })).toBeVisible();
-      await page.getByLabel('Search by email').fill(tag);
-      await expect(pager(page)).toContainText('of 61 users');
+      await searchUsers(page, tag, 61);
       await screenshot(page, 'bulk-summary');
     } finally {
       await removeUsers(portal, fresh);
@@ -423,21 +414,21 @@ test.describe('the admin users screen', () => {
       await page.getByLabel('Status').selectOption('Invited');
       await page.getByLabel('Order').selectOption('Email Z–A');
       await page.getByLabel('Per page').selectOption('25');
-      await pager(page).getByRole('button', { name: 'Next' }).click();
-      await expect(pager(page)).toContainText('26–30 of 30 users');
+      await usersPager(page).getByRole('button', { name: 'Next' }).click();
+      await expect(usersPager(page)).toContainText('26–30 of 30 users');
       // 25 is a phone's own page size, so the address leaves it out there.
       const size = isMobile ? '' : '&size=25';
       await expect(page).toHaveURL(new RegExp(`/admin\\?q=${tag}&status=invited&sort=-email&page=2${size}$`));
 
       await page.reload();
-      await expect(pager(page)).toContainText('26–30 of 30 users');
+      await expect(usersPager(page)).toContainText('26–30 of 30 users');
       await expect(page.getByLabel('Search by email')).toHaveValue(tag);
       await expect(page.getByLabel('Status')).toHaveValue('invited');
 
       await page.goBack();
-      await expect(pager(page)).toContainText('1–25 of 30 users');
+      await expect(usersPager(page)).toContainText('1–25 of 30 users');
       await page.goForward();
-      await expect(pager(page)).toContainText('26–30 of 30 users');
+      await expect(usersPager(page)).toContainText('26–30 of 30 users');
       await portal.expectAccessible(page);
     } finally {
       await removeUsers(portal, emails);

@@ -2,17 +2,12 @@ import type { Page } from '@playwright/test';
 import { identityToolkit } from '@portal/dev-stack';
 import { confirmAdminPageIfAsked, DEMO, expect, signedInStatePath, test, type Portal } from '../fixtures.ts';
 import { E2E_STEP_UP_SECONDS } from '../global-setup.ts';
+import { rowOf, searchUsers, usersTable } from '../users-list.ts';
 
 const PASSWORD = 'new-admin-password-1';
 
 /** A fresh address per run: the stack and its demo data are shared by every spec. */
 const uniqueEmail = (label: string) => `e2e-${label}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
-
-const usersTable = (page: Page) => page.getByRole('table', { name: 'Allowed users' });
-const rowOf = (page: Page, email: string) =>
-  usersTable(page)
-    .getByRole('row')
-    .filter({ has: page.getByRole('checkbox', { name: `Select ${email}`, exact: true }) });
 
 /** A user added by the demo admin, with a password, for a test that changes what the account may do. */
 async function newUser(portal: Portal, label = 'user') {
@@ -142,7 +137,7 @@ test.describe('passkeys on the way to the admin page', () => {
         await portal.answerPasskeyPrompts(helper);
         await helper.goto('/admin');
         await confirmAdminPageIfAsked(helper);
-        await helper.getByLabel('Search by email').fill(admin.email);
+        await searchUsers(helper, admin.email, 1);
         await rowOf(helper, admin.email)
           .getByRole('button', { name: `More actions for ${admin.email}` })
           .click();
@@ -248,7 +243,7 @@ test.describe('ending sessions', () => {
       await portal.answerPasskeyPrompts(page);
       await page.goto('/admin');
       await confirmAdminPageIfAsked(page);
-      await page.getByLabel('Search by email').fill(user.email);
+      await searchUsers(page, user.email, 1);
       await rowOf(page, user.email)
         .getByRole('button', { name: `More actions for ${user.email}` })
         .click();
