@@ -90,6 +90,13 @@ describe('a rollout through nginx: a page of either release loads, and a tab of 
     if (workDir) await rm(workDir, { recursive: true, force: true });
   });
 
+  /** What nginx answered last and why it left an instance out, for a failure's report. */
+  async function nginxLogTails() {
+    const tail = async (file: string, lines: number) =>
+      (await readFile(file, 'utf8').catch(() => '')).trimEnd().split('\n').slice(-lines).join('\n');
+    return `nginx's error log:\n${await tail(topology.nginxLogs.error, 20)}\nnginx's access log:\n${await tail(topology.nginxLogs.access, 30)}`;
+  }
+
   /**
    * Opens /login until the given release's page answered (index.html comes from either instance). By time, not
    * by count: nginx leaves out an instance that failed a call for its fail_timeout (5 s), and a fast machine
@@ -110,7 +117,7 @@ describe('a rollout through nginx: a page of either release loads, and a tab of 
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     throw new Error(
-      `${loadCount} loads of /login in 20 s and never the ${release} release's page; exits: ${exits.join(', ') || 'none'}\n${instanceLog.slice(-30).join('\n')}`,
+      `${loadCount} loads of /login in 20 s and never the ${release} release's page; exits: ${exits.join(', ') || 'none'}\n${instanceLog.slice(-30).join('\n')}\n${await nginxLogTails()}`,
     );
   }
 

@@ -49,6 +49,8 @@ export interface ApiInstance {
 
 export interface Topology {
   url: string;
+  /** nginx's access log (one line per request, the instances' statuses) and its error log, for a failure's report. */
+  nginxLogs: { access: string; error: string };
   emulator: AuthEmulator;
   instances: ApiInstance[];
   invoiceDir: string;
@@ -155,14 +157,23 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
           stopping = true;
           await stopChild(child);
         });
+        // Its own last lines, for the error should it exit before it is ready.
+        const lastLines: string[] = [];
         for (const stream of [child.stdout, child.stderr]) {
-          stream?.on('data', (chunk: Buffer) => options.log?.(`[api ${index + 1}] ${chunk.toString().trimEnd()}`));
+          stream?.on('data', (chunk: Buffer) => {
+            const text = chunk.toString().trimEnd();
+            lastLines.push(text);
+            if (lastLines.length > 20) lastLines.shift();
+            options.log?.(`[api ${index + 1}] ${text}`);
+          });
         }
         child.once('exit', (code, signal) => {
           if (!stopping) options.onInstanceExit?.(index, code, signal);
         });
         const url = `http://127.0.0.1:${port}`;
-        await waitForHttp(`${url}/api/readyz`, child, `API instance ${index + 1}`);
+        await waitForHttp(`${url}/api/readyz`, child, `API instance ${index + 1}`).catch((error: Error) => {
+          throw new Error(`${error.message} on port ${port}; its last output:\n${lastLines.join('\n')}`);
+        });
         return { url, process: child } satisfies ApiInstance;
       }),
     );
@@ -185,6 +196,7 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
     stops.push(() => nginx.stop());
     return {
       url,
+      nginxLogs: { access: path.join(options.workDir, 'nginx-access.log'), error: nginx.errorLog },
       emulator,
       instances,
       invoiceDir,
