@@ -98,10 +98,13 @@ describe('a pool on DATABASE_URL with target_session_attrs=read-write', () => {
     // The server itself turns read-only (a replica not yet promoted): new connections are refused, as libpq does.
     const database = pg.escapeIdentifier(new URL(scratchUrl).pathname.slice(1));
     await admin.query(`alter database ${database} set default_transaction_read_only = on`);
-    await admin.query(
-      'select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
-    );
     try {
+      // The pool's connections only: an autovacuum worker on this database belongs to the superuser, and ending
+      // it is refused.
+      await admin.query(
+        `select pg_terminate_backend(pid) from pg_stat_activity
+         where datname = current_database() and pid <> pg_backend_pid() and backend_type = 'client backend'`,
+      );
       const write = await handle.db
         .execute(sql`insert into notes (body) values ('never stored')`)
         .catch((error: unknown) => error);
