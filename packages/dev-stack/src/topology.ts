@@ -179,6 +179,7 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
     );
 
     const url = `http://127.0.0.1:${options.port}`;
+    const accessLog = path.join(options.workDir, 'nginx-access.log');
     const site = await renderPortalSite({
       listen: `listen 127.0.0.1:${options.port};`,
       upstreamServers: instances.map((instance) => `server ${new URL(instance.url).host} max_fails=1 fail_timeout=5s;`),
@@ -186,7 +187,7 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
       invoiceDir,
       ...(objectStore ? { invoiceStoreOrigin: objectStore.endpoint } : {}),
       maxBody: '10m',
-      accessLog: path.join(options.workDir, 'nginx-access.log'),
+      accessLog,
     });
     const nginx = await startNginx({
       workDir: path.join(options.workDir, 'nginx'),
@@ -196,7 +197,7 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
     stops.push(() => nginx.stop());
     return {
       url,
-      nginxLogs: { access: path.join(options.workDir, 'nginx-access.log'), error: nginx.errorLog },
+      nginxLogs: { access: accessLog, error: nginx.errorLog },
       emulator,
       instances,
       invoiceDir,
