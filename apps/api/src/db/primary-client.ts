@@ -124,6 +124,9 @@ export function primaryFollowingClient(locator: PrimaryLocator) {
 
     constructor(config: pg.ClientConfig = {}) {
       super({ ...config, connectionString: locator.list.urlFor(locator.list.servers[0]!) });
+      // A server lost between finding the primary and the pool's 'connect' event (where pool.ts listens) would
+      // otherwise emit an unheard 'error' and end the process; the next query reports the outage instead.
+      this.on('error', () => {});
     }
 
     override connect(): Promise<pg.Client>;
