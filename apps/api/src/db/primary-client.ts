@@ -124,8 +124,8 @@ export function primaryFollowingClient(locator: PrimaryLocator) {
 
     constructor(config: pg.ClientConfig = {}) {
       super({ ...config, connectionString: locator.list.urlFor(locator.list.servers[0]!) });
-      // A server lost between finding the primary and the pool's 'connect' event (where pool.ts listens) would
-      // otherwise emit an unheard 'error' and end the process; the next query reports the outage instead.
+      // Until the pool or the caller listens, a lost server's 'error' would go unheard and end the process (seen
+      // in the failover drill); queries still fail with it, and the pool still drops the connection.
       this.on('error', () => {});
     }
 
