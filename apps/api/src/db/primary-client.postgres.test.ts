@@ -122,6 +122,33 @@ describe('a pool on DATABASE_URL with target_session_attrs=read-write', () => {
     assert.deepEqual(rows, []);
   });
 
+  it('lives through a server lost while a new connection asks whether it takes writes, and serves again after', async () => {
+    // Seen in the failover drill: the primary stopped while a fresh pooled connection checked it, before the pool
+    // listened on that connection, and its unheard 'error' ended the process.
+    const {
+      proxies: [server],
+      handle,
+    } = await serversInFront(1);
+    await handle.db.execute(sql`select 1`);
+    server!.cutWhenSent('transaction_read_only');
+    // Three at once: the pool opens new connections, and each is lost mid-check.
+    const outcomes = await Promise.all(
+      Array.from({ length: 3 }, () =>
+        handle.db.execute(sql`select pg_sleep(0.05)`).then(
+          () => 'answered',
+          (error: unknown) => (asUnavailable(error) ? 'unavailable' : String(error)),
+        ),
+      ),
+    );
+    assert.ok(outcomes.includes('unavailable'), outcomes.join(', '));
+    assert.deepEqual(
+      outcomes.filter((outcome) => outcome !== 'answered' && outcome !== 'unavailable'),
+      [],
+    );
+    await server!.restore();
+    await handle.db.execute(sql`insert into notes (body) values ('after the lost check')`);
+  });
+
   it(
     'answers a caller in time when the only candidate server accepts and then never answers',
     { timeout: 120_000 },

@@ -124,8 +124,9 @@ export function primaryFollowingClient(locator: PrimaryLocator) {
 
     constructor(config: pg.ClientConfig = {}) {
       super({ ...config, connectionString: locator.list.urlFor(locator.list.servers[0]!) });
-      // Until the pool or the caller listens, a lost server's 'error' would go unheard and end the process (seen
-      // in the failover drill); queries still fail with it, and the pool still drops the connection.
+      // node-postgres emits 'error' for a lost server even while a query waits: lost during the check below that
+      // it takes writes, before the pool or the caller listens, it would go unheard and end the process. The
+      // check still fails with it, and the pool drops the connection.
       this.on('error', () => {});
     }
 

@@ -11,6 +11,8 @@ import net from 'node:net';
  *   every new one, carries on (an idle timeout in a middlebox, a pooler that lost a session);
  * - stallWhenSent(text): from now on, every connection goes silent (both ways, left open) as soon as its client
  *   sends `text`: a server that accepts and authenticates, then never answers (one frozen mid-failover);
+ * - cutWhenSent(text): from now on, every connection is dropped as soon as its client sends `text`, before the
+ *   server sees it: a server lost mid-question (stopped at once by a failover);
  * - restore(): forwards again on the same port.
  */
 export async function startTcpProxy(target: { host: string; port: number }) {
@@ -18,6 +20,7 @@ export async function startTcpProxy(target: { host: string; port: number }) {
   const links = new Set<Link>();
   let forwarding = true;
   let stallOn: string | undefined;
+  let cutOn: string | undefined;
   const track = (socket: net.Socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
@@ -39,6 +42,7 @@ export async function startTcpProxy(target: { host: string; port: number }) {
     client.on('data', (bytes) => {
       if (link.sent.length < 1_000_000) link.sent += bytes.toString('latin1');
       if (stallOn !== undefined && link.sent.includes(stallOn)) link.silent = true;
+      if (cutOn !== undefined && link.sent.includes(cutOn)) return client.destroy();
       if (flows()) upstream.write(bytes);
     });
     upstream.on('data', (bytes) => flows() && client.write(bytes));
@@ -86,8 +90,12 @@ export async function startTcpProxy(target: { host: string; port: number }) {
     stallWhenSent(text: string) {
       stallOn = text;
     },
+    cutWhenSent(text: string) {
+      cutOn = text;
+    },
     async restore() {
       stallOn = undefined;
+      cutOn = undefined;
       // Connections that lived through a stall lost bytes; they must not carry on as if nothing happened.
       if (!forwarding) cut();
       forwarding = true;
