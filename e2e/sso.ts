@@ -11,6 +11,7 @@ import {
   stepUpWithPasskey,
 } from '@portal/dev-stack/passkeys';
 import { expect, test } from './fixtures.ts';
+import { saveScreenshot } from './screenshots.ts';
 import { expectLoginPageWithinBudget } from './login-downloads.ts';
 
 /** What the single sign-on specs need of a portal: where it is, and its allowlist kept by its admin. */
@@ -279,8 +280,7 @@ export function ssoFlows(kind: 'OIDC' | 'SAML', providerId: string) {
       await expect(button).toBeVisible();
       expect((await button.boundingBox())!.height).toBeGreaterThanOrEqual(44);
       await shared.expectAccessible(page);
-      await page.screenshot({
-        path: test.info().outputPath(`login-sso-${kind.toLowerCase()}-${viewport.width}x${viewport.height}.png`),
+      await saveScreenshot(page, `login-sso-${kind.toLowerCase()}-${viewport.width}x${viewport.height}.png`, {
         fullPage: true,
       });
     });

@@ -2,6 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import type { Locator, Page } from '@playwright/test';
 import { identityToolkit } from '@portal/dev-stack';
 import { confirmAdminPageIfAsked, DEMO, expect, test, type Portal } from '../fixtures.ts';
+import { saveScreenshot, SCREENSHOTS_WANTED } from '../screenshots.ts';
 import { rowOf, searchUsers, usersPager, usersTable } from '../users-list.ts';
 
 const NO_PERMISSION = 'You do not have permissions to view this page. Please contact the website administrator.';
@@ -79,6 +80,7 @@ test.beforeEach(async ({ page, isMobile }) => {
 
 /** What the window shows without scrolling, and the whole page, named after the project (desktop or phone). */
 async function screenshot(page: Page, name: string) {
+  if (!SCREENSHOTS_WANTED) return;
   const device = test.info().project.name;
   // Settled but for spinners, which turn for as long as their call is held.
   await page.waitForFunction(() =>
@@ -86,8 +88,8 @@ async function screenshot(page: Page, name: string) {
       .getAnimations()
       .every((animation) => animation.playState !== 'running' || animation.effect?.getTiming().iterations === Infinity),
   );
-  await page.screenshot({ path: test.info().outputPath(`admin-${name}-${device}.png`) });
-  await page.screenshot({ path: test.info().outputPath(`admin-${name}-${device}-full.png`), fullPage: true });
+  await saveScreenshot(page, `admin-${name}-${device}.png`);
+  await saveScreenshot(page, `admin-${name}-${device}-full.png`, { fullPage: true });
 }
 
 /** Figures for the closing note: kept beside the screenshots and printed. */

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { expect, test, type Portal } from '../fixtures.ts';
+import { saveScreenshot } from '../screenshots.ts';
 import { readEInvoiceFixture } from '@portal/dev-stack/e-invoice-samples';
 
 const fixture = readEInvoiceFixture;
@@ -73,7 +74,7 @@ test.describe('an e-invoice on the invoice screen', () => {
       expect(panelBox.x).toBeGreaterThanOrEqual(frameBox.x + frameBox.width);
     }
     await portal.expectAccessible(page);
-    await page.screenshot({ path: testInfo.outputPath(`facturx-${testInfo.project.name}.png`), fullPage: true });
+    await saveScreenshot(page, `facturx-${testInfo.project.name}.png`, { fullPage: true });
 
     if (isMobile) {
       // A 44 px target on a phone, like every control on a person's path.
@@ -107,7 +108,7 @@ test.describe('an e-invoice on the invoice screen', () => {
     }
     await expect(page.getByRole('link', { name: 'Download' })).toHaveAttribute('download', `${XML_ONLY}.pdf`);
     await portal.expectAccessible(page);
-    await page.screenshot({ path: testInfo.outputPath(`xml-only-${testInfo.project.name}.png`), fullPage: true });
+    await saveScreenshot(page, `xml-only-${testInfo.project.name}.png`, { fullPage: true });
   });
 
   test('a replacement with other bank details warns whoever opens it @desktop', async ({ page, portal }, testInfo) => {
@@ -127,7 +128,7 @@ test.describe('an e-invoice on the invoice screen', () => {
     await expect(warning).toContainText('call the seller on a phone number you already know');
     await expect(panel.getByText(/Amount changed/)).toHaveCount(0);
     await portal.expectAccessible(page);
-    await page.screenshot({ path: testInfo.outputPath(`bank-details-${testInfo.project.name}.png`), fullPage: true });
+    await saveScreenshot(page, `bank-details-${testInfo.project.name}.png`, { fullPage: true });
   });
 
   test('a plain PDF keeps the frame alone, as the spec draws it @desktop', async ({ page }) => {

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { Page } from '@playwright/test';
 import { DEMO, expect, test, type Portal } from '../fixtures.ts';
+import { saveScreenshot } from '../screenshots.ts';
 import { E2E_LOOKUP_LIMIT } from '../global-setup.ts';
 
 const SENT = 'A password reset email has been sent to your email address, please follow the link mentioned in it.';
@@ -122,14 +123,14 @@ test.describe('forgot password', () => {
     expect((await adminCall(portal, 'GET', `/users/${email}`)).body).toMatchObject({ activated: false });
   });
 
-  test('an unknown address gets the check-your-address message and no mail', async ({ page, portal }, testInfo) => {
+  test('an unknown address gets the check-your-address message and no mail', async ({ page, portal }) => {
     const email = 'nobody-here@example.com';
     const dialog = await openModal(page);
     await dialog.getByLabel('Email address').fill(email);
     await dialog.getByRole('button', { name: 'Submit' }).click();
     await expect(dialog.getByRole('alert')).toHaveText(CHECK);
     await portal.expectAccessible(page);
-    await page.screenshot({ path: testInfo.outputPath('unknown-address-desktop.png') });
+    await saveScreenshot(page, 'unknown-address-desktop.png');
     expect(await resetMails(portal, email)).toEqual([]);
   });
 
@@ -181,20 +182,20 @@ test.describe('forgot password', () => {
     { name: 'desktop', width: 1280, height: 800 },
     { name: 'phone', width: 375, height: 740 },
   ]) {
-    test(`looks right on a ${viewport.name} (${viewport.width} px)`, async ({ page, portal }, testInfo) => {
+    test(`looks right on a ${viewport.name} (${viewport.width} px)`, async ({ page, portal }) => {
       await page.setViewportSize(viewport);
       const dialog = await openModal(page, DEMO.user.email);
-      await page.screenshot({ path: testInfo.outputPath(`form-${viewport.name}.png`) });
+      await saveScreenshot(page, `form-${viewport.name}.png`);
       await dialog.getByLabel('Email address').fill('not-an-email');
       await dialog.getByLabel('Email address').blur();
       await expect(dialog.getByText('Invalid email address')).toBeVisible();
-      await page.screenshot({ path: testInfo.outputPath(`invalid-${viewport.name}.png`) });
+      await saveScreenshot(page, `invalid-${viewport.name}.png`);
       await dialog.getByLabel('Email address').fill(DEMO.user.email);
       await dialog.getByRole('button', { name: 'Submit' }).click();
       await expect(dialog.getByText(SENT)).toBeVisible();
       await expect(dialog.getByRole('button', { name: 'Back to Login' })).toBeFocused();
       await portal.expectAccessible(page);
-      await page.screenshot({ path: testInfo.outputPath(`sent-${viewport.name}.png`) });
+      await saveScreenshot(page, `sent-${viewport.name}.png`);
     });
   }
 });

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Page } from '@playwright/test';
 import { DEMO, expect, test, type Portal } from '../fixtures.ts';
+import { saveScreenshot, SCREENSHOTS_WANTED } from '../screenshots.ts';
 
 const NOT_AUTHORIZED = 'You are not authorized to see the invoice. Please contact the UK IT team.';
 const DOUBLE_CHECK = 'Please double check your parcel code and try the link again';
@@ -129,7 +130,7 @@ test.describe('the invoice screen', () => {
     await expect(page.getByLabel('Parcel code')).toHaveCount(0);
     await expect(page.getByRole('button', { name: 'Reload' })).toHaveCount(0);
     await portal.expectAccessible(page);
-    await page.screenshot({ path: test.info().outputPath('invoice-not-allowed.png'), fullPage: true });
+    await saveScreenshot(page, 'invoice-not-allowed.png', { fullPage: true });
     await main.getByRole('button', { name: 'Sign Out' }).click();
     await expect(page).toHaveURL(/\/login$/);
   });
@@ -206,7 +207,7 @@ test.describe('the invoice screen', () => {
       // Said once: not again behind the modal, and no support reference for a refusal anyone can put right.
       await expect(page.getByText(DOUBLE_CHECK)).toHaveCount(1);
       await expect(dialog.getByTestId('error-reference')).toHaveCount(0);
-      await page.screenshot({ path: test.info().outputPath('invoice-unknown-code-modal.png'), fullPage: true });
+      await saveScreenshot(page, 'invoice-unknown-code-modal.png', { fullPage: true });
       await dialog.getByRole('button', { name: 'Continue' }).click();
       await expect(dialog).toBeHidden();
       await expect(page.getByText(DOUBLE_CHECK)).toHaveCount(1);
@@ -217,16 +218,13 @@ test.describe('the invoice screen', () => {
       await expect(page.getByRole('link', { name: 'Download' })).toHaveAttribute('href', /^blob:/);
     });
 
-    test('looks right on a desktop and on a phone without a PDF viewer @desktop', async ({
-      page,
-      portal,
-    }, testInfo) => {
+    test('looks right on a desktop and on a phone without a PDF viewer @desktop', async ({ page, portal }) => {
       await page.setViewportSize({ width: 1280, height: 1000 });
       await page.goto('/invoice?parcelCode=DEMO000001');
       await expect(page.locator('iframe[title="DEMO000001"]')).toBeVisible();
       // The browser's PDF viewer paints a moment after the frame appears; only the picture needs it.
-      await page.waitForTimeout(1500);
-      await page.screenshot({ path: testInfo.outputPath('invoice-desktop.png') });
+      if (SCREENSHOTS_WANTED) await page.waitForTimeout(1500);
+      await saveScreenshot(page, 'invoice-desktop.png');
 
       // A browser without a PDF viewer (even a wide one): the pages are drawn instead of an empty frame.
       await page.addInitScript(() =>
@@ -240,12 +238,12 @@ test.describe('the invoice screen', () => {
       await expectPagesSpanTheScreen(page);
       const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
       expect(scrollWidth).toBeLessThanOrEqual(375);
-      await page.screenshot({ path: testInfo.outputPath('invoice-phone.png'), fullPage: true });
+      await saveScreenshot(page, 'invoice-phone.png', { fullPage: true });
       await portal.expectAccessible(page);
 
       await page.goto('/invoice?parcelCode=NOPE0000');
       await expectErrorModal(page, DOUBLE_CHECK);
-      await page.screenshot({ path: testInfo.outputPath('invoice-phone-error.png') });
+      await saveScreenshot(page, 'invoice-phone-error.png');
     });
 
     test('on a phone every page is drawn fit-to-width, legibly, in the page’s own scroll @phone', async ({

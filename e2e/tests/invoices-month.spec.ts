@@ -1,4 +1,5 @@
 import { DEMO, expect, test } from '../fixtures.ts';
+import { saveScreenshot } from '../screenshots.ts';
 import { ingestInvoices, invoiceTag } from '../invoices-setup.ts';
 
 test.describe('the month in sums on the Invoices page', () => {
@@ -50,17 +51,14 @@ test.describe('the month in sums on the Invoices page', () => {
       : results.getByRole('row').filter({ has: page.getByRole('link', { name: `${tag}-B` }) });
     await expect(item.locator('.status-badge').filter({ hasText: /^(Valid|Warnings|Invalid)$/ })).toHaveCount(1);
     await portal.expectAccessible(page);
-    await page.screenshot({ path: testInfo.outputPath(`invoices-month-${testInfo.project.name}.png`), fullPage: true });
+    await saveScreenshot(page, `invoices-month-${testInfo.project.name}.png`, { fullPage: true });
 
     await page.getByRole('button', { name: 'Show as table' }).click();
     const table = page.getByRole('table', { name: 'Invoice amounts by month of issue, per currency' });
     await expect(table).toBeVisible();
     await expect(table.getByRole('row')).not.toHaveCount(1);
     await portal.expectAccessible(page);
-    await page.screenshot({
-      path: testInfo.outputPath(`invoices-month-table-${testInfo.project.name}.png`),
-      fullPage: true,
-    });
+    await saveScreenshot(page, `invoices-month-table-${testInfo.project.name}.png`, { fullPage: true });
 
     // Ordered by amount: said to be per currency.
     await page.getByLabel('Order').selectOption({ label: 'Amount, largest first, per currency' });

@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { identityToolkit } from '@portal/dev-stack';
 import { confirmAdminPageIfAsked, DEMO, expect, signedInStatePath, test, type Portal } from '../fixtures.ts';
+import { saveScreenshot, SCREENSHOTS_WANTED } from '../screenshots.ts';
 import { E2E_STEP_UP_SECONDS } from '../global-setup.ts';
 import { rowOf, searchUsers, usersTable } from '../users-list.ts';
 
@@ -60,12 +61,13 @@ async function listUsersAs(portal: Portal, idToken: string) {
 
 /** The screens the way a person sees them: 1366×768 and a 390×844 phone. */
 async function screenshot(page: Page, name: string) {
+  if (!SCREENSHOTS_WANTED) return;
   for (const [device, width, height] of [
     ['desktop', 1366, 768],
     ['phone', 390, 844],
   ] as const) {
     await page.setViewportSize({ width, height });
-    await page.screenshot({ path: test.info().outputPath(`passkeys-${name}-${device}.png`), fullPage: true });
+    await saveScreenshot(page, `passkeys-${name}-${device}.png`, { fullPage: true });
   }
   await page.setViewportSize({ width: 1366, height: 768 });
 }
