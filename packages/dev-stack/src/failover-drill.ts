@@ -65,6 +65,8 @@ const INGEST_TOKEN = randomBytes(24).toString('hex');
 const CALL_WITHIN_MS = 90_000;
 /** How long each instance may take, after the promotion, to store an upload again: sized for a busy machine. */
 const RECOVERY_WITHIN_MS = 120_000;
+/** How long the load may take to have a write of every kind acknowledged before the crash, on a busy machine. */
+const FIRST_WRITES_WITHIN_MS = 120_000;
 const LEAVERS = 40;
 const sha256Of = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 /** A small PDF of its own per upload: every acknowledged one is told apart by its sha256. */
@@ -72,7 +74,10 @@ const invoiceBytes = (label: string) =>
   Buffer.from(`%PDF-1.7\n% failover drill ${label} ${randomBytes(8).toString('hex')}\n%%EOF`);
 
 export interface FailoverDrillOptions {
-  /** Load before the crash, and after every instance serves again. */
+  /**
+   * Load before the crash (at least: until an upload, an addition and a removal are acknowledged), and after
+   * every instance serves again.
+   */
   steadyMs?: number;
   /** How long the replica waits to be promoted after the crash (an operator's detection). */
   detectionMs?: number;
@@ -229,6 +234,17 @@ async function underLoad(
   ];
 
   await sleep(phase.steadyMs);
+  // The crash must meet writes of every kind acknowledged by the old primary, or the drill does not test that
+  // none is lost. On a busy machine two seconds held an upload and a removal, and the addition after it met the
+  // crash: the run had no acknowledged addition to check.
+  const loadStarted = performance.now();
+  while (uploads.length === 0 || additions.length === 0 || removals.length === 0) {
+    if (performance.now() - loadStarted > FIRST_WRITES_WITHIN_MS)
+      throw new Error(
+        `not every kind of write was acknowledged within ${FIRST_WRITES_WITHIN_MS / 1000} s of load (uploads ${uploads.length}, additions ${additions.length}, removals ${removals.length}): ${unexpected.slice(-5).join('; ')}`,
+      );
+    await sleep(50);
+  }
   const crashedAt = performance.now();
   await pair.crash(oldPrimary);
   await sleep(phase.detectionMs);
