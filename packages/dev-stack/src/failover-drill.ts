@@ -233,38 +233,45 @@ async function underLoad(
     }),
   ];
 
-  await sleep(phase.steadyMs);
-  // The crash must meet writes of every kind acknowledged by the old primary, or the drill does not test that
-  // none is lost. On a busy machine two seconds held an upload and a removal, and the addition after it met the
-  // crash: the run had no acknowledged addition to check.
-  const loadStarted = performance.now();
-  while (uploads.length === 0 || additions.length === 0 || removals.length === 0) {
-    if (performance.now() - loadStarted > FIRST_WRITES_WITHIN_MS)
-      throw new Error(
-        `not every kind of write was acknowledged within ${FIRST_WRITES_WITHIN_MS / 1000} s of load (uploads ${uploads.length}, additions ${additions.length}, removals ${removals.length}): ${unexpected.slice(-5).join('; ')}`,
-      );
-    await sleep(50);
+  let crashedAt = 0;
+  let promotedAt = 0;
+  let recovered: number[] = [];
+  // The load ends with the drill, and also when a step of it fails: no loop is left calling a stopped topology.
+  try {
+    const loadStarted = performance.now();
+    await sleep(phase.steadyMs);
+    // The crash must meet writes of every kind acknowledged by the old primary, or the drill does not test that
+    // none is lost. On a busy machine two seconds held an upload and a removal, and the addition after it met the
+    // crash: the run had no acknowledged addition to check.
+    while (uploads.length === 0 || additions.length === 0 || removals.length === 0) {
+      if (performance.now() - loadStarted > FIRST_WRITES_WITHIN_MS)
+        throw new Error(
+          `not every kind of write was acknowledged within ${FIRST_WRITES_WITHIN_MS / 1000} s of load (uploads ${uploads.length}, additions ${additions.length}, removals ${removals.length}): ${unexpected.slice(-5).join('; ')}`,
+        );
+      await sleep(50);
+    }
+    crashedAt = performance.now();
+    await pair.crash(oldPrimary);
+    await sleep(phase.detectionMs);
+    await pair.promote(replica);
+    promotedAt = performance.now();
+    // Each instance, asked directly, stores an upload again: it writes on the new primary.
+    recovered = await Promise.all(
+      topology.instances.map(async (instance, index) => {
+        for (let attempt = 0; performance.now() - promotedAt < RECOVERY_WITHIN_MS; attempt++) {
+          if (await upload(instance.url, `probe-${index}-${attempt}`)) return performance.now();
+          await sleep(100);
+        }
+        throw new Error(
+          `instance ${index + 1} did not store an upload within ${RECOVERY_WITHIN_MS / 1000} s of the promotion: ${unexpected.slice(-5).join('; ')}`,
+        );
+      }),
+    );
+    await sleep(phase.steadyMs);
+  } finally {
+    stopped = true;
+    await Promise.all(workers);
   }
-  const crashedAt = performance.now();
-  await pair.crash(oldPrimary);
-  await sleep(phase.detectionMs);
-  await pair.promote(replica);
-  const promotedAt = performance.now();
-  // Each instance, asked directly, stores an upload again: it writes on the new primary.
-  const recovered = await Promise.all(
-    topology.instances.map(async (instance, index) => {
-      for (let attempt = 0; performance.now() - promotedAt < RECOVERY_WITHIN_MS; attempt++) {
-        if (await upload(instance.url, `probe-${index}-${attempt}`)) return performance.now();
-        await sleep(100);
-      }
-      throw new Error(
-        `instance ${index + 1} did not store an upload within ${RECOVERY_WITHIN_MS / 1000} s of the promotion: ${unexpected.slice(-5).join('; ')}`,
-      );
-    }),
-  );
-  await sleep(phase.steadyMs);
-  stopped = true;
-  await Promise.all(workers);
   const servedThroughProxyAt = await untilServedThroughProxy(topology.url, userToken);
 
   // The old primary comes back as a replica of the new one; the instances keep writing where they write.
